@@ -1,0 +1,33 @@
+import bcrypt from 'bcrypt';
+import type { PasswordHasher } from '../../application/ports/password-hasher';
+
+const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+// bcrypt itself reads only the first 72 bytes; absurdly long inputs are refused outright to bound the work.
+const MAX_PASSWORD_BYTES = 1024;
+
+/** bcrypt through the native `bcrypt` package: its async calls run on libuv's thread pool, off the event loop. */
+export class BcryptPasswordHasher implements PasswordHasher {
+  private decoy: Promise<string> | null = null;
+
+  constructor(private readonly cost = 10) {}
+
+  async verify(password: string, hash: string): Promise<boolean> {
+    if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
+    try {
+      return await bcrypt.compare(password, hash);
+    } catch {
+      return false;
+    }
+  }
+
+  hash(password: string): Promise<string> {
+    return bcrypt.hash(password, this.cost);
+  }
+
+  async verifyDecoy(password: string): Promise<false> {
+    // A hash of random bytes at the same cost, made once: comparing against it costs what a real check costs.
+    this.decoy ??= bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.cost);
+    await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), await this.decoy);
+    return false;
+  }
+}

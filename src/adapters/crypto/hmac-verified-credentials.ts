@@ -1,0 +1,40 @@
+import { createHmac } from 'node:crypto';
+import type { VerifiedCredentials } from '../../application/ports/verified-credentials';
+import { BoundedExpiringMap } from '../state/bounded-map';
+import { deriveKey } from './key-derivation';
+
+interface Entry {
+  username: string;
+  credentialVersion: string;
+}
+
+/** Verified Basic headers in this process, keyed by an HMAC of the header so no password is kept. */
+export class HmacVerifiedCredentials implements VerifiedCredentials {
+  private readonly key: Buffer;
+  private readonly entries: BoundedExpiringMap<Entry>;
+
+  constructor(secret: string, capacity = 10_000) {
+    this.key = deriveKey(secret, 'basic-cache v1');
+    this.entries = new BoundedExpiringMap(capacity);
+  }
+
+  keyFor(authorization: string): string {
+    return createHmac('sha256', this.key).update(authorization).digest('base64url');
+  }
+
+  get(key: string, nowMs: number): Entry | null {
+    return this.entries.get(key, nowMs) ?? null;
+  }
+
+  put(key: string, value: Entry, nowMs: number, ttlMs: number): void {
+    this.entries.set(key, { username: value.username, credentialVersion: value.credentialVersion }, nowMs + ttlMs);
+  }
+
+  forgetUser(username: string): void {
+    const wanted = username.toLowerCase();
+    for (const key of [...this.entries.keys()]) {
+      const entry = this.entries.get(key, 0);
+      if (entry !== undefined && entry.username.toLowerCase() === wanted) this.entries.delete(key);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { BlockList, isIP } from 'node:net';
+
+/** Strips the IPv4-in-IPv6 prefix a dual-stack socket reports, so `::ffff:10.0.0.1` is `10.0.0.1`. */
+function plain(ip: string): string {
+  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+function typeOf(ip: string): 'ipv4' | 'ipv6' | null {
+  const v = isIP(ip);
+  return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
+}
+
+/** Parses CIDRs (or bare addresses) into a BlockList; returns the problems for those that do not parse. */
+export function buildTrustedProxies(cidrs: readonly string[]): { list: BlockList; problems: string[] } {
+  const list = new BlockList();
+  const problems: string[] = [];
+  for (const raw of cidrs) {
+    const [addr, bits, extra] = raw.trim().split('/');
+    const type = typeOf(addr);
+    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
+    if (type === null || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) {
+      problems.push(`TRUSTED_PROXIES: "${raw}" is not an IP address or CIDR`);
+      continue;
+    }
+    list.addSubnet(addr, prefix, type);
+  }
+  return { list, problems };
+}
+
+/**
+ * The client's address: the socket peer, unless that peer is a trusted proxy, in which case the
+ * right-most address of `X-Forwarded-For` that is not itself a trusted proxy. Resolves null when
+ * the chain holds something that is not an address (the caller must not treat that as trusted).
+ */
+export class ClientAddressResolver {
+  constructor(private readonly trusted: BlockList) {}
+
+  resolve(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string | null {
+    if (socketAddress === undefined) return null;
+    let current = plain(socketAddress);
+    if (forwardedFor === undefined || !this.isTrusted(current)) return current;
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+    for (let i = hops.length - 1; i >= 0; i -= 1) {
+      const hop = plain(hops[i].trim());
+      if (hop === '') continue;
+      if (typeOf(hop) === null) return null;
+      current = hop;
+      if (!this.isTrusted(hop)) return hop;
+    }
+    return current;
+  }
+
+  private isTrusted(ip: string): boolean {
+    const type = typeOf(ip);
+    return type !== null && this.trusted.check(ip, type);
+  }
+}

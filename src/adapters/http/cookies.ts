@@ -1,0 +1,45 @@
+import type { ProtectedDomain } from '../../domain/cookie-domain';
+
+export const SESSION_COOKIE = 'portcullis-session';
+
+export interface CookieSettings {
+  readonly domain: ProtectedDomain;
+  readonly secure: boolean;
+}
+
+/** The value of the first cookie called `name` in a `Cookie` header, without parsing the rest. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  let from = 0;
+  while (from < header.length) {
+    const at = header.indexOf(name, from);
+    if (at === -1) return undefined;
+    const before = at === 0 ? ' ' : header[at - 1];
+    const eq = at + name.length;
+    if ((before === ' ' || before === ';') && header[eq] === '=') {
+      const end = header.indexOf(';', eq);
+      return header.slice(eq + 1, end === -1 ? undefined : end).trim();
+    }
+    from = at + name.length;
+  }
+  return undefined;
+}
+
+function attributes(settings: CookieSettings, maxAgeSeconds: number): string {
+  const parts = [`Path=/`, `Max-Age=${maxAgeSeconds}`];
+  if (maxAgeSeconds === 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  if (settings.domain.shareable) parts.push(`Domain=${settings.domain.domain}`);
+  parts.push('HttpOnly', 'SameSite=Lax');
+  if (settings.secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/** A `Set-Cookie` value that stores `value` under `name` for `maxAgeSeconds`. */
+export function setCookie(name: string, value: string, maxAgeSeconds: number, settings: CookieSettings): string {
+  return `${name}=${value}; ${attributes(settings, Math.max(0, Math.floor(maxAgeSeconds)))}`;
+}
+
+/** A `Set-Cookie` value that tells the client to forget `name`. */
+export function clearCookie(name: string, settings: CookieSettings): string {
+  return `${name}=; ${attributes(settings, 0)}`;
+}

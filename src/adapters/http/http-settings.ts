@@ -1,0 +1,30 @@
+import type { OAuthProviders } from '../../application/ports/oauth-provider';
+import type { SessionSealer } from '../../application/ports/session-sealer';
+import type { Logger } from '../system/logger';
+import type { CookieSettings } from './cookies';
+import type { ClientAddressResolver } from './client-address';
+
+/** What `/api/app` reports; global for all users. */
+export interface AppContext {
+  readonly title: string;
+  readonly genericName: string;
+  readonly domain: string;
+  readonly forgotPasswordMessage: string;
+  readonly oauthAutoRedirect: string;
+  readonly disableContinue: boolean;
+  readonly configuredProviders: readonly string[];
+}
+
+export interface HttpSettings {
+  /** Public URL of the gateway, without a trailing slash. */
+  readonly appUrl: string;
+  readonly cookies: CookieSettings;
+  /** Seals sessions into cookie values. */
+  readonly sessionSealer: SessionSealer;
+  readonly app: AppContext;
+  readonly clientAddress: ClientAddressResolver;
+  readonly providers: OAuthProviders;
+  readonly logger: Logger;
+  /** Directory of the built UI, or null to serve the built-in fallback pages. */
+  readonly uiDirectory?: string | null;
+}

@@ -1,0 +1,172 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { GetCurrentUserUseCase } from '../../application/use-cases/get-current-user';
+import type { LoginUseCase } from '../../application/use-cases/login';
+import type { LogoutUseCase } from '../../application/use-cases/logout';
+import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
+import type { Session } from '../../domain/session';
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
+import { LoginBody, readBody, TotpBody } from './dtos';
+import { API_HEADERS, MESSAGES } from './envelope';
+import { header } from './header-access';
+import type { HttpSettings } from './http-settings';
+
+/** The use cases the HTTP adapter drives. */
+export interface GatewayUseCases {
+  readonly login: LoginUseCase;
+  readonly verifyTotp: VerifyTotpUseCase;
+  readonly logout: LogoutUseCase;
+  readonly getCurrentUser: GetCurrentUserUseCase;
+}
+
+export const OAUTH_PROVIDER_KINDS = ['github', 'google', 'generic'] as const;
+
+/** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
+export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['/api/healthcheck', ['GET', 'HEAD']],
+  ['/api/login', ['POST']],
+  ['/api/totp', ['POST']],
+  ['/api/logout', ['POST']],
+  ['/api/app', ['GET', 'HEAD']],
+  ['/api/user', ['GET', 'HEAD']],
+]);
+
+export function reply(ctx: Context, status: number, message: string, fields?: Record<string, unknown>): void {
+  ctx.status = status;
+  ctx.set(API_HEADERS);
+  ctx.body = { status, message, ...fields };
+}
+
+function lockedReply(ctx: Context, retryAfter: number): void {
+  ctx.set('Retry-After', String(retryAfter));
+  reply(ctx, 429, `Too many failed login attempts. Try again in ${retryAfter} seconds`);
+}
+
+function clientIp(ctx: Context, settings: HttpSettings): string {
+  return settings.clientAddress.resolve(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']) ?? 'unknown';
+}
+
+function requireJson(ctx: Context): boolean {
+  if (ctx.is('application/json') === 'application/json' || ctx.is('+json')) return true;
+  reply(ctx, 415, MESSAGES.unsupportedMedia);
+  return false;
+}
+
+export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
+  const router = new Router({ prefix: '/api' });
+  const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: '64kb', jsonStrict: true });
+  const sessionCookie = (session: Session): string =>
+    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - Date.now()) / 1000, settings.cookies);
+  const sessionToken = (ctx: Context): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), SESSION_COOKIE);
+
+  router.get('/healthcheck', (ctx) => reply(ctx, 200, MESSAGES.ok));
+
+  router.post('/login', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
+    const raw = ctx.request.body as Record<string, unknown> | undefined;
+    const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
+    const input = await readBody(LoginBody, source, ['email', 'password']);
+    if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
+    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip: clientIp(ctx, settings) });
+    if (result.ok) {
+      ctx.append('Set-Cookie', sessionCookie(result.value.session));
+      return reply(ctx, 200, MESSAGES.loggedIn, { totpPending: String(result.value.session.totpPending) });
+    }
+    const error = result.error;
+    switch (error.code) {
+      case 'invalid_credentials':
+        return reply(ctx, 401, MESSAGES.unauthorized);
+      case 'account_locked':
+        return lockedReply(ctx, error.retryAfter);
+      case 'store_unavailable':
+        return reply(ctx, 503, MESSAGES.unavailable);
+      default: {
+        const unreachable: never = error;
+        throw new Error(`unmapped login outcome ${String(unreachable)}`);
+      }
+    }
+  });
+
+  router.post('/totp', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
+    const input = await readBody(TotpBody, ctx.request.body, ['code']);
+    if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
+    const result = await useCases.verifyTotp.execute({ sessionToken: sessionToken(ctx), code: input.value.code, ip: clientIp(ctx, settings) });
+    if (result.ok) {
+      ctx.append('Set-Cookie', sessionCookie(result.value.session));
+      return reply(ctx, 200, MESSAGES.loggedIn);
+    }
+    const error = result.error;
+    switch (error.code) {
+      case 'not_pending':
+        return reply(ctx, 401, 'No login is waiting for a TOTP code');
+      case 'invalid_code':
+      case 'totp_replayed':
+        return reply(ctx, 401, 'Invalid TOTP code');
+      case 'account_locked':
+        return lockedReply(ctx, error.retryAfter);
+      case 'store_unavailable':
+        return reply(ctx, 503, MESSAGES.unavailable);
+      default: {
+        const unreachable: never = error;
+        throw new Error(`unmapped totp outcome ${String(unreachable)}`);
+      }
+    }
+  });
+
+  router.post('/logout', async (ctx) => {
+    await useCases.logout.execute({ sessionToken: sessionToken(ctx) });
+    ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+    reply(ctx, 200, MESSAGES.loggedOut);
+  });
+
+  const appBody = { ...settings.app };
+  router.get('/app', (ctx) => reply(ctx, 200, MESSAGES.ok, appBody));
+
+  router.get('/user', async (ctx) => {
+    const user = await useCases.getCurrentUser.execute({
+      sessionToken: sessionToken(ctx),
+      authorization: header(ctx.req.headers, 'authorization'),
+      ip: clientIp(ctx, settings),
+    });
+    if (user.state === 'logged_out') {
+      return reply(ctx, 200, MESSAGES.unauthorized, {
+        isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',
+      });
+    }
+    const { identity } = user;
+    const pending = user.state === 'totp_pending';
+    reply(ctx, 200, pending ? 'TOTP code required' : 'Authenticated', {
+      isLoggedIn: !pending,
+      username: identity.username,
+      name: identity.name,
+      email: identity.email,
+      provider: identity.provider,
+      oauth: identity.oauth,
+      totpPending: String(pending),
+    });
+  });
+
+  // OAuth endpoints: known provider kinds only; an unconfigured one is "not found".
+  const oauthGate = (ctx: Context): boolean => {
+    const provider = String(ctx.params.provider);
+    if (!(OAUTH_PROVIDER_KINDS as readonly string[]).includes(provider)) {
+      reply(ctx, 400, `Unknown OAuth provider; use one of ${OAUTH_PROVIDER_KINDS.join(', ')}`);
+      return false;
+    }
+    if (settings.providers.get(provider) === null) {
+      reply(ctx, 404, `OAuth provider ${provider} is not configured`);
+      return false;
+    }
+    return true;
+  };
+  router.get('/oauth/url/:provider', (ctx) => {
+    if (!oauthGate(ctx)) return;
+    reply(ctx, 501, 'OAuth login is not available in this build');
+  });
+  router.get('/oauth/callback/:provider', (ctx) => {
+    if (!oauthGate(ctx)) return;
+    reply(ctx, 501, 'OAuth login is not available in this build');
+  });
+
+  return router;
+}

@@ -1,0 +1,48 @@
+/**
+ * A Map that never holds more than `capacity` entries: inserting into a full map drops the
+ * oldest insertion. Entries carry an expiry and read as absent once it has passed.
+ */
+export class BoundedExpiringMap<V> {
+  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, expiresAt: number): void {
+    // Re-inserting moves the key to the young end.
+    this.entries.delete(key);
+    if (this.entries.size >= this.capacity) this.evict();
+    this.entries.set(key, { value, expiresAt });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Removes expired entries; call now and then to return memory early. */
+  sweep(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
+  private evict(): void {
+    const oldest = this.entries.keys().next();
+    if (!oldest.done) this.entries.delete(oldest.value);
+  }
+}

@@ -1,0 +1,68 @@
+import { localAccountEmail, type Account } from '../../domain/account';
+
+/** One account as written in `USERS`: `username:bcrypt-hash[:base32-totp-secret]`. */
+export interface UsersListEntry {
+  readonly username: string;
+  readonly hash: string;
+  readonly totpSecret?: string;
+}
+
+export type ParseUsersResult = { readonly entries: UsersListEntry[]; readonly problems: string[] };
+
+const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+const BASE32 = /^[A-Z2-7]+=*$/;
+
+/**
+ * Parses the `USERS` format: entries separated by commas (the variable) or lines (the file, where
+ * `#` starts a comment). `$$` stands for `$`, as docker-compose users must write it.
+ * Problems name the entry by position and username, never the hash.
+ */
+export function parseUsersList(text: string, separator: 'comma' | 'line'): ParseUsersResult {
+  const entries: UsersListEntry[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const raw = separator === 'comma' ? text.split(',') : text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*$/, ''));
+  raw.forEach((chunk, index) => {
+    const line = chunk.trim().replace(/\$\$/g, '$');
+    if (line === '') return;
+    const where = separator === 'comma' ? `entry ${index + 1}` : `line ${index + 1}`;
+    const parts = line.split(':');
+    if (parts.length < 2 || parts.length > 3) {
+      problems.push(`${where}: expected username:bcrypt-hash[:totp-secret]`);
+      return;
+    }
+    const [username, hash, totp] = parts.map((p) => p.trim());
+    if (username === '' || /[\s,]/.test(username) || username.length > 256) {
+      problems.push(`${where}: invalid username`);
+      return;
+    }
+    if (!HASH.test(hash)) {
+      problems.push(`${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)`);
+      return;
+    }
+    const secret = totp?.replace(/\s+/g, '').toUpperCase();
+    if (secret !== undefined && secret !== '' && (!BASE32.test(secret) || secret.length < 16)) {
+      problems.push(`${where} (${username}): TOTP secret must be base32, at least 16 characters`);
+      return;
+    }
+    if (seen.has(username.toLowerCase())) {
+      problems.push(`${where}: duplicate username ${username}`);
+      return;
+    }
+    seen.add(username.toLowerCase());
+    entries.push(secret ? { username, hash, totpSecret: secret } : { username, hash });
+  });
+  return { entries, problems };
+}
+
+/** The account a `USERS` entry describes; its e-mail is derived from the protected domain. */
+export function accountFromEntry(entry: UsersListEntry, domain: string): Account {
+  return {
+    username: entry.username,
+    email: localAccountEmail(entry.username, domain),
+    name: entry.username.includes('@') ? entry.username.slice(0, entry.username.indexOf('@')) : entry.username,
+    groups: [],
+    totpSecret: entry.totpSecret,
+    credentialVersion: entry.hash,
+  };
+}

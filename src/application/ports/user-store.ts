@@ -1,0 +1,25 @@
+import type { Account } from '../../domain/account';
+
+/** Where accounts that log in with a password live (USERS, a file, LDAP, ...). */
+export interface UserStore {
+  /**
+   * Finds the account whose username or e-mail equals `login`, compared case-insensitively.
+   * Resolves `null` when there is no such account (or it is disabled).
+   * Rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
+   */
+  findAccount(login: string): Promise<Account | null>;
+
+  /**
+   * Checks `password` against the account this store returned. Resolves false on a mismatch;
+   * rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
+   */
+  verifyPassword(account: Account, password: string): Promise<boolean>;
+}
+
+/** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */
+export class UserStoreUnavailableError extends Error {
+  constructor(readonly store: string, options?: { cause?: unknown }) {
+    super(`user store ${store} is unavailable`, options);
+    this.name = 'UserStoreUnavailableError';
+  }
+}

@@ -1,0 +1,109 @@
+import { hasTotp } from '../../domain/account';
+import { parseBasicAuthorization } from '../../domain/basic-credentials';
+import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
+import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { SessionSealer } from '../ports/session-sealer';
+import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { VerifiedCredentials } from '../ports/verified-credentials';
+import type { GatewaySettings } from '../settings';
+import type { LoginGuard } from './login-guard';
+
+/** The credentials a request carries, as raw strings. */
+export interface RequestCredentials {
+  /** The session cookie's value, if any. */
+  readonly sessionToken?: string;
+  /** The `Authorization` header, if any. */
+  readonly authorization?: string;
+  readonly ip: string;
+}
+
+export type Authentication =
+  | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session }
+  | { readonly kind: 'basic'; readonly identity: Identity }
+  | { readonly kind: 'pending'; readonly session: Session }
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'locked'; readonly retryAfter: number }
+  | { readonly kind: 'unavailable' };
+
+const ANONYMOUS: Authentication = { kind: 'anonymous' };
+
+/**
+ * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
+ * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
+ */
+export class RequestAuthenticator {
+  constructor(
+    private readonly sealer: SessionSealer,
+    private readonly revoked: RevokedSessions,
+    private readonly users: UserStore,
+    private readonly hasher: PasswordHasher,
+    private readonly verified: VerifiedCredentials,
+    private readonly guard: LoginGuard,
+    private readonly clock: Clock,
+    private readonly settings: GatewaySettings,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
+  async session(token: string | undefined): Promise<Session | null> {
+    if (token === undefined || token === '') return null;
+    const session = this.sealer.unseal(token);
+    if (session === null || !isActive(session, this.clock.now())) return null;
+    if (await this.revoked.isRevoked(session.id)) return null;
+    return session;
+  }
+
+  async authenticate(credentials: RequestCredentials): Promise<Authentication> {
+    const session = await this.session(credentials.sessionToken);
+    if (session !== null) {
+      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
+    }
+    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip);
+    return ANONYMOUS;
+  }
+
+  private async basic(authorization: string, ip: string): Promise<Authentication> {
+    const parsed = parseBasicAuthorization(authorization);
+    if (parsed === null) return ANONYMOUS;
+    const now = this.clock.now();
+    const cacheTtl = this.settings.basicCacheTtlMs;
+    const key = cacheTtl > 0 ? this.verified.keyFor(authorization) : '';
+    try {
+      if (cacheTtl > 0) {
+        const hit = this.verified.get(key, now);
+        if (hit !== null) {
+          // Re-read the account: a removed account or changed password must not ride the cache.
+          const account = await this.users.findAccount(hit.username);
+          if (account !== null && account.credentialVersion === hit.credentialVersion && !hasTotp(account)) {
+            // A lock taken since (by any login method) wins over the cache.
+            const retryAfter = await this.guard.retryAfter(account.username, ip);
+            if (retryAfter > 0) return { kind: 'locked', retryAfter };
+            return { kind: 'basic', identity: identityOf(account, 'basic', false) };
+          }
+          this.verified.forgetUser(hit.username);
+        }
+      }
+      const account = await this.users.findAccount(parsed.username);
+      const lockName = account?.username ?? parsed.username.trim();
+      const retryAfter = await this.guard.retryAfter(lockName, ip);
+      if (retryAfter > 0) return { kind: 'locked', retryAfter };
+      const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.users.verifyPassword(account, parsed.password);
+      if (account === null || !valid) {
+        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials' });
+        if (await this.guard.fail(lockName, ip)) this.verified.forgetUser(lockName);
+        return ANONYMOUS;
+      }
+      // Basic is disabled for accounts with a second factor: the password alone must not pass.
+      if (hasTotp(account)) return ANONYMOUS;
+      await this.guard.succeed(lockName);
+      if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
+      return { kind: 'basic', identity: identityOf(account, 'basic', false) };
+    } catch (e) {
+      if (e instanceof UserStoreUnavailableError) return { kind: 'unavailable' };
+      throw e;
+    }
+  }
+}

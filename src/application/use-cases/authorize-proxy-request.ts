@@ -1,0 +1,62 @@
+import { parseForwarded, type ForwardedHeaders, type OriginalRequest } from '../../domain/forwarded-request';
+import { safeRedirectTarget } from '../../domain/redirect-target';
+import { err, ok, type Result } from '../../domain/result';
+import type { Identity } from '../../domain/session';
+import type { AccessPolicy } from '../ports/access-policy';
+import type { AuditLog } from '../ports/audit-log';
+import type { RequestAuthenticator, RequestCredentials } from '../services/request-authenticator';
+import type { GatewaySettings } from '../settings';
+
+export interface AuthorizeProxyRequestInput extends RequestCredentials {
+  readonly forwarded: ForwardedHeaders;
+}
+
+export interface AuthorizeProxyRequestOutput {
+  /** The caller; null only when the policy let an anonymous request through (a public path). */
+  readonly identity: Identity | null;
+  /** Extra headers the policy wants the upstream to receive. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type AuthorizeProxyRequestError =
+  /** `returnTo` is the original URL when it is safe to send the person back there after login. */
+  | { readonly code: 'unauthenticated'; readonly returnTo: string | null }
+  | { readonly code: 'forbidden'; readonly reason: string; readonly app: string | null; readonly username: string }
+  | { readonly code: 'bad_forwarded_headers'; readonly field: string }
+  | { readonly code: 'account_locked'; readonly retryAfter: number }
+  | { readonly code: 'store_unavailable' };
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The forward-auth decision: may this request through to the protected application? */
+export class AuthorizeProxyRequestUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly policy: AccessPolicy,
+    private readonly settings: GatewaySettings,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute(input: AuthorizeProxyRequestInput): Promise<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
+    let original: OriginalRequest | null = null;
+    const parsed = parseForwarded(input.forwarded);
+    if (parsed.ok) original = parsed.value;
+    else if (parsed.error.code === 'malformed') return err({ code: 'bad_forwarded_headers', field: parsed.error.field });
+
+    const auth = await this.authenticator.authenticate(input);
+    if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
+    if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
+    const identity = auth.kind === 'session' || auth.kind === 'basic' ? auth.identity : null;
+
+    const decision = this.policy.decide({ original, identity, ip: input.ip });
+    switch (decision.kind) {
+      case 'allow':
+        return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+      case 'login_required':
+        return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
+      case 'deny':
+        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason });
+        return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '' });
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { hasTotp } from '../../domain/account';
+import { err, ok, type Result } from '../../domain/result';
+import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
+import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { PasswordHasher } from '../ports/password-hasher';
+import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { LoginGuard } from '../services/login-guard';
+import type { GatewaySettings } from '../settings';
+
+export interface LoginInput {
+  /** Username or e-mail, as typed. */
+  readonly login: string;
+  readonly password: string;
+  /** Client address, for the per-address lock. */
+  readonly ip: string;
+}
+
+/** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
+export interface LoginOutput {
+  readonly session: Session;
+}
+
+export type LoginError =
+  | { readonly code: 'invalid_credentials' }
+  | { readonly code: 'account_locked'; readonly retryAfter: number }
+  | { readonly code: 'store_unavailable' };
+
+/** Logs a person in with a password; accounts with TOTP get a short pending session instead. */
+export class LoginUseCase {
+  constructor(
+    private readonly users: UserStore,
+    private readonly hasher: PasswordHasher,
+    private readonly guard: LoginGuard,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly settings: GatewaySettings,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
+    const login = input.login.trim();
+    let account;
+    try {
+      account = await this.users.findAccount(login);
+    } catch (e) {
+      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+    // One lock per account, whichever of its names was typed; unknown names lock under what was typed.
+    const lockName = account?.username ?? login;
+    const retryAfter = await this.guard.retryAfter(lockName, input.ip);
+    if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
+
+    let valid: boolean;
+    try {
+      valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
+    } catch (e) {
+      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+    if (account === null || !valid) {
+      this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials' });
+      await this.guard.fail(lockName, input.ip);
+      return err({ code: 'invalid_credentials' });
+    }
+    await this.guard.succeed(lockName);
+
+    const now = this.clock.now();
+    const pending = hasTotp(account);
+    const session: Session = {
+      ...identityOf(account, 'username', false),
+      id: this.ids.next(),
+      issuedAt: now,
+      expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
+      totpPending: pending,
+    };
+    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip });
+    return ok({ session });
+  }
+}

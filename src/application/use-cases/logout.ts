@@ -1,0 +1,31 @@
+import type { AuditLog } from '../ports/audit-log';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+
+export interface LogoutInput {
+  /** The session cookie's value, if any. */
+  readonly sessionToken?: string;
+}
+
+export interface LogoutOutput {
+  /** Whether a live session was revoked (logging out twice is fine and revokes nothing). */
+  readonly revoked: boolean;
+}
+
+/** Ends a session on the server too, so a copied cookie stops working at once. */
+export class LogoutUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly revokedSessions: RevokedSessions,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute(input: LogoutInput): Promise<LogoutOutput> {
+    const session = await this.authenticator.session(input.sessionToken);
+    if (session === null) return { revoked: false };
+    // Kept only until the session would have expired anyway: the revocation list stays bounded.
+    await this.revokedSessions.revoke(session.id, session.expiresAt);
+    this.audit.record({ event: 'logout', username: session.username });
+    return { revoked: true };
+  }
+}

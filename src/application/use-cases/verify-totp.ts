@@ -1,0 +1,94 @@
+import { hasTotp } from '../../domain/account';
+import { err, ok, type Result } from '../../domain/result';
+import type { Session } from '../../domain/session';
+import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { TotpVerifier } from '../ports/totp-verifier';
+import type { UsedTotpSteps } from '../ports/used-totp-steps';
+import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { LoginGuard } from '../services/login-guard';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { GatewaySettings } from '../settings';
+
+export interface VerifyTotpInput {
+  /** The session cookie's value from the password step, if any. */
+  readonly sessionToken?: string;
+  readonly code: string;
+  readonly ip: string;
+}
+
+export interface VerifyTotpOutput {
+  readonly session: Session;
+}
+
+export type VerifyTotpError =
+  | { readonly code: 'not_pending' }
+  | { readonly code: 'invalid_code' }
+  | { readonly code: 'totp_replayed' }
+  | { readonly code: 'account_locked'; readonly retryAfter: number }
+  | { readonly code: 'store_unavailable' };
+
+/** Completes a TOTP login: a valid, unused code turns the pending session into a full one. */
+export class VerifyTotpUseCase {
+  constructor(
+    private readonly users: UserStore,
+    private readonly totp: TotpVerifier,
+    private readonly usedSteps: UsedTotpSteps,
+    private readonly revoked: RevokedSessions,
+    private readonly authenticator: RequestAuthenticator,
+    private readonly guard: LoginGuard,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly settings: GatewaySettings,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
+    const pending = await this.authenticator.session(input.sessionToken);
+    const now = this.clock.now();
+    if (pending === null || !pending.totpPending) return err({ code: 'not_pending' });
+
+    const retryAfter = await this.guard.retryAfter(pending.username, input.ip);
+    if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
+
+    let account;
+    try {
+      account = await this.users.findAccount(pending.username);
+    } catch (e) {
+      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+    if (account === null || !hasTotp(account)) return err({ code: 'not_pending' });
+
+    const step = await this.totp.verify(account.totpSecret as string, input.code, now);
+    if (step === null) return this.failed(account.username, input.ip, 'invalid_code');
+    // A step stays claimable for as long as its code could still be accepted (±1 step of drift).
+    if (!(await this.usedSteps.claim(account.username, step, now + 3 * 30_000))) {
+      return this.failed(account.username, input.ip, 'totp_replayed');
+    }
+
+    await this.guard.succeed(account.username);
+    await this.revoked.revoke(pending.id, pending.expiresAt);
+    const session: Session = {
+      ...pending,
+      name: account.name,
+      email: account.email,
+      groups: account.groups,
+      totp: true,
+      totpPending: false,
+      id: this.ids.next(),
+      issuedAt: now,
+      expiresAt: now + this.settings.sessionLifetimeMs,
+    };
+    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip });
+    return ok({ session });
+  }
+
+  private async failed(username: string, ip: string, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
+    this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip, reason: code });
+    await this.guard.fail(username, ip);
+    return err({ code });
+  }
+}

@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
+import { buildTrustedProxies } from '../adapters/http/client-address';
+import type { LogLevel } from '../adapters/system/logger';
+
+/** Everything Portcullis reads from its environment, validated. */
+export interface Config {
+  /** True when nothing was configured and a throwaway demo runs. */
+  readonly demo: boolean;
+  readonly port: number;
+  readonly address: string;
+  /** Public URL of the gateway, no trailing slash. */
+  readonly appUrl: string;
+  readonly secret: string;
+  readonly users: readonly UsersListEntry[];
+  readonly sessionExpirySeconds: number;
+  readonly cookieSecure: boolean;
+  readonly loginMaxRetries: number;
+  readonly loginTimeoutSeconds: number;
+  readonly basicCacheTtlSeconds: number;
+  readonly appTitle: string;
+  readonly forgotPasswordMessage: string;
+  readonly genericName: string;
+  readonly disableContinue: boolean;
+  readonly oauthAutoRedirect: string;
+  readonly trustedProxies: readonly string[];
+  readonly logLevel: LogLevel;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
+  'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
+
+/** Options that, when any is set, mean "this gateway is configured": the demo never starts then. */
+const CONFIGURING = ['APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE'];
+
+/** Every option, for `--kebab-case` flags and for telling typos apart. */
+export const OPTIONS = [
+  'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
+  'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads `--kebab-case value` and `--kebab-case=value` flags into the matching UPPER_SNAKE names. */
+export function flagsToEnv(argv: readonly string[]): { env: Record<string, string>; problems: string[] } {
+  const env: Record<string, string> = {};
+  const problems: string[] = [];
+  const known = new Set<string>(OPTIONS);
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    const m = /^--([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
+    if (m === null) {
+      problems.push(`unexpected argument "${arg}"`);
+      continue;
+    }
+    const name = m[1].toUpperCase().replace(/-/g, '_');
+    if (!known.has(name)) {
+      problems.push(`unknown option --${m[1]}`);
+      if (m[2] === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('--')) i += 1;
+      continue;
+    }
+    let value = m[2];
+    if (value === undefined) {
+      if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[(i += 1)];
+      else value = 'true';
+    }
+    env[name] = value;
+  }
+  return { env, problems };
+}
+
+export interface ConfigSources {
+  readonly env: Env;
+  readonly argv?: readonly string[];
+  readonly readFile?: (path: string) => string;
+}
+
+/**
+ * Parses and validates the configuration. Every problem is collected, so one start-up attempt
+ * shows them all. Secrets never appear in problem texts.
+ */
+export function loadConfig(sources: ConfigSources): ConfigResult {
+  const flags = flagsToEnv(sources.argv ?? []);
+  const env: Env = { ...sources.env, ...flags.env };
+  const readFile = sources.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const problems = [...flags.problems];
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const fromFile = (name: string): string | undefined => {
+    const direct = get(name);
+    const file = get(`${name}_FILE`);
+    if (direct !== undefined && file !== undefined) problems.push(`set either ${name} or ${name}_FILE, not both`);
+    if (file === undefined) return direct;
+    try {
+      return readFile(file);
+    } catch {
+      problems.push(`${name}_FILE: cannot read ${file}`);
+      return undefined;
+    }
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = get(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false`);
+    return fallback;
+  };
+
+  const demo = CONFIGURING.every((name) => get(name) === undefined);
+  const port = integer('PORT', 3000, 0, 65535);
+  const address = get('ADDRESS') ?? '0.0.0.0';
+
+  let appUrl = get('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
+  if (appUrl === undefined) problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
+  else {
+    try {
+      const url = new URL(appUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('APP_URL must be an http or https URL');
+      else if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') problems.push('APP_URL must not carry credentials, a query or a fragment');
+      else appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      problems.push('APP_URL is not a valid URL');
+    }
+  }
+
+  let secret = fromFile('SECRET')?.trim();
+  if (secret === undefined) {
+    if (demo) secret = randomBytes(32).toString('base64url');
+    else problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
+  } else if (secret.length < 32) problems.push('SECRET must be at least 32 characters long');
+
+  const users: UsersListEntry[] = [];
+  const usersVar = get('USERS');
+  if (usersVar !== undefined) {
+    const parsed = parseUsersList(usersVar, 'comma');
+    users.push(...parsed.entries);
+    problems.push(...parsed.problems.map((p) => `USERS ${p}`));
+  }
+  const usersFile = get('USERS_FILE');
+  if (usersFile !== undefined) {
+    try {
+      const parsed = parseUsersList(readFile(usersFile), 'line');
+      for (const entry of parsed.entries) {
+        if (users.some((u) => u.username.toLowerCase() === entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username}`);
+        else users.push(entry);
+      }
+      problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
+    } catch {
+      problems.push(`USERS_FILE: cannot read ${usersFile}`);
+    }
+  }
+  if (!demo && users.length === 0 && usersVar === undefined && usersFile === undefined) {
+    problems.push('no accounts: set USERS or USERS_FILE');
+  }
+
+  const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
+  const cookieSecure = bool('COOKIE_SECURE', appUrlIsHttps);
+  const oauthAutoRedirect = get('OAUTH_AUTO_REDIRECT') ?? 'none';
+  if (oauthAutoRedirect !== 'none') {
+    problems.push(`OAUTH_AUTO_REDIRECT must be none: no OAuth provider is configured`);
+  }
+
+  const trustedProxies = get('TRUSTED_PROXIES')?.split(/[\s,]+/).filter((s) => s !== '') ?? DEFAULT_TRUSTED_PROXIES;
+  problems.push(...buildTrustedProxies(trustedProxies).problems);
+
+  const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
+
+  const config: Config = {
+    demo,
+    port,
+    address,
+    appUrl: appUrl ?? '',
+    secret: secret ?? '',
+    users,
+    sessionExpirySeconds: integer('SESSION_EXPIRY', 86400, 60, 366 * 86400),
+    cookieSecure,
+    loginMaxRetries: integer('LOGIN_MAX_RETRIES', 5, 0, 1000),
+    loginTimeoutSeconds: integer('LOGIN_TIMEOUT', 300, 0, 86400 * 30),
+    basicCacheTtlSeconds: integer('BASIC_CACHE_TTL', 60, 0, 3600),
+    appTitle: get('APP_TITLE') ?? 'Portcullis',
+    forgotPasswordMessage: get('FORGOT_PASSWORD_MESSAGE') ?? DEFAULT_FORGOT_PASSWORD_MESSAGE,
+    genericName: get('GENERIC_NAME') ?? 'Generic',
+    disableContinue: bool('DISABLE_CONTINUE', false),
+    oauthAutoRedirect,
+    trustedProxies,
+    logLevel,
+  };
+  return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}

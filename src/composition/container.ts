@@ -1,0 +1,142 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { ClientAddressResolver, buildTrustedProxies } from '../adapters/http/client-address';
+import type { HttpSettings } from '../adapters/http/http-settings';
+import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
+import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { HmacVerifiedCredentials } from '../adapters/crypto/hmac-verified-credentials';
+import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
+import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
+import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
+import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
+import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system/logger';
+import { RandomIdGenerator } from '../adapters/system/random-id-generator';
+import { SystemClock } from '../adapters/system/system-clock';
+import { StaticUserStore } from '../adapters/users/static-user-store';
+import { accountFromEntry } from '../adapters/users/users-list';
+import type { AccessPolicy } from '../application/ports/access-policy';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { IdGenerator } from '../application/ports/id-generator';
+import type { LoginAttempts } from '../application/ports/login-attempts';
+import type { OAuthProviders } from '../application/ports/oauth-provider';
+import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { SessionSealer } from '../application/ports/session-sealer';
+import type { TotpVerifier } from '../application/ports/totp-verifier';
+import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
+import type { UserStore } from '../application/ports/user-store';
+import type { VerifiedCredentials } from '../application/ports/verified-credentials';
+import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
+import { LoginGuard } from '../application/services/login-guard';
+import { RequestAuthenticator } from '../application/services/request-authenticator';
+import type { GatewaySettings } from '../application/settings';
+import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
+import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
+import { LoginUseCase } from '../application/use-cases/login';
+import { LogoutUseCase } from '../application/use-cases/logout';
+import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
+import { protectedDomainOf } from '../domain/cookie-domain';
+import { lockPolicy } from '../domain/login-failures';
+import type { Config } from './config';
+import { TOKENS, type Token } from './tokens';
+
+/** Values that replace a binding, by token (tests swap ports for fakes this way). */
+export type Overrides = Partial<Record<Token, unknown>>;
+
+const NO_PROVIDERS: OAuthProviders = { get: () => null, ids: () => [] };
+
+/**
+ * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
+ * holds one of each for its lifetime.
+ */
+export function buildContainer(config: Config, overrides: Overrides = {}): Container {
+  const c = new Container({ defaultScope: 'Singleton' });
+  const bind = <T>(token: Token, factory: (...deps: never[]) => T, deps: Token[] = []): void => {
+    if (Object.prototype.hasOwnProperty.call(overrides, token)) c.bind(token).toConstantValue(overrides[token]);
+    else c.bind(token).toResolvedValue(factory as (...args: unknown[]) => T, deps);
+  };
+  const domain = protectedDomainOf(new URL(config.appUrl).hostname);
+
+  bind(TOKENS.Config, () => config);
+  bind(TOKENS.Settings, (): GatewaySettings => ({
+    sessionLifetimeMs: config.sessionExpirySeconds * 1000,
+    lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
+    protectedDomain: domain,
+    basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
+  }));
+  bind(TOKENS.Logger, (): Logger => new JsonLinesLogger(config.logLevel));
+  bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
+  bind(TOKENS.Clock, (): Clock => new SystemClock());
+  bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher());
+  bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
+  bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
+  bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
+  bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
+  bind(TOKENS.RevokedSessions, (clock: Clock): RevokedSessions => new InMemoryRevokedSessions(clock), [TOKENS.Clock]);
+  bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(
+    TOKENS.UserStore,
+    (hasher: PasswordHasher): UserStore => new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain.domain)), hasher),
+    [TOKENS.PasswordHasher],
+  );
+  bind(TOKENS.AccessPolicy, (): AccessPolicy => new AllowAuthenticatedPolicy());
+  bind(TOKENS.OAuthProviders, (): OAuthProviders => NO_PROVIDERS);
+
+  bind(
+    TOKENS.LoginGuard,
+    (attempts: LoginAttempts, clock: Clock, settings: GatewaySettings, audit: AuditLog) => new LoginGuard(attempts, clock, settings, audit),
+    [TOKENS.LoginAttempts, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.RequestAuthenticator,
+    (...d: [SessionSealer, RevokedSessions, UserStore, PasswordHasher, VerifiedCredentials, LoginGuard, Clock, GatewaySettings, AuditLog]) =>
+      new RequestAuthenticator(...d),
+    [TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.VerifiedCredentials, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.LoginUseCase,
+    (...d: [UserStore, PasswordHasher, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) => new LoginUseCase(...d),
+    [TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.VerifyTotpUseCase,
+    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) =>
+      new VerifyTotpUseCase(...d),
+    [TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.LogoutUseCase,
+    (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.RevokedSessions, TOKENS.AuditLog],
+  );
+  bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
+  bind(
+    TOKENS.AuthorizeProxyRequestUseCase,
+    (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.HttpSettings,
+    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger): HttpSettings => ({
+      appUrl: config.appUrl,
+      cookies: { domain, secure: config.cookieSecure },
+      sessionSealer: sealer,
+      app: {
+        title: config.appTitle,
+        genericName: config.genericName,
+        domain: domain.domain,
+        forgotPasswordMessage: config.forgotPasswordMessage,
+        oauthAutoRedirect: config.oauthAutoRedirect,
+        disableContinue: config.disableContinue,
+        configuredProviders: [...providers.ids(), ...(config.users.length > 0 ? ['username'] : [])],
+      },
+      clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
+      providers,
+      logger,
+    }),
+    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger],
+  );
+  return c;
+}

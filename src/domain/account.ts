@@ -1,0 +1,25 @@
+/** A person who can log in with a password, as a user store knows them. */
+export interface Account {
+  /** Stable login name; what `Remote-User` carries. */
+  readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly groups: readonly string[];
+  /** Base32 TOTP secret when the account has a second factor. */
+  readonly totpSecret?: string;
+  /**
+   * Opaque fingerprint of the current credential (for a local store, the password hash itself).
+   * Caches of verified credentials compare it so that a password change drops them.
+   */
+  readonly credentialVersion: string;
+}
+
+export const hasTotp = (account: Account): boolean => account.totpSecret !== undefined && account.totpSecret !== '';
+
+/**
+ * The e-mail a local account is known by: the username itself when it is an address,
+ * otherwise `<username>@<domain>`.
+ */
+export function localAccountEmail(username: string, domain: string): string {
+  return username.includes('@') ? username.toLowerCase() : `${username.toLowerCase()}@${domain}`;
+}

@@ -1,0 +1,22 @@
+/** Username and password from an HTTP Basic `Authorization` header (RFC 7617). */
+export interface BasicCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** True when the header claims the Basic scheme at all (even if its payload is junk). */
+export const isBasicAuthorization = (header: string | undefined): header is string =>
+  header !== undefined && header.length > 6 && header.slice(0, 6).toLowerCase() === 'basic ';
+
+/** Decodes a Basic header; null for another scheme, bad base64, no colon, or an empty username. */
+export function parseBasicAuthorization(header: string | undefined): BasicCredentials | null {
+  if (!isBasicAuthorization(header)) return null;
+  const payload = header.slice(6).trim();
+  if (payload.length > 4096 || !BASE64.test(payload)) return null;
+  const decoded = Buffer.from(payload, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

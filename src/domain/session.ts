@@ -1,0 +1,45 @@
+import type { Account } from './account';
+
+/** Where an identity came from: `username` for local accounts, `basic` for HTTP Basic, else the OAuth provider. */
+export type IdentityProvider = 'username' | 'basic' | 'github' | 'google' | 'generic' | 'ldap' | (string & {});
+
+/** Who is making a request, once they have proven it. */
+export interface Identity {
+  readonly username: string;
+  readonly name: string;
+  readonly email: string;
+  readonly groups: readonly string[];
+  readonly provider: IdentityProvider;
+  readonly oauth: boolean;
+  /** True when this identity passed a TOTP check (for rules that demand a second factor). */
+  readonly totp: boolean;
+}
+
+/** A login that a cookie carries. Times are milliseconds since the epoch. */
+export interface Session extends Identity {
+  /** Random id, used to revoke the session server-side at logout. */
+  readonly id: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+  /** Password accepted, TOTP code still owed: passes nothing but `/api/totp`. */
+  readonly totpPending: boolean;
+}
+
+/** Longest a password-accepted, code-pending session may live. */
+export const TOTP_PENDING_LIFETIME_MS = 5 * 60 * 1000;
+
+export function identityOf(account: Account, provider: IdentityProvider, totp: boolean): Identity {
+  return {
+    username: account.username,
+    name: account.name,
+    email: account.email,
+    groups: account.groups,
+    provider,
+    oauth: false,
+    totp,
+  };
+}
+
+export function isActive(session: Session, now: number): boolean {
+  return session.expiresAt > now && session.issuedAt <= now + 60_000;
+}

@@ -1,0 +1,42 @@
+/**
+ * Portcullis as a library: the use cases, the ports they need, the domain values, and a factory
+ * that wires the whole gateway. A custom host can import these without Koa.
+ */
+export * from './domain/result';
+export * from './domain/account';
+export * from './domain/session';
+export * from './domain/cookie-domain';
+export * from './domain/redirect-target';
+export * from './domain/forwarded-request';
+export * from './domain/basic-credentials';
+export * from './domain/login-failures';
+
+export type { AccessPolicy, AccessDecision, AccessRequest } from './application/ports/access-policy';
+export type { AuditLog, AuditEvent } from './application/ports/audit-log';
+export type { Clock } from './application/ports/clock';
+export type { IdGenerator } from './application/ports/id-generator';
+export type { LoginAttempts } from './application/ports/login-attempts';
+export type { OAuthProvider, OAuthProviders, OAuthIdentity } from './application/ports/oauth-provider';
+export { OAuthProviderError } from './application/ports/oauth-provider';
+export type { PasswordHasher } from './application/ports/password-hasher';
+export type { RevokedSessions } from './application/ports/revoked-sessions';
+export type { SessionSealer } from './application/ports/session-sealer';
+export type { TotpVerifier } from './application/ports/totp-verifier';
+export type { UsedTotpSteps } from './application/ports/used-totp-steps';
+export type { UserStore } from './application/ports/user-store';
+export { UserStoreUnavailableError } from './application/ports/user-store';
+export type { VerifiedCredentials } from './application/ports/verified-credentials';
+export type { GatewaySettings } from './application/settings';
+
+export { LoginGuard } from './application/services/login-guard';
+export { RequestAuthenticator, type Authentication, type RequestCredentials } from './application/services/request-authenticator';
+export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
+export * from './application/use-cases/login';
+export * from './application/use-cases/verify-totp';
+export * from './application/use-cases/logout';
+export * from './application/use-cases/get-current-user';
+export * from './application/use-cases/authorize-proxy-request';
+
+export { loadConfig, type Config, type ConfigResult } from './composition/config';
+export { createGateway, type Gateway } from './composition/gateway';
+export { TOKENS } from './composition/tokens';
