@@ -1,0 +1,43 @@
+import type { Account } from '../../src/domain/account';
+
+/** Object mother for accounts: `aUser().named('bob').withTotp().build()`. Passwords use the fake hasher's format. */
+export class UserBuilder {
+  private username = 'alice';
+  private password = 'correct horse';
+  private totpSecret?: string;
+  private groups: string[] = [];
+  private email?: string;
+
+  named(username: string): this {
+    this.username = username;
+    return this;
+  }
+  withPassword(password: string): this {
+    this.password = password;
+    return this;
+  }
+  withTotp(secret = 'JBSWY3DPEHPK3PXPJBSWY3DP'): this {
+    this.totpSecret = secret;
+    return this;
+  }
+  withGroups(...groups: string[]): this {
+    this.groups = groups;
+    return this;
+  }
+  withEmail(email: string): this {
+    this.email = email;
+    return this;
+  }
+  build(): Account {
+    return {
+      username: this.username,
+      email: this.email ?? `${this.username}@example.com`,
+      name: this.username,
+      groups: this.groups,
+      totpSecret: this.totpSecret,
+      credentialVersion: `fake:${this.password}`,
+    };
+  }
+}
+
+export const aUser = (): UserBuilder => new UserBuilder();

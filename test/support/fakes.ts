@@ -1,0 +1,85 @@
+import type { Account } from '../../src/domain/account';
+import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
+import type { Clock } from '../../src/application/ports/clock';
+import type { IdGenerator } from '../../src/application/ports/id-generator';
+import type { PasswordHasher } from '../../src/application/ports/password-hasher';
+import type { TotpVerifier } from '../../src/application/ports/totp-verifier';
+import { UserStoreUnavailableError, type UserStore } from '../../src/application/ports/user-store';
+
+/** A clock that moves only when told to. */
+export class FixedClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 0, 1, 12, 0, 0)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(ms: number): void {
+    this.ms = ms;
+  }
+}
+
+/** "Hashes" by prefixing, so tests stay fast; counts decoy checks to prove unknown users cost the same work. */
+export class FakePasswordHasher implements PasswordHasher {
+  decoys = 0;
+  verifications = 0;
+  async verify(password: string, hash: string): Promise<boolean> {
+    this.verifications += 1;
+    return hash === `fake:${password}`;
+  }
+  async hash(password: string): Promise<string> {
+    return `fake:${password}`;
+  }
+  async verifyDecoy(): Promise<false> {
+    this.decoys += 1;
+    this.verifications += 1;
+    return false;
+  }
+}
+
+/** Accounts in a list; `down` makes every call fail as an unreachable store would. */
+export class FakeUserStore implements UserStore {
+  down = false;
+  constructor(private accounts: Account[], private readonly hasher: PasswordHasher = new FakePasswordHasher()) {}
+  replace(accounts: Account[]): void {
+    this.accounts = accounts;
+  }
+  async findAccount(login: string): Promise<Account | null> {
+    if (this.down) throw new UserStoreUnavailableError('fake');
+    const l = login.trim().toLowerCase();
+    return this.accounts.find((a) => a.username.toLowerCase() === l || a.email.toLowerCase() === l) ?? null;
+  }
+  async verifyPassword(account: Account, password: string): Promise<boolean> {
+    if (this.down) throw new UserStoreUnavailableError('fake');
+    const known = this.accounts.find((a) => a.username === account.username);
+    return known !== undefined && this.hasher.verify(password, known.credentialVersion);
+  }
+}
+
+/** Accepts `code` when it equals `<secret prefix>` digits for the current step: `step % 1e6` zero-padded. */
+export class FakeTotpVerifier implements TotpVerifier {
+  static codeAt(nowMs: number, offsetSteps = 0): string {
+    return String((Math.floor(nowMs / 30_000) + offsetSteps) % 1_000_000).padStart(6, '0');
+  }
+  async verify(_secret: string, code: string, nowMs: number): Promise<number | null> {
+    const step = Math.floor(nowMs / 30_000);
+    for (const s of [step - 1, step, step + 1]) if (String(s % 1_000_000).padStart(6, '0') === code) return s;
+    return null;
+  }
+}
+
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+  next(): string {
+    this.n += 1;
+    return `id-${this.n}`;
+  }
+}
+
+export class RecordingAuditLog implements AuditLog {
+  readonly events: AuditEvent[] = [];
+  record(event: AuditEvent): void {
+    this.events.push(event);
+  }
+}

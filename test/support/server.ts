@@ -1,0 +1,47 @@
+import type { Server } from 'node:http';
+import bcrypt from 'bcrypt';
+import { loadConfig } from '../../src/composition/config';
+import type { Overrides } from '../../src/composition/container';
+import { createGateway, type Gateway } from '../../src/composition/gateway';
+
+export const TEST_SECRET = 'contract-secret-contract-secret-0123456789';
+
+/** bcrypt at the lowest cost keeps contract tests fast; the gateway reads the cost from the hash. */
+export const hashOf = (password: string): string => bcrypt.hashSync(password, 4);
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/** Starts the real gateway on 127.0.0.1 with a free port and the given environment on top of sane test defaults. */
+export async function startGateway(env: Record<string, string> = {}, overrides: Overrides = {}): Promise<RunningGateway> {
+  const loaded = loadConfig({
+    env: { APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ADDRESS: '127.0.0.1', PORT: '0', ...env },
+  });
+  if (!loaded.ok) throw new Error(`test config invalid: ${loaded.problems.join('; ')}`);
+  const gateway = createGateway(loaded.config, overrides);
+  const { server, port } = await gateway.listen(0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    gateway,
+    close: () => closeServer(server),
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** The `name=value` part of the first Set-Cookie for `name`, and its attributes. */
+export function cookieFrom(res: Response, name: string): { value: string; attributes: string[] } | null {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair, ...attributes] = line.split(';').map((s) => s.trim());
+    if (pair.startsWith(`${name}=`)) return { value: pair.slice(name.length + 1), attributes };
+  }
+  return null;
+}

@@ -1,0 +1,63 @@
+import { aUser } from '../../support/builders';
+import { makeCore } from '../../support/core';
+
+describe('LoginUseCase', () => {
+  const ip = '198.51.100.7';
+
+  it('logs in with the right password and returns a full session', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const result = await core.login.execute({ login: 'alice', password: 'pw', ip });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.session.username).toBe('alice');
+    expect(result.value.session.totpPending).toBe(false);
+    expect(result.value.session.expiresAt - core.clock.now()).toBe(core.settings.sessionLifetimeMs);
+  });
+
+  it('finds the account by e-mail, case-insensitively', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const result = await core.login.execute({ login: 'ALICE@Example.com', password: 'pw', ip });
+    expect(result.ok && result.value.session.username).toBe('alice');
+  });
+
+  it('gives unknown users and wrong passwords the same error, after the same hashing work', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const unknown = await core.login.execute({ login: 'mallory', password: 'pw', ip });
+    const wrong = await core.login.execute({ login: 'alice', password: 'nope', ip });
+    expect(unknown).toEqual({ ok: false, error: { code: 'invalid_credentials' } });
+    expect(wrong).toEqual(unknown);
+    expect(core.hasher.decoys).toBe(1);
+    expect(core.hasher.verifications).toBe(2);
+  });
+
+  it('gives an account with TOTP a short pending session only', async () => {
+    const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()]);
+    const result = await core.login.execute({ login: 'tom', password: 'pw', ip });
+    expect(result.ok && result.value.session.totpPending).toBe(true);
+    if (result.ok) expect(result.value.session.expiresAt - core.clock.now()).toBeLessThanOrEqual(10 * 60 * 1000);
+  });
+
+  it('locks the account after the configured failures, even for the right password, then unlocks', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    for (let i = 0; i < 3; i += 1) await core.login.execute({ login: 'alice', password: 'bad', ip: `203.0.113.${i}` });
+    const locked = await core.login.execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' });
+    expect(locked).toEqual({ ok: false, error: { code: 'account_locked', retryAfter: 60 } });
+    core.clock.advance(60_001);
+    expect((await core.login.execute({ login: 'alice', password: 'pw', ip })).ok).toBe(true);
+  });
+
+  it('shares one lock between the username and the e-mail of an account', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    await core.login.execute({ login: 'alice', password: 'bad', ip });
+    await core.login.execute({ login: 'alice@example.com', password: 'bad', ip });
+    await core.login.execute({ login: 'ALICE', password: 'bad', ip });
+    const result = await core.login.execute({ login: 'alice@example.com', password: 'pw', ip });
+    expect(!result.ok && result.error.code).toBe('account_locked');
+  });
+
+  it('reports an unreachable user store as unavailable, not as a wrong password', async () => {
+    const core = makeCore([aUser().build()]);
+    core.users.down = true;
+    expect(await core.login.execute({ login: 'alice', password: 'x', ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+  });
+});
