@@ -1,0 +1,465 @@
+'use strict';
+// `npm run bench`: the forward-auth hot path against a bare node:http server giving the same
+// answer, measured in the same run, alternating rounds. Run after `npm run build` (the npm script
+// does that). Settings come from the environment; see docs/benchmark.md.
+const { fork, spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const bcrypt = require('bcrypt');
+
+const ROOT = path.resolve(__dirname, '..');
+const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const RESULTS = path.join(__dirname, 'results.json');
+const DOCS = path.join(ROOT, 'docs', 'benchmark.md');
+
+const env = process.env;
+const quick = env.BENCH_QUICK === '1';
+const num = (name, fallback) => (env[name] === undefined || env[name] === '' ? fallback : Number(env[name]));
+const SETTINGS = {
+  quick,
+  durationSeconds: num('BENCH_DURATION', quick ? 2 : 3),
+  rounds: num('BENCH_ROUNDS', quick ? 2 : 5),
+  connections: num('BENCH_CONNECTIONS', 50),
+  floodConnections: num('BENCH_FLOOD_CONNECTIONS', 16),
+  rssFirst: num('BENCH_RSS_FIRST', quick ? 20_000 : 100_000),
+  rssTotal: num('BENCH_RSS_TOTAL', quick ? 200_000 : 1_000_000),
+  rssSessions: num('BENCH_RSS_SESSIONS', quick ? 2_000 : 20_000),
+  scenarios: env.BENCH_SCENARIOS ? env.BENCH_SCENARIOS.split(',').map((s) => s.trim()) : null,
+  profileDir: env.BENCH_PROFILE || null,
+  accessConfig: env.BENCH_ACCESS_CONFIG || null,
+  writeDocs: env.BENCH_WRITE_DOCS !== undefined ? env.BENCH_WRITE_DOCS === '1' : !quick,
+};
+
+const SECRET = randomBytes(32).toString('base64url');
+const USERNAME = 'bench';
+const PASSWORD = randomBytes(12).toString('base64url');
+const APP_URL = 'https://auth.bench.test';
+const FORWARDED = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1' };
+const BROWSER = { ...FORWARDED, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': 'bench' };
+const API = { ...FORWARDED, accept: 'application/json', 'user-agent': 'bench' };
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** One HTTP exchange, keeping the raw answer so the bare server can repeat it byte for byte. */
+function probe(url, { method = 'GET', path: p, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}${p}`, { method, headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function readMemory(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+async function startGateway(name, extraEnv = {}) {
+  const port = await freePort();
+  const args = [];
+  if (SETTINGS.profileDir !== null) args.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.profileDir)}`, `--cpu-prof-name=${name}.cpuprofile`);
+  const hash = bcrypt.hashSync(PASSWORD, 10);
+  const child = spawn(process.execPath, [...args, MAIN], {
+    env: {
+      PATH: env.PATH,
+      APP_URL,
+      SECRET,
+      USERS: `${USERNAME}:${hash}`,
+      LOG_LEVEL: 'warn',
+      ADDRESS: '127.0.0.1',
+      PORT: String(port),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i += 1) {
+    if (child.exitCode !== null) throw new Error(`gateway ${name} exited with ${child.exitCode}`);
+    try {
+      const r = await probe(url, { path: '/api/healthcheck' });
+      if (r.status === 200) return { name, url, pid: child.pid, child };
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error(`gateway ${name} did not start`);
+}
+
+function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+async function startBare() {
+  const child = fork(path.join(__dirname, 'bare-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
+  return {
+    name: 'bare',
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    child,
+    /** Makes the bare server answer exactly what the gateway answered. */
+    async answerLike(answer) {
+      const headers = { ...answer.headers };
+      for (const h of ['date', 'connection', 'keep-alive', 'transfer-encoding']) delete headers[h];
+      child.send({ type: 'answer', status: answer.status, headers, body: answer.body.toString('base64') });
+      await new Promise((resolve) => child.once('message', resolve));
+    },
+  };
+}
+
+/** Starts one autocannon run in its own process; `done` resolves its summary, `stop()` ends it early. */
+function startLoad(job) {
+  const child = fork(path.join(__dirname, 'load.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const done = new Promise((resolve, reject) => {
+    child.once('message', (m) => (m.type === 'result' ? resolve(m) : reject(new Error(m.message))));
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+  });
+  child.send(job);
+  return { done, stop: () => child.connected && child.send('stop') };
+}
+
+const load = (job) => startLoad(job).done;
+
+function job(target, request, extra = {}) {
+  return { url: target.url, connections: SETTINGS.connections, duration: SETTINGS.durationSeconds, requests: [request], ...extra };
+}
+
+function checkStatuses(result, expected, label) {
+  const codes = Object.keys(result.statusCodes);
+  const wrong = codes.filter((c) => Number(c) !== expected);
+  if (wrong.length > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${label}: expected only ${expected}, got ${JSON.stringify(result.statusCodes)} (errors ${result.errors}, timeouts ${result.timeouts})`);
+  }
+}
+
+/** Gateway and bare server, alternately, `rounds` times; the ratio is the median of the per-round ratios. */
+async function compare(id, title, gateway, bare, request, expected) {
+  const answer = await probe(gateway.url, request);
+  if (answer.status !== expected) throw new Error(`${id}: gateway answered ${answer.status}, expected ${expected}`);
+  await bare.answerLike(answer);
+  const check = await probe(bare.url, request);
+  if (check.status !== answer.status || !check.body.equals(answer.body)) throw new Error(`${id}: bare server does not answer like the gateway`);
+  const rounds = [];
+  for (let r = 0; r < SETTINGS.rounds; r += 1) {
+    const order = r % 2 === 0 ? [gateway, bare] : [bare, gateway];
+    const got = {};
+    for (const target of order) {
+      const res = await load(job(target, request));
+      checkStatuses(res, expected, `${id} ${target.name}`);
+      got[target === bare ? 'bare' : 'gateway'] = res;
+    }
+    rounds.push({ gateway: got.gateway, bare: got.bare, ratio: got.gateway.rate / got.bare.rate });
+    log(`  ${id} round ${r + 1}: gateway ${got.gateway.rate.toFixed(0)} req/s, bare ${got.bare.rate.toFixed(0)} req/s, ratio ${(got.gateway.rate / got.bare.rate).toFixed(2)}`);
+  }
+  return summarise(id, title, rounds);
+}
+
+function summarise(id, title, rounds, reference = 'bare') {
+  const side = (k) => ({
+    rate: median(rounds.map((r) => r[k].rate)),
+    p50: median(rounds.map((r) => r[k].p50)),
+    p99: median(rounds.map((r) => r[k][`p99`])),
+  });
+  return { id, title, reference, gateway: side('gateway'), [reference]: side(reference), ratio: median(rounds.map((r) => r.ratio)), rounds };
+}
+
+/** Cookie checks alone, then while another process floods /api/login with wrong passwords. */
+async function underFlood(gateway, request) {
+  const rounds = [];
+  for (let r = 0; r < SETTINGS.rounds; r += 1) {
+    const runs = {};
+    const order = r % 2 === 0 ? ['calm', 'flood'] : ['flood', 'calm'];
+    for (const kind of order) {
+      if (kind === 'calm') {
+        runs.calm = await load(job(gateway, request));
+        checkStatuses(runs.calm, 200, 'flood calm');
+        continue;
+      }
+      const flood = startLoad({
+        url: gateway.url,
+        connections: SETTINGS.floodConnections,
+        duration: SETTINGS.durationSeconds + 30,
+        requests: [{ method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: '{}' }],
+        flood: true,
+      });
+      await sleep(1000); // let bcrypt's thread pool fill up first
+      runs.flood = await load(job(gateway, request));
+      checkStatuses(runs.flood, 200, 'flood cookie checks');
+      flood.stop();
+      const logins = await flood.done;
+      checkStatuses(logins, 401, 'flood logins');
+      runs.logins = logins;
+    }
+    rounds.push({ gateway: runs.flood, calm: runs.calm, ratio: runs.flood.rate / runs.calm.rate, loginRate: runs.logins.rate });
+    log(
+      `  flood round ${r + 1}: cookie ${runs.flood.rate.toFixed(0)} req/s under flood (p99 ${runs.flood.p99} ms), ` +
+        `${runs.calm.rate.toFixed(0)} req/s calm, ratio ${(runs.flood.rate / runs.calm.rate).toFixed(2)}, ${runs.logins.rate.toFixed(0)} failed logins/s`,
+    );
+  }
+  const summary = summarise('flood', 'cookie session during a login flood', rounds, 'calm');
+  summary.loginRate = median(rounds.map((r) => r.loginRate));
+  return summary;
+}
+
+/** Sessions sealed offline with the gateway's own sealer, so the RSS run sees many distinct cookies without a bcrypt each. */
+function mintSessions(count) {
+  const { AesGcmSessionSealer } = require(path.join(ROOT, 'dist', 'src', 'adapters', 'crypto', 'aes-gcm-session-sealer.js'));
+  const sealer = new AesGcmSessionSealer(SECRET);
+  const now = Date.now();
+  const tokens = [];
+  for (let i = 0; i < count; i += 1) {
+    tokens.push(
+      sealer.seal({
+        id: randomBytes(16).toString('base64url'),
+        username: USERNAME,
+        name: USERNAME,
+        email: `${USERNAME}@bench.test`,
+        groups: [],
+        provider: 'username',
+        oauth: false,
+        totp: false,
+        totpPending: false,
+        issuedAt: now,
+        expiresAt: now + 3_600_000,
+      }),
+    );
+  }
+  return tokens;
+}
+
+/** A fresh gateway: idle RSS, then RSS after the first and after all requests of a mixed load. */
+async function memory(basicHeader) {
+  const gateway = await startGateway('memory');
+  try {
+    await sleep(1000);
+    const idle = readMemory(gateway.pid);
+    const requests = [
+      { method: 'GET', path: '/api/auth/traefik', headers: BROWSER, rotate: true },
+      { method: 'GET', path: '/api/auth/nginx', headers: { ...API, authorization: basicHeader } },
+      { method: 'GET', path: '/api/auth/traefik', headers: API },
+      { method: 'GET', path: '/api/auth/caddy', headers: BROWSER },
+    ];
+    const rotateCookies = mintSessions(SETTINGS.rssSessions);
+    const mixed = (amount) => ({ url: gateway.url, connections: SETTINGS.connections, amount, requests, rotateCookies });
+    const first = await load(mixed(SETTINGS.rssFirst));
+    const afterFirst = readMemory(gateway.pid);
+    log(`  memory: idle ${idle.rssMb.toFixed(1)} MB, after ${first.total} requests ${afterFirst.rssMb.toFixed(1)} MB`);
+    const rest = await load(mixed(SETTINGS.rssTotal - SETTINGS.rssFirst));
+    const afterAll = readMemory(gateway.pid);
+    const total = first.total + rest.total;
+    log(`  memory: after ${total} requests ${afterAll.rssMb.toFixed(1)} MB, peak ${afterAll.peakMb.toFixed(1)} MB`);
+    for (const res of [first, rest]) {
+      const bad = Object.keys(res.statusCodes).filter((c) => !['200', '401', '302'].includes(c));
+      if (bad.length > 0 || res.errors > 0) throw new Error(`memory run: unexpected answers ${JSON.stringify(res.statusCodes)} errors ${res.errors}`);
+    }
+    return {
+      id: 'memory',
+      title: 'memory',
+      idleRssMb: idle.rssMb,
+      requestsFirst: first.total,
+      rssAfterFirstMb: afterFirst.rssMb,
+      requestsTotal: total,
+      rssAfterTotalMb: afterAll.rssMb,
+      peakRssMb: afterAll.peakMb,
+      growth: afterAll.rssMb / afterFirst.rssMb - 1,
+      rate: (first.total + rest.total) / (first.seconds + rest.seconds),
+      distinctSessions: SETTINGS.rssSessions,
+    };
+  } finally {
+    await stopProcess(gateway.child);
+  }
+}
+
+async function login(gateway) {
+  const r = await probe(gateway.url, {
+    method: 'POST',
+    path: '/api/login',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+  });
+  const cookie = [].concat(r.headers['set-cookie'] || []).find((c) => c.startsWith('portcullis-session='));
+  if (r.status !== 200 || cookie === undefined) throw new Error(`login failed: ${r.status} ${r.body}`);
+  return cookie.split(';')[0];
+}
+
+function machine() {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo);
+  return {
+    nproc: os.availableParallelism(),
+    cpu: model ? model[1].trim() : os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+/** Whether the built gateway knows ACCESS_CONFIG (access rules land in their own issue). */
+function accessRulesSupported() {
+  const { OPTIONS } = require(path.join(ROOT, 'dist', 'src', 'composition', 'config.js'));
+  return OPTIONS.includes('ACCESS_CONFIG');
+}
+
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+function table(results) {
+  const lines = [
+    '| scenario | gateway req/s | p50 / p99 ms | reference req/s | p50 / p99 ms | ratio | budget |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const s of results.scenarios) {
+    if (s.id === 'memory') continue;
+    if (s.skipped) {
+      lines.push(`| ${s.title} | skipped: ${s.skipped} | | | | | |`);
+      continue;
+    }
+    const ref = s[s.reference];
+    const budget = s.budget ? `${s.budget.text} ${s.budget.pass ? 'pass' : 'FAIL'}` : '';
+    lines.push(
+      `| ${s.title} | ${fmt(s.gateway.rate)} | ${fmt(s.gateway.p50, 1)} / ${fmt(s.gateway.p99, 1)} | ${fmt(ref.rate)} (${s.reference}) | ${fmt(ref.p50, 1)} / ${fmt(ref.p99, 1)} | ${fmt(s.ratio, 2)} | ${budget} |`,
+    );
+  }
+  const m = results.scenarios.find((s) => s.id === 'memory');
+  if (m) {
+    lines.push('', '| memory | value | budget |', '|---|---|---|');
+    lines.push(`| idle RSS | ${fmt(m.idleRssMb, 1)} MB | ≤ 80 MB ${m.idleRssMb <= 80 ? 'pass' : 'FAIL'} |`);
+    lines.push(`| RSS after ${m.requestsFirst} requests | ${fmt(m.rssAfterFirstMb, 1)} MB | |`);
+    lines.push(`| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %) |`);
+    lines.push(`| peak RSS (VmHWM) | ${fmt(m.peakRssMb, 1)} MB | |`);
+  }
+  return lines.join('\n');
+}
+
+function describeMachine(m, settings) {
+  return (
+    `${m.nproc} cores (${m.cpu}), Node ${m.node}, load average ${m.loadAverageAtStart.join(' / ')} at start; ` +
+    `${settings.connections} connections, ${settings.rounds} alternating rounds of ${settings.durationSeconds} s; ` +
+    `a shared machine (other work ran at the same time), so compare ratios, not absolute numbers.`
+  );
+}
+
+function writeDocs(text) {
+  if (!fs.existsSync(DOCS)) return;
+  const doc = fs.readFileSync(DOCS, 'utf8');
+  const start = '<!-- bench:latest:start -->';
+  const end = '<!-- bench:latest:end -->';
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a === -1 || b === -1) return;
+  fs.writeFileSync(DOCS, `${doc.slice(0, a + start.length)}\n${text}\n${doc.slice(b)}`);
+}
+
+const wanted = (id) => SETTINGS.scenarios === null || SETTINGS.scenarios.includes(id);
+
+async function main() {
+  if (!fs.existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const results = { date: new Date().toISOString(), machine: machine(), settings: SETTINGS, scenarios: [] };
+  log(`bench: ${describeMachine(results.machine, SETTINGS)}`);
+
+  const gateway = await startGateway('main');
+  const bare = await startBare();
+  const children = [gateway.child, bare.child];
+  let rules = null;
+  try {
+    const cookie = await login(gateway);
+    const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
+    const cookieRequest = { method: 'GET', path: '/api/auth/traefik', headers: { ...BROWSER, cookie } };
+
+    // Warm up both sides (JIT, caches) before anything counts.
+    await load({ ...job(gateway, cookieRequest), duration: 1 });
+    await load({ ...job(bare, cookieRequest), duration: 1 });
+
+    const add = (s, budget) => {
+      if (budget) s.budget = budget(s);
+      results.scenarios.push(s);
+    };
+    const atLeast = (min, goal) => (s) => ({ text: `≥ ${min}${goal ? ` (goal ${goal})` : ''}`, pass: s.ratio >= min });
+
+    if (wanted('cookie')) {
+      log('scenario 1: cookie session, allowed, no access rules');
+      add(await compare('cookie', 'cookie session, allowed (no access rules)', gateway, bare, cookieRequest, 200), atLeast(0.6, 0.75));
+    }
+    if (wanted('cookie-rules')) {
+      log('scenario 1b: cookie session, allowed, access rules loaded');
+      const rulesFile = SETTINGS.accessConfig ?? path.join(__dirname, 'access-rules.yml');
+      if (!accessRulesSupported()) {
+        add({ id: 'cookie-rules', title: 'cookie session, allowed (access rules loaded)', skipped: 'this build has no ACCESS_CONFIG' });
+      } else {
+        rules = await startGateway('rules', { ACCESS_CONFIG: rulesFile });
+        children.push(rules.child);
+        const rulesCookie = await login(rules);
+        const req = { ...cookieRequest, headers: { ...BROWSER, cookie: rulesCookie } };
+        await load({ ...job(rules, req), duration: 1 });
+        add(await compare('cookie-rules', 'cookie session, allowed (access rules loaded)', rules, bare, req, 200), atLeast(0.6, 0.75));
+      }
+    }
+    if (wanted('basic')) {
+      log('scenario 2: HTTP Basic, correct credentials');
+      const req = { method: 'GET', path: '/api/auth/traefik', headers: { ...API, authorization: basic } };
+      add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200), atLeast(0.5));
+    }
+    if (wanted('unauth')) {
+      log('scenario 3: unauthenticated');
+      add(await compare('unauth-api', 'unauthenticated, API mode (401)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: API }, 401));
+      add(await compare('unauth-browser', 'unauthenticated, browser (302 to login)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: BROWSER }, 302));
+    }
+    if (wanted('flood')) {
+      log('scenario 4: cookie session during a flood of wrong passwords on /api/login');
+      add(await underFlood(gateway, cookieRequest), (s) => ({ text: '≥ 0.5 of calm, p99 < 50 ms', pass: s.ratio >= 0.5 && s.gateway.p99 < 50 }));
+    }
+    for (const c of children) await stopProcess(c);
+    if (wanted('memory')) {
+      log(`scenario 5: memory (${SETTINGS.rssFirst} then ${SETTINGS.rssTotal} requests, ${SETTINGS.rssSessions} distinct sessions)`);
+      results.scenarios.push(await memory(basic));
+    }
+  } finally {
+    for (const c of children) await stopProcess(c);
+  }
+
+  results.seconds = Math.round((Date.now() - started) / 1000);
+  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  const text = `${table(results)}\n\nMachine: ${describeMachine(results.machine, SETTINGS)} Run took ${results.seconds} s on ${results.date.slice(0, 10)}.`;
+  process.stdout.write(`\n${text}\n`);
+  if (SETTINGS.writeDocs) writeDocs(text);
+  const failed = results.scenarios.filter((s) => s.budget && !s.budget.pass);
+  const m = results.scenarios.find((s) => s.id === 'memory');
+  if (failed.length > 0 || (m && (m.idleRssMb > 80 || m.growth > 0.1))) {
+    log('bench: some budgets are not met (see the table)');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  log(`bench failed: ${e.message}`);
+  process.exit(2);
+});
