@@ -1,33 +1,48 @@
+import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
+import { ConcurrencyLimiter } from './concurrency-limiter';
 
 const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 // bcrypt itself reads only the first 72 bytes; absurdly long inputs are refused outright to bound the work.
 const MAX_PASSWORD_BYTES = 1024;
 
+/**
+ * How many bcrypt computations may run at once: one core is always left to the event loop, so a
+ * login flood slows logins down (they queue) but not the forward-auth answers. libuv's pool has
+ * four threads; on a two-core machine four bcrypts at once left the event loop a third of a core.
+ */
+export function defaultBcryptConcurrency(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
 /** bcrypt through the native `bcrypt` package: its async calls run on libuv's thread pool, off the event loop. */
 export class BcryptPasswordHasher implements PasswordHasher {
   private decoy: Promise<string> | null = null;
+  private readonly limiter: ConcurrencyLimiter;
 
-  constructor(private readonly cost = 10) {}
+  constructor(private readonly cost = 10, concurrency = defaultBcryptConcurrency()) {
+    this.limiter = new ConcurrencyLimiter(concurrency);
+  }
 
   async verify(password: string, hash: string): Promise<boolean> {
     if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
-      return await bcrypt.compare(password, hash);
+      return await this.limiter.run(() => bcrypt.compare(password, hash));
     } catch {
       return false;
     }
   }
 
   hash(password: string): Promise<string> {
-    return bcrypt.hash(password, this.cost);
+    return this.limiter.run(() => bcrypt.hash(password, this.cost));
   }
 
   async verifyDecoy(password: string): Promise<false> {
     // A hash of random bytes at the same cost, made once: comparing against it costs what a real check costs.
-    this.decoy ??= bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.cost);
-    await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), await this.decoy);
+    this.decoy ??= this.hash(Math.random().toString(36) + Date.now().toString(36));
+    const decoy = await this.decoy;
+    await this.limiter.run(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy));
     return false;
   }
 }

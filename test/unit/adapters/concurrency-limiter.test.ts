@@ -1,0 +1,70 @@
+import { ConcurrencyLimiter } from '../../../src/adapters/crypto/concurrency-limiter';
+import { defaultBcryptConcurrency } from '../../../src/adapters/crypto/bcrypt-password-hasher';
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('ConcurrencyLimiter', () => {
+  it('never runs more tasks at once than its limit', async () => {
+    const limiter = new ConcurrencyLimiter(2);
+    const gates = [deferred<number>(), deferred<number>(), deferred<number>(), deferred<number>()];
+    let started = 0;
+    const runs = gates.map((g) => limiter.run(() => ((started += 1), g.promise)));
+    await settle();
+    expect(started).toBe(2);
+    expect(limiter.queued).toBe(2);
+    gates[0].resolve(0);
+    await settle();
+    expect(started).toBe(3);
+    gates[1].resolve(1);
+    gates[2].resolve(2);
+    gates[3].resolve(3);
+    await expect(Promise.all(runs)).resolves.toEqual([0, 1, 2, 3]);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('starts waiting tasks in arrival order', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    const first = deferred<void>();
+    const order: string[] = [];
+    const runs = [
+      limiter.run(async () => (order.push('a'), first.promise)),
+      limiter.run(async () => void order.push('b')),
+      limiter.run(async () => void order.push('c')),
+    ];
+    await settle();
+    expect(order).toEqual(['a']);
+    first.resolve();
+    await Promise.all(runs);
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('frees the slot of a task that fails and passes the failure on', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+    expect(limiter.active).toBe(0);
+  });
+
+  it('refuses a limit below one', () => {
+    expect(() => new ConcurrencyLimiter(0)).toThrow(RangeError);
+  });
+});
+
+describe('defaultBcryptConcurrency', () => {
+  it('leaves one core to the event loop, runs at least one and at most the thread pool size', () => {
+    expect(defaultBcryptConcurrency(1)).toBe(1);
+    expect(defaultBcryptConcurrency(2)).toBe(1);
+    expect(defaultBcryptConcurrency(4)).toBe(3);
+    expect(defaultBcryptConcurrency(16)).toBe(4);
+  });
+});
