@@ -12,7 +12,9 @@ const path = require('node:path');
 const bcrypt = require('bcrypt');
 
 const ROOT = path.resolve(__dirname, '..');
-const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+// BENCH_GATEWAY: another build's dist directory to measure instead of this checkout's.
+const DIST = process.env.BENCH_GATEWAY ? path.resolve(process.env.BENCH_GATEWAY) : path.join(ROOT, 'dist');
+const MAIN = path.join(DIST, 'src', 'main.js');
 const RESULTS = path.join(__dirname, 'results.json');
 const DOCS = path.join(ROOT, 'docs', 'benchmark.md');
 
@@ -32,6 +34,9 @@ const SETTINGS = {
   profileDir: env.BENCH_PROFILE || null,
   accessConfig: env.BENCH_ACCESS_CONFIG || null,
   writeDocs: env.BENCH_WRITE_DOCS !== undefined ? env.BENCH_WRITE_DOCS === '1' : !quick,
+  // Another build's dist directory: its gateway joins scenarios 1 to 3 as a third, alternated
+  // target, so a change is measured before and after in the same rounds.
+  before: env.BENCH_BEFORE ? path.resolve(env.BENCH_BEFORE) : null,
 };
 
 const SECRET = randomBytes(32).toString('base64url');
@@ -79,12 +84,31 @@ function readMemory(pid) {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
-async function startGateway(name, extraEnv = {}) {
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/**
+ * One load run against a target, with the CPU time the target spent per answered request: on a
+ * busy shared machine that is far steadier than requests per second, which mostly measure the neighbours.
+ */
+async function measure(target, j) {
+  const cpu0 = cpuSeconds(target.pid);
+  const res = await load(j);
+  res.cpuUsPerRequest = ((cpuSeconds(target.pid) - cpu0) * 1e6) / Math.max(1, res.total);
+  return res;
+}
+
+async function startGateway(name, extraEnv = {}, main = MAIN) {
   const port = await freePort();
   const args = [];
   if (SETTINGS.profileDir !== null) args.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.profileDir)}`, `--cpu-prof-name=${name}.cpuprofile`);
   const hash = bcrypt.hashSync(PASSWORD, 10);
-  const child = spawn(process.execPath, [...args, MAIN], {
+  const child = spawn(process.execPath, [...args, main], {
     env: {
       PATH: env.PATH,
       APP_URL,
@@ -163,25 +187,49 @@ function checkStatuses(result, expected, label) {
 }
 
 /** Gateway and bare server, alternately, `rounds` times; the ratio is the median of the per-round ratios. */
-async function compare(id, title, gateway, bare, request, expected) {
+async function compare(id, title, gateway, bare, request, expected, before = null) {
   const answer = await probe(gateway.url, request);
   if (answer.status !== expected) throw new Error(`${id}: gateway answered ${answer.status}, expected ${expected}`);
   await bare.answerLike(answer);
   const check = await probe(bare.url, request);
   if (check.status !== answer.status || !check.body.equals(answer.body)) throw new Error(`${id}: bare server does not answer like the gateway`);
+  const targets = before === null ? [gateway, bare] : [gateway, bare, before];
   const rounds = [];
   for (let r = 0; r < SETTINGS.rounds; r += 1) {
-    const order = r % 2 === 0 ? [gateway, bare] : [bare, gateway];
+    const order = r % 2 === 0 ? targets : [...targets].reverse();
     const got = {};
     for (const target of order) {
-      const res = await load(job(target, request));
+      const res = await measure(target, job(target, request));
       checkStatuses(res, expected, `${id} ${target.name}`);
-      got[target === bare ? 'bare' : 'gateway'] = res;
+      got[target === bare ? 'bare' : target === gateway ? 'gateway' : 'before'] = res;
     }
-    rounds.push({ gateway: got.gateway, bare: got.bare, ratio: got.gateway.rate / got.bare.rate });
-    log(`  ${id} round ${r + 1}: gateway ${got.gateway.rate.toFixed(0)} req/s, bare ${got.bare.rate.toFixed(0)} req/s, ratio ${(got.gateway.rate / got.bare.rate).toFixed(2)}`);
+    const round = {
+      gateway: got.gateway,
+      bare: got.bare,
+      ratio: got.gateway.rate / got.bare.rate,
+      cpuRatio: got.bare.cpuUsPerRequest / got.gateway.cpuUsPerRequest,
+    };
+    let line =
+      `  ${id} round ${r + 1}: gateway ${got.gateway.rate.toFixed(0)} req/s (${got.gateway.cpuUsPerRequest.toFixed(1)} µs CPU/req), ` +
+      `bare ${got.bare.rate.toFixed(0)} req/s (${got.bare.cpuUsPerRequest.toFixed(1)} µs), ratio ${round.ratio.toFixed(2)}, CPU ratio ${round.cpuRatio.toFixed(2)}`;
+    if (got.before) {
+      round.before = got.before;
+      round.beforeRatio = got.before.rate / got.bare.rate;
+      round.beforeCpuRatio = got.bare.cpuUsPerRequest / got.before.cpuUsPerRequest;
+      line += `; before the change ${got.before.rate.toFixed(0)} req/s (${got.before.cpuUsPerRequest.toFixed(1)} µs), ratio ${round.beforeRatio.toFixed(2)}, CPU ratio ${round.beforeCpuRatio.toFixed(2)}`;
+    }
+    rounds.push(round);
+    log(line);
   }
-  return summarise(id, title, rounds);
+  const summary = summarise(id, title, rounds);
+  summary.cpuRatio = median(rounds.map((r) => r.cpuRatio));
+  summary.gateway.cpuUsPerRequest = median(rounds.map((r) => r.gateway.cpuUsPerRequest));
+  summary.bare.cpuUsPerRequest = median(rounds.map((r) => r.bare.cpuUsPerRequest));
+  if (before !== null) {
+    summary.beforeRatio = median(rounds.map((r) => r.beforeRatio));
+    summary.beforeCpuRatio = median(rounds.map((r) => r.beforeCpuRatio));
+  }
+  return summary;
 }
 
 function summarise(id, title, rounds, reference = 'bare') {
@@ -233,7 +281,7 @@ async function underFlood(gateway, request) {
 
 /** Sessions sealed offline with the gateway's own sealer, so the RSS run sees many distinct cookies without a bcrypt each. */
 function mintSessions(count) {
-  const { AesGcmSessionSealer } = require(path.join(ROOT, 'dist', 'src', 'adapters', 'crypto', 'aes-gcm-session-sealer.js'));
+  const { AesGcmSessionSealer } = require(path.join(DIST, 'src', 'adapters', 'crypto', 'aes-gcm-session-sealer.js'));
   const sealer = new AesGcmSessionSealer(SECRET);
   const now = Date.now();
   const tokens = [];
@@ -325,7 +373,7 @@ function machine() {
 
 /** Whether the built gateway knows ACCESS_CONFIG (access rules land in their own issue). */
 function accessRulesSupported() {
-  const { OPTIONS } = require(path.join(ROOT, 'dist', 'src', 'composition', 'config.js'));
+  const { OPTIONS } = require(path.join(DIST, 'src', 'composition', 'config.js'));
   return OPTIONS.includes('ACCESS_CONFIG');
 }
 
@@ -333,19 +381,22 @@ const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 function table(results) {
   const lines = [
-    '| scenario | gateway req/s | p50 / p99 ms | reference req/s | p50 / p99 ms | ratio | budget |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | gateway req/s | p50 / p99 ms | reference req/s | p50 / p99 ms | ratio | CPU ratio | budget |',
+    '|---|---|---|---|---|---|---|---|',
   ];
+  const withBefore = results.scenarios.some((s) => s.beforeRatio !== undefined);
   for (const s of results.scenarios) {
     if (s.id === 'memory') continue;
     if (s.skipped) {
-      lines.push(`| ${s.title} | skipped: ${s.skipped} | | | | | |`);
+      lines.push(`| ${s.title} | skipped: ${s.skipped} | | | | | | |`);
       continue;
     }
     const ref = s[s.reference];
     const budget = s.budget ? `${s.budget.text} ${s.budget.pass ? 'pass' : 'FAIL'}` : '';
+    const ratio = withBefore && s.beforeRatio !== undefined ? `${fmt(s.ratio, 2)} (before ${fmt(s.beforeRatio, 2)})` : fmt(s.ratio, 2);
+    const cpu = s.cpuRatio === undefined ? '' : withBefore && s.beforeCpuRatio !== undefined ? `${fmt(s.cpuRatio, 2)} (before ${fmt(s.beforeCpuRatio, 2)})` : fmt(s.cpuRatio, 2);
     lines.push(
-      `| ${s.title} | ${fmt(s.gateway.rate)} | ${fmt(s.gateway.p50, 1)} / ${fmt(s.gateway.p99, 1)} | ${fmt(ref.rate)} (${s.reference}) | ${fmt(ref.p50, 1)} / ${fmt(ref.p99, 1)} | ${fmt(s.ratio, 2)} | ${budget} |`,
+      `| ${s.title} | ${fmt(s.gateway.rate)} | ${fmt(s.gateway.p50, 1)} / ${fmt(s.gateway.p99, 1)} | ${fmt(ref.rate)} (${s.reference}) | ${fmt(ref.p50, 1)} / ${fmt(ref.p99, 1)} | ${ratio} | ${cpu} | ${budget} |`,
     );
   }
   const m = results.scenarios.find((s) => s.id === 'memory');
@@ -389,11 +440,17 @@ async function main() {
   const gateway = await startGateway('main');
   const bare = await startBare();
   const children = [gateway.child, bare.child];
+  const before = SETTINGS.before === null ? null : await startGateway('before', {}, path.join(SETTINGS.before, 'src', 'main.js'));
+  if (before !== null) children.push(before.child);
   let rules = null;
   try {
     const cookie = await login(gateway);
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
     const cookieRequest = { method: 'GET', path: '/api/auth/traefik', headers: { ...BROWSER, cookie } };
+    if (before !== null) {
+      // Same SECRET, so the cookie opens there too; warm it up like the others.
+      await load({ ...job(before, cookieRequest), duration: 1 });
+    }
 
     // Warm up both sides (JIT, caches) before anything counts.
     await load({ ...job(gateway, cookieRequest), duration: 1 });
@@ -407,7 +464,7 @@ async function main() {
 
     if (wanted('cookie')) {
       log('scenario 1: cookie session, allowed, no access rules');
-      add(await compare('cookie', 'cookie session, allowed (no access rules)', gateway, bare, cookieRequest, 200), atLeast(0.6, 0.75));
+      add(await compare('cookie', 'cookie session, allowed (no access rules)', gateway, bare, cookieRequest, 200, before), atLeast(0.6, 0.75));
     }
     if (wanted('cookie-rules')) {
       log('scenario 1b: cookie session, allowed, access rules loaded');
@@ -426,12 +483,12 @@ async function main() {
     if (wanted('basic')) {
       log('scenario 2: HTTP Basic, correct credentials');
       const req = { method: 'GET', path: '/api/auth/traefik', headers: { ...API, authorization: basic } };
-      add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200), atLeast(0.5));
+      add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200, before), atLeast(0.5));
     }
     if (wanted('unauth')) {
       log('scenario 3: unauthenticated');
-      add(await compare('unauth-api', 'unauthenticated, API mode (401)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: API }, 401));
-      add(await compare('unauth-browser', 'unauthenticated, browser (302 to login)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: BROWSER }, 302));
+      add(await compare('unauth-api', 'unauthenticated, API mode (401)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: API }, 401, before));
+      add(await compare('unauth-browser', 'unauthenticated, browser (302 to login)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: BROWSER }, 302, before));
     }
     if (wanted('flood')) {
       log('scenario 4: cookie session during a flood of wrong passwords on /api/login');

@@ -1,6 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
+import { forwardAuthHandler } from '../adapters/http/forward-auth';
+import { forwardAuthFirst, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
@@ -12,8 +14,10 @@ export interface Gateway {
   /** The use cases, for hosts that bring their own HTTP server. */
   readonly useCases: HttpUseCases;
   readonly logger: Logger;
-  /** The Koa application serving the API and the UI. */
+  /** The Koa application serving the API and the UI (forward auth included, as its first middleware). */
   readonly app: Koa;
+  /** The request listener `listen` serves: forward auth answered before Koa, everything else by `app`. */
+  readonly listener: GatewayRequestListener;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
 }
@@ -29,15 +33,18 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
-  const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const settings = container.get<HttpSettings>(TOKENS.HttpSettings);
+  const app = createHttpApp(useCases, settings);
+  const listener = forwardAuthFirst(app, forwardAuthHandler(useCases.authorizeProxyRequest, settings));
   return {
     config,
     useCases,
     logger,
     app,
+    listener,
     listen(port = config.port, address = config.address) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, address);
+        const server = createServer(listener);
         // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
         server.headersTimeout = 10_000;
         server.requestTimeout = 30_000;
@@ -47,6 +54,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
           const addr = server.address();
           resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
         });
+        server.listen(port, address);
       });
     },
   };

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
 import type { Identity } from '../../domain/session';
@@ -20,6 +20,14 @@ const BODY_UNKNOWN_PROXY = envelope(400, 'Unknown proxy; use one of traefik, ngi
 const BODY_UNAVAILABLE = envelope(503, MESSAGES.unavailable);
 const BODY_INTERNAL = envelope(500, MESSAGES.internal);
 
+/** True for the paths the forward-auth handler answers. */
+export function isForwardAuthPath(url: string | undefined): boolean {
+  return url !== undefined && url.startsWith(PREFIX);
+}
+
+/** A forward-auth answer straight on the Node response; resolves when it has been written. */
+export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 /** Identity headers for the upstream. Incoming `Remote-*` headers are never copied: only these are set. */
 function identityHeaders(identity: Identity, out: Record<string, string | number>): void {
   out['remote-user'] = printableHeaderValue(identity.username);
@@ -28,22 +36,36 @@ function identityHeaders(identity: Identity, out: Record<string, string | number
   if (identity.groups.length > 0) out['remote-groups'] = printableHeaderValue(identity.groups.join(','));
 }
 
+function isEmpty(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+/** The complete headers of a 200 for an identity, with nothing from the policy: built once per identity object. */
+function authenticatedHeaders(identity: Identity): OutgoingHttpHeaders {
+  const out: Record<string, string | number> = { ...API_HEADERS };
+  identityHeaders(identity, out);
+  out['content-length'] = BODY_AUTHENTICATED.length;
+  return out;
+}
+
 /**
- * `/api/auth/:proxy`, the hot path. Matched before the router and body parsing and answered
- * straight on the Node response with precomputed bodies: Koa's response machinery costs a third
- * of the throughput here (see PERFORMANCE.md). Any method is answered, since nginx's
- * `auth_request` asks with the original request's method.
+ * `/api/auth/:proxy`, the hot path, answered straight on the Node response with precomputed
+ * bodies: Koa's response machinery costs a third of the throughput here (see PERFORMANCE.md).
+ * The gateway's server calls this before Koa sees the request (`forwardAuthFirst`); `forwardAuth`
+ * puts the same handler in front of the Koa middleware for hosts that mount the Koa app.
+ * Any method is answered, since nginx's `auth_request` asks with the original request's method.
+ * Call it only for paths where `isForwardAuthPath` holds.
  */
-export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): Middleware {
+export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): ForwardAuthHandler {
   const loginUrl = `${settings.appUrl}/login`;
   const unauthorizedUrl = `${settings.appUrl}/unauthorized`;
+  // A session cookie opens to the same frozen identity object for as long as the sealer caches
+  // it, so its headers (cleaned, joined) are built once; entries die with their identity.
+  const headersByIdentity = new WeakMap<Identity, OutgoingHttpHeaders>();
 
-  return async (ctx, next) => {
-    const url = ctx.req.url ?? '';
-    if (!url.startsWith(PREFIX)) return next();
-    ctx.respond = false;
-    const res: ServerResponse = ctx.res;
-    const req = ctx.req;
+  return async (req, res) => {
+    const url = req.url ?? '';
     const head = req.method === 'HEAD';
     const out: Record<string, string | number> = { ...API_HEADERS };
     try {
@@ -66,7 +88,18 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
       });
 
       if (result.ok) {
-        if (result.value.identity !== null) identityHeaders(result.value.identity, out);
+        const identity = result.value.identity;
+        if (identity !== null && isEmpty(result.value.headers)) {
+          let headers = headersByIdentity.get(identity);
+          if (headers === undefined) {
+            headers = authenticatedHeaders(identity);
+            headersByIdentity.set(identity, headers);
+          }
+          res.writeHead(200, headers);
+          res.end(head ? undefined : BODY_AUTHENTICATED);
+          return;
+        }
+        if (identity !== null) identityHeaders(identity, out);
         for (const name in result.value.headers) out[name.toLowerCase()] = printableHeaderValue(result.value.headers[name]);
         return writeRaw(res, 200, BODY_AUTHENTICATED, out, head);
       }
@@ -109,9 +142,24 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
         }
       }
     } catch (e) {
-      settings.logger.error('forward auth failed', { error: e instanceof Error ? e.name : 'unknown' });
-      if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS }, head);
-      else res.destroy();
+      // Nothing may escape: the server's listener does not wait for this promise.
+      try {
+        settings.logger.error('forward auth failed', { error: e instanceof Error ? e.name : 'unknown' });
+        if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS }, head);
+        else res.destroy();
+      } catch {
+        res.destroy();
+      }
     }
+  };
+}
+
+/** The handler as the first Koa middleware: answers forward-auth paths, passes everything else on. */
+export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): Middleware {
+  const handle = forwardAuthHandler(useCase, settings);
+  return (ctx, next) => {
+    if (!isForwardAuthPath(ctx.req.url)) return next();
+    ctx.respond = false;
+    return handle(ctx.req, ctx.res);
   };
 }

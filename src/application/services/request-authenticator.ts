@@ -1,5 +1,6 @@
 import { hasTotp } from '../../domain/account';
 import { parseBasicAuthorization } from '../../domain/basic-credentials';
+import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
@@ -35,6 +36,10 @@ const ANONYMOUS: Authentication = { kind: 'anonymous' };
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
  */
 export class RequestAuthenticator {
+  // One Basic identity object per account object: a store that keeps its accounts (USERS) hands
+  // out the same identity on every request, so the HTTP adapter can reuse what it built for it.
+  private readonly basicIdentities = new WeakMap<Account, Identity>();
+
   constructor(
     private readonly sealer: SessionSealer,
     private readonly revoked: RevokedSessions,
@@ -81,7 +86,7 @@ export class RequestAuthenticator {
             // A lock taken since (by any login method) wins over the cache.
             const retryAfter = await this.guard.retryAfter(account.username, ip);
             if (retryAfter > 0) return { kind: 'locked', retryAfter };
-            return { kind: 'basic', identity: identityOf(account, 'basic', false) };
+            return { kind: 'basic', identity: this.basicIdentity(account) };
           }
           this.verified.forgetUser(hit.username);
         }
@@ -100,10 +105,19 @@ export class RequestAuthenticator {
       if (hasTotp(account)) return ANONYMOUS;
       await this.guard.succeed(lockName);
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
-      return { kind: 'basic', identity: identityOf(account, 'basic', false) };
+      return { kind: 'basic', identity: this.basicIdentity(account) };
     } catch (e) {
       if (e instanceof UserStoreUnavailableError) return { kind: 'unavailable' };
       throw e;
     }
+  }
+
+  private basicIdentity(account: Account): Identity {
+    let identity = this.basicIdentities.get(account);
+    if (identity === undefined) {
+      identity = Object.freeze(identityOf(account, 'basic', false));
+      this.basicIdentities.set(account, identity);
+    }
+    return identity;
   }
 }
