@@ -39,6 +39,10 @@ export class RequestAuthenticator {
   // One Basic identity object per account object: a store that keeps its accounts (USERS) hands
   // out the same identity on every request, so the HTTP adapter can reuse what it built for it.
   private readonly basicIdentities = new WeakMap<Account, Identity>();
+  // Checks of the same Basic header that are under way, by cache key: when a cache entry expires
+  // while a client keeps its connections busy, every one of them misses at once; they share one
+  // bcrypt instead of queueing one each (with bcrypt limited to cores - 1, that stalled seconds).
+  private readonly checking = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly sealer: SessionSealer,
@@ -95,7 +99,7 @@ export class RequestAuthenticator {
       const lockName = account?.username ?? parsed.username.trim();
       const retryAfter = await this.guard.retryAfter(lockName, ip);
       if (retryAfter > 0) return { kind: 'locked', retryAfter };
-      const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.users.verifyPassword(account, parsed.password);
+      const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.checkPassword(key, account, parsed.password);
       if (account === null || !valid) {
         this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials' });
         if (await this.guard.fail(lockName, ip)) this.verified.forgetUser(lockName);
@@ -119,5 +123,18 @@ export class RequestAuthenticator {
       this.basicIdentities.set(account, identity);
     }
     return identity;
+  }
+
+  /** The password check, shared with identical headers already being checked (`key` is '' when the cache is off: no sharing). */
+  private checkPassword(key: string, account: Account, password: string): Promise<boolean> {
+    if (key === '') return this.users.verifyPassword(account, password);
+    // The account's credential version is part of the key: a password changed meanwhile is checked afresh.
+    const id = `${key} ${account.credentialVersion}`;
+    let check = this.checking.get(id);
+    if (check === undefined) {
+      check = this.users.verifyPassword(account, password).finally(() => this.checking.delete(id));
+      this.checking.set(id, check);
+    }
+    return check;
   }
 }

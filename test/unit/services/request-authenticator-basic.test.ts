@@ -22,3 +22,25 @@ describe('RequestAuthenticator with HTTP Basic', () => {
     expect(after.kind === 'basic' && after.identity.groups).toEqual(['b']);
   });
 });
+
+describe('RequestAuthenticator with HTTP Basic, many requests at once', () => {
+  it('checks the password of identical headers arriving together once', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const all = await Promise.all(Array.from({ length: 5 }, () => core.authenticator.authenticate({ authorization: basic('alice', 'pw'), ip: '10.0.0.1' })));
+    expect(all.every((a) => a.kind === 'basic')).toBe(true);
+    expect(core.hasher.verifications).toBe(1);
+  });
+
+  it('still refuses every one of identical wrong headers arriving together, and counts each failure', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()], { settings: { lock: { maxAccountFailures: 10, maxAddressFailures: 100, lockMs: 60_000 } } });
+    const all = await Promise.all(Array.from({ length: 3 }, () => core.authenticator.authenticate({ authorization: basic('alice', 'nope'), ip: '10.0.0.1' })));
+    expect(all.map((a) => a.kind)).toEqual(['anonymous', 'anonymous', 'anonymous']);
+    expect(core.audit.events.filter((e) => e.event === 'login_failed')).toHaveLength(3);
+  });
+
+  it('does not share checks when the Basic cache is off', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()], { settings: { basicCacheTtlMs: 0 } });
+    await Promise.all(Array.from({ length: 3 }, () => core.authenticator.authenticate({ authorization: basic('alice', 'pw'), ip: '10.0.0.1' })));
+    expect(core.hasher.verifications).toBe(3);
+  });
+});
