@@ -55,14 +55,43 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   if (u.length > 8192 || u[0] !== '/' || u.startsWith('//') || /[\u0000-\u0020\u007f\\]/.test(u)) {
     return err({ code: 'malformed', field: 'X-Forwarded-Uri' });
   }
-  const hostNoDot = h.replace(/\.(?=(:\d+)?$)/, '');
-  const hostname = hostNoDot.startsWith('[') ? hostNoDot.slice(0, hostNoDot.indexOf(']') + 1) : hostNoDot.replace(/:\d+$/, '');
-  let url: URL;
+  const checked = checkedHost(h);
+  if (typeof checked === 'string') return err({ code: 'malformed', field: checked });
+  return ok({ proto: p, hostname: checked.hostname, host: checked.host, uri: u, url: `${p}://${checked.host}${u}` });
+}
+
+interface CheckedHost {
+  readonly host: string;
+  readonly hostname: string;
+}
+
+/**
+ * Hosts already checked, so the hot path does not run the URL parser on every request: a gateway
+ * sees few distinct hosts. Bounded (emptied when full), and a pure function's memo: the answer
+ * for a host never changes.
+ */
+const CHECKED_HOSTS = new Map<string, CheckedHost | string>();
+const CHECKED_HOSTS_MAX = 1024;
+
+/**
+ * Normalises a lower-case host that passed the HOST pattern and lets the WHATWG URL parser have
+ * the last word (bad ports, bad IPv4 or IPv6 literals, bad punycode). The path cannot fail that
+ * parser once it passed the checks above, so the verdict depends on the host alone. A string is
+ * the header to name as malformed (the parser's refusal has always been reported against the URI).
+ */
+function checkedHost(h: string): CheckedHost | string {
+  const known = CHECKED_HOSTS.get(h);
+  if (known !== undefined) return known;
+  const host = h.replace(/\.(?=(:\d+)?$)/, '');
+  const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+  let checked: CheckedHost | string = { host, hostname };
   try {
-    url = new URL(`${p}://${hostNoDot}${u}`);
+    const url = new URL(`http://${host}/`);
+    if (url.username !== '' || url.password !== '') checked = 'X-Forwarded-Host';
   } catch {
-    return err({ code: 'malformed', field: 'X-Forwarded-Uri' });
+    checked = 'X-Forwarded-Uri';
   }
-  if (url.username !== '' || url.password !== '') return err({ code: 'malformed', field: 'X-Forwarded-Host' });
-  return ok({ proto: p, hostname, host: hostNoDot, uri: u, url: `${p}://${hostNoDot}${u}` });
+  if (CHECKED_HOSTS.size >= CHECKED_HOSTS_MAX) CHECKED_HOSTS.clear();
+  CHECKED_HOSTS.set(h, checked);
+  return checked;
 }
