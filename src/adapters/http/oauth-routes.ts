@@ -110,7 +110,7 @@ export function oauthRoutes(
     }
     const { flow, redirectTarget, discard, url } = result.value;
     for (const id of discard) if (/^[A-Za-z0-9_-]{1,64}$/.test(id)) forget(ctx, id);
-    const maxAge = (flow.expiresAt - Date.now()) / 1000;
+    const maxAge = flow.lifetimeMs / 1000;
     ctx.append('Set-Cookie', setCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flow.id}`, flow.token, maxAge, settings.cookies, HOST_ONLY));
     if (redirectTarget !== null) {
       // Mirrors the target for the UI; the callback trusts only the sealed copy in the flow cookie,

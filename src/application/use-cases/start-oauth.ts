@@ -27,7 +27,7 @@ export interface StartOAuthOutput {
   /** The provider's authorization URL to send the person to. */
   readonly url: string;
   /** The new flow, to be bound to the browser. */
-  readonly flow: { readonly id: string; readonly token: string; readonly expiresAt: number };
+  readonly flow: { readonly id: string; readonly token: string; readonly expiresAt: number; readonly lifetimeMs: number };
   /** The safe redirect target kept for after login, or null. */
   readonly redirectTarget: string | null;
   /** Ids of held flows the browser should forget: expired, unreadable, or beyond the cap (oldest first). */
@@ -84,7 +84,7 @@ export class StartOAuthUseCase {
       codeChallenge: this.pkce.challenge(verifier),
       redirectUri: callbackUrl(this.oauth.appUrl, provider.id),
     });
-    return ok({ url, flow: { id: flow.id, token: this.sealer.seal(flow), expiresAt: flow.expiresAt }, redirectTarget: flow.redirectTarget, discard });
+    return ok({ url, flow: { id: flow.id, token: this.sealer.seal(flow), expiresAt: flow.expiresAt, lifetimeMs: this.oauth.flowLifetimeMs }, redirectTarget: flow.redirectTarget, discard });
   }
 }
 
