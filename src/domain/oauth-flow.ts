@@ -30,7 +30,7 @@ export const OAUTH_FLOW_LIFETIME_MS = 10 * 60 * 1000;
 /** Live flows one browser may hold (tabs logging in at once); starting another drops the oldest. */
 export const MAX_LIVE_OAUTH_FLOWS = 5;
 
-/** Flow ids are what the id generator makes: URL-safe and short; anything else never names a flow. */
+/** Cookie-name suffixes that can name a flow (the id generator's URL-safe ids); other cookies are not even read. */
 export const FLOW_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** Compares two secrets in time that does not depend on where they first differ. */

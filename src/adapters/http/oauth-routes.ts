@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { CompleteOAuthError, CompleteOAuthUseCase } from '../../application/use-cases/complete-oauth';
 import type { HeldOAuthFlow, StartOAuthUseCase } from '../../application/use-cases/start-oauth';
-import { MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
+import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { Session } from '../../domain/session';
 import { clearCookie, OAUTH_FLOW_COOKIE_PREFIX, OAUTH_REDIRECT_COOKIE_PREFIX, readCookiesWithPrefix, setCookie } from './cookies';
 import { MESSAGES } from './envelope';
@@ -29,7 +29,9 @@ function queryParam(ctx: Context, name: string): string | undefined {
 }
 
 function heldFlows(ctx: Context): HeldOAuthFlow[] {
-  return readCookiesWithPrefix(header(ctx.req.headers, 'cookie'), OAUTH_FLOW_COOKIE_PREFIX, MAX_FLOW_COOKIES_READ).map((c) => ({ id: c.suffix, token: c.value }));
+  return readCookiesWithPrefix(header(ctx.req.headers, 'cookie'), OAUTH_FLOW_COOKIE_PREFIX, MAX_FLOW_COOKIES_READ)
+    .filter((c) => FLOW_ID_PATTERN.test(c.suffix))
+    .map((c) => ({ id: c.suffix, token: c.value }));
 }
 
 /** The HTTP face of a failed callback: status and message for API mode, page and reason for browser mode. */
@@ -109,7 +111,7 @@ export function oauthRoutes(
       }
     }
     const { flow, redirectTarget, discard, url } = result.value;
-    for (const id of discard) if (/^[A-Za-z0-9_-]{1,64}$/.test(id)) forget(ctx, id);
+    for (const id of discard) if (FLOW_ID_PATTERN.test(id)) forget(ctx, id);
     const maxAge = flow.lifetimeMs / 1000;
     ctx.append('Set-Cookie', setCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flow.id}`, flow.token, maxAge, settings.cookies, HOST_ONLY));
     if (redirectTarget !== null) {

@@ -1,4 +1,4 @@
-import { isOAuthProviderKind, sameSecret, FLOW_ID_PATTERN, type OAuthFlow } from '../../domain/oauth-flow';
+import { isOAuthProviderKind, sameSecret, type OAuthFlow } from '../../domain/oauth-flow';
 import { isWhitelisted } from '../../domain/oauth-whitelist';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
@@ -150,7 +150,6 @@ export class CompleteOAuthUseCase {
   private readFlows(held: readonly HeldOAuthFlow[], provider: string): OAuthFlow[] {
     const flows: OAuthFlow[] = [];
     for (const h of held) {
-      if (!FLOW_ID_PATTERN.test(h.id)) continue;
       const flow = this.sealer.unseal(h.token);
       if (flow !== null && flow.id === h.id && flow.provider === provider) flows.push(flow);
     }

@@ -1,4 +1,4 @@
-import { isOAuthProviderKind, FLOW_ID_PATTERN, type OAuthFlow } from '../../domain/oauth-flow';
+import { isOAuthProviderKind, type OAuthFlow } from '../../domain/oauth-flow';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
 import type { Clock } from '../ports/clock';
@@ -60,7 +60,7 @@ export class StartOAuthUseCase {
     const discard: string[] = [];
     const live: OAuthFlow[] = [];
     for (const held of input.heldFlows) {
-      const flow = FLOW_ID_PATTERN.test(held.id) ? this.sealer.unseal(held.token) : null;
+      const flow = this.sealer.unseal(held.token);
       if (flow === null || flow.id !== held.id || flow.expiresAt <= now) discard.push(held.id);
       else live.push(flow);
     }
