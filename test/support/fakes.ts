@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Account } from '../../src/domain/account';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
 import type { Clock } from '../../src/application/ports/clock';
@@ -88,11 +89,14 @@ export class RecordingAuditLog implements AuditLog {
 }
 
 /**
- * An OAuth provider that knows codes by heart: `codes.set('c1', identity)`. Records the PKCE
- * verifier each exchange brings; `failWith` makes every exchange fail as a real provider might.
+ * An OAuth provider that knows codes by heart: `codes.set('c1', identity)`, or `issue(url, identity)`
+ * to bind a code to the URL's PKCE challenge as a real provider does. Codes work once. Records
+ * each exchange; `failWith` makes every exchange fail as a real provider might.
  */
 export class FakeOAuthProvider implements OAuthProvider {
   readonly codes = new Map<string, OAuthIdentity>();
+  private readonly challenges = new Map<string, string>();
+  private issued = 0;
   readonly exchanges: { code: string; codeVerifier: string; redirectUri: string }[] = [];
   failWith: OAuthProviderFailure | null = null;
   throwUnexpected = false;
@@ -109,8 +113,22 @@ export class FakeOAuthProvider implements OAuthProvider {
     if (this.throwUnexpected) throw new TypeError('bug');
     if (this.failWith !== null) throw new OAuthProviderError(this.id, this.failWith);
     const identity = this.codes.get(input.code);
+    const challenge = this.challenges.get(input.code);
+    this.codes.delete(input.code);
+    this.challenges.delete(input.code);
     if (identity === undefined) throw new OAuthProviderError(this.id, 'refused');
+    if (challenge !== undefined && createHash('sha256').update(input.codeVerifier).digest('base64url') !== challenge) {
+      throw new OAuthProviderError(this.id, 'refused');
+    }
     return identity;
+  }
+
+  /** Plays the authorization step: a fresh code for `identity`, bound to the URL's code challenge. */
+  issue(authorizationUrl: string, identity: OAuthIdentity): string {
+    const code = `issued-${(this.issued += 1)}`;
+    this.codes.set(code, identity);
+    this.challenges.set(code, new URL(authorizationUrl).searchParams.get('code_challenge') ?? '');
+    return code;
   }
 }
 
