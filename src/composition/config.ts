@@ -251,6 +251,12 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       problems.push(`the ${prefix.toLowerCase()} OAuth provider is half-configured: ${missing.join(', ')} missing`);
       return undefined;
     }
+    // OAuth client credentials are printable ASCII (RFC 6749 appendix A); anything else is a paste accident.
+    const unprintable = [[`${prefix}_CLIENT_ID`, clientId], [`${prefix}_CLIENT_SECRET`, clientSecret]].filter(([, v]) => !/^[\x20-\x7e]+$/.test(v as string));
+    if (unprintable.length > 0) {
+      problems.push(`${unprintable.map(([n]) => n).join(' and ')} may hold only printable ASCII characters`);
+      return undefined;
+    }
     return { clientId: clientId as string, clientSecret: clientSecret as string };
   };
   const githubClient = client('GITHUB', []);

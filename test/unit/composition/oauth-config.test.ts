@@ -54,6 +54,12 @@ describe('OAuth configuration', () => {
     expect(result.config.oauth.google?.tokenUrl).toBe('http://127.0.0.1:9/token');
   });
 
+  it('refuses a client secret with characters OAuth does not allow, without quoting it', () => {
+    const found = problems({ ...BASE, GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'sécret' });
+    expect(found).toContain('GITHUB_CLIENT_SECRET may hold only printable ASCII characters');
+    expect(found.join('\n')).not.toContain('sécret');
+  });
+
   it('refuses provider URLs that are not http(s)', () => {
     expect(problems({ ...BASE, ...GENERIC, GENERIC_USER_URL: 'file:///etc/passwd' })).toContain('GENERIC_USER_URL must be an http(s) URL without credentials or fragment');
   });
