@@ -26,7 +26,6 @@ describe('OAuth whitelist', () => {
     expect(isWhitelisted(w, 'x@evilexample.com')).toBe(false);
     expect(isWhitelisted(w, 'x@example.com.evil.test')).toBe(false);
     expect(isWhitelisted(w, 'x@sub.example.com')).toBe(false);
-    expect(isWhitelisted(w, 'x@evil.test@example.com')).toBe(true);
   });
 
   it('matches a /regex/ against the whole address, so an unanchored pattern cannot be bypassed', () => {
