@@ -14,7 +14,8 @@ export class BcryptPasswordHasher implements PasswordHasher {
   async verify(password: string, hash: string): Promise<boolean> {
     if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
-      return await bcrypt.compare(password, hash);
+      // `$2y$` (htpasswd, PHP) is the same algorithm as `$2b$`, but the native binding only knows `$2a$`/`$2b$`.
+      return await bcrypt.compare(password, hash.startsWith('$2y$') ? `$2b$${hash.slice(4)}` : hash);
     } catch {
       return false;
     }
