@@ -4,6 +4,7 @@ import { InMemoryLoginAttempts } from '../../src/adapters/state/in-memory-login-
 import { InMemoryRevokedSessions } from '../../src/adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-totp-steps';
 import type { Account } from '../../src/domain/account';
+import type { Session } from '../../src/domain/session';
 import { protectedDomainOf } from '../../src/domain/cookie-domain';
 import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
@@ -42,11 +43,20 @@ export function makeCore(accounts: Account[], options: { settings?: Partial<Gate
   const guard = new LoginGuard(attempts, clock, settings, audit);
   const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit);
   return {
-    clock, hasher, users, audit, attempts, revoked, sealer, verified, settings, authenticator,
+    clock, hasher, users, audit, attempts, revoked, usedSteps, sealer, verified, settings, guard, authenticator,
     login: new LoginUseCase(users, hasher, guard, clock, ids, settings, audit),
     verifyTotp: new VerifyTotpUseCase(users, new FakeTotpVerifier(), usedSteps, revoked, authenticator, guard, clock, ids, settings, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),
   };
+}
+
+export type Core = ReturnType<typeof makeCore>;
+
+/** Logs in through LoginUseCase and returns the session with its cookie value; throws when the login is refused. */
+export async function signIn(core: Core, login: string, password: string, ip = '198.51.100.7'): Promise<{ session: Session; token: string }> {
+  const result = await core.login.execute({ login, password, ip });
+  if (!result.ok) throw new Error(`login of ${login} refused: ${result.error.code}`);
+  return { session: result.value.session, token: core.sealer.seal(result.value.session) };
 }

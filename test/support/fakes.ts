@@ -1,4 +1,5 @@
 import type { Account } from '../../src/domain/account';
+import type { AccessDecision, AccessPolicy, AccessRequest } from '../../src/application/ports/access-policy';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
 import type { Clock } from '../../src/application/ports/clock';
 import type { IdGenerator } from '../../src/application/ports/id-generator';
@@ -94,5 +95,15 @@ export class RecordingAuditLog implements AuditLog {
   readonly events: AuditEvent[] = [];
   record(event: AuditEvent): void {
     this.events.push(event);
+  }
+}
+
+/** Answers every request with `decision` (or asks the function) and keeps what it was asked. */
+export class ScriptedAccessPolicy implements AccessPolicy {
+  readonly requests: AccessRequest[] = [];
+  constructor(private readonly decision: AccessDecision | ((request: AccessRequest) => AccessDecision)) {}
+  decide(request: AccessRequest): AccessDecision {
+    this.requests.push(request);
+    return typeof this.decision === 'function' ? this.decision(request) : this.decision;
   }
 }
