@@ -145,4 +145,14 @@ describe('buildContainer', () => {
     expect(container.get<GatewaySettings>(TOKENS.Settings).protectedDomain).toEqual({ domain: 'localhost', shareable: false });
     expect(container.get<{ cookies: { secure: boolean } }>(TOKENS.HttpSettings).cookies.secure).toBe(false);
   });
+  it('runs the decoy check for unknown accounts at the cost of the configured hashes', async () => {
+    const spy = jest.spyOn(bcrypt, 'hash');
+    try {
+      const hasher = buildContainer(testConfig()).get<{ verifyDecoy(p: string): Promise<false> }>(TOKENS.PasswordHasher);
+      await hasher.verifyDecoy('guess');
+      expect(spy.mock.calls.map((call) => call[1])).toEqual([4]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

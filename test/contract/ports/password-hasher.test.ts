@@ -1,3 +1,4 @@
+import bcrypt from 'bcrypt';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
 import { FakePasswordHasher } from '../../support/fakes';
 import { passwordHasherContract } from './password-hasher.contract';
@@ -25,5 +26,14 @@ describe('BcryptPasswordHasher', () => {
   it('refuses absurdly long passwords without hashing them', async () => {
     const hash = await hasher.hash('x'.repeat(2000));
     expect(await hasher.verify('x'.repeat(2000), hash)).toBe(false);
+  });
+  it('runs the decoy check at the cost of the stored hashes, not at the cost for new ones', async () => {
+    const spy = jest.spyOn(bcrypt, 'hash');
+    try {
+      await new BcryptPasswordHasher(10, 4).verifyDecoy('guess');
+      expect(spy.mock.calls.map((call) => call[1])).toEqual([4]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
