@@ -6,7 +6,10 @@ import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-a
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
+import type { OAuthSettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
+import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-oauth';
+import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
 import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-current-user';
 import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
@@ -72,6 +75,21 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     hasMethods('get', 'ids')(value);
     expect((value as { ids(): string[] }).ids()).toEqual([]);
   },
+  OAuthSettings: (value) => {
+    const oauth = value as OAuthSettings;
+    expect(oauth.appUrl).toBe('https://auth.example.com');
+    expect(oauth.flowLifetimeMs).toBeGreaterThan(0);
+    expect(oauth.maxLiveFlows).toBeGreaterThan(0);
+    expect(oauth.whitelist).toBeDefined();
+  },
+  OAuthFlowSealer: hasMethods('seal', 'unseal'),
+  UsedOAuthFlows: hasMethods('use'),
+  Pkce: (value) => {
+    const pkce = value as { verifier(): string; challenge(v: string): string };
+    const verifier = pkce.verifier();
+    expect(verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
+    expect(pkce.challenge(verifier)).not.toBe(verifier);
+  },
   LoginGuard: isA(LoginGuard),
   RequestAuthenticator: isA(RequestAuthenticator),
   LoginUseCase: isA(LoginUseCase),
@@ -79,6 +97,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   LogoutUseCase: isA(LogoutUseCase),
   GetCurrentUserUseCase: isA(GetCurrentUserUseCase),
   AuthorizeProxyRequestUseCase: isA(AuthorizeProxyRequestUseCase),
+  StartOAuthUseCase: isA(StartOAuthUseCase),
+  CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
   HttpSettings: (value) => {
     const http = value as Record<string, unknown>;
     expect(http.appUrl).toBe('https://auth.example.com');
