@@ -56,8 +56,9 @@ function requireJson(ctx: Context): boolean {
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
   const router = new Router({ prefix: '/api' });
   const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: '64kb', jsonStrict: true });
+  // The session was issued just now on the gateway clock: its own lifetime is the cookie's Max-Age.
   const sessionCookie = (session: Session): string =>
-    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - Date.now()) / 1000, settings.cookies);
+    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - session.issuedAt) / 1000, settings.cookies);
   const sessionToken = (ctx: Context): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), SESSION_COOKIE);
 
   router.get('/healthcheck', (ctx) => reply(ctx, 200, MESSAGES.ok));
