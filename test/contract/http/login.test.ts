@@ -1,3 +1,5 @@
+import { UserStoreUnavailableError } from '../../../src/application/ports/user-store';
+import { TOKENS } from '../../../src/composition/tokens';
 import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
 import { expectEnvelope, loginCookie, postJson, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
 
@@ -245,6 +247,35 @@ describe('client address for the per-address lock', () => {
       expect(spoofed.status).toBe(429);
       const other = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '203.0.113.5, 203.0.113.6' });
       expect(other.status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('failures behind the login endpoint', () => {
+  it('answers an unreachable user store with a 503 envelope', async () => {
+    const down = { findAccount: () => Promise.reject(new UserStoreUnavailableError('test')), verifyPassword: () => Promise.resolve(false) };
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.UserStore]: down });
+    try {
+      expect(await expectEnvelope(await postJson(gw, '/api/login', { email: 'alice', password: 'pw' }), 503)).toEqual({
+        status: 503, message: 'Service unavailable, try again later',
+      });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('answers an unexpected failure with a fixed 500 envelope that never repeats the error text', async () => {
+    const broken = { findAccount: () => Promise.reject(new Error('db password is hunter2')), verifyPassword: () => Promise.resolve(false) };
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.UserStore]: broken });
+    try {
+      const res = await postJson(gw, '/api/login', { email: 'alice', password: 'pw' });
+      const text = await res.clone().text();
+      expect(await expectEnvelope(res, 500)).toEqual({ status: 500, message: 'Internal server error' });
+      expect(text).not.toContain('hunter2');
+      const auth = await fetch(`${gw.url}/api/auth/traefik`, { headers: { authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}` } });
+      expect(await expectEnvelope(auth, 500)).toEqual({ status: 500, message: 'Internal server error' });
     } finally {
       await gw.close();
     }
