@@ -10,6 +10,7 @@ export * from './domain/redirect-target';
 export * from './domain/forwarded-request';
 export * from './domain/basic-credentials';
 export * from './domain/login-failures';
+export * from './domain/header-value';
 
 export type { AccessPolicy, AccessDecision, AccessRequest } from './application/ports/access-policy';
 export type { AuditLog, AuditEvent } from './application/ports/audit-log';
