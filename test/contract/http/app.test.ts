@@ -1,4 +1,4 @@
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf, startGateway } from '../../support/server';
 import { expectEnvelope } from '../../support/http';
 
 describe('GET /api/app', () => {
@@ -44,7 +44,7 @@ describe('GET /api/app', () => {
   it('reports the host itself as the domain for a localhost APP_URL', async () => {
     const gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, APP_URL: 'http://localhost:3000' });
     try {
-      expect((await (await fetch(`${gw.url}/api/app`)).json()).domain).toBe('localhost');
+      expect(((await (await fetch(`${gw.url}/api/app`)).json()) as { domain: string }).domain).toBe('localhost');
     } finally {
       await gw.close();
     }

@@ -310,7 +310,7 @@ describe('session cookies at forward auth', () => {
       expect((await ask(gw, cookie)).status).toBe(200);
       now += 2_000;
       expect((await ask(gw, cookie)).status).toBe(401);
-      const user = await (await fetch(`${gw.url}/api/user`, { headers: { cookie } })).json();
+      const user = (await (await fetch(`${gw.url}/api/user`, { headers: { cookie } })).json()) as { isLoggedIn: boolean };
       expect(user.isLoggedIn).toBe(false);
     } finally {
       await gw.close();

@@ -77,7 +77,7 @@ describe('starting portcullis as a process', () => {
     await child.waitFor(/portcullis listening/);
     expect(child.stderr).not.toMatch(/DEMO|password:/);
     const res = await fetch(`http://127.0.0.1:${port}/api/app`);
-    expect((await res.json()).domain).toBe('example.test');
+    expect(((await res.json()) as { domain: string }).domain).toBe('example.test');
     expect(child.stdout + child.stderr).not.toContain('s'.repeat(40));
     await child.stop();
     expect(await child.exited).toBe(0);
