@@ -88,6 +88,24 @@ describe('POST /api/login', () => {
     await expectEnvelope(await postJson(gw, '/api/login', big), 413);
   });
 
+  it('answers a chunked body that grows past 64 KiB with 413 as well', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(8 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"email":"alice","password":"'));
+        if (sent < 10) controller.enqueue(chunk);
+        else {
+          controller.enqueue(new TextEncoder().encode('"}'));
+          controller.close();
+        }
+        sent += 1;
+      },
+    });
+    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    await expectEnvelope(res, 413);
+  });
+
   it('reads a body just under 64 KiB and answers its overlong password with 400 naming the field', async () => {
     const body = JSON.stringify({ email: 'alice', password: 'x'.repeat(60 * 1024) });
     expect((await expectEnvelope(await postJson(gw, '/api/login', body), 400)).fields).toEqual(['password']);
