@@ -117,6 +117,11 @@ describe('POST /api/login', () => {
     await expectEnvelope(await postJson(gw, '/api/login', 'alice alice-pw', { 'content-type': 'text/plain' }), 415);
   });
 
+  it('reads a structured-syntax JSON type (application/*+json) like application/json', async () => {
+    const res = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'content-type': 'application/vnd.portcullis+json; charset=utf-8' });
+    expect(await expectEnvelope(res, 200)).toMatchObject({ message: 'Logged in' });
+  });
+
   it('answers a login without a body at all with 415', async () => {
     const res = await fetch(`${gw.url}/api/login`, { method: 'POST' });
     await expectEnvelope(res, 415);
