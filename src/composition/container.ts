@@ -13,7 +13,7 @@ import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { StaticUserStore } from '../adapters/users/static-user-store';
-import { accountFromEntry } from '../adapters/users/users-list';
+import { accountFromEntry, type UsersListEntry } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -47,6 +47,19 @@ export type Overrides = Partial<Record<Token, unknown>>;
 const NO_PROVIDERS: OAuthProviders = { get: () => null, ids: () => [] };
 
 /**
+ * The bcrypt cost for the decoy check of unknown names: the highest cost among the configured
+ * hashes, so "no such account" takes as long as "wrong password" (10 when there are none).
+ */
+export function decoyCost(users: readonly UsersListEntry[]): number {
+  let cost = 0;
+  for (const user of users) {
+    const m = /^\$2[aby]\$(\d{2})\$/.exec(user.hash);
+    if (m !== null) cost = Math.max(cost, Number(m[1]));
+  }
+  return cost === 0 ? 10 : cost;
+}
+
+/**
  * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
  * holds one of each for its lifetime.
  */
@@ -69,7 +82,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
-  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher());
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher(decoyCost(config.users)));
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
   bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
