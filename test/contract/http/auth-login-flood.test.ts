@@ -46,10 +46,11 @@ describe('GET /api/auth/:proxy during a login flood', () => {
     const floodMs = performance.now() - floodStart;
 
     expect(statuses).toEqual(Array(FLOOD).fill(401));
-    // The first forward-auth answers came back before any flooded login was answered, and several completed mid-flood.
+    // Forward-auth answers kept arriving while flooded logins were still unanswered, and more of them than
+    // there were logins: none waited for a password check (a blocking bcrypt would allow about one per login).
     const midFlood = answeredWhenDone.filter((n) => n < FLOOD).length;
     expect(answeredWhenDone[0]).toBeLessThan(FLOOD);
-    expect(midFlood).toBeGreaterThanOrEqual(5);
+    expect(midFlood).toBeGreaterThan(FLOOD);
 
     if (process.env.PORTCULLIS_REPORT_FLOOD !== undefined) {
       const sorted = [...latencies].sort((a, b) => a - b);
