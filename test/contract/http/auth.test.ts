@@ -241,18 +241,35 @@ describe('forward auth facing hostile forwarded headers', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers a bare CR inside a forwarded header with a 400 from the HTTP parser, not a 500', async () => {
-    const port = new URL(gw.url).port;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1');
+  /** Sends raw bytes (fetch refuses to send what these tests need) and resolves everything the server answered. */
+  function rawRequest(request: string): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(gw.url).port), '127.0.0.1');
       let data = '';
-      socket.on('data', (d) => (data += d.toString('latin1')));
-      socket.on('end', () => resolve(data));
+      socket.on('data', (d) => {
+        data += d.toString('latin1');
+        if (/\r\n\r\n/.test(data)) socket.end();
+      });
+      socket.on('close', () => resolve(data));
       socket.on('error', reject);
-      socket.write('GET /api/auth/traefik HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /a\rLocation: https://evil.com\r\n\r\n');
+      socket.write(request);
     });
-    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+  }
+
+  it.each([
+    ['a bare CR', 'X-Forwarded-Uri: /a\rLocation: https://evil.com\r\n'],
+    ['a bare LF', 'X-Forwarded-Uri: /a\nLocation: https://evil.com\r\n'],
+    ['a folded continuation line', 'X-Forwarded-Host: app.example.test\r\n evil.com\r\n'],
+    ['a NUL byte', 'X-Forwarded-Uri: /a\u0000b\r\n'],
+  ])('answers %s inside a forwarded header with 400 or 401, never a 500 or a redirect to it', async (_what, line) => {
+    const answer = await rawRequest(`GET /api/auth/traefik HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nX-Forwarded-Proto: https\r\n${line}\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 40[01] /);
     expect(answer).not.toMatch(/evil\.com/);
+  });
+
+  it('answers forwarded headers past the server header limit with 431, never a 500', async () => {
+    const res = await askForwardAuth(gw, 'traefik', { accept: BROWSER_ACCEPT, ...forwardedFor(`https://app.example.test/${'x'.repeat(20_000)}`) });
+    expect(res.status).toBe(431);
   });
 });
 

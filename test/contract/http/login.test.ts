@@ -213,6 +213,12 @@ describe('login lock', () => {
     expect(res.status).toBe(429);
   });
 
+  it('locks an unknown name the same way, so the lock does not reveal which accounts exist', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await postJson(gw, '/api/login', { email: 'mallory', password: `wrong-${i}` })).status).toBe(401);
+    const res = await postJson(gw, '/api/login', { email: 'mallory', password: 'anything' });
+    expect((await expectEnvelope(res, 429)).message).toMatch(LOCK_MESSAGE);
+  });
+
   it('does not lock another account', async () => {
     expect((await postJson(gw, '/api/login', { email: 'dave', password: 'dave-pw' })).status).toBe(200);
   });
