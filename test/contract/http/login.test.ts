@@ -310,3 +310,26 @@ describe('failures behind the login endpoint', () => {
     }
   });
 });
+
+describe('login under other settings', () => {
+  it('never locks when LOGIN_MAX_RETRIES is 0', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0' });
+    try {
+      for (let i = 0; i < 8; i += 1) expect((await postJson(gw, '/api/login', { email: 'alice', password: `wrong-${i}` })).status).toBe(401);
+      expect((await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' })).status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('derives a USERS account e-mail from a host-only APP_URL as <username>@<host>', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, APP_URL: 'http://localhost:3000' });
+    try {
+      const cookie = await loginCookie(gw, 'Alice@LOCALHOST', 'alice-pw');
+      const user = (await (await fetch(`${gw.url}/api/user`, { headers: { cookie } })).json()) as Record<string, unknown>;
+      expect(user).toMatchObject({ username: 'alice', email: 'alice@localhost' });
+    } finally {
+      await gw.close();
+    }
+  });
+});
