@@ -79,7 +79,7 @@ describe('loadConfig', () => {
 
   it('asks for APP_URL, SECRET and accounts once any option configures the gateway', () => {
     const problems = problemsOf({ APP_URL: 'https://auth.example.test' });
-    expect(problems).toEqual([expect.stringMatching(/^SECRET \(or SECRET_FILE\) is required/), expect.stringMatching(/^no accounts/)]);
+    expect(problems).toEqual([expect.stringMatching(/^SECRET \(or SECRET_FILE\) is required/), expect.stringMatching(/^no way to log in: set USERS/)]);
     expect(problemsOf({ USERS: `alice:${HASH}` })).toEqual([expect.stringMatching(/^APP_URL is required/), expect.stringMatching(/^SECRET/)]);
   });
 
@@ -195,7 +195,7 @@ describe('loadConfig', () => {
         const fromFlag = loadConfig({ env: {}, argv: [flag], readFile: (p) => files[p as keyof typeof files] });
         for (const result of [fromEnv, fromFlag]) {
           // Not a demo: the rest of a real configuration is demanded instead of invented.
-          expect(result.ok ? [] : result.problems).toEqual(expect.arrayContaining([expect.stringMatching(/is required|^no accounts/)]));
+          expect(result.ok ? [] : result.problems).toEqual(expect.arrayContaining([expect.stringMatching(/is required|^no way to log in/)]));
         }
       },
     );
