@@ -106,7 +106,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
-  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher(decoyCost(config.users)));
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => {
+    const hasher = new BcryptPasswordHasher(decoyCost(config.users));
+    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    hasher.verifyDecoy('').catch(() => undefined);
+    return hasher;
+  });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
   bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
