@@ -1,3 +1,5 @@
+import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
+import type { PasswordHasher } from '../../../src/application/ports/password-hasher';
 import { UserStoreUnavailableError } from '../../../src/application/ports/user-store';
 import { TOKENS } from '../../../src/composition/tokens';
 import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
@@ -276,6 +278,29 @@ describe('client address for the per-address lock', () => {
       expect(spoofed.status).toBe(429);
       const other = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '203.0.113.5, 203.0.113.6' });
       expect(other.status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('password work behind the login endpoint', () => {
+  it('spends one bcrypt comparison on an unknown account, as on a wrong password (a decoy hash)', async () => {
+    const real = new BcryptPasswordHasher(4);
+    const counted = { comparisons: 0 };
+    const hasher: PasswordHasher = {
+      verify: (password, hash) => ((counted.comparisons += 1), real.verify(password, hash)),
+      verifyDecoy: (password) => ((counted.comparisons += 1), real.verifyDecoy(password)),
+      hash: (password) => real.hash(password),
+    };
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0' }, { [TOKENS.PasswordHasher]: hasher });
+    try {
+      const before = counted.comparisons;
+      expect((await postJson(gw, '/api/login', { email: 'nobody', password: 'x' })).status).toBe(401);
+      const unknown = counted.comparisons - before;
+      expect((await postJson(gw, '/api/login', { email: 'alice', password: 'x' })).status).toBe(401);
+      const wrong = counted.comparisons - before - unknown;
+      expect([unknown, wrong]).toEqual([1, 1]);
     } finally {
       await gw.close();
     }
