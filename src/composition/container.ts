@@ -93,7 +93,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
-  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher(10, typicalBcryptCost(config.users) ?? 10));
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => {
+    // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
+    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost(config.users) ?? 10);
+    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    hasher.verifyDecoy('').catch(() => undefined);
+    return hasher;
+  });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
   bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
