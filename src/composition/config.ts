@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { buildTrustedProxies } from '../adapters/http/client-address';
+import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
 
 /** Everything Portcullis reads from its environment, validated. */
@@ -26,6 +27,8 @@ export interface Config {
   readonly oauthAutoRedirect: string;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
+  /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
+  readonly accessConfig: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -41,7 +44,7 @@ const CONFIGURING = ['APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE'];
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -184,6 +187,13 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
 
+  // The rules file is validated now, so that start-up lists its problems with all the others.
+  const accessConfig = get('ACCESS_CONFIG') ?? null;
+  if (accessConfig !== null) {
+    const rules = loadAccessRulesFile(accessConfig, readFile);
+    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+  }
+
   const config: Config = {
     demo,
     port,
@@ -203,6 +213,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     oauthAutoRedirect,
     trustedProxies,
     logLevel,
+    accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }

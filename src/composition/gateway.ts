@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
@@ -16,6 +17,8 @@ export interface Gateway {
   readonly app: Koa;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /** Releases what the gateway holds besides its server (the rules file watch). Idempotent. */
+  close(): void;
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -29,12 +32,16 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
+  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
   const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
   return {
     config,
     useCases,
     logger,
     app,
+    close() {
+      rulesSource.close();
+    },
     listen(port = config.port, address = config.address) {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, address);
