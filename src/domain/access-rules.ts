@@ -154,11 +154,11 @@ function section(v: unknown, where: string, keys: readonly string[], problems: P
   return v;
 }
 
-function compileRegex(source: string, flags: string, where: string, problems: Problems): RegExp | null {
+function compileRegex(source: string, flags: string, where: string, problems: Problems, shown = source): RegExp | null {
   try {
     return new RegExp(source, flags);
   } catch {
-    problems.add(where, `"${source}" is not a valid regular expression`);
+    problems.add(where, `"${shown}" is not a valid regular expression`);
     return null;
   }
 }
@@ -177,7 +177,7 @@ function names(v: unknown, where: string, problems: Problems): NameMatcher {
         problems.add(at, `only the flag "i" is supported after /regex/, not "${flags}"`);
         return;
       }
-      const re = compileRegex(entry.slice(1, close), flags, at, problems);
+      const re = compileRegex(entry.slice(1, close), flags, at, problems, entry);
       if (re !== null) patterns.push(re);
     } else {
       literals.add(entry.toLowerCase());
