@@ -140,8 +140,9 @@ export function evaluateAccess(
   }
   if (app.usersAllow.size > 0 || app.oauthWhitelist.size > 0) {
     // Once any allow list exists only listed people pass: local accounts through users.allow,
-    // OAuth accounts through oauth.whitelist or users.allow.
-    const listed = matchesName(app.usersAllow, identity) || (identity.oauth && matchesName(app.oauthWhitelist, identity));
+    // OAuth accounts through oauth.whitelist only (a provider's username is whatever someone
+    // registered there, so `alice` on GitHub is not the local `alice`).
+    const listed = identity.oauth ? matchesName(app.oauthWhitelist, identity) : matchesName(app.usersAllow, identity);
     if (!listed) {
       if (trace !== undefined) trace('users.allow', `${identity.username} is on no allow list: deny`);
       return app.denied.user_not_allowed;

@@ -240,7 +240,8 @@ describe('evaluateAccess', () => {
       ['a local account on users.allow', 'mixed', person('alice'), 'allow'],
       ['an OAuth person on the whitelist', 'mixed', person('bob', { oauth: true, email: 'bob@gmail.com' }), 'allow'],
       ['a local account named like a whitelisted OAuth address', 'mixed', person('bob', { email: 'bob@gmail.com' }), 'user_not_allowed'],
-      ['an OAuth person named like a listed local account', 'local', person('alice', { oauth: true, email: 'alice@evil.com' }), 'allow'],
+      ['an OAuth person named like a listed local account', 'local', person('alice', { oauth: true, email: 'alice@evil.com' }), 'user_not_allowed'],
+      ['an OAuth person when only users.allow exists', 'local', person('x', { oauth: true, email: 'alice' }), 'user_not_allowed'],
       ['a session that passed TOTP', 'secure', person('alice', { totp: true }), 'allow'],
       ['a session without TOTP', 'secure', person('alice'), 'totp_required'],
     ])('decides %s', (_name, app, who, outcome) => {
