@@ -38,6 +38,15 @@ export function hostKey(host: string): string {
   return h;
 }
 
+function isIpLiteral(host: string): boolean {
+  if (host.charCodeAt(0) === 91) return true;
+  for (let i = 0; i < host.length; i += 1) {
+    const c = host.charCodeAt(i);
+    if (c !== 46 && (c < 48 || c > 57)) return false;
+  }
+  return true;
+}
+
 /** The rules for a host: exact domain, then the longest `*.suffix`, then the first label, else the fallback. */
 export function rulesForHost(rules: AccessRules, host: string | null): AppRules {
   if (host === null || host === '') return rules.fallback;
@@ -50,7 +59,8 @@ export function rulesForHost(rules: AccessRules, host: string | null): AppRules 
     // The suffix starts with '.', so `evilwiki.example.com` never matches `*.wiki.example.com`.
     if (key.length > suffix.length && key.endsWith(suffix)) return suffixes[i].app;
   }
-  if (rules.byLabel.size > 0) {
+  // An IP-literal host has no first label to speak of (`10.0.0.5` must not pick an app named `10`).
+  if (rules.byLabel.size > 0 && !isIpLiteral(key)) {
     const dot = key.indexOf('.');
     const byLabel = rules.byLabel.get(dot === -1 ? key : key.slice(0, dot));
     if (byLabel !== undefined) return byLabel;

@@ -184,6 +184,12 @@ describe('evaluateAccess', () => {
       expect(rulesForHost(r, 'grafanax.example.com').name).toBeNull();
     });
 
+    it('never matches an IP-literal host by its first label', () => {
+      const r = rules({ apps: { '10': {}, '192': { domain: '192.0.2.1' } } });
+      expect(rulesForHost(r, '10.0.0.5').name).toBeNull();
+      expect(rulesForHost(r, '192.0.2.1').name).toBe('192');
+    });
+
     it('prefers the longest *.suffix', () => {
       const r = rules({ apps: { outer: { domain: '*.example.com' }, inner: { domain: '*.wiki.example.com' } } });
       expect(rulesForHost(r, 'a.wiki.example.com').name).toBe('inner');
