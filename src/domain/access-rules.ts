@@ -379,6 +379,5 @@ export function compileAccessRules(doc: unknown, readSecret: SecretReader): Resu
   return ok({ defaultPolicy, apps, byHost, bySuffix: suffixes, byLabel, fallback });
 }
 
-
 /** The fallback of `default_policy: deny`; evaluation recognises it by identity and refuses everything. */
 export const DENY_ALL: AppRules = emptyApp(null);
