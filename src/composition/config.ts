@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { buildTrustedProxies } from '../adapters/http/client-address';
+import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 
@@ -65,6 +66,8 @@ export interface Config {
   readonly oauth: OAuthConfig;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
+  /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
+  readonly accessConfig: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -90,7 +93,7 @@ const GENERIC_SCOPES = ['openid', 'email', 'profile'];
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
   'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
@@ -304,6 +307,13 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
 
+  // The rules file is validated now, so that start-up lists its problems with all the others.
+  const accessConfig = get('ACCESS_CONFIG') ?? null;
+  if (accessConfig !== null) {
+    const rules = loadAccessRulesFile(accessConfig, readFile);
+    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+  }
+
   const config: Config = {
     demo,
     port,
@@ -324,6 +334,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     oauth: { github, google, generic, whitelist, timeoutSeconds: integer('OAUTH_TIMEOUT', 10, 1, 120) },
     trustedProxies,
     logLevel,
+    accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }

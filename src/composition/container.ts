@@ -13,6 +13,11 @@ import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { StaticUserStore } from '../adapters/users/static-user-store';
+import { InMemoryAccessRulesSource } from '../adapters/rules/in-memory-access-rules-source';
+import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
+import { RulesAccessPolicy } from '../application/services/rules-access-policy';
+import { allowAuthenticatedRules } from '../domain/access-rules';
 import { accountFromEntry, typicalBcryptCost } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
@@ -111,7 +116,21 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     (hasher: PasswordHasher): UserStore => new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain.domain)), hasher),
     [TOKENS.PasswordHasher],
   );
-  bind(TOKENS.AccessPolicy, (): AccessPolicy => new AllowAuthenticatedPolicy());
+  // With ACCESS_CONFIG the rules file decides (reloaded on change); without it, every logged-in person passes.
+  bind(
+    TOKENS.AccessRulesSource,
+    (logger: Logger): AccessRulesSource =>
+      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, { logger }),
+    [TOKENS.Logger],
+  );
+  bind(
+    TOKENS.AccessPolicy,
+    (source: AccessRulesSource, logger: Logger): AccessPolicy =>
+      config.accessConfig === null
+        ? new AllowAuthenticatedPolicy()
+        : new RulesAccessPolicy(source, (e) => logger.error('access rules evaluation failed; request denied', { error: e instanceof Error ? e.name : 'unknown' })),
+    [TOKENS.AccessRulesSource, TOKENS.Logger],
+  );
   bind(TOKENS.OAuthProviders, (): OAuthProviders => oauthProvidersOf(config));
   bind(TOKENS.OAuthSettings, (): OAuthSettings => {
     const whitelist = parseOAuthWhitelist(config.oauth.whitelist);

@@ -4,6 +4,7 @@ import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
@@ -19,6 +20,8 @@ export interface Gateway {
   readonly app: Koa;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /** Releases what the gateway holds besides its server (the rules file watch). Idempotent. */
+  close(): void;
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -34,6 +37,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
+  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
   return {
@@ -43,6 +47,9 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     logger,
     get app() {
       return koa();
+    },
+    close() {
+      rulesSource.close();
     },
     listen(port = config.port, address = config.address) {
       return new Promise((resolve, reject) => {

@@ -71,6 +71,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
   UserStore: hasMethods('findAccount', 'verifyPassword'),
   AccessPolicy: isA(AllowAuthenticatedPolicy),
+  AccessRulesSource: hasMethods('current', 'version', 'problems', 'close'),
   OAuthProviders: (value) => {
     hasMethods('get', 'ids')(value);
     expect((value as { ids(): string[] }).ids()).toEqual([]);

@@ -108,14 +108,14 @@ describe('AuthorizeProxyRequestUseCase', () => {
     const { token } = await signIn(core, 'alice', 'pw');
     expect(await core.authorize.execute({ forwarded: app, sessionToken: token, ip })).toEqual({
       ok: false,
-      error: { code: 'forbidden', reason: 'not in group admins', app: 'grafana', username: 'alice' },
+      error: { code: 'forbidden', reason: 'not in group admins', app: 'grafana', username: 'alice', network: false },
     });
     expect(core.audit.events).toContainEqual({ event: 'access_denied', username: 'alice', host: 'app.example.com', reason: 'not in group admins' });
   });
 
   it('reports a denial without an application name with app null', async () => {
     const core = makeCore(accounts(), { policy: new ScriptedAccessPolicy({ kind: 'deny', reason: 'blocked' }) });
-    expect(await core.authorize.execute({ forwarded: app, ip })).toEqual({ ok: false, error: { code: 'forbidden', reason: 'blocked', app: null, username: '' } });
+    expect(await core.authorize.execute({ forwarded: app, ip })).toEqual({ ok: false, error: { code: 'forbidden', reason: 'blocked', app: null, username: '', network: false } });
   });
 
   it('passes the headers an allowing policy adds, and lets it allow anonymous public paths', async () => {
