@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { echoed, isFocused, loginUrlFor, submitPassword, totpCode } from './support/flows';
+import { echoed, isFocused, loginAtOidcServer, loginUrlFor, submitPassword, totpCode } from './support/flows';
 import { rawRequest } from './support/processes';
-import { startStack, type Account, type ProxyName, type Site, type Stack } from './support/stack';
+import { GENERIC_NAME, startStack, type Account, type ProxyName, type Site, type Stack } from './support/stack';
 
 const PROXIES: readonly ProxyName[] = ['nginx', 'caddy'];
 
@@ -15,6 +15,9 @@ beforeAll(async () => {
       { username: `bob-${p}`, totp: true },
       { username: `carol-${p}` },
     ]),
+    oidcAccounts: {
+      olivia: { email: 'olivia@example.test', email_verified: true, name: 'Olivia Oauth', preferred_username: 'olivia', groups: ['admins', 'dev'] },
+    },
   });
 });
 
@@ -88,6 +91,23 @@ describe.each(PROXIES)('through %s', (proxy) => {
     await page.waitForURL(target);
     expect(await echoed(page, 'remote-user')).toBe(bob.username);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('an OAuth login with the generic provider (a real OIDC server) returns to the app with the e-mail as Remote-User and the groups', async () => {
+    const { context, page } = await stack.newPage();
+    const target = `${site().url}/via-oauth?tab=1`;
+    await page.goto(target);
+    await page.waitForURL(`${stack.gatewayUrl}/login?**`);
+    await page.getByRole('button', { name: `Continue with ${GENERIC_NAME}` }).click();
+    await loginAtOidcServer(page, stack.oidcIssuer ?? '', 'olivia');
+    await page.waitForURL(target);
+    expect(await echoed(page, 'remote-user')).toBe('olivia@example.test');
+    expect(await echoed(page, 'remote-name')).toBe('Olivia Oauth');
+    expect(await echoed(page, 'remote-groups')).toBe('admins,dev');
+
+    await page.goto(`${stack.gatewayUrl}/logout`);
+    await expect(page.locator('.facts').textContent()).resolves.toContain(`Logged in with${GENERIC_NAME}`);
     await context.close();
   });
 

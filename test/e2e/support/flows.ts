@@ -30,3 +30,11 @@ export function loginUrlFor(gatewayUrl: string, target: string): string {
 export function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
 }
+
+/** Logs in at the test OIDC server's own login form (any password; consent is pre-granted there). */
+export async function loginAtOidcServer(page: Page, issuer: string, login: string): Promise<void> {
+  await page.waitForURL(`${issuer}/interaction/**`);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any');
+  await page.locator('button[type="submit"]').click();
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import { generateSecret } from 'otplib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startOidcServer } from '../../support/oidc';
 import { freePort, startChild, waitForHttp, type Child } from './processes';
 import { startCaddy, startNginx } from './proxies';
 import { startEchoApp } from './upstream';
@@ -31,7 +32,14 @@ export interface StackOptions {
   readonly accounts: readonly { readonly username: string; readonly totp?: boolean }[];
   /** Extra gateway environment (APP_TITLE, DISABLE_CONTINUE, ...). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Runs a real OpenID Connect server (oidc-provider, test/support/oidc-server.mjs) with these
+   * accounts (login → claims) and configures it as the gateway's generic provider, "Example SSO".
+   */
+  readonly oidcAccounts?: Readonly<Record<string, Record<string, unknown>>>;
 }
+
+export const GENERIC_NAME = 'Example SSO';
 
 export interface Stack {
   /** `http://auth.example.test:<port>`: the gateway's APP_URL. */
@@ -39,6 +47,8 @@ export interface Stack {
   readonly gatewayPort: number;
   /** `http://echo.example.test:<port>`: the echo app without any proxy (a valid continue target). */
   readonly echoUrl: string;
+  /** The OIDC server's issuer URL (`http://127.0.0.1:<port>`), when one runs. */
+  readonly oidcIssuer: string | null;
   readonly sites: Readonly<Partial<Record<ProxyName, Site>>>;
   readonly accounts: Readonly<Record<string, Account>>;
   readonly browser: Browser;
@@ -95,6 +105,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const gatewayPort = await freePort();
     const gatewayUrl = `http://auth.example.test:${gatewayPort}`;
+
+    let oidcIssuer: string | null = null;
+    const oauthEnv: Record<string, string> = {};
+    if (options.oidcAccounts !== undefined) {
+      const client = { client_id: 'portcullis-e2e', client_secret: 'e2e-client-secret-not-a-secret', redirect_uris: [`${gatewayUrl}/api/oauth/callback/generic`] };
+      const oidc = await startOidcServer({ clients: [client], accounts: { ...options.oidcAccounts } });
+      cleanups.push(() => oidc.close());
+      oidcIssuer = oidc.issuer;
+      Object.assign(oauthEnv, {
+        GENERIC_CLIENT_ID: client.client_id,
+        GENERIC_CLIENT_SECRET: client.client_secret,
+        GENERIC_AUTH_URL: `${oidc.issuer}/auth`,
+        GENERIC_TOKEN_URL: `${oidc.issuer}/token`,
+        GENERIC_USER_URL: `${oidc.issuer}/me`,
+        GENERIC_SCOPES: 'openid email profile groups',
+        GENERIC_NAME,
+        OAUTH_WHITELIST: '*@example.test',
+      });
+    }
     const gateway = startChild('gateway', process.execPath, [join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js')], {
       env: {
         PATH: process.env.PATH,
@@ -104,6 +133,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SECRET: TEST_SECRET,
         USERS: users,
         LOG_LEVEL: 'warn',
+        ...oauthEnv,
         ...options.env,
       },
       logFile: join(dir, 'gateway.log'),
@@ -127,6 +157,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       gatewayUrl,
       gatewayPort,
       echoUrl: `http://echo.example.test:${echo.port}`,
+      oidcIssuer,
       sites,
       accounts,
       browser,
