@@ -85,3 +85,27 @@ export function autoRedirectProvider(setting: string, configured: readonly strin
   if (redirectUri === null || redirectUri === '' || setting === '' || setting === 'none') return null;
   return oauthProviders(configured).includes(setting) ? setting : null;
 }
+
+/**
+ * What a `reason` code from the OAuth callback means to a person. Unknown reasons are shown as
+ * they came (text only), so a new code still says something.
+ */
+const REASONS: Readonly<Record<string, string>> = {
+  unknown_provider: 'That login provider does not exist here.',
+  provider_not_configured: 'That login provider is not set up on this gateway.',
+  invalid_callback: 'The provider sent you back without the details of the login.',
+  oauth_flow_missing: 'This browser has no login in progress. It may have expired, or the login was started in another browser.',
+  oauth_state_mismatch: 'The answer from the provider does not belong to a login of this browser.',
+  oauth_flow_expired: 'The login took too long. Start again.',
+  oauth_flow_replayed: 'This login was already completed. Start again if you are not logged in.',
+  provider_denied: 'The provider did not grant the login (it was cancelled or refused there).',
+  provider_refused: 'The provider refused the login.',
+  email_missing: 'The provider did not share a verified e-mail address, which this login needs.',
+  not_whitelisted: 'This account is not on the list of accounts allowed to log in here.',
+  provider_unavailable: 'The login provider cannot be reached right now. Try again later.',
+  provider_invalid_response: 'The login provider gave an unexpected answer. Try again later.',
+};
+
+export function reasonText(reason: string): string {
+  return REASONS[reason] ?? reason;
+}

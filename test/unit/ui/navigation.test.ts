@@ -4,6 +4,7 @@ import {
   formatWait,
   oauthProviders,
   providerLabel,
+  reasonText,
   retryAfterSeconds,
   showsPasswordForm,
   withRedirect,
@@ -95,5 +96,13 @@ describe('providers', () => {
     expect(autoRedirectProvider('generic', ['generic', 'username'], null)).toBeNull();
     expect(autoRedirectProvider('google', ['generic'], 'https://a.example.com/')).toBeNull();
     expect(autoRedirectProvider('none', ['generic'], 'https://a.example.com/')).toBeNull();
+  });
+});
+
+describe('reasonText', () => {
+  test('explains the OAuth callback\'s reason codes and passes unknown ones through as they are', () => {
+    expect(reasonText('not_whitelisted')).toBe('This account is not on the list of accounts allowed to log in here.');
+    expect(reasonText('provider_denied')).toContain('did not grant the login');
+    expect(reasonText('something new')).toBe('something new');
   });
 });

@@ -1,5 +1,5 @@
 import { h } from '../dom';
-import { withRedirect } from '../navigation';
+import { reasonText, withRedirect } from '../navigation';
 import { actions, render, type PageContext } from '../page';
 
 /** Query values are shown as text only, and cut short so a crafted link cannot fill the page. */
@@ -12,6 +12,7 @@ function param(ctx: PageContext, name: string): string {
 export function unauthorizedPage(ctx: PageContext): void {
   const username = param(ctx, 'username');
   const resource = param(ctx, 'resource');
+  const reason = param(ctx, 'reason');
   const text: (Node | string)[] = [];
   if (username !== '') text.push('The account ', h('strong', {}, username), ' is not allowed to use ');
   else text.push('You are not allowed to use ');
@@ -20,6 +21,7 @@ export function unauthorizedPage(ctx: PageContext): void {
     ctx,
     'Access denied',
     h('p', { class: 'lead' }, ...text),
+    reason !== '' && h('p', { class: 'reason' }, reasonText(reason)),
     h('p', {}, 'Ask the administrator for access, or log in with another account.'),
     actions(h('a', { href: ctx.user.isLoggedIn ? '/logout' : '/login' }, 'Log in with another account')),
   );
@@ -32,7 +34,7 @@ export function errorPage(ctx: PageContext): void {
     ctx,
     'Something went wrong',
     h('p', { class: 'lead' }, 'Your login could not be completed.'),
-    reason !== '' && h('p', { class: 'reason' }, h('span', { class: 'muted' }, 'Reason: '), reason),
+    reason !== '' && h('p', { class: 'reason' }, reasonText(reason)),
     actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Try again')),
   );
 }
