@@ -10,6 +10,7 @@ export * from './domain/redirect-target';
 export * from './domain/forwarded-request';
 export * from './domain/basic-credentials';
 export * from './domain/login-failures';
+export * from './domain/header-value';
 export * from './domain/oauth-flow';
 export * from './domain/oauth-whitelist';
 

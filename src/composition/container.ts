@@ -13,7 +13,7 @@ import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { StaticUserStore } from '../adapters/users/static-user-store';
-import { accountFromEntry } from '../adapters/users/users-list';
+import { accountFromEntry, typicalBcryptCost } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -93,7 +93,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
-  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher());
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => {
+    // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
+    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost(config.users) ?? 10);
+    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    hasher.verifyDecoy('').catch(() => undefined);
+    return hasher;
+  });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
   bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
