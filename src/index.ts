@@ -10,14 +10,27 @@ export * from './domain/redirect-target';
 export * from './domain/forwarded-request';
 export * from './domain/basic-credentials';
 export * from './domain/login-failures';
+export * from './domain/header-value';
+export * from './domain/access-decision';
+export * from './domain/access-rules';
+export * from './domain/access-evaluation';
+export * from './domain/canonical-path';
+export * from './domain/ip-address';
+export * from './domain/oauth-flow';
+export * from './domain/oauth-whitelist';
 
-export type { AccessPolicy, AccessDecision, AccessRequest } from './application/ports/access-policy';
+export type { AccessPolicy, AccessRequest } from './application/ports/access-policy';
+export type { AccessRulesSource } from './application/ports/access-rules-source';
 export type { AuditLog, AuditEvent } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
 export type { IdGenerator } from './application/ports/id-generator';
 export type { LoginAttempts } from './application/ports/login-attempts';
-export type { OAuthProvider, OAuthProviders, OAuthIdentity } from './application/ports/oauth-provider';
+export type { OAuthProvider, OAuthIdentity, OAuthProviderFailure } from './application/ports/oauth-provider';
 export { OAuthProviderError } from './application/ports/oauth-provider';
+export type { OAuthProviders } from './application/ports/oauth-providers';
+export type { OAuthFlowSealer } from './application/ports/oauth-flow-sealer';
+export type { UsedOAuthFlows } from './application/ports/used-oauth-flows';
+export type { Pkce } from './application/ports/pkce';
 export type { PasswordHasher } from './application/ports/password-hasher';
 export type { RevokedSessions } from './application/ports/revoked-sessions';
 export type { SessionSealer } from './application/ports/session-sealer';
@@ -26,16 +39,27 @@ export type { UsedTotpSteps } from './application/ports/used-totp-steps';
 export type { UserStore } from './application/ports/user-store';
 export { UserStoreUnavailableError } from './application/ports/user-store';
 export type { VerifiedCredentials } from './application/ports/verified-credentials';
-export type { GatewaySettings } from './application/settings';
+export type { GatewaySettings, OAuthSettings } from './application/settings';
 
 export { LoginGuard } from './application/services/login-guard';
-export { RequestAuthenticator, type Authentication, type RequestCredentials } from './application/services/request-authenticator';
+export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/services/request-authenticator';
 export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
+export { RulesAccessPolicy } from './application/services/rules-access-policy';
+export { InMemoryAccessRulesSource } from './adapters/rules/in-memory-access-rules-source';
+export {
+  YamlFileAccessRulesSource,
+  InvalidAccessRulesError,
+  loadAccessRulesFile,
+  parseAccessRulesYaml,
+  type YamlFileAccessRulesOptions,
+} from './adapters/rules/yaml-file-access-rules-source';
 export * from './application/use-cases/login';
 export * from './application/use-cases/verify-totp';
 export * from './application/use-cases/logout';
 export * from './application/use-cases/get-current-user';
 export * from './application/use-cases/authorize-proxy-request';
+export * from './application/use-cases/start-oauth';
+export * from './application/use-cases/complete-oauth';
 
 export { loadConfig, type Config, type ConfigResult } from './composition/config';
 export { createGateway, type Gateway } from './composition/gateway';

@@ -4,7 +4,9 @@ import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { HttpSettings } from '../adapters/http/http-settings';
+import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
@@ -13,13 +15,20 @@ export interface Gateway {
   readonly config: Config;
   /** The use cases, for hosts that bring their own HTTP server. */
   readonly useCases: HttpUseCases;
+  /** Turns the sessions the use cases return into cookie values and back, for hosts that set their own cookies. */
+  readonly sessions: SessionSealer;
   readonly logger: Logger;
-  /** The Koa application serving the API and the UI (forward auth included, as its first middleware). */
+  /**
+   * The Koa application serving the API and the UI (forward auth included, as its first
+   * middleware); built on first use, so a host with its own server never builds it.
+   */
   readonly app: Koa;
   /** The request listener `listen` serves: forward auth answered before Koa, everything else by `app`. */
   readonly listener: GatewayRequestListener;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /** Releases what the gateway holds besides its server (the rules file watch). Idempotent. */
+  close(): void;
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -31,20 +40,33 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     logout: container.get(TOKENS.LogoutUseCase),
     getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
+    startOAuth: container.get(TOKENS.StartOAuthUseCase),
+    completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
-  const settings = container.get<HttpSettings>(TOKENS.HttpSettings);
-  const app = createHttpApp(useCases, settings);
-  const listener = forwardAuthFirst(app, forwardAuthHandler(useCases.authorizeProxyRequest, settings));
+  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
+  let app: Koa | null = null;
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
+  let listener: GatewayRequestListener | null = null;
+  const requestListener = (): GatewayRequestListener =>
+    (listener ??= forwardAuthFirst(koa(), forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings))));
   return {
     config,
     useCases,
+    sessions: container.get<SessionSealer>(TOKENS.SessionSealer),
     logger,
-    app,
-    listener,
+    get app() {
+      return koa();
+    },
+    get listener() {
+      return requestListener();
+    },
+    close() {
+      rulesSource.close();
+    },
     listen(port = config.port, address = config.address) {
       return new Promise((resolve, reject) => {
-        const server = createServer(listener);
+        const server = createServer(requestListener());
         // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
         server.headersTimeout = 10_000;
         server.requestTimeout = 30_000;

@@ -37,12 +37,16 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   let proto = firstValue(headers.proto);
   let host = firstValue(headers.host);
   let uri = headers.uri;
+  // Problems are reported against the header the proxy actually sent.
+  let hostField = 'X-Forwarded-Host';
+  let uriField = 'X-Forwarded-Uri';
   if (host === undefined && headers.originalUrl !== undefined) {
     const m = /^(https?):\/\/([^/?#]*)([^#]*)/i.exec(headers.originalUrl.trim());
     if (m === null) return err({ code: 'malformed', field: 'X-Original-URL' });
     proto = m[1];
     host = m[2];
     uri = m[3] === '' ? '/' : m[3];
+    hostField = uriField = 'X-Original-URL';
   }
   if (host === undefined || host === '') {
     return proto === undefined && uri === undefined ? err({ code: 'missing' }) : err({ code: 'malformed', field: 'X-Forwarded-Host' });
@@ -50,13 +54,14 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   const p = (proto ?? 'http').toLowerCase();
   if (p !== 'http' && p !== 'https') return err({ code: 'malformed', field: 'X-Forwarded-Proto' });
   const h = host.toLowerCase();
-  if (h.length > 255 || !HOST.test(h)) return err({ code: 'malformed', field: 'X-Forwarded-Host' });
+  if (h.length > 255 || !HOST.test(h)) return err({ code: 'malformed', field: hostField });
   const u = uri === undefined || uri === '' ? '/' : uri;
   if (u.length > 8192 || u[0] !== '/' || u.startsWith('//') || /[\u0000-\u0020\u007f\\]/.test(u)) {
-    return err({ code: 'malformed', field: 'X-Forwarded-Uri' });
+    return err({ code: 'malformed', field: uriField });
   }
   const checked = checkedHost(h);
-  if (typeof checked === 'string') return err({ code: 'malformed', field: checked });
+  // What the URL parser refuses once the path is vetted is the host (a port over 65535, a bad IPv6).
+  if (checked === null) return err({ code: 'malformed', field: hostField });
   return ok({ proto: p, hostname: checked.hostname, host: checked.host, uri: u, url: `${p}://${checked.host}${u}` });
 }
 
@@ -70,26 +75,25 @@ interface CheckedHost {
  * sees few distinct hosts. Bounded (emptied when full), and a pure function's memo: the answer
  * for a host never changes.
  */
-const CHECKED_HOSTS = new Map<string, CheckedHost | string>();
+const CHECKED_HOSTS = new Map<string, CheckedHost | null>();
 const CHECKED_HOSTS_MAX = 1024;
 
 /**
  * Normalises a lower-case host that passed the HOST pattern and lets the WHATWG URL parser have
- * the last word (bad ports, bad IPv4 or IPv6 literals, bad punycode). The path cannot fail that
- * parser once it passed the checks above, so the verdict depends on the host alone. A string is
- * the header to name as malformed (the parser's refusal has always been reported against the URI).
+ * the last word (bad ports, bad IPv4 or IPv6 literals, bad punycode, userinfo); null when refused.
+ * The path cannot fail that parser once it passed the checks above, so the verdict depends on the host alone.
  */
-function checkedHost(h: string): CheckedHost | string {
+function checkedHost(h: string): CheckedHost | null {
   const known = CHECKED_HOSTS.get(h);
   if (known !== undefined) return known;
   const host = h.replace(/\.(?=(:\d+)?$)/, '');
   const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
-  let checked: CheckedHost | string = { host, hostname };
+  let checked: CheckedHost | null = { host, hostname };
   try {
     const url = new URL(`http://${host}/`);
-    if (url.username !== '' || url.password !== '') checked = 'X-Forwarded-Host';
+    if (url.username !== '' || url.password !== '') checked = null;
   } catch {
-    checked = 'X-Forwarded-Uri';
+    checked = null;
   }
   if (CHECKED_HOSTS.size >= CHECKED_HOSTS_MAX) CHECKED_HOSTS.clear();
   CHECKED_HOSTS.set(h, checked);

@@ -21,14 +21,26 @@ export class BcryptPasswordHasher implements PasswordHasher {
   private decoy: Promise<string> | null = null;
   private readonly limiter: ConcurrencyLimiter;
 
-  constructor(private readonly cost = 10, concurrency = defaultBcryptConcurrency()) {
+  /**
+   * @param cost work factor for new hashes.
+   * @param decoyCost work factor of the decoy check for unknown accounts: it must match the stored
+   *   hashes (htpasswd writes cost 5), or the time of a login answer tells which accounts exist.
+   * @param concurrency bcrypt computations at once; the rest wait their turn.
+   */
+  constructor(
+    private readonly cost = 10,
+    private readonly decoyCost = cost,
+    concurrency = defaultBcryptConcurrency(),
+  ) {
     this.limiter = new ConcurrencyLimiter(concurrency);
   }
 
   async verify(password: string, hash: string): Promise<boolean> {
     if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
-      return await this.limiter.run(() => bcrypt.compare(password, hash));
+      // `$2y$` (htpasswd, PHP) is the same algorithm as `$2b$`, but the native binding only knows `$2a$`/`$2b$`.
+      const stored = hash.startsWith('$2y$') ? `$2b$${hash.slice(4)}` : hash;
+      return await this.limiter.run(() => bcrypt.compare(password, stored));
     } catch {
       return false;
     }
@@ -39,8 +51,8 @@ export class BcryptPasswordHasher implements PasswordHasher {
   }
 
   async verifyDecoy(password: string): Promise<false> {
-    // A hash of random bytes at the same cost, made once: comparing against it costs what a real check costs.
-    this.decoy ??= this.hash(Math.random().toString(36) + Date.now().toString(36));
+    // A hash of random bytes at the stored hashes' cost, made once: comparing against it costs what a real check costs.
+    this.decoy ??= this.limiter.run(() => bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.decoyCost));
     const decoy = await this.decoy;
     await this.limiter.run(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy));
     return false;
