@@ -1,4 +1,4 @@
-import { AuthorizationCode } from 'simple-oauth2';
+import type { AuthorizationCode } from 'simple-oauth2';
 import { OAuthProviderError, type OAuthProviderFailure } from '../../application/ports/oauth-provider';
 import type { OAuthProviderKind } from '../../domain/oauth-flow';
 
@@ -31,7 +31,10 @@ export class SimpleOAuth2Client {
   constructor(private readonly options: OAuth2ClientOptions) {
     const authorize = new URL(options.authorizeUrl);
     const token = new URL(options.tokenUrl);
-    this.client = new AuthorizationCode({
+    // Loaded when a provider is configured, not at start-up: simple-oauth2 and joi cost a gateway
+    // without OAuth several megabytes of idle memory (see docs/benchmark.md).
+    const { AuthorizationCode: Client } = require('simple-oauth2') as typeof import('simple-oauth2');
+    this.client = new Client({
       client: { id: options.clientId, secret: options.clientSecret },
       auth: {
         authorizeHost: authorize.origin,
