@@ -23,8 +23,8 @@ const quick = env.BENCH_QUICK === '1';
 const num = (name, fallback) => (env[name] === undefined || env[name] === '' ? fallback : Number(env[name]));
 const SETTINGS = {
   quick,
-  durationSeconds: num('BENCH_DURATION', quick ? 2 : 3),
-  rounds: num('BENCH_ROUNDS', quick ? 2 : 5),
+  durationSeconds: num('BENCH_DURATION', 2),
+  rounds: num('BENCH_ROUNDS', quick ? 3 : 8),
   connections: num('BENCH_CONNECTIONS', 50),
   floodConnections: num('BENCH_FLOOD_CONNECTIONS', 16),
   rssFirst: num('BENCH_RSS_FIRST', quick ? 20_000 : 100_000),

@@ -9,6 +9,7 @@ const INFRASTRUCTURE_PACKAGES = [
   'koa',
   '@koa/*',
   'koa-body',
+  'co-body',
   'inversify',
   '@inversifyjs/*',
   'reflect-metadata',

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 import type { GetCurrentUserUseCase } from '../../application/use-cases/get-current-user';
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
@@ -11,6 +10,7 @@ import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { LoginBody, readBody, TotpBody } from './dtos';
 import { API_HEADERS, MESSAGES } from './envelope';
 import { header } from './header-access';
+import { jsonBody } from './json-body';
 import type { HttpSettings } from './http-settings';
 
 /** The use cases the HTTP adapter drives. */
@@ -57,7 +57,7 @@ function requireJson(ctx: Context): boolean {
 
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
   const router = new Router({ prefix: '/api' });
-  const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: '64kb', jsonStrict: true, jsonTypes: JSON_TYPES });
+  const body = jsonBody({ types: JSON_TYPES, limit: '64kb' });
   // The session was issued just now on the gateway clock: its own lifetime is the cookie's Max-Age.
   const sessionCookie = (session: Session): string =>
     setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - session.issuedAt) / 1000, settings.cookies);
