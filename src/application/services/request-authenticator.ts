@@ -6,10 +6,11 @@ import type { Clock } from '../ports/clock';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
-import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { UserStore } from '../ports/user-store';
 import type { VerifiedCredentials } from '../ports/verified-credentials';
 import type { GatewaySettings } from '../settings';
 import type { LoginGuard } from './login-guard';
+import { isStoreUnavailable } from './store-unavailable';
 
 /** The credentials a request carries, as raw strings. */
 export interface RequestCredentials {
@@ -29,6 +30,7 @@ export type Authentication =
   | { readonly kind: 'unavailable' };
 
 const ANONYMOUS: Authentication = { kind: 'anonymous' };
+const UNAVAILABLE: Authentication = { kind: 'unavailable' };
 
 /**
  * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
@@ -57,7 +59,13 @@ export class RequestAuthenticator {
   }
 
   async authenticate(credentials: RequestCredentials): Promise<Authentication> {
-    const session = await this.session(credentials.sessionToken);
+    let session: Session | null;
+    try {
+      session = await this.session(credentials.sessionToken);
+    } catch (e) {
+      if (isStoreUnavailable(e)) return UNAVAILABLE;
+      throw e;
+    }
     if (session !== null) {
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
     }
@@ -102,7 +110,7 @@ export class RequestAuthenticator {
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
       return { kind: 'basic', identity: identityOf(account, 'basic', false) };
     } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return { kind: 'unavailable' };
+      if (isStoreUnavailable(e)) return UNAVAILABLE;
       throw e;
     }
   }

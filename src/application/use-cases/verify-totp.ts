@@ -7,8 +7,9 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
-import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
+import { isStoreUnavailable } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
 
@@ -46,6 +47,16 @@ export class VerifyTotpUseCase {
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
+    try {
+      return await this.attempt(input);
+    } catch (e) {
+      // The user store, the lock state or the used-step record is down: fail closed.
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+
+  private async attempt(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
     const pending = await this.authenticator.session(input.sessionToken);
     const now = this.clock.now();
     if (pending === null || !pending.totpPending) return err({ code: 'not_pending' });
@@ -53,13 +64,7 @@ export class VerifyTotpUseCase {
     const retryAfter = await this.guard.retryAfter(pending.username, input.ip);
     if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
 
-    let account;
-    try {
-      account = await this.users.findAccount(pending.username);
-    } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const account = await this.users.findAccount(pending.username);
     if (account === null || !hasTotp(account)) return err({ code: 'not_pending' });
 
     const step = await this.totp.verify(account.totpSecret as string, input.code, now);
