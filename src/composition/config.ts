@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { buildTrustedProxies } from '../adapters/http/client-address';
 import type { LogLevel } from '../adapters/system/logger';
+import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 
 /** Everything Portcullis reads from its environment, validated. */
 export interface Config {
@@ -26,6 +27,15 @@ export interface Config {
   readonly oauthAutoRedirect: string;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
+  /** Shared state for several replicas; null keeps it in this process. */
+  readonly redis: RedisTarget | null;
+  /** Prepended to every Redis key and channel. */
+  readonly redisPrefix: string;
+  /** Port of the separate Prometheus endpoint; null when metrics are off. */
+  readonly metricsPort: number | null;
+  readonly metricsAddress: string;
+  /** How long a SIGTERM waits for in-flight requests before giving up. */
+  readonly shutdownTimeoutSeconds: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -42,6 +52,7 @@ export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -184,6 +195,18 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
 
+  // REDIS_URL may hold a password: problems name the form, never the value.
+  let redis: RedisTarget | null = null;
+  const redisUrl = fromFile('REDIS_URL')?.trim();
+  if (redisUrl !== undefined && redisUrl !== '') {
+    const parsed = parseRedisUrl(redisUrl);
+    if (parsed.ok) redis = parsed.target;
+    else problems.push(parsed.problem);
+  }
+  const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
+  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
+  const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
+
   const config: Config = {
     demo,
     port,
@@ -203,6 +226,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     oauthAutoRedirect,
     trustedProxies,
     logLevel,
+    redis,
+    redisPrefix,
+    metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
+    metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
+    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }

@@ -9,7 +9,14 @@ import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
-import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system/logger';
+import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
+import { RedisConnection } from '../adapters/redis/redis-connection';
+import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
+import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
+import { GatewayLifecycle } from '../adapters/system/lifecycle';
+import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
+import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
 import { StaticUserStore } from '../adapters/users/static-user-store';
@@ -21,6 +28,7 @@ import type { IdGenerator } from '../application/ports/id-generator';
 import type { LoginAttempts } from '../application/ports/login-attempts';
 import type { OAuthProviders } from '../application/ports/oauth-provider';
 import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { ReadinessCheck } from '../application/ports/readiness-check';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
@@ -31,6 +39,7 @@ import { AllowAuthenticatedPolicy } from '../application/services/allow-authenti
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings } from '../application/settings';
+import { CheckReadinessUseCase } from '../application/use-cases/check-readiness';
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
 import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
 import { LoginUseCase } from '../application/use-cases/login';
@@ -45,6 +54,17 @@ import { TOKENS, type Token } from './tokens';
 export type Overrides = Partial<Record<Token, unknown>>;
 
 const NO_PROVIDERS: OAuthProviders = { get: () => null, ids: () => [] };
+
+/** How long one readiness probe of a store may take before it counts as down. */
+const READINESS_TIMEOUT_MS = 1000;
+
+/** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
+export interface RedisHolder {
+  readonly connection: RedisConnection | null;
+}
+export interface MetricsHolder {
+  readonly metrics: PrometheusMetrics | null;
+}
 
 /**
  * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
@@ -65,16 +85,62 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     protectedDomain: domain,
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
-  bind(TOKENS.Logger, (): Logger => new JsonLinesLogger(config.logLevel));
-  bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
+  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel }));
+  bind(
+    TOKENS.Redis,
+    (logger: Logger): RedisHolder => ({
+      connection: config.redis === null ? null : new RedisConnection({ target: config.redis, prefix: config.redisPrefix, logger }),
+    }),
+    [TOKENS.Logger],
+  );
+  bind(
+    TOKENS.Metrics,
+    (redis: RedisHolder): MetricsHolder => ({
+      metrics: config.metricsPort === null ? null : new PrometheusMetrics(redis.connection === null ? [] : [redis.connection]),
+    }),
+    [TOKENS.Redis],
+  );
+  bind(
+    TOKENS.AuditLog,
+    (logger: Logger, m: MetricsHolder): AuditLog => {
+      const audit = new LoggerAuditLog(logger);
+      return m.metrics === null ? audit : new MetricsAuditLog(audit, m.metrics);
+    },
+    [TOKENS.Logger, TOKENS.Metrics],
+  );
+  bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
+  bind(
+    TOKENS.ReadinessChecks,
+    (lifecycle: GatewayLifecycle, redis: RedisHolder): ReadinessCheck[] => [lifecycle, ...(redis.connection === null ? [] : [redis.connection])],
+    [TOKENS.Lifecycle, TOKENS.Redis],
+  );
+  bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
   bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher());
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
-  bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
-  bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
+  bind(
+    TOKENS.UsedTotpSteps,
+    (clock: Clock, redis: RedisHolder): UsedTotpSteps =>
+      redis.connection === null ? new InMemoryUsedTotpSteps(clock) : new RedisUsedTotpSteps(redis.connection, clock),
+    [TOKENS.Clock, TOKENS.Redis],
+  );
+  bind(
+    TOKENS.LoginAttempts,
+    (redis: RedisHolder): LoginAttempts => (redis.connection === null ? new InMemoryLoginAttempts() : new RedisLoginAttempts(redis.connection)),
+    [TOKENS.Redis],
+  );
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
-  bind(TOKENS.RevokedSessions, (clock: Clock): RevokedSessions => new InMemoryRevokedSessions(clock), [TOKENS.Clock]);
+  bind(
+    TOKENS.RevokedSessions,
+    (clock: Clock, redis: RedisHolder, logger: Logger): RevokedSessions => {
+      if (redis.connection === null) return new InMemoryRevokedSessions(clock);
+      const revoked = new RedisRevokedSessions(redis.connection, clock, logger);
+      revoked.start();
+      return revoked;
+    },
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
+  );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
   bind(
     TOKENS.UserStore,
@@ -119,7 +185,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.HttpSettings,
-    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger): HttpSettings => ({
+    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
       sessionSealer: sealer,
@@ -135,8 +201,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
       providers,
       logger,
+      metrics: m.metrics ?? undefined,
     }),
-    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger],
+    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   return c;
 }

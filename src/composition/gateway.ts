@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import type { HttpSettings } from '../adapters/http/http-settings';
+import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
-import { buildContainer, type Overrides } from './container';
+import { buildContainer, type MetricsHolder, type Overrides, type RedisHolder } from './container';
 import { TOKENS } from './tokens';
 
 export interface Gateway {
@@ -16,6 +17,51 @@ export interface Gateway {
   readonly app: Koa;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /**
+   * Starts the Prometheus endpoint (`GET /metrics`) on its own port; resolves null when metrics
+   * are off (no METRICS_PORT).
+   */
+  listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
+  /**
+   * Graceful stop: readiness turns 503, the listening servers stop accepting, in-flight requests
+   * finish (up to SHUTDOWN_TIMEOUT), then Redis and the metrics endpoint close. Resolves true
+   * when everything finished in time.
+   */
+  shutdown(): Promise<boolean>;
+}
+
+function listenOn(server: Server, port: number, address: string): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests end, and closes keep-alive connections as soon as they are idle. */
+function drain(server: Server, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve(true);
+    let done = false;
+    const finish = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      clearInterval(idle);
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    server.close(() => finish(true));
+    // A connection that finishes its last request becomes idle; close it then, not before.
+    server.closeIdleConnections();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      finish(false);
+    }, Math.max(0, deadline - Date.now()));
+  });
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -27,27 +73,55 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     logout: container.get(TOKENS.LogoutUseCase),
     getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
+    checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
   const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const servers: Server[] = [];
+  let stopping: Promise<boolean> | null = null;
+
   return {
     config,
     useCases,
     logger,
     app,
-    listen(port = config.port, address = config.address) {
-      return new Promise((resolve, reject) => {
-        const server = app.listen(port, address);
-        // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
-        server.headersTimeout = 10_000;
-        server.requestTimeout = 30_000;
-        server.keepAliveTimeout = 65_000;
-        server.once('error', reject);
-        server.once('listening', () => {
-          const addr = server.address();
-          resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
-        });
+    async listen(port = config.port, address = config.address) {
+      const server = createServer(app.callback());
+      // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
+      server.headersTimeout = 10_000;
+      server.requestTimeout = 30_000;
+      server.keepAliveTimeout = 65_000;
+      servers.push(server);
+      return listenOn(server, port, address);
+    },
+    async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
+      const { metrics } = container.get<MetricsHolder>(TOKENS.Metrics);
+      if (metrics === null) return null;
+      const server = createServer((req, res) => {
+        if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+          return;
+        }
+        metrics.registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+          () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+        );
       });
+      servers.push(server);
+      return listenOn(server, port, address);
+    },
+    shutdown() {
+      stopping ??= (async () => {
+        container.get<GatewayLifecycle>(TOKENS.Lifecycle).drain();
+        const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+        const drained = await Promise.all(servers.map((s) => drain(s, deadline)));
+        const { connection } = container.get<RedisHolder>(TOKENS.Redis);
+        if (connection !== null) await connection.close();
+        const flush = (logger as { flush?: () => Promise<void> }).flush;
+        if (flush !== undefined) await flush.call(logger);
+        return drained.every(Boolean);
+      })();
+      return stopping;
     },
   };
 }

@@ -24,6 +24,11 @@ export const TOKENS = {
   GetCurrentUserUseCase: Symbol.for('portcullis.GetCurrentUserUseCase'),
   AuthorizeProxyRequestUseCase: Symbol.for('portcullis.AuthorizeProxyRequestUseCase'),
   HttpSettings: Symbol.for('portcullis.HttpSettings'),
+  Redis: Symbol.for('portcullis.Redis'),
+  Metrics: Symbol.for('portcullis.Metrics'),
+  Lifecycle: Symbol.for('portcullis.Lifecycle'),
+  ReadinessChecks: Symbol.for('portcullis.ReadinessChecks'),
+  CheckReadinessUseCase: Symbol.for('portcullis.CheckReadinessUseCase'),
 } as const;
 
 export type Token = (typeof TOKENS)[keyof typeof TOKENS];

@@ -6,11 +6,18 @@ import { printableHeaderValue } from '../../domain/header-value';
 import { readCookie, SESSION_COOKIE } from './cookies';
 import { API_HEADERS, envelope, MESSAGES, writeRaw } from './envelope';
 import { header } from './header-access';
+import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isApiMode } from './request-mode';
 
 const PREFIX = '/api/auth/';
-const PROXIES = new Set(['traefik', 'nginx', 'caddy']);
+const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
+  ['traefik', 0],
+  ['nginx', 1],
+  ['caddy', 2],
+]);
+const UNKNOWN_PROXY: ProxyIndex = 3;
 
 const BODY_AUTHENTICATED = envelope(200, MESSAGES.authenticated);
 const BODY_UNAUTHORIZED = envelope(401, MESSAGES.unauthorized);
@@ -37,6 +44,7 @@ function identityHeaders(identity: Identity, out: Record<string, string | number
 export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): Middleware {
   const loginUrl = `${settings.appUrl}/login`;
   const unauthorizedUrl = `${settings.appUrl}/unauthorized`;
+  const metrics = settings.metrics ?? NO_METRICS;
 
   return async (ctx, next) => {
     const url = ctx.req.url ?? '';
@@ -45,13 +53,22 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
     const res: ServerResponse = ctx.res;
     const req = ctx.req;
     const head = req.method === 'HEAD';
-    const out: Record<string, string | number> = { ...API_HEADERS };
+    const started = performance.now();
+    const headers = req.headers;
+    const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
+    const out: Record<string, string | number> = { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId };
+    let proxyIndex: ProxyIndex = UNKNOWN_PROXY;
+    let outcome: ForwardAuthOutcome = OUTCOME.error;
     try {
       const q = url.indexOf('?');
       const proxy = url.slice(PREFIX.length, q === -1 ? undefined : q);
-      if (!PROXIES.has(proxy)) return writeRaw(res, 400, BODY_UNKNOWN_PROXY, out, head);
+      const known = PROXIES.get(proxy);
+      if (known === undefined) {
+        outcome = OUTCOME.badRequest;
+        return writeRaw(res, 400, BODY_UNKNOWN_PROXY, out, head);
+      }
+      proxyIndex = known;
 
-      const headers = req.headers;
       const ip = settings.clientAddress.resolve(req.socket.remoteAddress, headers['x-forwarded-for']) ?? 'unknown';
       const result = await useCase.execute({
         forwarded: {
@@ -63,11 +80,13 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
         sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
         authorization: header(headers, 'authorization'),
         ip,
+        requestId,
       });
 
       if (result.ok) {
         if (result.value.identity !== null) identityHeaders(result.value.identity, out);
         for (const name in result.value.headers) out[name.toLowerCase()] = printableHeaderValue(result.value.headers[name]);
+        outcome = OUTCOME.allowed;
         return writeRaw(res, 200, BODY_AUTHENTICATED, out, head);
       }
 
@@ -76,6 +95,7 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
       const redirects = proxy !== 'nginx' && !isApiMode(headers);
       switch (error.code) {
         case 'unauthenticated': {
+          outcome = OUTCOME.unauthenticated;
           const target = error.returnTo === null ? loginUrl : `${loginUrl}?redirect_uri=${encodeURIComponent(error.returnTo)}`;
           if (redirects) {
             out.location = target;
@@ -85,6 +105,7 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
           return writeRaw(res, 401, BODY_UNAUTHORIZED, out, head);
         }
         case 'forbidden': {
+          outcome = OUTCOME.forbidden;
           const params = new URLSearchParams();
           if (error.app !== null) params.set('resource', error.app);
           params.set('username', error.username);
@@ -97,11 +118,14 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
           return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
         }
         case 'bad_forwarded_headers':
+          outcome = OUTCOME.badRequest;
           return writeRaw(res, 400, envelope(400, `Malformed forwarded header ${error.field}`), out, head);
         case 'account_locked':
+          outcome = OUTCOME.locked;
           out['retry-after'] = error.retryAfter;
           return writeRaw(res, 429, envelope(429, `Too many failed login attempts. Try again in ${error.retryAfter} seconds`), out, head);
         case 'store_unavailable':
+          outcome = OUTCOME.unavailable;
           return writeRaw(res, 503, BODY_UNAVAILABLE, out, head);
         default: {
           const unreachable: never = error;
@@ -109,9 +133,12 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
         }
       }
     } catch (e) {
-      settings.logger.error('forward auth failed', { error: e instanceof Error ? e.name : 'unknown' });
-      if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS }, head);
+      outcome = OUTCOME.error;
+      settings.logger.error('forward auth failed', { requestId, error: e instanceof Error ? e.name : 'unknown' });
+      if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId }, head);
       else res.destroy();
+    } finally {
+      metrics.forwardAuth(proxyIndex, outcome, (performance.now() - started) / 1000);
     }
   };
 }

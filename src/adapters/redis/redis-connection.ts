@@ -189,6 +189,7 @@ export class RedisConnection implements ReadinessCheck {
 }
 
 async function closeOne(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
   if (connection.status !== 'ready') {
     connection.disconnect();
     return;

@@ -19,6 +19,8 @@ export interface RequestCredentials {
   /** The `Authorization` header, if any. */
   readonly authorization?: string;
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 export type Authentication =
@@ -69,11 +71,11 @@ export class RequestAuthenticator {
     if (session !== null) {
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
     }
-    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip);
+    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
     return ANONYMOUS;
   }
 
-  private async basic(authorization: string, ip: string): Promise<Authentication> {
+  private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {
     const parsed = parseBasicAuthorization(authorization);
     if (parsed === null) return ANONYMOUS;
     const now = this.clock.now();
@@ -100,8 +102,8 @@ export class RequestAuthenticator {
       if (retryAfter > 0) return { kind: 'locked', retryAfter };
       const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.users.verifyPassword(account, parsed.password);
       if (account === null || !valid) {
-        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials' });
-        if (await this.guard.fail(lockName, ip)) this.verified.forgetUser(lockName);
+        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials', requestId });
+        if (await this.guard.fail(lockName, ip, requestId)) this.verified.forgetUser(lockName);
         return ANONYMOUS;
       }
       // Basic is disabled for accounts with a second factor: the password alone must not pass.

@@ -16,6 +16,8 @@ export interface LoginInput {
   readonly password: string;
   /** Client address, for the per-address lock. */
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
@@ -60,8 +62,8 @@ export class LoginUseCase {
 
     const valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
     if (account === null || !valid) {
-      this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials' });
-      await this.guard.fail(lockName, input.ip);
+      this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials', requestId: input.requestId });
+      await this.guard.fail(lockName, input.ip, input.requestId);
       return err({ code: 'invalid_credentials' });
     }
     await this.guard.succeed(lockName);
@@ -75,7 +77,7 @@ export class LoginUseCase {
       expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
       totpPending: pending,
     };
-    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip });
+    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
     return ok({ session });
   }
 }

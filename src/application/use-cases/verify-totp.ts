@@ -18,6 +18,8 @@ export interface VerifyTotpInput {
   readonly sessionToken?: string;
   readonly code: string;
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 export interface VerifyTotpOutput {
@@ -68,10 +70,10 @@ export class VerifyTotpUseCase {
     if (account === null || !hasTotp(account)) return err({ code: 'not_pending' });
 
     const step = await this.totp.verify(account.totpSecret as string, input.code, now);
-    if (step === null) return this.failed(account.username, input.ip, 'invalid_code');
+    if (step === null) return this.failed(account.username, input, 'invalid_code');
     // A step stays claimable for as long as its code could still be accepted (±1 step of drift).
     if (!(await this.usedSteps.claim(account.username, step, now + 3 * 30_000))) {
-      return this.failed(account.username, input.ip, 'totp_replayed');
+      return this.failed(account.username, input, 'totp_replayed');
     }
 
     await this.guard.succeed(account.username);
@@ -87,13 +89,13 @@ export class VerifyTotpUseCase {
       issuedAt: now,
       expiresAt: now + this.settings.sessionLifetimeMs,
     };
-    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip });
+    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
     return ok({ session });
   }
 
-  private async failed(username: string, ip: string, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
-    this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip, reason: code });
-    await this.guard.fail(username, ip);
+  private async failed(username: string, input: VerifyTotpInput, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
+    this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip: input.ip, reason: code, requestId: input.requestId });
+    await this.guard.fail(username, input.ip, input.requestId);
     return err({ code });
   }
 }
