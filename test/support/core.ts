@@ -7,6 +7,7 @@ import type { Account } from '../../src/domain/account';
 import { protectedDomainOf } from '../../src/domain/cookie-domain';
 import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
+import type { LoginAttempts } from '../../src/application/ports/login-attempts';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
@@ -21,13 +22,13 @@ import { FakePasswordHasher, FakeTotpVerifier, FakeUserStore, FixedClock, Record
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** The use cases over fakes and in-memory adapters, with every collaborator exposed for assertions. */
-export function makeCore(accounts: Account[], options: { settings?: Partial<GatewaySettings>; policy?: AccessPolicy } = {}) {
+export function makeCore(accounts: Account[], options: { settings?: Partial<GatewaySettings>; policy?: AccessPolicy; attempts?: LoginAttempts } = {}) {
   const clock = new FixedClock();
   const hasher = new FakePasswordHasher();
   const users = new FakeUserStore(accounts, hasher);
   const audit = new RecordingAuditLog();
   const ids = new SequentialIds();
-  const attempts = new InMemoryLoginAttempts(1000);
+  const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);
   const revoked = new InMemoryRevokedSessions(clock);
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);
@@ -42,7 +43,7 @@ export function makeCore(accounts: Account[], options: { settings?: Partial<Gate
   const guard = new LoginGuard(attempts, clock, settings, audit);
   const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit);
   return {
-    clock, hasher, users, audit, attempts, revoked, sealer, verified, settings, authenticator,
+    clock, hasher, users, audit, attempts, revoked, usedSteps, sealer, verified, settings, authenticator,
     login: new LoginUseCase(users, hasher, guard, clock, ids, settings, audit),
     verifyTotp: new VerifyTotpUseCase(users, new FakeTotpVerifier(), usedSteps, revoked, authenticator, guard, clock, ids, settings, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),
