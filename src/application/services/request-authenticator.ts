@@ -109,6 +109,8 @@ export class RequestAuthenticator {
       // Basic is disabled for accounts with a second factor: the password alone must not pass.
       if (hasTotp(account)) return ANONYMOUS;
       await this.guard.succeed(lockName);
+      // Audited when the password was actually checked; cache hits are not new logins.
+      this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
       return { kind: 'basic', identity: identityOf(account, 'basic', false) };
     } catch (e) {
