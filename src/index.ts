@@ -12,13 +12,15 @@ export * from './domain/basic-credentials';
 export * from './domain/login-failures';
 
 export type { AccessPolicy, AccessDecision, AccessRequest } from './application/ports/access-policy';
-export type { AuditLog, AuditEvent } from './application/ports/audit-log';
+export type { AuditLog, AuditEvent, AuditContext } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
 export type { IdGenerator } from './application/ports/id-generator';
 export type { LoginAttempts } from './application/ports/login-attempts';
 export type { OAuthProvider, OAuthProviders, OAuthIdentity } from './application/ports/oauth-provider';
 export { OAuthProviderError } from './application/ports/oauth-provider';
 export type { PasswordHasher } from './application/ports/password-hasher';
+export type { ReadinessCheck } from './application/ports/readiness-check';
+export { StateStoreUnavailableError } from './application/ports/state-store-unavailable';
 export type { RevokedSessions } from './application/ports/revoked-sessions';
 export type { SessionSealer } from './application/ports/session-sealer';
 export type { TotpVerifier } from './application/ports/totp-verifier';
@@ -36,6 +38,7 @@ export * from './application/use-cases/verify-totp';
 export * from './application/use-cases/logout';
 export * from './application/use-cases/get-current-user';
 export * from './application/use-cases/authorize-proxy-request';
+export * from './application/use-cases/check-readiness';
 
 export { loadConfig, type Config, type ConfigResult } from './composition/config';
 export { createGateway, type Gateway } from './composition/gateway';

@@ -31,8 +31,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   });
 
   const stop = (signal: string): void => {
-    gateway.logger.info('shutting down: finishing in-flight requests', { signal });
-    gateway.shutdown().then(
+    // shutdown() stops the listeners before it returns; the line below is written after that.
+    const stopped = gateway.shutdown();
+    gateway.logger.info('shutting down: no new connections, finishing in-flight requests', { signal });
+    stopped.then(
       (clean) => {
         if (!clean) gateway.logger.warn('shutdown timed out; open requests were cut', { timeoutSeconds: config.shutdownTimeoutSeconds });
         process.exit(clean ? 0 : 1);

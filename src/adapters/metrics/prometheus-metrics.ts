@@ -40,8 +40,18 @@ export class PrometheusMetrics implements HttpMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.decisions = PROXY_NAMES.map((proxy) => FORWARD_AUTH_OUTCOMES.map((outcome) => decisions.labels(proxy, outcome)));
-    this.latency = PROXY_NAMES.map((proxy) => latency.labels(proxy));
+    // Every series exists from the start at 0, so rate() and absent-alerts work before the first request.
+    this.decisions = PROXY_NAMES.map((proxy) =>
+      FORWARD_AUTH_OUTCOMES.map((outcome) => {
+        const bound = decisions.labels(proxy, outcome);
+        bound.inc(0);
+        return bound;
+      }),
+    );
+    this.latency = PROXY_NAMES.map((proxy) => {
+      latency.zero({ proxy });
+      return latency.labels(proxy);
+    });
     this.logins = new Counter({
       name: 'portcullis_logins_total',
       help: 'Login attempts by method and outcome',
