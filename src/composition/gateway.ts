@@ -74,6 +74,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
+    startOAuth: container.get(TOKENS.StartOAuthUseCase),
+    completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
   const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
