@@ -13,6 +13,7 @@ import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/promethe
 import { RedisConnection } from '../adapters/redis/redis-connection';
 import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
 import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
@@ -184,7 +185,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     };
   });
   bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
-  bind(TOKENS.UsedOAuthFlows, (clock: Clock): UsedOAuthFlows => new InMemoryUsedOAuthFlows(clock), [TOKENS.Clock]);
+  bind(
+    TOKENS.UsedOAuthFlows,
+    (clock: Clock, redis: RedisHolder): UsedOAuthFlows =>
+      redis.connection === null ? new InMemoryUsedOAuthFlows(clock) : new RedisUsedOAuthFlows(redis.connection, clock),
+    [TOKENS.Clock, TOKENS.Redis],
+  );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
 
   bind(

@@ -2,10 +2,12 @@ import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
 import { JsonLinesLogger } from '../../src/adapters/system/logger';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
+import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
 import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contract';
 import { FixedClock } from '../support/fakes';
 import { RedisServer } from '../support/redis-server';
@@ -42,6 +44,7 @@ revokedSessionsContract('RedisRevokedSessions', async (clock) => {
   return store;
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (clock) => new RedisUsedTotpSteps(await connect(), clock));
+usedOAuthFlowsContract('RedisUsedOAuthFlows', async (clock) => new RedisUsedOAuthFlows(await connect(), clock));
 
 /** Waits (bounded) for something another replica caused to arrive here by pub/sub. */
 async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
@@ -59,6 +62,14 @@ describe('Redis stores shared by two replicas', () => {
     const prefix = 'shared-totp:';
     const [a, b] = [new RedisUsedTotpSteps(await connect(prefix), clock), new RedisUsedTotpSteps(await connect(prefix), clock)];
     const results = await Promise.all([a.claim('alice', 7, clock.now() + 90_000), b.claim('alice', 7, clock.now() + 90_000)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('lets exactly one of two replicas complete the same OAuth flow', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-oauth:';
+    const [a, b] = [new RedisUsedOAuthFlows(await connect(prefix), clock), new RedisUsedOAuthFlows(await connect(prefix), clock)];
+    const results = await Promise.all([a.use('flow-x', clock.now() + 600_000), b.use('flow-x', clock.now() + 600_000)]);
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -132,6 +143,7 @@ describe('Redis stores while Redis is down', () => {
     await own.kill();
     await expect(attempts.lockedUntil('account:a', clock.now())).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     await expect(steps.claim('a', 1, clock.now() + 90_000)).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(new RedisUsedOAuthFlows(c, clock).use('f', clock.now() + 1000)).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     expect(await revoked.isRevoked('before')).toBe(true);
     await revoked.revoke('during', clock.now() + 60_000);
     expect(await revoked.isRevoked('during')).toBe(true);

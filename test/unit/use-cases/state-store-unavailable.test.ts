@@ -2,7 +2,7 @@ import type { LoginAttempts } from '../../../src/application/ports/login-attempt
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { aUser } from '../../support/builders';
 import { makeCore } from '../../support/core';
-import { FakeTotpVerifier } from '../../support/fakes';
+import { FakeOAuthProvider, FakeTotpVerifier } from '../../support/fakes';
 
 /** Login attempts whose backing store is down, as the Redis adapter reports it. */
 function downAttempts(): LoginAttempts {
@@ -49,5 +49,20 @@ describe('use cases when the shared state store is down', () => {
       ip,
     });
     expect(result.ok && result.value.identity?.username).toBe('alice');
+  });
+});
+
+describe('an OAuth callback when the shared record of used flows is down', () => {
+  it('fails closed as unavailable and leaves the flow unspent for a retry', async () => {
+    const core = makeCore([], { providers: [new FakeOAuthProvider('generic')] });
+    const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
+    if (!started.ok) throw new Error(started.error.code);
+    const state = new URL(started.value.url).searchParams.get('state') ?? '';
+    const callback = { provider: 'generic', code: 'c', state, heldFlows: [{ id: started.value.flow.id, token: started.value.flow.token }], ip: '198.51.100.7' };
+    const use = core.usedFlows.use.bind(core.usedFlows);
+    core.usedFlows.use = async () => Promise.reject(new StateStoreUnavailableError('fake'));
+    expect(await core.completeOAuth.execute(callback)).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+    core.usedFlows.use = use;
+    expect(await core.usedFlows.use(started.value.flow.id, core.clock.now() + 60_000)).toBe(true);
   });
 });
