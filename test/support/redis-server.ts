@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,50 @@ export class RedisServer {
 
   async stop(): Promise<void> {
     await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A real Redis Sentinel (redis-server --sentinel) watching `master` as group `name`, on a free loopback port. */
+export class RedisSentinel {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'portcullis-sentinel-'));
+  private child: ChildProcess | null = null;
+
+  private constructor(readonly port: number) {}
+
+  static async start(master: RedisServer, name: string): Promise<RedisSentinel> {
+    const sentinel = new RedisSentinel(await freePort());
+    const conf = join(sentinel.dir, 'sentinel.conf');
+    writeFileSync(
+      conf,
+      [
+        `port ${sentinel.port}`,
+        'bind 127.0.0.1',
+        `dir ${sentinel.dir}`,
+        `sentinel monitor ${name} 127.0.0.1 ${master.port} 1`,
+        `sentinel down-after-milliseconds ${name} 5000`,
+        '',
+      ].join('\n'),
+    );
+    const child = spawn('redis-server', [conf, '--sentinel', '--loglevel', 'warning'], { cwd: sentinel.dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    sentinel.child = child;
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis sentinel exited with ${code}`))));
+    for (let i = 0; i < 200; i += 1) {
+      if (await Promise.race([answersPing(sentinel.port), exited])) return sentinel;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('redis sentinel did not answer PING');
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (child !== null && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      });
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
