@@ -76,9 +76,10 @@ describe('two gateways on one Redis', () => {
     expect((await totp(b, await pendingOn(b))).status).toBe(401);
   });
 
-  it('survive a Redis outage: sessions keep working, revoked ones stay out, logins fail closed, all recover', async () => {
+  it('survive a Redis outage: sessions keep working, revoked ones stay out, logins fail closed, logouts catch up, all recover', async () => {
     const live = await sessionOf(a, 'alice');
     const revoked = await sessionOf(a, 'dave');
+    const loggedOutDuring = await sessionOf(a, 'carol');
     await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${revoked}` } });
     expect(await eventually(async () => (await authStatus(a, revoked)) === 401)).toBe(true);
 
@@ -89,6 +90,10 @@ describe('two gateways on one Redis', () => {
       expect((await login(gw, 'alice', 'pw')).status).toBe(503);
       expect((await login(gw, 'alice', 'wrong')).status).toBe(503);
     }
+    // A logout during the outage: honoured at once where it happened, and by the others once Redis is back.
+    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${loggedOutDuring}` } })).status).toBe(200);
+    expect(await authStatus(a, loggedOutDuring)).toBe(401);
+    expect(await authStatus(b, loggedOutDuring)).toBe(200);
     const notReady = await fetch(`${a.url}/api/ready`);
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({ down: ['redis'] });
@@ -102,6 +107,7 @@ describe('two gateways on one Redis', () => {
       expect(await authStatus(gw, live)).toBe(200);
       expect(await authStatus(gw, revoked)).toBe(401);
     }
+    expect(await eventually(async () => (await authStatus(b, loggedOutDuring)) === 401)).toBe(true);
     expect((await login(b, 'alice', 'pw')).status).toBe(200);
     const after = await (await fetch(`http://127.0.0.1:${metrics?.port}/metrics`)).text();
     expect(after).toContain('portcullis_store_up{store="redis"} 1');
