@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import type { Logger, LogLevel } from './logger';
 
@@ -40,7 +41,8 @@ export class PinoLogger implements Logger {
     this.pino = pino(
       {
         level: options.level,
-        base: { service: 'portcullis' },
+        // The host name tells replicas apart (a pod name on Kubernetes).
+        base: { service: 'portcullis', hostname: hostname() },
         timestamp: pino.stdTimeFunctions.isoTime,
         formatters: { level: (label) => ({ level: label }) },
         redact: { paths: REDACT, censor: '[redacted]' },
