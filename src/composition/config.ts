@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { buildTrustedProxies } from '../adapters/http/client-address';
+import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
@@ -75,6 +76,8 @@ export interface Config {
   readonly metricsAddress: string;
   /** How long a SIGTERM waits for in-flight requests before giving up. */
   readonly shutdownTimeoutSeconds: number;
+  /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
+  readonly accessConfig: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -100,7 +103,7 @@ const GENERIC_SCOPES = ['openid', 'email', 'profile'];
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
   'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
@@ -326,6 +329,12 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
   const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
+  // The rules file is validated now, so that start-up lists its problems with all the others.
+  const accessConfig = get('ACCESS_CONFIG') ?? null;
+  if (accessConfig !== null) {
+    const rules = loadAccessRulesFile(accessConfig, readFile);
+    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+  }
 
   const config: Config = {
     demo,
@@ -352,6 +361,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
+    accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }

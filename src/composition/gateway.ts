@@ -3,7 +3,9 @@ import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { GatewayLifecycle } from '../adapters/system/lifecycle';
+import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
 import { buildContainer, type MetricsHolder, type Overrides, type RedisHolder } from './container';
 import { TOKENS } from './tokens';
@@ -12,8 +14,10 @@ export interface Gateway {
   readonly config: Config;
   /** The use cases, for hosts that bring their own HTTP server. */
   readonly useCases: HttpUseCases;
+  /** Turns the sessions the use cases return into cookie values and back, for hosts that set their own cookies. */
+  readonly sessions: SessionSealer;
   readonly logger: Logger;
-  /** The Koa application serving the API and the UI. */
+  /** The Koa application serving the API and the UI; built on first use, so a host with its own server never builds it. */
   readonly app: Koa;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
@@ -23,9 +27,14 @@ export interface Gateway {
    */
   listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
   /**
-   * Graceful stop: readiness turns 503, the listening servers stop accepting, in-flight requests
-   * finish (up to SHUTDOWN_TIMEOUT), then Redis and the metrics endpoint close. Resolves true
-   * when everything finished in time.
+   * Releases what the gateway holds besides its servers (the rules file watch, the Redis
+   * connections) at once, without waiting for anything. Idempotent.
+   */
+  close(): void;
+  /**
+   * Graceful stop: readiness turns 503, the servers started by `listen`/`listenMetrics` stop
+   * accepting, in-flight requests finish (up to SHUTDOWN_TIMEOUT), then the rules watch and Redis
+   * close and the log is flushed. Resolves true when everything finished in time. Idempotent.
    */
   shutdown(): Promise<boolean>;
 }
@@ -73,22 +82,36 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     logout: container.get(TOKENS.LogoutUseCase),
     getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
-    checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
     startOAuth: container.get(TOKENS.StartOAuthUseCase),
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
+    checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
-  const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
+  const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
+  let app: Koa | null = null;
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
   const servers: Server[] = [];
+  let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
+  const release = (): Promise<void> => {
+    closing ??= (async () => {
+      rulesSource.close();
+      if (redis !== null) await redis.close();
+    })();
+    return closing;
+  };
 
   return {
     config,
     useCases,
+    sessions: container.get<SessionSealer>(TOKENS.SessionSealer),
     logger,
-    app,
+    get app() {
+      return koa();
+    },
     async listen(port = config.port, address = config.address) {
-      const server = createServer(app.callback());
+      const server = createServer(koa().callback());
       // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
       server.headersTimeout = 10_000;
       server.requestTimeout = 30_000;
@@ -112,13 +135,15 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       servers.push(server);
       return listenOn(server, port, address);
     },
+    close() {
+      void release();
+    },
     shutdown() {
       stopping ??= (async () => {
         container.get<GatewayLifecycle>(TOKENS.Lifecycle).drain();
         const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
         const drained = await Promise.all(servers.map((s) => drain(s, deadline)));
-        const { connection } = container.get<RedisHolder>(TOKENS.Redis);
-        if (connection !== null) await connection.close();
+        await release();
         const flush = (logger as { flush?: () => Promise<void> }).flush;
         if (flush !== undefined) await flush.call(logger);
         return drained.every(Boolean);

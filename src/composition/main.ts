@@ -1,4 +1,5 @@
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { loadConfig } from './config';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
@@ -17,7 +18,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     config = demo.config;
     banner = demoBanner(config, demo.password);
   }
-  const gateway = createGateway(config);
+  let gateway: ReturnType<typeof createGateway>;
+  try {
+    gateway = createGateway(config);
+  } catch (e) {
+    // The rules file changed between validation and loading: still a list of problems, not a stack trace.
+    if (!(e instanceof InvalidAccessRulesError)) throw e;
+    process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 2;
+  }
   const { port } = await gateway.listen();
   const metrics = await gateway.listenMetrics();
   if (banner !== null) process.stderr.write(`${banner}\n`);

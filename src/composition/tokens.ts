@@ -15,6 +15,7 @@ export const TOKENS = {
   VerifiedCredentials: Symbol.for('portcullis.VerifiedCredentials'),
   UserStore: Symbol.for('portcullis.UserStore'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
+  AccessRulesSource: Symbol.for('portcullis.AccessRulesSource'),
   OAuthProviders: Symbol.for('portcullis.OAuthProviders'),
   OAuthSettings: Symbol.for('portcullis.OAuthSettings'),
   OAuthFlowSealer: Symbol.for('portcullis.OAuthFlowSealer'),

@@ -10,6 +10,7 @@ import { revokedSessionsContract } from '../contract/ports/revoked-sessions.cont
 import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
 import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contract';
 import { FixedClock } from '../support/fakes';
+import type { ContractEnv } from '../contract/ports/harness';
 import { RedisServer } from '../support/redis-server';
 
 let server: RedisServer;
@@ -37,14 +38,21 @@ afterAll(async () => {
   await server.stop();
 });
 
-loginAttemptsContract('RedisLoginAttempts', async () => new RedisLoginAttempts(await connect()));
-revokedSessionsContract('RedisRevokedSessions', async (clock) => {
-  const store = new RedisRevokedSessions(await connect(), clock, silent);
+/** A fresh connection per test, closed after it: the shared contract harness runs the same suites as for the in-memory adapters. */
+async function perTest(env: ContractEnv): Promise<RedisConnection> {
+  const c = await connect();
+  env.onCleanup(() => c.close());
+  return c;
+}
+
+loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempts(await perTest(env)));
+revokedSessionsContract('RedisRevokedSessions', async (env) => {
+  const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
   store.start();
   return store;
 });
-usedTotpStepsContract('RedisUsedTotpSteps', async (clock) => new RedisUsedTotpSteps(await connect(), clock));
-usedOAuthFlowsContract('RedisUsedOAuthFlows', async (clock) => new RedisUsedOAuthFlows(await connect(), clock));
+usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
+usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
 
 /** Waits (bounded) for something another replica caused to arrive here by pub/sub. */
 async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {

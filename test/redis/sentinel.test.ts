@@ -22,11 +22,11 @@ afterAll(async () => {
   await master.stop();
 });
 
-loginAttemptsContract('RedisLoginAttempts through Sentinel', async () => {
+loginAttemptsContract('RedisLoginAttempts through Sentinel', async (env) => {
   const parsed = parseRedisUrl(url());
   if (!parsed.ok) throw new Error(parsed.problem);
   const c = new RedisConnection({ target: parsed.target, prefix: `s${(prefixes += 1)}:`, logger: new JsonLinesLogger('silent') });
-  connections.push(c);
+  env.onCleanup(() => c.close());
   await c.ready();
   return new RedisLoginAttempts(c);
 });

@@ -1,68 +1,106 @@
 import type { LoginAttempts } from '../../../src/application/ports/login-attempts';
+import { unique, useAdapter, type AdapterFactory } from './harness';
 
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-const LOCK = 60_000;
+const MAX = 3;
+const LOCK_MS = 60_000;
 
-/** The LoginAttempts contract; every adapter runs it. `make` gives a fresh, empty store. */
-export function loginAttemptsContract(name: string, make: () => Promise<LoginAttempts> | LoginAttempts): void {
+/** The behaviour every LoginAttempts adapter must show. Time is a parameter of this port, so no clock is needed. */
+export function loginAttemptsContract(name: string, makeAdapter: AdapterFactory<LoginAttempts>): void {
   describe(`LoginAttempts contract: ${name}`, () => {
-    let store: LoginAttempts;
-    beforeEach(async () => {
-      store = await make();
-    });
+    const subject = useAdapter(makeAdapter);
+    const attempts = (): LoginAttempts => subject.adapter();
+    const now = (): number => subject.env().clock.now();
+
+    async function failTimes(key: string, times: number, at: number): Promise<number[]> {
+      const results: number[] = [];
+      for (let i = 0; i < times; i += 1) results.push(await attempts().recordFailure(key, at, MAX, LOCK_MS));
+      return results;
+    }
 
     it('reports an unknown key as not locked', async () => {
-      expect(await store.lockedUntil('account:nobody', T0)).toBe(0);
+      expect(await attempts().lockedUntil(unique('account:nobody'), now())).toBe(0);
     });
 
-    it('stays unlocked below the threshold and locks on the failure that reaches it', async () => {
-      expect(await store.recordFailure('account:a', T0, 3, LOCK)).toBe(0);
-      expect(await store.recordFailure('account:a', T0 + 1, 3, LOCK)).toBe(0);
-      expect(await store.recordFailure('account:a', T0 + 2, 3, LOCK)).toBe(T0 + 2 + LOCK);
-      expect(await store.lockedUntil('account:a', T0 + 3)).toBe(T0 + 2 + LOCK);
+    it('does not lock before the maximum number of failures', async () => {
+      const key = unique('account:alice');
+      expect(await failTimes(key, MAX - 1, now())).toEqual([0, 0]);
+      expect(await attempts().lockedUntil(key, now())).toBe(0);
     });
 
-    it('ends the lock when its time is up', async () => {
-      for (let i = 0; i < 2; i += 1) await store.recordFailure('account:a', T0, 2, LOCK);
-      expect(await store.lockedUntil('account:a', T0 + LOCK - 1)).toBe(T0 + LOCK);
-      expect(await store.lockedUntil('account:a', T0 + LOCK)).toBe(0);
+    it('locks for lockMs on the failure that reaches the maximum', async () => {
+      const key = unique('account:alice');
+      const results = await failTimes(key, MAX, now());
+      expect(results[MAX - 1]).toBe(now() + LOCK_MS);
+      expect(await attempts().lockedUntil(key, now())).toBe(now() + LOCK_MS);
+      expect(await attempts().lockedUntil(key, now() + LOCK_MS - 1)).toBe(now() + LOCK_MS);
     });
 
-    it('forgets failures older than the lock time', async () => {
-      await store.recordFailure('account:a', T0, 3, LOCK);
-      await store.recordFailure('account:a', T0, 3, LOCK);
-      expect(await store.recordFailure('account:a', T0 + LOCK + 1, 3, LOCK)).toBe(0);
-      expect(await store.lockedUntil('account:a', T0 + LOCK + 2)).toBe(0);
+    it('lifts the lock once lockMs has passed', async () => {
+      const key = unique('account:alice');
+      await failTimes(key, MAX, now());
+      expect(await attempts().lockedUntil(key, now() + LOCK_MS)).toBe(0);
+      expect(await attempts().lockedUntil(key, now() + LOCK_MS + 1)).toBe(0);
     });
 
-    it('forgets failures on reset', async () => {
-      await store.recordFailure('account:a', T0, 2, LOCK);
-      await store.reset('account:a');
-      expect(await store.recordFailure('account:a', T0, 2, LOCK)).toBe(0);
+    it('starts counting afresh after a lock has expired', async () => {
+      const key = unique('account:alice');
+      await failTimes(key, MAX, now());
+      const later = now() + LOCK_MS + 1;
+      expect(await failTimes(key, MAX - 1, later)).toEqual([0, 0]);
+      expect(await attempts().lockedUntil(key, later)).toBe(0);
     });
 
-    it('never locks when the threshold is 0', async () => {
-      for (let i = 0; i < 5; i += 1) expect(await store.recordFailure('account:a', T0, 0, LOCK)).toBe(0);
-      expect(await store.lockedUntil('account:a', T0)).toBe(0);
+    it('forgets failures once lockMs passes without a new one', async () => {
+      const key = unique('account:alice');
+      await failTimes(key, MAX - 1, now());
+      const later = now() + LOCK_MS + 1;
+      expect(await attempts().recordFailure(key, later, MAX, LOCK_MS)).toBe(0);
+      expect(await attempts().lockedUntil(key, later)).toBe(0);
     });
 
-    it('keeps keys apart', async () => {
-      await store.recordFailure('account:a', T0, 1, LOCK);
-      expect(await store.lockedUntil('account:b', T0)).toBe(0);
-      expect(await store.lockedUntil('address:a', T0)).toBe(0);
+    it('counts failures of different keys separately', async () => {
+      const a = unique('account:alice');
+      const b = unique('account:bob');
+      await failTimes(a, MAX - 1, now());
+      await failTimes(b, MAX - 1, now());
+      expect(await attempts().lockedUntil(a, now())).toBe(0);
+      expect(await attempts().lockedUntil(b, now())).toBe(0);
+      await attempts().recordFailure(a, now(), MAX, LOCK_MS);
+      expect(await attempts().lockedUntil(a, now())).toBeGreaterThan(now());
+      expect(await attempts().lockedUntil(b, now())).toBe(0);
     });
 
-    it('locks exactly once when the threshold is reached by concurrent failures', async () => {
-      const results = await Promise.all(Array.from({ length: 5 }, () => store.recordFailure('account:c', T0, 5, LOCK)));
-      expect(results.filter((r) => r > 0)).toEqual([T0 + LOCK]);
-      expect(await store.lockedUntil('account:c', T0)).toBe(T0 + LOCK);
+    it('forgets the failures of a key on reset', async () => {
+      const key = unique('account:alice');
+      await failTimes(key, MAX - 1, now());
+      await attempts().reset(key);
+      expect(await failTimes(key, MAX - 1, now())).toEqual([0, 0]);
+      expect(await attempts().lockedUntil(key, now())).toBe(0);
     });
 
-    it('accepts very long keys (typed by a client) without confusing them', async () => {
-      const long = `account:${'x'.repeat(5000)}`;
-      await store.recordFailure(long, T0, 1, LOCK);
-      expect(await store.lockedUntil(long, T0)).toBe(T0 + LOCK);
-      expect(await store.lockedUntil(`${long}y`, T0)).toBe(0);
+    it('accepts a reset of a key it never saw', async () => {
+      await expect(attempts().reset(unique('account:ghost'))).resolves.toBeUndefined();
+    });
+
+    it('counts concurrent failures without losing any', async () => {
+      const key = unique('address:203.0.113.9');
+      const results = await Promise.all(Array.from({ length: MAX }, () => attempts().recordFailure(key, now(), MAX, LOCK_MS)));
+      expect(results.filter((r) => r > 0)).toHaveLength(1);
+      expect(await attempts().lockedUntil(key, now())).toBe(now() + LOCK_MS);
+    });
+
+    it('takes keys made of any characters (e-mails, IPv6 addresses, spaces, non-ASCII)', async () => {
+      for (const base of ['account:jörg smith@example.com', 'address:::ffff:192.0.2.1', 'account:a:b:c']) {
+        const key = unique(base);
+        await failTimes(key, MAX, now());
+        expect(await attempts().lockedUntil(key, now())).toBe(now() + LOCK_MS);
+      }
+    });
+
+    it('honours the threshold and lock length given with each failure', async () => {
+      const key = unique('address:198.51.100.1');
+      for (let i = 0; i < 9; i += 1) expect(await attempts().recordFailure(key, now(), 10, 5_000)).toBe(0);
+      expect(await attempts().recordFailure(key, now(), 10, 5_000)).toBe(now() + 5_000);
     });
   });
 }

@@ -1,38 +1,49 @@
 import type { UsedTotpSteps } from '../../../src/application/ports/used-totp-steps';
-import { FixedClock } from '../../support/fakes';
+import { unique, useAdapter, type AdapterFactory } from './harness';
 
-/** The UsedTotpSteps contract; `make` gives a fresh, empty store reading time from `clock`. */
-export function usedTotpStepsContract(name: string, make: (clock: FixedClock) => Promise<UsedTotpSteps> | UsedTotpSteps): void {
+const STEP = 58_908_960;
+
+/** The behaviour every UsedTotpSteps adapter must show: each code works once, and never an older one after a newer. */
+export function usedTotpStepsContract(name: string, makeAdapter: AdapterFactory<UsedTotpSteps>): void {
   describe(`UsedTotpSteps contract: ${name}`, () => {
-    let clock: FixedClock;
-    let store: UsedTotpSteps;
-    const step = 59_000_000;
-    beforeEach(async () => {
-      clock = new FixedClock();
-      store = await make(clock);
-    });
-    const until = (): number => clock.now() + 90_000;
+    const subject = useAdapter(makeAdapter);
+    const steps = (): UsedTotpSteps => subject.adapter();
+    const until = (): number => subject.env().clock.now() + 90_000;
 
-    it('grants the first claim of a step and refuses the same step again', async () => {
-      expect(await store.claim('alice', step, until())).toBe(true);
-      expect(await store.claim('alice', step, until())).toBe(false);
+    it('lets an account claim a step the first time', async () => {
+      expect(await steps().claim(unique('alice'), STEP, until())).toBe(true);
     });
 
-    it('refuses an earlier step once a later one was used, and grants a later one', async () => {
-      expect(await store.claim('alice', step, until())).toBe(true);
-      expect(await store.claim('alice', step - 1, until())).toBe(false);
-      expect(await store.claim('alice', step + 1, until())).toBe(true);
+    it('refuses the same step a second time', async () => {
+      const user = unique('alice');
+      await steps().claim(user, STEP, until());
+      expect(await steps().claim(user, STEP, until())).toBe(false);
     });
 
-    it('keeps accounts apart but treats usernames case-insensitively', async () => {
-      expect(await store.claim('alice', step, until())).toBe(true);
-      expect(await store.claim('bob', step, until())).toBe(true);
-      expect(await store.claim('ALICE', step, until())).toBe(false);
+    it('lets the account claim a later step', async () => {
+      const user = unique('alice');
+      await steps().claim(user, STEP, until());
+      expect(await steps().claim(user, STEP + 1, until())).toBe(true);
     });
 
-    it('grants exactly one of several concurrent claims of the same step', async () => {
-      const results = await Promise.all(Array.from({ length: 5 }, () => store.claim('carol', step, until())));
-      expect(results.filter(Boolean)).toHaveLength(1);
+    it('refuses an earlier step once a later one was claimed', async () => {
+      const user = unique('alice');
+      await steps().claim(user, STEP + 1, until());
+      expect(await steps().claim(user, STEP, until())).toBe(false);
+      expect(await steps().claim(user, STEP - 1, until())).toBe(false);
+    });
+
+    it('keeps the steps of different accounts apart', async () => {
+      const alice = unique('alice');
+      const bob = unique('bob');
+      await steps().claim(alice, STEP, until());
+      expect(await steps().claim(bob, STEP, until())).toBe(true);
+    });
+
+    it('grants exactly one of several concurrent claims of one step', async () => {
+      const user = unique('alice');
+      const answers = await Promise.all(Array.from({ length: 5 }, () => steps().claim(user, STEP, until())));
+      expect(answers.filter((a) => a)).toHaveLength(1);
     });
   });
 }

@@ -1,0 +1,99 @@
+import { hasTotp, type Account } from '../../../src/domain/account';
+import type { UserStore } from '../../../src/application/ports/user-store';
+import { useAdapter, type ContractEnv } from './harness';
+
+/** An account as the suite wants it to exist in the store under test, with its password in clear. */
+export interface SeedAccount {
+  readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly groups: readonly string[];
+  readonly password: string;
+  readonly totpSecret?: string;
+}
+
+/** Builds a store holding exactly `accounts` (a directory adapter seeds its server here). */
+export type UserStoreFactory = (env: ContractEnv, accounts: readonly SeedAccount[]) => UserStore | Promise<UserStore>;
+
+export const SEED_ACCOUNTS: readonly SeedAccount[] = [
+  { username: 'alice', email: 'alice@example.com', name: 'Alice Example', groups: ['admins', 'users'], password: 'alice-Pa55 word' },
+  { username: 'Bob', email: 'bob.builder@example.com', name: 'Bob', groups: [], password: 'bob-pw', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
+  { username: 'carol@example.org', email: 'carol@example.org', name: 'Carol', groups: ['users'], password: 'carol-pw' },
+];
+const [ALICE, BOB, CAROL] = SEED_ACCOUNTS;
+
+/** The behaviour every UserStore must show (USERS list, file, LDAP, ...). */
+export function userStoreContract(name: string, makeStore: UserStoreFactory): void {
+  describe(`UserStore contract: ${name}`, () => {
+    const subject = useAdapter((env) => makeStore(env, SEED_ACCOUNTS));
+    const store = (): UserStore => subject.adapter();
+    const find = async (login: string): Promise<Account> => {
+      const account = await store().findAccount(login);
+      if (account === null) throw new Error(`expected to find ${login}`);
+      return account;
+    };
+
+    it('finds an account by username, with its details', async () => {
+      const account = await find('alice');
+      expect(account.username).toBe(ALICE.username);
+      expect(account.email).toBe(ALICE.email);
+      expect(account.name).toBe(ALICE.name);
+      expect([...account.groups].sort()).toEqual([...ALICE.groups].sort());
+      expect(hasTotp(account)).toBe(false);
+      expect(typeof account.credentialVersion).toBe('string');
+      expect(account.credentialVersion).not.toBe('');
+    });
+
+    it('finds an account by e-mail', async () => {
+      expect((await find('bob.builder@example.com')).username).toBe('Bob');
+    });
+
+    it('compares usernames and e-mails case-insensitively and keeps the stored spelling', async () => {
+      expect((await find('ALICE')).username).toBe('alice');
+      expect((await find('bob')).username).toBe('Bob');
+      expect((await find('Alice@Example.COM')).username).toBe('alice');
+    });
+
+    it('finds an account whose username is an e-mail address', async () => {
+      expect((await find('Carol@Example.org')).username).toBe(CAROL.username);
+    });
+
+    it("gives a TOTP account's secret", async () => {
+      const account = await find('Bob');
+      expect(hasTotp(account)).toBe(true);
+      expect(account.totpSecret).toBe(BOB.totpSecret);
+    });
+
+    it('resolves null for unknown logins, prefixes, wildcards and filter tricks', async () => {
+      for (const login of ['mallory', 'ali', 'alice2', 'example.com', '*', 'a*', 'alice*', '*)(uid=*', 'alice)(|(uid=*)', '', 'alice@example.co']) {
+        expect(await store().findAccount(login)).toBeNull();
+      }
+    });
+
+    it('reports the same credential version on every lookup', async () => {
+      expect((await find('alice')).credentialVersion).toBe((await find('ALICE@example.com')).credentialVersion);
+    });
+
+    it('gives different accounts different credential versions', async () => {
+      expect((await find('alice')).credentialVersion).not.toBe((await find('carol@example.org')).credentialVersion);
+    });
+
+    it('accepts the right password', async () => {
+      expect(await store().verifyPassword(await find('alice'), ALICE.password)).toBe(true);
+      expect(await store().verifyPassword(await find('Bob'), BOB.password)).toBe(true);
+    });
+
+    it("refuses a wrong, empty or another account's password", async () => {
+      const alice = await find('alice');
+      for (const password of ['wrong', '', 'ALICE-PA55 WORD', `${ALICE.password} `, BOB.password]) {
+        expect(await store().verifyPassword(alice, password)).toBe(false);
+      }
+    });
+
+    it('refuses a password for an account it does not hold', async () => {
+      const alice = await find('alice');
+      const stranger: Account = { ...alice, username: 'mallory', email: 'mallory@example.com' };
+      expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
+    });
+  });
+}
