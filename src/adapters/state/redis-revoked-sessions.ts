@@ -47,7 +47,7 @@ const CHUNK = 500;
  * set and pushes back the ones Redis lost (a restart without persistence), so nothing that was
  * revoked before an outage is forgotten. While Redis is down, `isRevoked` keeps answering from
  * memory, and a logout is honoured locally at once and written to Redis when it returns.
- * See docs/adr/0005-revocations-pushed-to-local-memory.md.
+ * See docs/adr/0006-revocations-pushed-to-local-memory.md.
  */
 export class RedisRevokedSessions implements RevokedSessions {
   private readonly known: BoundedExpiringMap<true>;
