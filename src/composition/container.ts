@@ -12,8 +12,6 @@ import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-ste
 import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
-import { StaticUserStore } from '../adapters/users/static-user-store';
-import { accountFromEntry } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -39,6 +37,8 @@ import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { protectedDomainOf } from '../domain/cookie-domain';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
+import { Resources } from './resources';
+import { buildUserStore } from './user-stores';
 import { TOKENS, type Token } from './tokens';
 
 /** Values that replace a binding, by token (tests swap ports for fakes this way). */
@@ -76,10 +76,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
   bind(TOKENS.RevokedSessions, (clock: Clock): RevokedSessions => new InMemoryRevokedSessions(clock), [TOKENS.Clock]);
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.Resources, () => new Resources());
   bind(
     TOKENS.UserStore,
-    (hasher: PasswordHasher): UserStore => new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain.domain)), hasher),
-    [TOKENS.PasswordHasher],
+    (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
+      buildUserStore(config, domain.domain, { hasher, clock, logger, resources }),
+    [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
   bind(TOKENS.AccessPolicy, (): AccessPolicy => new AllowAuthenticatedPolicy());
   bind(TOKENS.OAuthProviders, (): OAuthProviders => NO_PROVIDERS);
@@ -130,7 +132,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
-        configuredProviders: [...providers.ids(), ...(config.users.length > 0 ? ['username'] : [])],
+        configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
       clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
       providers,

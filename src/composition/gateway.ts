@@ -5,6 +5,7 @@ import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
+import type { Resources } from './resources';
 import { TOKENS } from './tokens';
 
 export interface Gateway {
@@ -16,6 +17,8 @@ export interface Gateway {
   readonly app: Koa;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /** Releases what the gateway holds open besides its server (file watchers, directory connections). */
+  close(): Promise<void>;
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -30,11 +33,13 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   };
   const logger = container.get<Logger>(TOKENS.Logger);
   const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const resources = container.get<Resources>(TOKENS.Resources);
   return {
     config,
     useCases,
     logger,
     app,
+    close: () => resources.closeAll(),
     listen(port = config.port, address = config.address) {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, address);

@@ -24,7 +24,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
 
   const stop = (signal: string): void => {
     gateway.logger.info('shutting down', { signal });
-    server.close(() => process.exit(0));
+    server.close(() => {
+      void gateway.close().finally(() => process.exit(0));
+    });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   };

@@ -55,6 +55,10 @@ export class FakeUserStore implements UserStore {
     const known = this.accounts.find((a) => a.username === account.username);
     return known !== undefined && this.hasher.verify(password, known.credentialVersion);
   }
+  async isAccountActive(username: string): Promise<boolean> {
+    if (this.down) throw new UserStoreUnavailableError('fake');
+    return this.accounts.some((a) => a.username.toLowerCase() === username.toLowerCase());
+  }
 }
 
 /** Accepts `code` when it equals `<secret prefix>` digits for the current step: `step % 1e6` zero-padded. */

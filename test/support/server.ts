@@ -26,7 +26,10 @@ export async function startGateway(env: Record<string, string> = {}, overrides: 
   return {
     url: `http://127.0.0.1:${port}`,
     gateway,
-    close: () => closeServer(server),
+    close: async () => {
+      await closeServer(server);
+      await gateway.close();
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export type Authentication =
   | { readonly kind: 'unavailable' };
 
 const ANONYMOUS: Authentication = { kind: 'anonymous' };
+/** Providers whose sessions belong to an account in the user store. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
 /**
  * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
@@ -59,10 +61,27 @@ export class RequestAuthenticator {
   async authenticate(credentials: RequestCredentials): Promise<Authentication> {
     const session = await this.session(credentials.sessionToken);
     if (session !== null) {
+      if (!(await this.accountStillActive(session))) return ANONYMOUS;
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
     }
     if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip);
     return ANONYMOUS;
+  }
+
+  /**
+   * A session of a password account lives only while its account does: removed or disabled
+   * accounts lose their sessions at their next request. Other sessions (OAuth) have no store to ask.
+   */
+  private async accountStillActive(session: Session): Promise<boolean> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return true;
+    try {
+      return await this.users.isAccountActive(session.username);
+    } catch (e) {
+      // The session was proven at login; an outage of a remote store must not log everyone out
+      // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+      if (e instanceof UserStoreUnavailableError) return true;
+      throw e;
+    }
   }
 
   private async basic(authorization: string, ip: string): Promise<Authentication> {
