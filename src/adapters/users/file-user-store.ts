@@ -16,6 +16,8 @@ export interface FileUserStoreOptions {
   readonly debounceMs?: number;
   /** Set false to reload only through {@link FileUserStore.reload} (tests). */
   readonly watch?: boolean;
+  /** Set false to rely on polling alone (as on file systems that send no change events). */
+  readonly fsEvents?: boolean;
   /** Told about every reload attempt, after it finished. */
   readonly onReload?: (outcome: ReloadOutcome) => void;
 }
@@ -54,7 +56,7 @@ export class FileUserStore implements UserStore {
   ) {
     this.active = this.indexOf(initial);
     this.debounceMs = options.debounceMs ?? 250;
-    if (options.watch !== false) this.startWatching(options.pollIntervalMs ?? 2000);
+    if (options.watch !== false) this.startWatching(options.pollIntervalMs ?? 2000, options.fsEvents !== false);
   }
 
   async findAccount(login: string): Promise<Account | null> {
@@ -145,9 +147,9 @@ export class FileUserStore implements UserStore {
     return new AccountIndex(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)));
   }
 
-  private startWatching(pollIntervalMs: number): void {
+  private startWatching(pollIntervalMs: number, fsEvents: boolean): void {
     const name = basename(this.path);
-    try {
+    if (fsEvents) try {
       this.watcher = watch(dirname(this.path), { persistent: false }, (_event, changed) => {
         // Kubernetes swaps a `..data` symlink; other tools rename temporary files over the target.
         if (changed === null || changed === name || changed.startsWith('..') || changed.includes(name)) this.schedule();

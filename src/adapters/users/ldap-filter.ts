@@ -50,10 +50,26 @@ export function filterTemplateProblem(template: string, placeholders: 's' | 'sd'
     return placeholders === 's' ? 'must contain %s where the login goes, e.g. (uid=%s)' : 'must contain %s (username) or %d (user DN)';
   }
   if (!template.startsWith('(') || !template.endsWith(')')) return 'must be a parenthesized LDAP filter, e.g. (uid=%s)';
+  if (!balanced(template)) return 'is not a valid LDAP filter (RFC 4515): its parentheses do not match';
   try {
     FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
     return null;
   } catch {
     return 'is not a valid LDAP filter (RFC 4515)';
   }
+}
+
+/** Whether unescaped parentheses pair up and the whole template is one parenthesized filter. */
+function balanced(template: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < template.length; i += 1) {
+    const ch = template[i];
+    if (ch === '\\') i += 1;
+    else if (ch === '(') depth += 1;
+    else if (ch === ')') {
+      depth -= 1;
+      if (depth < 0 || (depth === 0 && i !== template.length - 1)) return false;
+    }
+  }
+  return depth === 0;
 }

@@ -119,8 +119,8 @@ function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: st
     const disabled = flag(value.disabled);
     if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
-    if (problems.length > before || email === null || name === null || groups === null || disabled === null) return;
     seen.add(username.toLowerCase());
+    if (problems.length > before || email === null || name === null || groups === null || disabled === null) return;
     entries.push({
       username,
       hash,
