@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-import { main } from './composition/main';
+import { runPortcullis } from './composition/cli';
 
-main(process.argv.slice(2), process.env).then(
+runPortcullis(process.argv.slice(2), process.env).then(
   (code) => {
-    if (code !== 0) process.exit(code);
+    if (code !== 0) process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`Portcullis failed to start: ${e instanceof Error ? e.message : 'unknown error'}\n`);
+    process.stderr.write(`portcullis failed: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
     process.exit(1);
   },
 );
