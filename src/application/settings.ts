@@ -1,5 +1,6 @@
 import type { ProtectedDomain } from '../domain/cookie-domain';
 import type { LockPolicy } from '../domain/login-failures';
+import type { OAuthWhitelist } from '../domain/oauth-whitelist';
 
 /** What the use cases need to know of the configuration, already validated. */
 export interface GatewaySettings {
@@ -8,4 +9,15 @@ export interface GatewaySettings {
   readonly protectedDomain: ProtectedDomain;
   /** How long a verified HTTP Basic header is trusted without another bcrypt; 0 disables the cache. */
   readonly basicCacheTtlMs: number;
+}
+
+/** What the OAuth use cases need, already validated. */
+export interface OAuthSettings {
+  /** Public URL of the gateway, no trailing slash; callbacks are `${appUrl}/api/oauth/callback/<provider>`. */
+  readonly appUrl: string;
+  readonly whitelist: OAuthWhitelist;
+  /** How long a started flow may take before its callback is refused. */
+  readonly flowLifetimeMs: number;
+  /** Live flows one browser may hold; starting one more drops the oldest. */
+  readonly maxLiveFlows: number;
 }

@@ -6,6 +6,44 @@ import { filterTemplateProblem } from '../adapters/users/ldap-filter';
 import type { LdapUserStoreSettings } from '../adapters/users/ldap-user-store';
 import { buildTrustedProxies } from '../adapters/http/client-address';
 import type { LogLevel } from '../adapters/system/logger';
+import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+
+export interface GitHubConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Web base for the authorize and token endpoints (GitHub Enterprise: its host). */
+  readonly url: string;
+  /** REST API base. */
+  readonly apiUrl: string;
+}
+
+export interface GoogleConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authUrl: string;
+  readonly tokenUrl: string;
+  readonly userUrl: string;
+}
+
+export interface GenericConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authUrl: string;
+  readonly tokenUrl: string;
+  readonly userUrl: string;
+  readonly scopes: readonly string[];
+}
+
+/** The OAuth providers that are on (each present only when fully configured) and the rules for all of them. */
+export interface OAuthConfig {
+  readonly github?: GitHubConfig;
+  readonly google?: GoogleConfig;
+  readonly generic?: GenericConfig;
+  /** `OAUTH_WHITELIST` as given ('' admits everyone); valid by construction. */
+  readonly whitelist: string;
+  /** Bound on every call to a provider. */
+  readonly timeoutSeconds: number;
+}
 
 /** Everything Portcullis reads from its environment, validated. */
 export interface Config {
@@ -32,6 +70,7 @@ export interface Config {
   readonly genericName: string;
   readonly disableContinue: boolean;
   readonly oauthAutoRedirect: string;
+  readonly oauth: OAuthConfig;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
 }
@@ -43,7 +82,18 @@ export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 
 /** Options that, when any is set, mean "this gateway is configured": the demo never starts then. */
-const CONFIGURING = ['APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'LDAP_ADDRESS'];
+const CONFIGURING = [
+  'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE',
+  'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE',
+  'LDAP_ADDRESS',
+];
+
+const GITHUB_URL = 'https://github.com';
+const GITHUB_API_URL = 'https://api.github.com';
+const GOOGLE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_USER_URL = 'https://openidconnect.googleapis.com/v1/userinfo';
+const GENERIC_SCOPES = ['openid', 'email', 'profile'];
 
 export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
 export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberUid=%s))';
@@ -57,7 +107,12 @@ const LDAP_OPTIONS = [
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', ...LDAP_OPTIONS,
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
+  'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
+  'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
+  'GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL', 'GENERIC_SCOPES',
+  'OAUTH_WHITELIST', 'OAUTH_TIMEOUT', ...LDAP_OPTIONS,
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -183,16 +238,83 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
   }
+  const httpUrl = (name: string, fallback?: string): string | undefined => {
+    const raw = get(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.hash === '') return raw.replace(/\/+$/, '');
+    } catch {
+      // reported below
+    }
+    problems.push(`${name} must be an http(s) URL without credentials or fragment`);
+    return undefined;
+  };
+  // A provider is on when its client id and secret are set; anything less is a mistake worth stopping for.
+  const client = (prefix: string, required: readonly string[]): { clientId: string; clientSecret: string } | undefined => {
+    const clientId = fromFile(`${prefix}_CLIENT_ID`)?.trim();
+    const clientSecret = fromFile(`${prefix}_CLIENT_SECRET`)?.trim();
+    const others = required.filter((name) => get(name) !== undefined);
+    if (clientId === undefined && clientSecret === undefined) {
+      if (others.length > 0) problems.push(`${others.join(', ')} set but ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are not: configure the ${prefix.toLowerCase()} provider fully or not at all`);
+      return undefined;
+    }
+    const missing = [
+      ...(clientId === undefined || clientId === '' ? [`${prefix}_CLIENT_ID`] : []),
+      ...(clientSecret === undefined || clientSecret === '' ? [`${prefix}_CLIENT_SECRET`] : []),
+      ...required.filter((name) => get(name) === undefined),
+    ];
+    if (missing.length > 0) {
+      problems.push(`the ${prefix.toLowerCase()} OAuth provider is half-configured: ${missing.join(', ')} missing`);
+      return undefined;
+    }
+    // OAuth client credentials are printable ASCII (RFC 6749 appendix A); anything else is a paste accident.
+    const unprintable = [[`${prefix}_CLIENT_ID`, clientId], [`${prefix}_CLIENT_SECRET`, clientSecret]].filter(([, v]) => !/^[\x20-\x7e]+$/.test(v as string));
+    if (unprintable.length > 0) {
+      problems.push(`${unprintable.map(([n]) => n).join(' and ')} may hold only printable ASCII characters`);
+      return undefined;
+    }
+    return { clientId: clientId as string, clientSecret: clientSecret as string };
+  };
+  const githubClient = client('GITHUB', []);
+  const github = githubClient && { ...githubClient, url: httpUrl('GITHUB_URL', GITHUB_URL) ?? '', apiUrl: httpUrl('GITHUB_API_URL', GITHUB_API_URL) ?? '' };
+  const googleClient = client('GOOGLE', []);
+  const google = googleClient && {
+    ...googleClient,
+    authUrl: httpUrl('GOOGLE_AUTH_URL', GOOGLE_AUTH_URL) ?? '',
+    tokenUrl: httpUrl('GOOGLE_TOKEN_URL', GOOGLE_TOKEN_URL) ?? '',
+    userUrl: httpUrl('GOOGLE_USER_URL', GOOGLE_USER_URL) ?? '',
+  };
+  const genericClient = client('GENERIC', ['GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL']);
+  const scopes = get('GENERIC_SCOPES')?.split(/[\s,]+/).filter((s) => s !== '') ?? GENERIC_SCOPES;
+  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) problems.push('GENERIC_SCOPES holds a character a scope may not contain');
+  const generic = genericClient && {
+    ...genericClient,
+    authUrl: httpUrl('GENERIC_AUTH_URL') ?? '',
+    tokenUrl: httpUrl('GENERIC_TOKEN_URL') ?? '',
+    userUrl: httpUrl('GENERIC_USER_URL') ?? '',
+    scopes,
+  };
+  const whitelist = get('OAUTH_WHITELIST') ?? '';
+  const parsedWhitelist = parseOAuthWhitelist(whitelist);
+  if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
+  const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
+
   const ldap = ldapSettings(get, fromFile, integer, bool, problems);
-  if (!demo && usersVar === undefined && usersFilePath === undefined && ldap === null && get('LDAP_ADDRESS') === undefined) {
-    problems.push('no accounts: set USERS, USERS_FILE or LDAP_ADDRESS');
+  const anyStore = usersVar !== undefined || usersFilePath !== undefined || get('LDAP_ADDRESS') !== undefined;
+  if (!demo && !anyStore && configuredProviders.length === 0) {
+    problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
   }
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
   const cookieSecure = bool('COOKIE_SECURE', appUrlIsHttps);
-  const oauthAutoRedirect = get('OAUTH_AUTO_REDIRECT') ?? 'none';
-  if (oauthAutoRedirect !== 'none') {
-    problems.push(`OAUTH_AUTO_REDIRECT must be none: no OAuth provider is configured`);
+  const oauthAutoRedirect = get('OAUTH_AUTO_REDIRECT')?.toLowerCase() ?? 'none';
+  if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
+    problems.push(
+      configuredProviders.length === 0
+        ? 'OAUTH_AUTO_REDIRECT must be none: no OAuth provider is configured'
+        : `OAUTH_AUTO_REDIRECT must be none or a configured provider (${configuredProviders.join(', ')})`,
+    );
   }
 
   const trustedProxies = get('TRUSTED_PROXIES')?.split(/[\s,]+/).filter((s) => s !== '') ?? DEFAULT_TRUSTED_PROXIES;
@@ -220,6 +342,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     genericName: get('GENERIC_NAME') ?? 'Generic',
     disableContinue: bool('DISABLE_CONTINUE', false),
     oauthAutoRedirect,
+    oauth: { github, google, generic, whitelist, timeoutSeconds: integer('OAUTH_TIMEOUT', 10, 1, 120) },
     trustedProxies,
     logLevel,
   };

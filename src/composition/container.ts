@@ -17,7 +17,22 @@ import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { IdGenerator } from '../application/ports/id-generator';
 import type { LoginAttempts } from '../application/ports/login-attempts';
-import type { OAuthProviders } from '../application/ports/oauth-provider';
+import type { OAuthProvider } from '../application/ports/oauth-provider';
+import type { OAuthProviders } from '../application/ports/oauth-providers';
+import type { OAuthFlowSealer } from '../application/ports/oauth-flow-sealer';
+import type { Pkce } from '../application/ports/pkce';
+import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sealer';
+import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
+import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
+import { ConfiguredOAuthProviders } from '../adapters/providers/configured-oauth-providers';
+import { GenericOAuthProvider } from '../adapters/providers/generic-oauth-provider';
+import { GitHubOAuthProvider } from '../adapters/providers/github-oauth-provider';
+import { GoogleOAuthProvider } from '../adapters/providers/google-oauth-provider';
+import { StartOAuthUseCase } from '../application/use-cases/start-oauth';
+import { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
+import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
+import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
@@ -28,7 +43,7 @@ import type { VerifiedCredentials } from '../application/ports/verified-credenti
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
-import type { GatewaySettings } from '../application/settings';
+import type { GatewaySettings, OAuthSettings } from '../application/settings';
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
 import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
 import { LoginUseCase } from '../application/use-cases/login';
@@ -44,7 +59,16 @@ import { TOKENS, type Token } from './tokens';
 /** Values that replace a binding, by token (tests swap ports for fakes this way). */
 export type Overrides = Partial<Record<Token, unknown>>;
 
-const NO_PROVIDERS: OAuthProviders = { get: () => null, ids: () => [] };
+/** The provider adapters the configuration turns on. */
+function oauthProvidersOf(config: Config): OAuthProviders {
+  const { github, google, generic, timeoutSeconds } = config.oauth;
+  const timeoutMs = timeoutSeconds * 1000;
+  const list: OAuthProvider[] = [];
+  if (github) list.push(new GitHubOAuthProvider({ clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs }));
+  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }));
+  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }));
+  return new ConfiguredOAuthProviders(list);
+}
 
 /**
  * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
@@ -84,7 +108,20 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
   bind(TOKENS.AccessPolicy, (): AccessPolicy => new AllowAuthenticatedPolicy());
-  bind(TOKENS.OAuthProviders, (): OAuthProviders => NO_PROVIDERS);
+  bind(TOKENS.OAuthProviders, (): OAuthProviders => oauthProvidersOf(config));
+  bind(TOKENS.OAuthSettings, (): OAuthSettings => {
+    const whitelist = parseOAuthWhitelist(config.oauth.whitelist);
+    return {
+      appUrl: config.appUrl,
+      // loadConfig has refused an invalid whitelist already; a hand-built Config must not open the gate either.
+      whitelist: whitelist.ok ? whitelist.value : { kind: 'list', emails: new Set(), domains: new Set() },
+      flowLifetimeMs: OAUTH_FLOW_LIFETIME_MS,
+      maxLiveFlows: MAX_LIVE_OAUTH_FLOWS,
+    };
+  });
+  bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
+  bind(TOKENS.UsedOAuthFlows, (clock: Clock): UsedOAuthFlows => new InMemoryUsedOAuthFlows(clock), [TOKENS.Clock]);
+  bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
 
   bind(
     TOKENS.LoginGuard,
@@ -93,9 +130,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.RequestAuthenticator,
-    (...d: [SessionSealer, RevokedSessions, UserStore, PasswordHasher, VerifiedCredentials, LoginGuard, Clock, GatewaySettings, AuditLog]) =>
-      new RequestAuthenticator(...d),
-    [TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.VerifiedCredentials, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
+    (
+      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, hasher: PasswordHasher, verified: VerifiedCredentials,
+      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, providers: OAuthProviders, oauth: OAuthSettings,
+    ) => new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, { providers, whitelist: oauth.whitelist }),
+    [
+      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
+      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
+    ],
   );
   bind(
     TOKENS.LoginUseCase,
@@ -118,6 +160,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     TOKENS.AuthorizeProxyRequestUseCase,
     (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d),
     [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog],
+  );
+  bind(
+    TOKENS.StartOAuthUseCase,
+    (...d: [OAuthProviders, OAuthFlowSealer, Pkce, IdGenerator, Clock, GatewaySettings, OAuthSettings]) => new StartOAuthUseCase(...d),
+    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.Pkce, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings],
+  );
+  bind(
+    TOKENS.CompleteOAuthUseCase,
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog]) => new CompleteOAuthUseCase(...d),
+    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog],
   );
   bind(
     TOKENS.HttpSettings,

@@ -30,6 +30,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     logout: container.get(TOKENS.LogoutUseCase),
     getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
+    startOAuth: container.get(TOKENS.StartOAuthUseCase),
+    completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
   const app = createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings));

@@ -17,6 +17,10 @@ export const TOKENS = {
   Resources: Symbol.for('portcullis.Resources'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
   OAuthProviders: Symbol.for('portcullis.OAuthProviders'),
+  OAuthSettings: Symbol.for('portcullis.OAuthSettings'),
+  OAuthFlowSealer: Symbol.for('portcullis.OAuthFlowSealer'),
+  UsedOAuthFlows: Symbol.for('portcullis.UsedOAuthFlows'),
+  Pkce: Symbol.for('portcullis.Pkce'),
   LoginGuard: Symbol.for('portcullis.LoginGuard'),
   RequestAuthenticator: Symbol.for('portcullis.RequestAuthenticator'),
   LoginUseCase: Symbol.for('portcullis.LoginUseCase'),
@@ -24,6 +28,8 @@ export const TOKENS = {
   LogoutUseCase: Symbol.for('portcullis.LogoutUseCase'),
   GetCurrentUserUseCase: Symbol.for('portcullis.GetCurrentUserUseCase'),
   AuthorizeProxyRequestUseCase: Symbol.for('portcullis.AuthorizeProxyRequestUseCase'),
+  StartOAuthUseCase: Symbol.for('portcullis.StartOAuthUseCase'),
+  CompleteOAuthUseCase: Symbol.for('portcullis.CompleteOAuthUseCase'),
   HttpSettings: Symbol.for('portcullis.HttpSettings'),
 } as const;
 

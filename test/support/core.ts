@@ -16,12 +16,23 @@ import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-curre
 import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
 import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
-import { FakePasswordHasher, FakeTotpVerifier, FakeUserStore, FixedClock, RecordingAuditLog, SequentialIds } from './fakes';
+import { AesGcmOAuthFlowSealer } from '../../src/adapters/crypto/aes-gcm-oauth-flow-sealer';
+import { NodeCryptoPkce } from '../../src/adapters/crypto/node-crypto-pkce';
+import { InMemoryUsedOAuthFlows } from '../../src/adapters/state/in-memory-used-oauth-flows';
+import type { OAuthSettings } from '../../src/application/settings';
+import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-oauth';
+import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
+import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../../src/domain/oauth-flow';
+import { ANYONE } from '../../src/domain/oauth-whitelist';
+import { FakeOAuthProvider, FakeOAuthProviders, FakePasswordHasher, FakeTotpVerifier, FakeUserStore, FixedClock, RecordingAuditLog, SequentialIds } from './fakes';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** The use cases over fakes and in-memory adapters, with every collaborator exposed for assertions. */
-export function makeCore(accounts: Account[], options: { settings?: Partial<GatewaySettings>; policy?: AccessPolicy } = {}) {
+export function makeCore(
+  accounts: Account[],
+  options: { settings?: Partial<GatewaySettings>; policy?: AccessPolicy; oauth?: Partial<OAuthSettings>; providers?: FakeOAuthProvider[] } = {},
+) {
   const clock = new FixedClock();
   const hasher = new FakePasswordHasher();
   const users = new FakeUserStore(accounts, hasher);
@@ -39,10 +50,27 @@ export function makeCore(accounts: Account[], options: { settings?: Partial<Gate
     basicCacheTtlMs: 60_000,
     ...options.settings,
   };
+  const oauthSettings: OAuthSettings = {
+    appUrl: 'https://auth.example.com',
+    whitelist: ANYONE,
+    flowLifetimeMs: OAUTH_FLOW_LIFETIME_MS,
+    maxLiveFlows: MAX_LIVE_OAUTH_FLOWS,
+    ...options.oauth,
+  };
+  const oauthProviders = options.providers ?? [new FakeOAuthProvider('generic')];
+  const providers = new FakeOAuthProviders(oauthProviders);
+  const flowSealer = new AesGcmOAuthFlowSealer(TEST_SECRET);
+  const usedFlows = new InMemoryUsedOAuthFlows(clock);
   const guard = new LoginGuard(attempts, clock, settings, audit);
-  const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit);
+  const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, {
+    providers,
+    whitelist: oauthSettings.whitelist,
+  });
   return {
     clock, hasher, users, audit, attempts, revoked, sealer, verified, settings, authenticator,
+    oauthSettings, oauthProviders, flowSealer, usedFlows,
+    startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
     login: new LoginUseCase(users, hasher, guard, clock, ids, settings, audit),
     verifyTotp: new VerifyTotpUseCase(users, new FakeTotpVerifier(), usedSteps, revoked, authenticator, guard, clock, ids, settings, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),

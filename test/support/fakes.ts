@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Account } from '../../src/domain/account';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
 import type { Clock } from '../../src/application/ports/clock';
@@ -5,6 +6,9 @@ import type { IdGenerator } from '../../src/application/ports/id-generator';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { TotpVerifier } from '../../src/application/ports/totp-verifier';
 import { UserStoreUnavailableError, type UserStore } from '../../src/application/ports/user-store';
+import { OAuthProviderError, type OAuthIdentity, type OAuthProvider, type OAuthProviderFailure } from '../../src/application/ports/oauth-provider';
+import type { OAuthProviders } from '../../src/application/ports/oauth-providers';
+import type { OAuthProviderKind } from '../../src/domain/oauth-flow';
 
 /** A clock that moves only when told to. */
 export class FixedClock implements Clock {
@@ -85,5 +89,59 @@ export class RecordingAuditLog implements AuditLog {
   readonly events: AuditEvent[] = [];
   record(event: AuditEvent): void {
     this.events.push(event);
+  }
+}
+
+/**
+ * An OAuth provider that knows codes by heart: `codes.set('c1', identity)`, or `issue(url, identity)`
+ * to bind a code to the URL's PKCE challenge as a real provider does. Codes work once. Records
+ * each exchange; `failWith` makes every exchange fail as a real provider might.
+ */
+export class FakeOAuthProvider implements OAuthProvider {
+  readonly codes = new Map<string, OAuthIdentity>();
+  private readonly challenges = new Map<string, string>();
+  private issued = 0;
+  readonly exchanges: { code: string; codeVerifier: string; redirectUri: string }[] = [];
+  failWith: OAuthProviderFailure | null = null;
+  throwUnexpected = false;
+
+  constructor(readonly id: OAuthProviderKind = 'generic') {}
+
+  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {
+    const q = new URLSearchParams({ response_type: 'code', state: input.state, code_challenge: input.codeChallenge, code_challenge_method: 'S256', redirect_uri: input.redirectUri });
+    return `https://${this.id}.provider.test/authorize?${q.toString()}`;
+  }
+
+  async identify(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<OAuthIdentity> {
+    this.exchanges.push(input);
+    if (this.throwUnexpected) throw new TypeError('bug');
+    if (this.failWith !== null) throw new OAuthProviderError(this.id, this.failWith);
+    const identity = this.codes.get(input.code);
+    const challenge = this.challenges.get(input.code);
+    this.codes.delete(input.code);
+    this.challenges.delete(input.code);
+    if (identity === undefined) throw new OAuthProviderError(this.id, 'refused');
+    if (challenge !== undefined && createHash('sha256').update(input.codeVerifier).digest('base64url') !== challenge) {
+      throw new OAuthProviderError(this.id, 'refused');
+    }
+    return identity;
+  }
+
+  /** Plays the authorization step: a fresh code for `identity`, bound to the URL's code challenge. */
+  issue(authorizationUrl: string, identity: OAuthIdentity): string {
+    const code = `issued-${(this.issued += 1)}`;
+    this.codes.set(code, identity);
+    this.challenges.set(code, new URL(authorizationUrl).searchParams.get('code_challenge') ?? '');
+    return code;
+  }
+}
+
+export class FakeOAuthProviders implements OAuthProviders {
+  constructor(private readonly providers: OAuthProvider[]) {}
+  get(id: string): OAuthProvider | null {
+    return this.providers.find((p) => p.id === id) ?? null;
+  }
+  ids(): readonly string[] {
+    return this.providers.map((p) => p.id);
   }
 }

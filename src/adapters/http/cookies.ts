@@ -25,21 +25,45 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-function attributes(settings: CookieSettings, maxAgeSeconds: number): string {
+/** Name prefixes of the per-flow OAuth cookies; the flow id completes the name. */
+export const OAUTH_FLOW_COOKIE_PREFIX = 'portcullis-oauth-';
+export const OAUTH_REDIRECT_COOKIE_PREFIX = 'portcullis-redirect-';
+
+/** Every `name=value` pair whose name starts with `prefix`, at most `max` of them (the rest are ignored). */
+export function readCookiesWithPrefix(header: string | undefined, prefix: string, max: number): { suffix: string; value: string }[] {
+  const found: { suffix: string; value: string }[] = [];
+  if (header === undefined || header.length > 16_384) return found;
+  for (const part of header.split(';')) {
+    const pair = part.trim();
+    if (!pair.startsWith(prefix)) continue;
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    found.push({ suffix: pair.slice(prefix.length, eq), value: pair.slice(eq + 1).trim() });
+    if (found.length >= max) break;
+  }
+  return found;
+}
+
+export interface CookieScope {
+  /** True for cookies only the gateway itself reads (OAuth flows): no `Domain`, so protected apps never see them. */
+  readonly hostOnly?: boolean;
+}
+
+function attributes(settings: CookieSettings, maxAgeSeconds: number, scope: CookieScope = {}): string {
   const parts = [`Path=/`, `Max-Age=${maxAgeSeconds}`];
   if (maxAgeSeconds === 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
-  if (settings.domain.shareable) parts.push(`Domain=${settings.domain.domain}`);
+  if (settings.domain.shareable && scope.hostOnly !== true) parts.push(`Domain=${settings.domain.domain}`);
   parts.push('HttpOnly', 'SameSite=Lax');
   if (settings.secure) parts.push('Secure');
   return parts.join('; ');
 }
 
 /** A `Set-Cookie` value that stores `value` under `name` for `maxAgeSeconds`. */
-export function setCookie(name: string, value: string, maxAgeSeconds: number, settings: CookieSettings): string {
-  return `${name}=${value}; ${attributes(settings, Math.max(0, Math.floor(maxAgeSeconds)))}`;
+export function setCookie(name: string, value: string, maxAgeSeconds: number, settings: CookieSettings, scope?: CookieScope): string {
+  return `${name}=${value}; ${attributes(settings, Math.max(0, Math.floor(maxAgeSeconds)), scope)}`;
 }
 
 /** A `Set-Cookie` value that tells the client to forget `name`. */
-export function clearCookie(name: string, settings: CookieSettings): string {
-  return `${name}=; ${attributes(settings, 0)}`;
+export function clearCookie(name: string, settings: CookieSettings, scope?: CookieScope): string {
+  return `${name}=; ${attributes(settings, 0, scope)}`;
 }

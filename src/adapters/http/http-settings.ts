@@ -1,4 +1,4 @@
-import type { OAuthProviders } from '../../application/ports/oauth-provider';
+import type { OAuthProviders } from '../../application/ports/oauth-providers';
 import type { SessionSealer } from '../../application/ports/session-sealer';
 import type { Logger } from '../system/logger';
 import type { CookieSettings } from './cookies';

@@ -5,6 +5,7 @@ import type { GetCurrentUserUseCase } from '../../application/use-cases/get-curr
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
 import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
+import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
 import type { Session } from '../../domain/session';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { LoginBody, readBody, TotpBody } from './dtos';
@@ -13,14 +14,12 @@ import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
 
 /** The use cases the HTTP adapter drives. */
-export interface GatewayUseCases {
+export interface GatewayUseCases extends OAuthUseCases {
   readonly login: LoginUseCase;
   readonly verifyTotp: VerifyTotpUseCase;
   readonly logout: LogoutUseCase;
   readonly getCurrentUser: GetCurrentUserUseCase;
 }
-
-export const OAUTH_PROVIDER_KINDS = ['github', 'google', 'generic'] as const;
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
 export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
@@ -146,27 +145,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     });
   });
 
-  // OAuth endpoints: known provider kinds only; an unconfigured one is "not found".
-  const oauthGate = (ctx: Context): boolean => {
-    const provider = String(ctx.params.provider);
-    if (!(OAUTH_PROVIDER_KINDS as readonly string[]).includes(provider)) {
-      reply(ctx, 400, `Unknown OAuth provider; use one of ${OAUTH_PROVIDER_KINDS.join(', ')}`);
-      return false;
-    }
-    if (settings.providers.get(provider) === null) {
-      reply(ctx, 404, `OAuth provider ${provider} is not configured`);
-      return false;
-    }
-    return true;
-  };
-  router.get('/oauth/url/:provider', (ctx) => {
-    if (!oauthGate(ctx)) return;
-    reply(ctx, 501, 'OAuth login is not available in this build');
-  });
-  router.get('/oauth/callback/:provider', (ctx) => {
-    if (!oauthGate(ctx)) return;
-    reply(ctx, 501, 'OAuth login is not available in this build');
-  });
+  oauthRoutes(router, useCases, settings, reply, (ctx) => clientIp(ctx, settings), sessionCookie);
 
   return router;
 }

@@ -1,7 +1,9 @@
 import { hasTotp } from '../../domain/account';
 import { parseBasicAuthorization } from '../../domain/basic-credentials';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
+import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
 import type { AuditLog } from '../ports/audit-log';
+import type { OAuthProviders } from '../ports/oauth-providers';
 import type { Clock } from '../ports/clock';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RevokedSessions } from '../ports/revoked-sessions';
@@ -32,6 +34,14 @@ const ANONYMOUS: Authentication = { kind: 'anonymous' };
 /** Providers whose sessions belong to an account in the user store. */
 const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
+/** What OAuth sessions are checked against on every request. */
+export interface OAuthSessionRules {
+  readonly providers: OAuthProviders;
+  readonly whitelist: OAuthWhitelist;
+}
+
+const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
+
 /**
  * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
@@ -47,6 +57,7 @@ export class RequestAuthenticator {
     private readonly clock: Clock,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly oauth: OAuthSessionRules = NO_OAUTH,
   ) {}
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
@@ -54,6 +65,8 @@ export class RequestAuthenticator {
     if (token === undefined || token === '') return null;
     const session = this.sealer.unseal(token);
     if (session === null || !isActive(session, this.clock.now())) return null;
+    // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
+    if (session.oauth && (this.oauth.providers.get(session.provider) === null || !isWhitelisted(this.oauth.whitelist, session.email))) return null;
     if (await this.revoked.isRevoked(session.id)) return null;
     return session;
   }

@@ -10,6 +10,9 @@ import { hashOf } from '../../support/server';
 const HASH = hashOf('pw');
 const hasher = new BcryptPasswordHasher(4);
 
+// Reloads follow real file-system events; a busy machine can take a while to deliver them.
+jest.setTimeout(20_000);
+
 describe('FileUserStore reloading', () => {
   let dir: string;
   let store: FileUserStore | null = null;

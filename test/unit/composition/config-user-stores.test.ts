@@ -94,7 +94,7 @@ describe('configuration of user stores', () => {
 
   it('asks for some store when none is configured', () => {
     const result = load({});
-    expect(!result.ok && result.problems).toEqual(['no accounts: set USERS, USERS_FILE or LDAP_ADDRESS']);
+    expect(!result.ok && result.problems).toEqual(['no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)']);
   });
 
   it('bounds the LDAP timeout and checks attribute names', () => {

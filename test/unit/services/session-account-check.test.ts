@@ -35,7 +35,7 @@ describe('RequestAuthenticator: sessions of removed accounts', () => {
     const core = makeCore([]);
     const now = core.clock.now();
     const token = core.sealer.seal({
-      id: 's1', username: 'octocat', name: 'Octo', email: 'octo@example.com', groups: [], provider: 'github', oauth: true, totp: false,
+      id: 's1', username: 'octocat', name: 'Octo', email: 'octo@example.com', groups: [], provider: 'generic', oauth: true, totp: false,
       issuedAt: now, expiresAt: now + 60_000, totpPending: false,
     });
     core.users.down = true;

@@ -1,0 +1,161 @@
+import { AuthorizationCode } from 'simple-oauth2';
+import { OAuthProviderError, type OAuthProviderFailure } from '../../application/ports/oauth-provider';
+import type { OAuthProviderKind } from '../../domain/oauth-flow';
+
+/** Longest answer read from a provider; anything bigger is junk for our purposes. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface OAuth2ClientOptions {
+  readonly provider: OAuthProviderKind;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly scopes: readonly string[];
+  /** Bound on every call to the provider, milliseconds. */
+  readonly timeoutMs: number;
+  /** How the client authenticates at the token endpoint: HTTP Basic (RFC 6749's preference) or form fields. */
+  readonly clientAuthentication?: 'header' | 'body';
+  /** Extra headers for API calls (GitHub wants a User-Agent and its media type). */
+  readonly apiHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What every provider adapter shares: the authorization-code exchange with PKCE through
+ * simple-oauth2, and bounded JSON reads from the provider's API. Every failure becomes an
+ * {@link OAuthProviderError}; no token or secret ever lands in an error message.
+ */
+export class SimpleOAuth2Client {
+  private readonly client: AuthorizationCode;
+
+  constructor(private readonly options: OAuth2ClientOptions) {
+    const authorize = new URL(options.authorizeUrl);
+    const token = new URL(options.tokenUrl);
+    this.client = new AuthorizationCode({
+      client: { id: options.clientId, secret: options.clientSecret },
+      auth: {
+        authorizeHost: authorize.origin,
+        authorizePath: `${authorize.pathname}${authorize.search}`,
+        tokenHost: token.origin,
+        tokenPath: `${token.pathname}${token.search}`,
+      },
+      http: { timeout: options.timeoutMs, maxBytes: MAX_RESPONSE_BYTES, redirects: 0 },
+      options: { authorizationMethod: options.clientAuthentication ?? 'header' },
+    });
+  }
+
+  get provider(): OAuthProviderKind {
+    return this.options.provider;
+  }
+
+  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {
+    return this.client.authorizeURL({
+      redirect_uri: input.redirectUri,
+      scope: [...this.options.scopes],
+      state: input.state,
+      code_challenge: input.codeChallenge,
+      code_challenge_method: 'S256',
+    } as Parameters<AuthorizationCode['authorizeURL']>[0]);
+  }
+
+  /** Exchanges the code; resolves the access token. */
+  async exchange(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<string> {
+    let payload: unknown;
+    try {
+      const token = await this.client.getToken({
+        code: input.code,
+        redirect_uri: input.redirectUri,
+        code_verifier: input.codeVerifier,
+      } as unknown as Parameters<AuthorizationCode['getToken']>[0]);
+      payload = token.token;
+    } catch (e) {
+      throw this.failure(exchangeFailure(e), e);
+    }
+    if (payload === null || typeof payload !== 'object') throw this.failure('invalid_response');
+    const body = payload as Record<string, unknown>;
+    // GitHub answers a bad code with 200 and an `error` field.
+    if (typeof body.error === 'string') throw this.failure('refused');
+    const accessToken = body.access_token;
+    if (typeof accessToken !== 'string' || accessToken === '' || accessToken.length > 8192) throw this.failure('invalid_response');
+    return accessToken;
+  }
+
+  /** GETs a JSON document from the provider's API with the access token. */
+  async getJson(url: string, accessToken: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: { accept: 'application/json', ...this.options.apiHeaders, authorization: `Bearer ${accessToken}` },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (e) {
+      throw this.failure('unreachable', e);
+    }
+    let text: string;
+    try {
+      text = await readBounded(res);
+    } catch (e) {
+      throw this.failure(e instanceof TooLarge ? 'invalid_response' : 'unreachable', e);
+    }
+    if (res.status >= 500) throw this.failure('unreachable');
+    if (res.status === 401 || res.status === 403) throw this.failure('refused');
+    if (res.status !== 200) throw this.failure('invalid_response');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw this.failure('invalid_response');
+    }
+  }
+
+  failure(reason: OAuthProviderFailure, cause?: unknown): OAuthProviderError {
+    // The cause is kept for debugging but its message is never shown; it may quote a response body.
+    return new OAuthProviderError(this.options.provider, reason, cause === undefined ? undefined : { cause });
+  }
+}
+
+class TooLarge extends Error {}
+
+async function readBounded(res: Response): Promise<string> {
+  if (res.body === null) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new TooLarge('response too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Sorts a failed token request (a @hapi/boom error from Wreck) into refused, unreachable or junk. */
+function exchangeFailure(e: unknown): OAuthProviderFailure {
+  const data = (e as { data?: { res?: { statusCode?: number }; isResponseError?: boolean } } | null)?.data;
+  const status = data?.res?.statusCode;
+  if (status === undefined) {
+    // No response at all: connection refused, DNS, or our timeout.
+    return 'unreachable';
+  }
+  if (status >= 500) return 'unreachable';
+  if (data?.isResponseError === true && (status === 400 || status === 401 || status === 403)) return 'refused';
+  // A 2xx that is not JSON, a body too large, or an unexpected status: the provider answered junk.
+  return 'invalid_response';
+}
+
+/** Reads a string field, '' when absent or not a string. */
+export function stringField(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  return typeof v === 'string' ? v.slice(0, 1024) : '';
+}
+
+/** The JSON object a provider must answer with, or an invalid_response failure. */
+export function asObject(client: SimpleOAuth2Client, value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw client.failure('invalid_response');
+  return value as Record<string, unknown>;
+}

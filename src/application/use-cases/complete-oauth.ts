@@ -1,0 +1,162 @@
+import { isOAuthProviderKind, sameSecret, type OAuthFlow } from '../../domain/oauth-flow';
+import { isWhitelisted } from '../../domain/oauth-whitelist';
+import { safeRedirectTarget } from '../../domain/redirect-target';
+import { err, ok, type Result } from '../../domain/result';
+import type { Session } from '../../domain/session';
+import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
+import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
+import type { OAuthProviders } from '../ports/oauth-providers';
+import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
+import type { GatewaySettings, OAuthSettings } from '../settings';
+import { callbackUrl, type HeldOAuthFlow } from './start-oauth';
+
+export interface CompleteOAuthInput {
+  readonly provider: string;
+  /** `code` from the callback query, if any. */
+  readonly code?: string;
+  /** `state` from the callback query, if any. */
+  readonly state?: string;
+  /** `error` from the callback query: the provider (or the person) declined. */
+  readonly providerError?: string;
+  /** The flows this browser holds. */
+  readonly heldFlows: readonly HeldOAuthFlow[];
+  readonly ip: string;
+}
+
+export interface CompleteOAuthOutput {
+  readonly session: Session;
+  /** Where to send the person now (the target kept when the flow started), or null. */
+  readonly redirectTarget: string | null;
+  /** The finished flow; the browser should forget it. */
+  readonly flowId: string;
+}
+
+/** `flowId` names the flow the callback matched (now used up), so the browser can forget it; null when none matched. */
+type WithFlow<C extends string> = { readonly code: C; readonly flowId: string };
+
+export type CompleteOAuthError =
+  | { readonly code: 'unknown_provider' }
+  | { readonly code: 'provider_not_configured' }
+  /** No `code` or no `state` in the callback. */
+  | { readonly code: 'invalid_callback' }
+  /** This browser holds no flow for this provider at all (another browser's callback, or cookies lost). */
+  | { readonly code: 'oauth_flow_missing' }
+  /** The browser holds flows, but none with this state. */
+  | { readonly code: 'oauth_state_mismatch' }
+  | WithFlow<'oauth_flow_expired'>
+  /** The flow's callback was already handled once. */
+  | WithFlow<'oauth_flow_replayed'>
+  /** The provider sent the person back with an error (e.g. they declined). */
+  | WithFlow<'provider_denied'>
+  /** The provider refused to exchange the code. */
+  | WithFlow<'provider_refused'>
+  | WithFlow<'provider_unavailable'>
+  | WithFlow<'provider_invalid_response'>
+  /** The provider vouches for no (verified) e-mail address. */
+  | WithFlow<'email_missing'>
+  | (WithFlow<'not_whitelisted'> & { readonly email: string });
+
+const MAX_PARAM_LENGTH = 4096;
+
+/**
+ * Finishes a login at an OAuth provider: the callback's state must match a live, unused flow of
+ * this browser, the code is exchanged with that flow's PKCE verifier, and the identity must
+ * carry an e-mail that `OAUTH_WHITELIST` admits. Then a session is issued.
+ */
+export class CompleteOAuthUseCase {
+  constructor(
+    private readonly providers: OAuthProviders,
+    private readonly sealer: OAuthFlowSealer,
+    private readonly used: UsedOAuthFlows,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly settings: GatewaySettings,
+    private readonly oauth: OAuthSettings,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
+    if (!isOAuthProviderKind(input.provider)) return err({ code: 'unknown_provider' });
+    const provider = this.providers.get(input.provider);
+    if (provider === null) return err({ code: 'provider_not_configured' });
+    const method = `oauth:${provider.id}`;
+    const fail = <E extends CompleteOAuthError>(e: E, login = ''): Result<never, E> => {
+      this.audit.record({ event: 'login_failed', login, method, ip: input.ip, reason: e.code });
+      return err(e);
+    };
+
+    const state = bounded(input.state);
+    const flows = this.readFlows(input.heldFlows, provider.id);
+    if (state === undefined) {
+      // A provider error without state cannot be tied to a flow; treat it like any bad callback.
+      return fail({ code: 'invalid_callback' });
+    }
+    if (flows.length === 0) return fail({ code: 'oauth_flow_missing' });
+    const flow = flows.find((f) => sameSecret(f.state, state));
+    if (flow === undefined) return fail({ code: 'oauth_state_mismatch' });
+
+    // From here on the flow is spent, whatever the outcome: a callback is never tried twice.
+    if (!(await this.used.use(flow.id, flow.expiresAt))) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
+    const now = this.clock.now();
+    if (flow.expiresAt <= now) return fail({ code: 'oauth_flow_expired', flowId: flow.id });
+    if (input.providerError !== undefined) return fail({ code: 'provider_denied', flowId: flow.id });
+    const code = bounded(input.code);
+    if (code === undefined) return fail({ code: 'invalid_callback' });
+
+    let identity: OAuthIdentity;
+    try {
+      identity = await provider.identify({ code, codeVerifier: flow.codeVerifier, redirectUri: callbackUrl(this.oauth.appUrl, provider.id) });
+    } catch (e) {
+      if (!(e instanceof OAuthProviderError)) throw e;
+      switch (e.reason) {
+        case 'refused':
+          return fail({ code: 'provider_refused', flowId: flow.id });
+        case 'unreachable':
+          return fail({ code: 'provider_unavailable', flowId: flow.id });
+        case 'invalid_response':
+          return fail({ code: 'provider_invalid_response', flowId: flow.id });
+      }
+    }
+
+    const email = identity.email.trim().toLowerCase();
+    if (email === '') return fail({ code: 'email_missing', flowId: flow.id }, identity.username);
+    if (!isWhitelisted(this.oauth.whitelist, email)) return fail({ code: 'not_whitelisted', flowId: flow.id, email }, email);
+
+    const session: Session = {
+      // The verified e-mail, not the provider's login name: a GitHub user called `admin` must
+      // never arrive upstream as the same Remote-User as a local account `admin`.
+      username: email,
+      name: identity.name.trim() || identity.username.trim() || email,
+      email,
+      groups: identity.groups,
+      provider: provider.id,
+      oauth: true,
+      totp: false,
+      id: this.ids.next(),
+      issuedAt: now,
+      expiresAt: now + this.settings.sessionLifetimeMs,
+      totpPending: false,
+    };
+    this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip });
+    // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
+    const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);
+    return ok({ session, redirectTarget, flowId: flow.id });
+  }
+
+  /** The live-or-expired flows of this provider the browser holds; unreadable and mislabelled ones are ignored. */
+  private readFlows(held: readonly HeldOAuthFlow[], provider: string): OAuthFlow[] {
+    const flows: OAuthFlow[] = [];
+    for (const h of held) {
+      const flow = this.sealer.unseal(h.token);
+      if (flow !== null && flow.id === h.id && flow.provider === provider) flows.push(flow);
+    }
+    return flows;
+  }
+}
+
+function bounded(value: string | undefined): string | undefined {
+  return value === undefined || value === '' || value.length > MAX_PARAM_LENGTH ? undefined : value;
+}

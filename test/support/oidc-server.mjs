@@ -1,0 +1,52 @@
+// A real OpenID Connect provider (panva's oidc-provider) for the contract tests, run as its own
+// Node process because the package is ESM-only. Configuration arrives as JSON in OIDC_TEST_CONFIG:
+//   { clients: [{ client_id, client_secret, redirect_uris }], accounts: { <login>: { <claims> } } }
+// It listens on a free 127.0.0.1 port and prints one JSON line {"issuer": "..."} once ready.
+// Logins go through oidc-provider's own development interactions (POST /interaction/:uid with
+// `prompt=login&login=<account>`); consent is pre-granted so a login is one form post.
+import { createServer } from 'node:http';
+import Provider from 'oidc-provider';
+
+const config = JSON.parse(process.env.OIDC_TEST_CONFIG ?? '{}');
+const accounts = config.accounts ?? {};
+
+const server = createServer();
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address();
+  const issuer = `http://127.0.0.1:${port}`;
+  const provider = new Provider(issuer, {
+    clients: (config.clients ?? []).map((c) => ({ grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', ...c })),
+    cookies: { keys: ['oidc-test-cookie-key-not-a-secret'] },
+    scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+      groups: ['groups'],
+    },
+    // Every code must come with a PKCE S256 challenge; the token endpoint then checks the verifier.
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: true } },
+    async findAccount(_ctx, sub) {
+      const claims = accounts[sub];
+      if (claims === undefined) return undefined;
+      return { accountId: sub, claims: async () => ({ sub, ...claims }) };
+    },
+    async loadExistingGrant(ctx) {
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+      grant.addOIDCScope('openid email profile groups');
+      await grant.save();
+      return grant;
+    },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Session: 600, Interaction: 600, Grant: 600 },
+  });
+  server.on('request', provider.callback());
+  process.stdout.write(`${JSON.stringify({ issuer })}\n`);
+});
+
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// Never outlive the test run that started us.
+process.stdin.on('end', stop);
+process.stdin.resume();
