@@ -12,7 +12,7 @@ let slapd: Slapd;
 const open: LdapUserStore[] = [];
 
 beforeAll(async () => {
-  slapd = await Slapd.start();
+  slapd = await Slapd.start({ tls: true });
 });
 afterAll(async () => {
   for (const store of open) await store.close();
@@ -155,6 +155,21 @@ describe('LdapUserStore against a real OpenLDAP', () => {
     clock.advance(60_000);
     expect(await s.isAccountActive('alice')).toBe(true);
     await expect(s.isAccountActive('never-seen')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+  });
+});
+
+describe('LdapUserStore over ldaps:// with a self-signed certificate', () => {
+  beforeEach(() => directory([{ uid: 'tess', password: 'tess-Pa55word', cn: 'Tess' }]));
+
+  it('refuses the unverifiable certificate by default: the directory counts as unavailable', async () => {
+    await expect(store({ url: slapd.ldapsUrl }).findAccount('tess')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+  });
+
+  it('accepts it with LDAP_INSECURE, and logs in over TLS', async () => {
+    const s = store({ url: slapd.ldapsUrl, insecure: true });
+    const tess = await s.findAccount('tess');
+    expect(tess?.username).toBe('tess');
+    expect(tess !== null && (await s.verifyPassword(tess, 'tess-Pa55word'))).toBe(true);
   });
 });
 

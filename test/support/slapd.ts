@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -36,20 +36,32 @@ export interface LdapPerson {
  */
 export class Slapd {
   private child: ChildProcess | null = null;
-  private constructor(readonly dir: string, readonly port: number) {}
+  private constructor(readonly dir: string, readonly port: number, readonly tlsPort: number | null) {}
 
   get url(): string {
     return `ldap://127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<Slapd> {
+  /** `ldaps://` on its own port, with a self-signed certificate; only when started with `tls`. */
+  get ldapsUrl(): string {
+    if (this.tlsPort === null) throw new Error('this slapd was started without TLS');
+    return `ldaps://127.0.0.1:${this.tlsPort}`;
+  }
+
+  static async start(options: { tls?: boolean } = {}): Promise<Slapd> {
     if (!existsSync(SLAPD) || !existsSync(join(SCHEMA_DIR, 'inetorgperson.schema'))) {
       throw new Error('slapd is not installed: run scripts/ldap-setup.sh (npm run test:ldap does)');
     }
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-slapd-'));
     mkdirSync(join(dir, 'db'));
-    writeFileSync(join(dir, 'slapd.conf'), config(dir));
-    const server = new Slapd(dir, await freePort());
+    if (options.tls === true) {
+      execFileSync('openssl', [
+        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      ], { stdio: 'ignore' });
+    }
+    writeFileSync(join(dir, 'slapd.conf'), config(dir, options.tls === true));
+    const server = new Slapd(dir, await freePort(), options.tls === true ? await freePort() : null);
     await server.run();
     await server.admin(async (c) => {
       await c.add(BASE_DN, { objectClass: ['dcObject', 'organization'], dc: 'example', o: 'Example' });
@@ -62,7 +74,8 @@ export class Slapd {
   /** Starts slapd again (after {@link kill}) on the same port with the same data. */
   async run(): Promise<void> {
     if (this.child !== null) return;
-    const child = spawn(SLAPD, ['-h', `${this.url}/`, '-f', join(this.dir, 'slapd.conf'), '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const urls = this.tlsPort === null ? `${this.url}/` : `${this.url}/ ${this.ldapsUrl}/`;
+    const child = spawn(SLAPD, ['-h', urls, '-f', join(this.dir, 'slapd.conf'), '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-2000);
@@ -176,9 +189,10 @@ export function ssha(password: string): string {
   return `{SSHA}${Buffer.concat([createHash('sha1').update(password).update(salt).digest(), salt]).toString('base64')}`;
 }
 
-function config(dir: string): string {
+function config(dir: string, tls: boolean): string {
   return [
     ...['core', 'cosine', 'inetorgperson', 'nis'].map((s) => `include ${SCHEMA_DIR}/${s}.schema`),
+    ...(tls ? [`TLSCertificateFile ${join(dir, 'cert.pem')}`, `TLSCertificateKeyFile ${join(dir, 'key.pem')}`] : []),
     'modulepath /usr/lib/ldap',
     'moduleload back_mdb',
     'moduleload memberof',
