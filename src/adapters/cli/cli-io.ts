@@ -30,10 +30,11 @@ export class ProcessIo implements CliIo {
 
   promptHidden(question: string): Promise<string> {
     const stdin = process.stdin;
-    process.stderr.write(question);
     return new Promise((resolve, reject) => {
       let answer = '';
+      // Echo goes off before the prompt shows, so an answer typed (or pasted) at once is never echoed.
       stdin.setRawMode(true);
+      process.stderr.write(question);
       stdin.resume();
       stdin.setEncoding('utf8');
       const done = (error: Error | null): void => {

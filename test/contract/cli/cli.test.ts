@@ -67,6 +67,27 @@ describe('portcullis CLI (the built executable)', () => {
     expect(run.stdout).not.toContain('correct horse');
   });
 
+  it('user add on a terminal asks twice without echoing the password', async () => {
+    // `script` gives the CLI a real pseudo-terminal; each answer is typed once its prompt appears.
+    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} user add tty --cost 4 --plain`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    let answered = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      screen += d.toString();
+      const prompts = (screen.match(/Password: |Repeat password: /g) ?? []).length;
+      for (; answered < prompts; answered += 1) child.stdin.write('typed secret\r');
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(answered).toBe(2);
+    expect(screen).not.toContain('typed secret');
+    const entry = /tty:(\S+)/.exec(screen)?.[1] ?? '';
+    expect(await bcrypt.compare('typed secret', entry)).toBe(true);
+  });
+
   it('user add --plain prints the entry alone, and one line of stdin is enough', async () => {
     const run = await cli(['user', 'add', 'bob@example.com', '--cost', '4', '--plain'], { input: 'pw-only-once' });
     expect(run.code).toBe(0);
