@@ -10,10 +10,17 @@ export * from './domain/redirect-target';
 export * from './domain/forwarded-request';
 export * from './domain/basic-credentials';
 export * from './domain/login-failures';
+export * from './domain/header-value';
+export * from './domain/access-decision';
+export * from './domain/access-rules';
+export * from './domain/access-evaluation';
+export * from './domain/canonical-path';
+export * from './domain/ip-address';
 export * from './domain/oauth-flow';
 export * from './domain/oauth-whitelist';
 
-export type { AccessPolicy, AccessDecision, AccessRequest } from './application/ports/access-policy';
+export type { AccessPolicy, AccessRequest } from './application/ports/access-policy';
+export type { AccessRulesSource } from './application/ports/access-rules-source';
 export type { AuditLog, AuditEvent } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
 export type { IdGenerator } from './application/ports/id-generator';
@@ -37,6 +44,15 @@ export type { GatewaySettings, OAuthSettings } from './application/settings';
 export { LoginGuard } from './application/services/login-guard';
 export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/services/request-authenticator';
 export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
+export { RulesAccessPolicy } from './application/services/rules-access-policy';
+export { InMemoryAccessRulesSource } from './adapters/rules/in-memory-access-rules-source';
+export {
+  YamlFileAccessRulesSource,
+  InvalidAccessRulesError,
+  loadAccessRulesFile,
+  parseAccessRulesYaml,
+  type YamlFileAccessRulesOptions,
+} from './adapters/rules/yaml-file-access-rules-source';
 export * from './application/use-cases/login';
 export * from './application/use-cases/verify-totp';
 export * from './application/use-cases/logout';

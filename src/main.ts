@@ -3,10 +3,10 @@ import { runPortcullis } from './composition/cli';
 
 runPortcullis(process.argv.slice(2), process.env).then(
   (code) => {
-    if (code !== 0) process.exitCode = code;
+    if (code !== 0) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`portcullis failed: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
+    process.stderr.write(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
     process.exit(1);
   },
 );

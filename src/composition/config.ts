@@ -5,6 +5,7 @@ import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-fil
 import { filterTemplateProblem } from '../adapters/users/ldap-filter';
 import type { LdapUserStoreSettings } from '../adapters/users/ldap-user-store';
 import { buildTrustedProxies } from '../adapters/http/client-address';
+import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 
@@ -73,6 +74,8 @@ export interface Config {
   readonly oauth: OAuthConfig;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
+  /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
+  readonly accessConfig: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -100,14 +103,14 @@ export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberU
 const LDAP_OPTIONS = [
   'LDAP_ADDRESS', 'LDAP_BIND_DN', 'LDAP_BIND_PASSWORD', 'LDAP_BIND_PASSWORD_FILE', 'LDAP_BASE_DN', 'LDAP_SEARCH_FILTER',
   'LDAP_USERNAME_ATTRIBUTE', 'LDAP_MAIL_ATTRIBUTE', 'LDAP_NAME_ATTRIBUTE', 'LDAP_GROUP_ATTRIBUTE', 'LDAP_GROUP_BASE_DN',
-  'LDAP_GROUP_FILTER', 'LDAP_GROUP_NAME_ATTRIBUTE', 'LDAP_INSECURE', 'LDAP_TIMEOUT', 'LDAP_CACHE_TTL',
+  'LDAP_GROUP_FILTER', 'LDAP_GROUP_NAME_ATTRIBUTE', 'LDAP_TOTP_ATTRIBUTE', 'LDAP_INSECURE', 'LDAP_TIMEOUT', 'LDAP_CACHE_TTL',
 ] as const;
 
 /** Every option, for `--kebab-case` flags and for telling typos apart. */
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL',
+  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
   'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
@@ -226,13 +229,16 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     problems.push(...parsed.problems.map((p) => `USERS ${p}`));
   }
   // The file is read here once, so that its problems join all the others at start-up; afterwards
-  // the store watches and reloads it. A name in both USERS and the file is USERS's (first hit wins).
+  // the store watches and reloads it.
   let usersFile: Config['usersFile'] = null;
   const usersFilePath = get('USERS_FILE');
   if (usersFilePath !== undefined) {
     try {
       const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath);
       usersFile = { path: usersFilePath, entries: parsed.entries };
+      // At start-up a name in both is most likely a mistake; a later reload can only be warned about.
+      const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
+      for (const entry of parsed.entries) if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
     } catch {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
@@ -323,6 +329,13 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
 
+  // The rules file is validated now, so that start-up lists its problems with all the others.
+  const accessConfig = get('ACCESS_CONFIG') ?? null;
+  if (accessConfig !== null) {
+    const rules = loadAccessRulesFile(accessConfig, readFile);
+    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+  }
+
   const config: Config = {
     demo,
     port,
@@ -345,6 +358,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     oauth: { github, google, generic, whitelist, timeoutSeconds: integer('OAUTH_TIMEOUT', 10, 1, 120) },
     trustedProxies,
     logLevel,
+    accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }
@@ -411,6 +425,7 @@ function ldapSettings(
     groupBaseDn,
     groupFilter,
     groupNameAttribute: attribute('LDAP_GROUP_NAME_ATTRIBUTE', 'cn') as string,
+    totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE', undefined),
     insecure: bool('LDAP_INSECURE', false),
     timeoutMs: integer('LDAP_TIMEOUT', 5, 1, 60) * 1000,
     cacheTtlMs: integer('LDAP_CACHE_TTL', 60, 0, 3600) * 1000,

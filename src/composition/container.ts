@@ -12,6 +12,12 @@ import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-ste
 import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
+import { InMemoryAccessRulesSource } from '../adapters/rules/in-memory-access-rules-source';
+import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
+import { RulesAccessPolicy } from '../application/services/rules-access-policy';
+import { allowAuthenticatedRules } from '../domain/access-rules';
+import { typicalBcryptCost } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -93,7 +99,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
-  bind(TOKENS.PasswordHasher, (): PasswordHasher => new BcryptPasswordHasher());
+  bind(TOKENS.PasswordHasher, (): PasswordHasher => {
+    // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
+    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
+    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    hasher.verifyDecoy('').catch(() => undefined);
+    return hasher;
+  });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
   bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
@@ -107,7 +119,21 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       buildUserStore(config, domain.domain, { hasher, clock, logger, resources }),
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
-  bind(TOKENS.AccessPolicy, (): AccessPolicy => new AllowAuthenticatedPolicy());
+  // With ACCESS_CONFIG the rules file decides (reloaded on change); without it, every logged-in person passes.
+  bind(
+    TOKENS.AccessRulesSource,
+    (logger: Logger): AccessRulesSource =>
+      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, { logger }),
+    [TOKENS.Logger],
+  );
+  bind(
+    TOKENS.AccessPolicy,
+    (source: AccessRulesSource, logger: Logger): AccessPolicy =>
+      config.accessConfig === null
+        ? new AllowAuthenticatedPolicy()
+        : new RulesAccessPolicy(source, (e) => logger.error('access rules evaluation failed; request denied', { error: e instanceof Error ? e.name : 'unknown' })),
+    [TOKENS.AccessRulesSource, TOKENS.Logger],
+  );
   bind(TOKENS.OAuthProviders, (): OAuthProviders => oauthProvidersOf(config));
   bind(TOKENS.OAuthSettings, (): OAuthSettings => {
     const whitelist = parseOAuthWhitelist(config.oauth.whitelist);

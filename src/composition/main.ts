@@ -1,4 +1,5 @@
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { loadConfig } from './config';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
@@ -17,15 +18,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     config = demo.config;
     banner = demoBanner(config, demo.password);
   }
-  const gateway = createGateway(config);
+  let gateway: ReturnType<typeof createGateway>;
+  try {
+    gateway = createGateway(config);
+  } catch (e) {
+    // The rules file changed between validation and loading: still a list of problems, not a stack trace.
+    if (!(e instanceof InvalidAccessRulesError)) throw e;
+    process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 2;
+  }
   const { server, port } = await gateway.listen();
   if (banner !== null) process.stderr.write(`${banner}\n`);
   gateway.logger.info('portcullis listening', { address: config.address, port, appUrl: config.appUrl, demo: config.demo });
 
   const stop = (signal: string): void => {
     gateway.logger.info('shutting down', { signal });
+    const closed = gateway.close();
     server.close(() => {
-      void gateway.close().finally(() => process.exit(0));
+      void closed.finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

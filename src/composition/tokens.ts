@@ -16,6 +16,7 @@ export const TOKENS = {
   UserStore: Symbol.for('portcullis.UserStore'),
   Resources: Symbol.for('portcullis.Resources'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
+  AccessRulesSource: Symbol.for('portcullis.AccessRulesSource'),
   OAuthProviders: Symbol.for('portcullis.OAuthProviders'),
   OAuthSettings: Symbol.for('portcullis.OAuthSettings'),
   OAuthFlowSealer: Symbol.for('portcullis.OAuthFlowSealer'),

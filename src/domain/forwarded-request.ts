@@ -37,12 +37,16 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   let proto = firstValue(headers.proto);
   let host = firstValue(headers.host);
   let uri = headers.uri;
+  // Problems are reported against the header the proxy actually sent.
+  let hostField = 'X-Forwarded-Host';
+  let uriField = 'X-Forwarded-Uri';
   if (host === undefined && headers.originalUrl !== undefined) {
     const m = /^(https?):\/\/([^/?#]*)([^#]*)/i.exec(headers.originalUrl.trim());
     if (m === null) return err({ code: 'malformed', field: 'X-Original-URL' });
     proto = m[1];
     host = m[2];
     uri = m[3] === '' ? '/' : m[3];
+    hostField = uriField = 'X-Original-URL';
   }
   if (host === undefined || host === '') {
     return proto === undefined && uri === undefined ? err({ code: 'missing' }) : err({ code: 'malformed', field: 'X-Forwarded-Host' });
@@ -50,10 +54,10 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   const p = (proto ?? 'http').toLowerCase();
   if (p !== 'http' && p !== 'https') return err({ code: 'malformed', field: 'X-Forwarded-Proto' });
   const h = host.toLowerCase();
-  if (h.length > 255 || !HOST.test(h)) return err({ code: 'malformed', field: 'X-Forwarded-Host' });
+  if (h.length > 255 || !HOST.test(h)) return err({ code: 'malformed', field: hostField });
   const u = uri === undefined || uri === '' ? '/' : uri;
   if (u.length > 8192 || u[0] !== '/' || u.startsWith('//') || /[\u0000-\u0020\u007f\\]/.test(u)) {
-    return err({ code: 'malformed', field: 'X-Forwarded-Uri' });
+    return err({ code: 'malformed', field: uriField });
   }
   const hostNoDot = h.replace(/\.(?=(:\d+)?$)/, '');
   const hostname = hostNoDot.startsWith('[') ? hostNoDot.slice(0, hostNoDot.indexOf(']') + 1) : hostNoDot.replace(/:\d+$/, '');
@@ -61,8 +65,9 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   try {
     url = new URL(`${p}://${hostNoDot}${u}`);
   } catch {
-    return err({ code: 'malformed', field: 'X-Forwarded-Uri' });
+    // The path is already vetted; what the URL parser still refuses is the host (a port over 65535, a bad IPv6).
+    return err({ code: 'malformed', field: hostField });
   }
-  if (url.username !== '' || url.password !== '') return err({ code: 'malformed', field: 'X-Forwarded-Host' });
+  if (url.username !== '' || url.password !== '') return err({ code: 'malformed', field: hostField });
   return ok({ proto: p, hostname, host: hostNoDot, uri: u, url: `${p}://${hostNoDot}${u}` });
 }

@@ -3,7 +3,7 @@ import { JsonLinesLogger } from '../../src/adapters/system/logger';
 import { LdapUserStore, type LdapUserStoreSettings } from '../../src/adapters/users/ldap-user-store';
 import { UserStoreUnavailableError } from '../../src/application/ports/user-store';
 import { DEFAULT_LDAP_GROUP_FILTER } from '../../src/composition/config';
-import { runUserStoreContract } from '../contract/ports/user-store.contract';
+import { userStoreContract } from '../contract/ports/user-store.contract';
 import { FixedClock } from '../support/fakes';
 import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd, type LdapPerson } from '../support/slapd';
 
@@ -50,15 +50,22 @@ async function directory(people: readonly LdapPerson[]): Promise<void> {
   await slapd.addPeople(people);
 }
 
-runUserStoreContract('LdapUserStore (real OpenLDAP)', async (accounts) => {
-  await directory(accounts.map((a, i) => ({ uid: a.username, password: a.password, cn: a.username, mail: `${a.username}@example.test`, hashed: i % 2 === 0 })));
-  const s = store();
-  return {
-    store: s,
-    remove: (username) => slapd.removePeople([username]),
-    takeDown: () => slapd.kill(),
-    close: () => s.close(),
-  };
+userStoreContract('LdapUserStore (real OpenLDAP)', async (env, seeds) => {
+  await directory(
+    seeds.map((seed, i) => ({
+      uid: seed.username,
+      password: seed.password,
+      cn: seed.name,
+      displayName: seed.name,
+      mail: seed.email,
+      groups: seed.groups,
+      totpSecret: seed.totpSecret,
+      hashed: i % 2 === 0,
+    })),
+  );
+  const s = store({ totpAttribute: 'description' });
+  env.onCleanup(() => s.close());
+  return { store: s, remove: (username) => slapd.removePeople([username]), takeDown: () => slapd.kill() };
 });
 
 describe('LdapUserStore against a real OpenLDAP', () => {

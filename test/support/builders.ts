@@ -41,3 +41,6 @@ export class UserBuilder {
 }
 
 export const aUser = (): UserBuilder => new UserBuilder();
+
+/** An HTTP Basic `Authorization` value (RFC 7617, UTF-8). */
+export const basicAuth = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;

@@ -4,6 +4,7 @@ import { InMemoryLoginAttempts } from '../../src/adapters/state/in-memory-login-
 import { InMemoryRevokedSessions } from '../../src/adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-totp-steps';
 import type { Account } from '../../src/domain/account';
+import type { Session } from '../../src/domain/session';
 import { protectedDomainOf } from '../../src/domain/cookie-domain';
 import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
@@ -67,7 +68,7 @@ export function makeCore(
     whitelist: oauthSettings.whitelist,
   });
   return {
-    clock, hasher, users, audit, attempts, revoked, sealer, verified, settings, authenticator,
+    clock, hasher, users, audit, attempts, revoked, usedSteps, sealer, verified, settings, guard, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
@@ -77,4 +78,13 @@ export function makeCore(
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),
   };
+}
+
+export type Core = ReturnType<typeof makeCore>;
+
+/** Logs in through LoginUseCase and returns the session with its cookie value; throws when the login is refused. */
+export async function signIn(core: Core, login: string, password: string, ip = '198.51.100.7'): Promise<{ session: Session; token: string }> {
+  const result = await core.login.execute({ login, password, ip });
+  if (!result.ok) throw new Error(`login of ${login} refused: ${result.error.code}`);
+  return { session: result.value.session, token: core.sealer.seal(result.value.session) };
 }

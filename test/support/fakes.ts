@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Account } from '../../src/domain/account';
+import type { AccessDecision, AccessPolicy, AccessRequest } from '../../src/application/ports/access-policy';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
 import type { Clock } from '../../src/application/ports/clock';
 import type { IdGenerator } from '../../src/application/ports/id-generator';
@@ -65,14 +66,27 @@ export class FakeUserStore implements UserStore {
   }
 }
 
-/** Accepts `code` when it equals `<secret prefix>` digits for the current step: `step % 1e6` zero-padded. */
+/**
+ * TOTP without cryptography: the code for a step is `(step * 7919 + checksum(secret)) mod 10^6`, so
+ * codes still depend on the secret and the step. Accepts one step of drift either way, as the port demands.
+ */
 export class FakeTotpVerifier implements TotpVerifier {
-  static codeAt(nowMs: number, offsetSteps = 0): string {
-    return String((Math.floor(nowMs / 30_000) + offsetSteps) % 1_000_000).padStart(6, '0');
+  /** The code the fake accepts for `secret` at `nowMs`, shifted by `offsetSteps` time steps. */
+  static codeAt(secret: string, nowMs: number, offsetSteps = 0): string {
+    return FakeTotpVerifier.codeForStep(secret, Math.floor(nowMs / 30_000) + offsetSteps);
   }
-  async verify(_secret: string, code: string, nowMs: number): Promise<number | null> {
+
+  private static codeForStep(secret: string, step: number): string {
+    let checksum = 0;
+    for (let i = 0; i < secret.length; i += 1) checksum = (checksum * 31 + secret.charCodeAt(i)) % 1_000_003;
+    return String((step * 7919 + checksum) % 1_000_000).padStart(6, '0');
+  }
+
+  async verify(secret: string, code: string, nowMs: number): Promise<number | null> {
+    // The same refusals as the real verifier: six ASCII digits, a base32 secret of at least 80 bits.
+    if (!/^[0-9]{6}$/.test(code) || !/^[A-Z2-7]{16,}=*$/.test(secret)) return null;
     const step = Math.floor(nowMs / 30_000);
-    for (const s of [step - 1, step, step + 1]) if (String(s % 1_000_000).padStart(6, '0') === code) return s;
+    for (const s of [step - 1, step, step + 1]) if (FakeTotpVerifier.codeForStep(secret, s) === code) return s;
     return null;
   }
 }
@@ -143,5 +157,15 @@ export class FakeOAuthProviders implements OAuthProviders {
   }
   ids(): readonly string[] {
     return this.providers.map((p) => p.id);
+  }
+}
+
+/** Answers every request with `decision` (or asks the function) and keeps what it was asked. */
+export class ScriptedAccessPolicy implements AccessPolicy {
+  readonly requests: AccessRequest[] = [];
+  constructor(private readonly decision: AccessDecision | ((request: AccessRequest) => AccessDecision)) {}
+  decide(request: AccessRequest): AccessDecision {
+    this.requests.push(request);
+    return typeof this.decision === 'function' ? this.decision(request) : this.decision;
   }
 }

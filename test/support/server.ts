@@ -27,8 +27,9 @@ export async function startGateway(env: Record<string, string> = {}, overrides: 
     url: `http://127.0.0.1:${port}`,
     gateway,
     close: async () => {
+      const closing = gateway.close();
       await closeServer(server);
-      await gateway.close();
+      await closing;
     },
   };
 }

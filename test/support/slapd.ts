@@ -25,6 +25,8 @@ export interface LdapPerson {
   readonly groups?: readonly string[];
   /** posixGroup groups (memberUid), found by a group search */
   readonly posixGroups?: readonly string[];
+  /** Kept in `description` (the suite points LDAP_TOTP_ATTRIBUTE there). */
+  readonly totpSecret?: string;
   /** Store the password as {SSHA} (true) or in plain text. */
   readonly hashed?: boolean;
 }
@@ -139,6 +141,7 @@ export class Slapd {
         };
         if (p.displayName !== undefined) attrs.displayName = p.displayName;
         if (p.mail !== undefined) attrs.mail = p.mail;
+        if (p.totpSecret !== undefined) attrs.description = p.totpSecret;
         await c.add(personDn(p.uid), attrs);
         for (const g of p.groups ?? []) {
           const dn = `cn=${g},ou=groups,${BASE_DN}`;

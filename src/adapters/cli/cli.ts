@@ -12,6 +12,8 @@ export interface CliDeps {
   checkConfig(argv: readonly string[]): { readonly problems: readonly string[]; readonly summary: readonly string[]; readonly demo: boolean };
   /** Runs the gateway; resolves its exit code (0 while it keeps running). */
   serve(argv: readonly string[]): Promise<number>;
+  /** `explain <url> ...`: which access rule decides a request; resolves the exit code. */
+  explain(argv: readonly string[], write: (line: string) => void): number;
   /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
   readonly options: readonly string[];
 }
@@ -29,6 +31,7 @@ Commands:
   user verify <entry> <password>    check a password against a USERS entry ("-" reads it from stdin)
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
+  explain <url> [--user NAME ...]   show which access rule decides a request, and why
 
 Run "portcullis <command> --help" for a command's options.
 `;
@@ -100,6 +103,16 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
       return 0;
     }
     return deps.serve(args);
+  }
+  if (command === 'explain') {
+    const args = argv.slice(1);
+    const write = (line: string): void => (args.includes('--help') || args.includes('-h') ? io.out : io.err).call(io, `${line}\n`);
+    // explain answers its own usage (exit 2) for no arguments; asked for help, that is a success.
+    if (args.includes('--help') || args.includes('-h')) {
+      deps.explain([], write);
+      return 0;
+    }
+    return deps.explain(args, (line) => io.out(`${line}\n`));
   }
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {

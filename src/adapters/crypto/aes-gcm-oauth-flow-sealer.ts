@@ -31,8 +31,10 @@ export class AesGcmOAuthFlowSealer implements OAuthFlowSealer {
 
   unseal(token: string): OAuthFlow | null {
     if (token.length > MAX_TOKEN_LENGTH || !token.startsWith(`${VERSION}.`)) return null;
-    const raw = Buffer.from(token.slice(VERSION.length + 1), 'base64url');
-    if (raw.length < IV_BYTES + TAG_BYTES + 2) return null;
+    const body = token.slice(VERSION.length + 1);
+    const raw = Buffer.from(body, 'base64url');
+    // Node's decoder skips characters outside the alphabet: only the one canonical spelling opens.
+    if (raw.length < IV_BYTES + TAG_BYTES + 2 || raw.toString('base64url') !== body) return null;
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
       decipher.setAAD(this.aad);

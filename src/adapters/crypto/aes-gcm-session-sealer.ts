@@ -72,8 +72,11 @@ export class AesGcmSessionSealer implements SessionSealer {
 
   private open(token: string): Session | null {
     if (token.length > MAX_TOKEN_LENGTH || !token.startsWith(`${VERSION}.`)) return null;
-    const raw = Buffer.from(token.slice(VERSION.length + 1), 'base64url');
-    if (raw.length < IV_BYTES + TAG_BYTES + 2) return null;
+    const body = token.slice(VERSION.length + 1);
+    const raw = Buffer.from(body, 'base64url');
+    // Node's decoder skips characters outside the alphabet and ignores filler bits, so many strings
+    // decode alike; only the one canonical spelling opens (each variant would also take a cache slot).
+    if (raw.length < IV_BYTES + TAG_BYTES + 2 || raw.toString('base64url') !== body) return null;
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
       decipher.setAAD(this.aad);

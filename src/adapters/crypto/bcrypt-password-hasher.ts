@@ -9,12 +9,21 @@ const MAX_PASSWORD_BYTES = 1024;
 export class BcryptPasswordHasher implements PasswordHasher {
   private decoy: Promise<string> | null = null;
 
-  constructor(private readonly cost = 10) {}
+  /**
+   * @param cost work factor for new hashes.
+   * @param decoyCost work factor of the decoy check for unknown accounts: it must match the stored
+   *   hashes (htpasswd writes cost 5), or the time of a login answer tells which accounts exist.
+   */
+  constructor(
+    private readonly cost = 10,
+    private readonly decoyCost = cost,
+  ) {}
 
   async verify(password: string, hash: string): Promise<boolean> {
     if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
-      return await bcrypt.compare(password, hash);
+      // `$2y$` (htpasswd, PHP) is the same algorithm as `$2b$`, but the native binding only knows `$2a$`/`$2b$`.
+      return await bcrypt.compare(password, hash.startsWith('$2y$') ? `$2b$${hash.slice(4)}` : hash);
     } catch {
       return false;
     }
@@ -25,8 +34,8 @@ export class BcryptPasswordHasher implements PasswordHasher {
   }
 
   async verifyDecoy(password: string): Promise<false> {
-    // A hash of random bytes at the same cost, made once: comparing against it costs what a real check costs.
-    this.decoy ??= bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.cost);
+    // A hash of random bytes at the stored hashes' cost, made once: comparing against it costs what a real check costs.
+    this.decoy ??= bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.decoyCost);
     await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), await this.decoy);
     return false;
   }

@@ -16,6 +16,7 @@ const BODY_AUTHENTICATED = envelope(200, MESSAGES.authenticated);
 const BODY_UNAUTHORIZED = envelope(401, MESSAGES.unauthorized);
 const BODY_FORBIDDEN = envelope(403, MESSAGES.forbidden);
 const BODY_REDIRECT = envelope(302, MESSAGES.redirecting);
+const BODY_FORBIDDEN_REDIRECT = envelope(302, MESSAGES.forbidden);
 const BODY_UNKNOWN_PROXY = envelope(400, 'Unknown proxy; use one of traefik, nginx, caddy');
 const BODY_UNAVAILABLE = envelope(503, MESSAGES.unavailable);
 const BODY_INTERNAL = envelope(500, MESSAGES.internal);
@@ -85,13 +86,16 @@ export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: Htt
           return writeRaw(res, 401, BODY_UNAUTHORIZED, out, head);
         }
         case 'forbidden': {
+          // Only a logged-in person refused for who they are gets the "not allowed" page; a refused
+          // address or an anonymous refusal is a plain 403 (there is nobody to tell, nothing to log in for).
+          if (error.network || error.username === '') return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
           const params = new URLSearchParams();
           if (error.app !== null) params.set('resource', error.app);
           params.set('username', error.username);
           const target = `${unauthorizedUrl}?${params.toString()}`;
           if (redirects) {
             out.location = target;
-            return writeRaw(res, 302, envelope(302, MESSAGES.forbidden), out, head);
+            return writeRaw(res, 302, BODY_FORBIDDEN_REDIRECT, out, head);
           }
           if (proxy === 'nginx') out['x-portcullis-location'] = target;
           return writeRaw(res, 403, BODY_FORBIDDEN, out, head);

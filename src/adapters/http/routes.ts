@@ -46,17 +46,21 @@ function clientIp(ctx: Context, settings: HttpSettings): string {
   return settings.clientAddress.resolve(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']) ?? 'unknown';
 }
 
+/** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
+const JSON_TYPES = ['application/json', '+json'];
+
 function requireJson(ctx: Context): boolean {
-  if (ctx.is('application/json') === 'application/json' || ctx.is('+json')) return true;
+  if (ctx.is(JSON_TYPES)) return true;
   reply(ctx, 415, MESSAGES.unsupportedMedia);
   return false;
 }
 
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
   const router = new Router({ prefix: '/api' });
-  const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: '64kb', jsonStrict: true });
+  const body = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: '64kb', jsonStrict: true, jsonTypes: JSON_TYPES });
+  // The session was issued just now on the gateway clock: its own lifetime is the cookie's Max-Age.
   const sessionCookie = (session: Session): string =>
-    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - Date.now()) / 1000, settings.cookies);
+    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - session.issuedAt) / 1000, settings.cookies);
   const sessionToken = (ctx: Context): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), SESSION_COOKIE);
 
   router.get('/healthcheck', (ctx) => reply(ctx, 200, MESSAGES.ok));

@@ -25,6 +25,8 @@ export interface LdapUserStoreSettings {
   /** Group filter template: `%s` the username, `%d` the user's DN. */
   readonly groupFilter: string;
   readonly groupNameAttribute: string;
+  /** Attribute holding a person's base32 TOTP secret; absent means directory accounts have no TOTP. */
+  readonly totpAttribute?: string;
   /** Accept any server certificate (self-signed test servers). */
   readonly insecure: boolean;
   /** Bound on connecting and on each operation, milliseconds. */
@@ -167,6 +169,7 @@ export class LdapUserStore implements UserStore {
     const s = this.settings;
     const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'modifyTimestamp'];
     if (s.groupAttribute !== undefined) attributes.push(s.groupAttribute);
+    if (s.totpAttribute !== undefined) attributes.push(s.totpAttribute);
     const { searchEntries } = await this.withConnection((client) =>
       client.search(s.baseDn, { scope: 'sub', filter: fillFilter(s.searchFilter, { s: login }), attributes, sizeLimit: 2, timeLimit: this.timeLimitSeconds() }),
     );
@@ -184,11 +187,15 @@ export class LdapUserStore implements UserStore {
     if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) groups.add(groupName(value));
     if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) groups.add(name);
     groups.delete('');
+    // Whatever the attribute holds counts as a second factor: a malformed secret then fails every
+    // code (closed), rather than letting the password alone through.
+    const totpSecret = s.totpAttribute === undefined ? undefined : first(entry, s.totpAttribute)?.replace(/\s+/g, '').toUpperCase() || undefined;
     const account: Account = {
       username,
       email: (first(entry, s.mailAttribute) ?? localAccountEmail(username, this.domain)).toLowerCase(),
       name: first(entry, s.nameAttribute) ?? first(entry, 'cn') ?? username,
       groups: [...groups],
+      ...(totpSecret !== undefined ? { totpSecret } : {}),
       credentialVersion: `ldap:${entry.dn}:${first(entry, 'modifyTimestamp') ?? ''}`,
     };
     this.dns.set(account, entry.dn);

@@ -81,3 +81,18 @@ export function accountFromEntry(entry: UsersListEntry, domain: string): Account
     credentialVersion: entry.hash,
   };
 }
+
+/**
+ * The bcrypt cost most of the entries' hashes use (the higher one on a tie), or undefined without
+ * entries. The decoy check for unknown accounts runs at this cost so it takes as long as a real one.
+ */
+export function typicalBcryptCost(entries: readonly UsersListEntry[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const { hash } of entries) {
+    const cost = Number(hash.slice(4, 6));
+    counts.set(cost, (counts.get(cost) ?? 0) + 1);
+  }
+  let best: { cost: number; n: number } | undefined;
+  for (const [cost, n] of counts) if (best === undefined || n > best.n || (n === best.n && cost > best.cost)) best = { cost, n };
+  return best?.cost;
+}

@@ -1,5 +1,8 @@
+import type { AccessDecision } from '../../domain/access-decision';
 import type { OriginalRequest } from '../../domain/forwarded-request';
 import type { Identity } from '../../domain/session';
+
+export type { AccessDecision, DenyReason } from '../../domain/access-decision';
 
 /** A request a proxy asks about, with whoever the gateway found behind it. */
 export interface AccessRequest {
@@ -7,16 +10,15 @@ export interface AccessRequest {
   readonly original: OriginalRequest | null;
   /** The proven caller, or null when anonymous. */
   readonly identity: Identity | null;
+  /** The client's address as text; anything that is not an IPv4/IPv6 address (e.g. `unknown`) must be denied by rules on addresses. */
   readonly ip: string;
 }
 
-export type AccessDecision =
-  | { readonly kind: 'allow'; readonly headers?: Readonly<Record<string, string>> }
-  | { readonly kind: 'login_required' }
-  | { readonly kind: 'deny'; readonly reason: string; readonly app?: string };
-
 /** Decides who may reach which protected application. Must fail closed: when unsure, deny. */
 export interface AccessPolicy {
-  /** Decides for one request; throws only on an internal fault (the caller then denies). */
+  /**
+   * Decides for one request, synchronously (it runs on the forward-auth hot path). Throws only on
+   * an internal fault, which the caller answers with a 500, never with an allow.
+   */
   decide(request: AccessRequest): AccessDecision;
 }

@@ -4,7 +4,8 @@ export interface LoginAttempts {
   lockedUntil(key: string, nowMs: number): Promise<number>;
   /**
    * Records a failure for `key`. When this failure reaches `maxFailures`, the key is locked for `lockMs`.
-   * Failures older than `lockMs` are forgotten. Resolves the lock end (ms), or 0 when not locked.
+   * A key's failures are forgotten once `lockMs` passes without a new failure for it (reaching the
+   * limit starts a fresh count). Resolves the lock end (ms), or 0 when not locked.
    */
   recordFailure(key: string, nowMs: number, maxFailures: number, lockMs: number): Promise<number>;
   /** Forgets the failures of `key` (after a successful login). */

@@ -21,7 +21,11 @@ export interface AuthorizeProxyRequestOutput {
 export type AuthorizeProxyRequestError =
   /** `returnTo` is the original URL when it is safe to send the person back there after login. */
   | { readonly code: 'unauthenticated'; readonly returnTo: string | null }
-  | { readonly code: 'forbidden'; readonly reason: string; readonly app: string | null; readonly username: string }
+  /**
+   * `username` is '' for an anonymous caller; `network` is true when the refusal is about the
+   * client's address (blocked, not allowed, unreadable) rather than about the person.
+   */
+  | { readonly code: 'forbidden'; readonly reason: string; readonly app: string | null; readonly username: string; readonly network: boolean }
   | { readonly code: 'bad_forwarded_headers'; readonly field: string }
   | { readonly code: 'account_locked'; readonly retryAfter: number }
   | { readonly code: 'store_unavailable' };
@@ -56,7 +60,7 @@ export class AuthorizeProxyRequestUseCase {
         return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
       case 'deny':
         this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason });
-        return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '' });
+        return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '', network: decision.network === true });
     }
   }
 }

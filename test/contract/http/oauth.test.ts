@@ -1,5 +1,6 @@
 import { GatewayBrowser } from '../../support/oauth-browser';
 import { loginAtProvider, startOidcServer, type OidcServer } from '../../support/oidc';
+import { expectEnvelope } from '../../support/http';
 import { hashOf, startGateway, type RunningGateway } from '../../support/server';
 import { closedPort, json, startStub, type StubServer } from '../../support/stub-http';
 
@@ -355,14 +356,28 @@ describe('OAuth endpoints without the provider', () => {
   });
   afterAll(() => gw.close());
 
-  it.each(['url', 'callback'])('answers an unknown provider kind on /api/oauth/%s with 400', async (endpoint) => {
-    const res = await fetch(`${gw.url}/api/oauth/${endpoint}/facebook`, { headers: { accept: 'application/json' } });
-    expect(res.status).toBe(400);
+  it.each(['url', 'callback'])('answers an unknown provider kind on /api/oauth/%s with a 400 envelope naming the three kinds', async (endpoint) => {
+    const res = await fetch(`${gw.url}/api/oauth/${endpoint}/facebook?redirect_uri=x&code=y`, { redirect: 'manual', headers: { accept: 'application/json' } });
+    const body = await expectEnvelope(res, 400);
+    for (const kind of ['github', 'google', 'generic']) expect(body.message).toContain(kind);
   });
 
-  it.each(['url', 'callback'])('answers an unconfigured provider on /api/oauth/%s with 404', async (endpoint) => {
-    const res = await fetch(`${gw.url}/api/oauth/${endpoint}/github`, { headers: { accept: 'application/json' } });
-    expect(res.status).toBe(404);
+  it.each([
+    ['url', 'github'], ['url', 'google'], ['url', 'generic'],
+    ['callback', 'github'], ['callback', 'google'], ['callback', 'generic'],
+  ])('answers /api/oauth/%s for the unconfigured provider %s with a 404 envelope', async (endpoint, provider) => {
+    const res = await fetch(`${gw.url}/api/oauth/${endpoint}/${provider}?redirect_uri=https%3A%2F%2Fapp.example.test%2F&code=abc`, {
+      redirect: 'manual', headers: { accept: 'application/json' },
+    });
+    expect((await expectEnvelope(res, 404)).message).toMatch(/not configured/);
+  });
+
+  it('answers a wrong method on an OAuth path with a 405 envelope', async () => {
+    await expectEnvelope(await fetch(`${gw.url}/api/oauth/url/github`, { method: 'POST' }), 405);
+  });
+
+  it('answers an OAuth path without a provider with a 404 envelope', async () => {
+    await expectEnvelope(await fetch(`${gw.url}/api/oauth/url`), 404);
   });
 });
 

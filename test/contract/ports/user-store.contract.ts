@@ -1,116 +1,150 @@
+import { hasTotp, type Account } from '../../../src/domain/account';
 import { UserStoreUnavailableError, type UserStore } from '../../../src/application/ports/user-store';
+import { useAdapter, type ContractEnv } from './harness';
 
-/** An account as the contract suite asks each store to hold it; each store stores it its own way. */
-export interface ContractAccount {
+/** An account as the suite wants it to exist in the store under test, with its password in clear. */
+export interface SeedAccount {
   readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly groups: readonly string[];
   readonly password: string;
+  readonly totpSecret?: string;
 }
 
-export const CONTRACT_ACCOUNTS: readonly ContractAccount[] = [
-  { username: 'alice', password: 'alice-Pa55word' },
-  { username: 'bob', password: 'bob-other-secret' },
-];
-
-/** A store under test, holding {@link CONTRACT_ACCOUNTS}, and the levers some stores offer. */
+/** A store under test and the levers over its backing data that some adapters offer. */
 export interface UserStoreUnderTest {
   readonly store: UserStore;
-  /** Removes an account from the backing data, as an administrator would. */
+  /** Removes an account from the backing data (file, directory), as an administrator would. */
   readonly remove?: (username: string) => Promise<void>;
-  /** Makes the backing service unreachable. */
+  /** Makes the backing service unreachable (stops the directory server). */
   readonly takeDown?: () => Promise<void>;
-  readonly close?: () => Promise<void>;
 }
 
-/**
- * The behaviour every `UserStore` adapter must show (in-memory fakes included, so that fakes stay
- * honest). `make` builds a fresh store holding {@link CONTRACT_ACCOUNTS} for each test.
- */
-export function runUserStoreContract(name: string, make: (accounts: readonly ContractAccount[]) => Promise<UserStoreUnderTest>): void {
+/** Builds a store holding exactly `accounts` (a directory adapter seeds its server here). */
+export type UserStoreFactory = (env: ContractEnv, accounts: readonly SeedAccount[]) => UserStore | UserStoreUnderTest | Promise<UserStore | UserStoreUnderTest>;
+
+const underTest = (made: UserStore | UserStoreUnderTest): UserStoreUnderTest => ('store' in made ? made : { store: made });
+
+export const SEED_ACCOUNTS: readonly SeedAccount[] = [
+  { username: 'alice', email: 'alice@example.com', name: 'Alice Example', groups: ['admins', 'users'], password: 'alice-Pa55 word' },
+  { username: 'Bob', email: 'bob.builder@example.com', name: 'Bob', groups: [], password: 'bob-pw', totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
+  { username: 'carol@example.org', email: 'carol@example.org', name: 'Carol', groups: ['users'], password: 'carol-pw' },
+];
+const [ALICE, BOB, CAROL] = SEED_ACCOUNTS;
+
+/** The behaviour every UserStore must show (USERS list, file, LDAP, ...). */
+export function userStoreContract(name: string, makeStore: UserStoreFactory): void {
   describe(`UserStore contract: ${name}`, () => {
-    let subject: UserStoreUnderTest;
-    beforeEach(async () => {
-      subject = await make(CONTRACT_ACCOUNTS);
-    });
-    afterEach(async () => {
-      await subject.close?.();
+    const subject = useAdapter(async (env) => underTest(await makeStore(env, SEED_ACCOUNTS)));
+    const store = (): UserStore => subject.adapter().store;
+    const find = async (login: string): Promise<Account> => {
+      const account = await store().findAccount(login);
+      if (account === null) throw new Error(`expected to find ${login}`);
+      return account;
+    };
+
+    it('finds an account by username, with its details', async () => {
+      const account = await find('alice');
+      expect(account.username).toBe(ALICE.username);
+      expect(account.email).toBe(ALICE.email);
+      expect(account.name).toBe(ALICE.name);
+      expect([...account.groups].sort()).toEqual([...ALICE.groups].sort());
+      expect(hasTotp(account)).toBe(false);
+      expect(typeof account.credentialVersion).toBe('string');
+      expect(account.credentialVersion).not.toBe('');
     });
 
-    it('finds an account by its username, in any letter case', async () => {
-      const account = await subject.store.findAccount('ALICE');
-      expect(account?.username).toBe('alice');
+    it('finds an account by e-mail', async () => {
+      expect((await find('bob.builder@example.com')).username).toBe('Bob');
     });
 
-    it('finds an account by its e-mail, in any letter case', async () => {
-      const byName = await subject.store.findAccount('bob');
-      expect(byName?.email).toMatch(/@/);
-      const byEmail = await subject.store.findAccount((byName?.email ?? '').toUpperCase());
-      expect(byEmail?.username).toBe('bob');
+    it('compares usernames and e-mails case-insensitively and keeps the stored spelling', async () => {
+      expect((await find('ALICE')).username).toBe('alice');
+      expect((await find('bob')).username).toBe('Bob');
+      expect((await find('Alice@Example.COM')).username).toBe('alice');
     });
 
-    it('ignores spaces around the login', async () => {
-      expect((await subject.store.findAccount('  alice '))?.username).toBe('alice');
+    it('ignores white space around the login', async () => {
+      expect((await find('  alice ')).username).toBe('alice');
     });
 
-    it('resolves null for an unknown login and for an empty one', async () => {
-      expect(await subject.store.findAccount('mallory')).toBeNull();
-      expect(await subject.store.findAccount('')).toBeNull();
+    it('finds an account whose username is an e-mail address', async () => {
+      expect((await find('Carol@Example.org')).username).toBe(CAROL.username);
     });
 
-    it('treats wildcard and filter characters in a login as plain text', async () => {
-      for (const login of ['*', 'a*', '*)(uid=*', 'alice)(|(uid=*', '\\', 'ali\\2ace', 'alice\u0000', '(alice)']) {
-        expect(await subject.store.findAccount(login)).toBeNull();
+    it("gives a TOTP account's secret", async () => {
+      const account = await find('Bob');
+      expect(hasTotp(account)).toBe(true);
+      expect(account.totpSecret).toBe(BOB.totpSecret);
+    });
+
+    it('resolves null for unknown logins, prefixes, wildcards and filter tricks', async () => {
+      const tricks = ['*)(uid=*', 'alice)(|(uid=*)', '\\', 'ali\\2ace', 'alice\u0000', '(alice)', 'alice)', '*))%00'];
+      for (const login of ['mallory', 'ali', 'alice2', 'example.com', '*', 'a*', 'alice*', ...tricks, '', 'alice@example.co']) {
+        expect(await store().findAccount(login)).toBeNull();
       }
     });
 
-    it('gives every account a username, e-mail, name, group list and credential version', async () => {
-      const account = await subject.store.findAccount('alice');
-      expect(account).not.toBeNull();
-      expect(typeof account?.name).toBe('string');
-      expect(Array.isArray(account?.groups)).toBe(true);
-      expect(account?.credentialVersion).toEqual(expect.any(String));
-      expect(account?.credentialVersion.length).toBeGreaterThan(0);
-      expect((await subject.store.findAccount('alice'))?.credentialVersion).toBe(account?.credentialVersion);
+    it('reports the same credential version on every lookup', async () => {
+      expect((await find('alice')).credentialVersion).toBe((await find('ALICE@example.com')).credentialVersion);
     });
 
-    it('accepts the right password and refuses a wrong, another account\'s or an empty one', async () => {
-      const alice = await subject.store.findAccount('alice');
-      if (alice === null) throw new Error('alice missing');
-      expect(await subject.store.verifyPassword(alice, 'alice-Pa55word')).toBe(true);
-      expect(await subject.store.verifyPassword(alice, 'alice-pa55word')).toBe(false);
-      expect(await subject.store.verifyPassword(alice, 'bob-other-secret')).toBe(false);
-      expect(await subject.store.verifyPassword(alice, '')).toBe(false);
+    it('gives different accounts different credential versions', async () => {
+      expect((await find('alice')).credentialVersion).not.toBe((await find('carol@example.org')).credentialVersion);
     });
 
-    it('reports a known username as active, in any letter case, and an unknown one as not', async () => {
-      expect(await subject.store.isAccountActive('alice')).toBe(true);
-      expect(await subject.store.isAccountActive('Bob')).toBe(true);
-      expect(await subject.store.isAccountActive('mallory')).toBe(false);
+    it('accepts the right password', async () => {
+      expect(await store().verifyPassword(await find('alice'), ALICE.password)).toBe(true);
+      expect(await store().verifyPassword(await find('Bob'), BOB.password)).toBe(true);
     });
 
-    it('forgets a removed account: not found, not active, password refused', async () => {
-      if (subject.remove === undefined) {
-        // A store without a way to remove accounts at run time (USERS) keeps them: that is its contract.
-        expect(await subject.store.isAccountActive('bob')).toBe(true);
+    it("refuses a wrong, empty or another account's password", async () => {
+      const alice = await find('alice');
+      for (const password of ['wrong', '', 'ALICE-PA55 WORD', `${ALICE.password} `, BOB.password]) {
+        expect(await store().verifyPassword(alice, password)).toBe(false);
+      }
+    });
+
+    it('refuses a password for an account it does not hold', async () => {
+      const alice = await find('alice');
+      const stranger: Account = { ...alice, username: 'mallory', email: 'mallory@example.com' };
+      expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
+    });
+
+    it('reports a held username as active in any letter case, and any other name as not', async () => {
+      expect(await store().isAccountActive('alice')).toBe(true);
+      expect(await store().isAccountActive('BOB')).toBe(true);
+      expect(await store().isAccountActive('carol@example.org')).toBe(true);
+      for (const name of ['mallory', 'alice@example.com', '*', '']) expect(await store().isAccountActive(name)).toBe(false);
+    });
+
+    it('forgets a removed account: not found, not active, its password refused', async () => {
+      const { remove } = subject.adapter();
+      const alice = await find('alice');
+      if (remove === undefined) {
+        // A store fixed at start-up (USERS) has no way to remove an account while running.
+        expect(await store().isAccountActive('alice')).toBe(true);
         return;
       }
-      const bob = await subject.store.findAccount('bob');
-      await subject.remove('bob');
-      expect(await subject.store.findAccount('bob')).toBeNull();
-      expect(await subject.store.isAccountActive('bob')).toBe(false);
-      if (bob !== null) expect(await subject.store.verifyPassword(bob, 'bob-other-secret')).toBe(false);
-      expect((await subject.store.findAccount('alice'))?.username).toBe('alice');
+      await remove('alice');
+      expect(await store().findAccount('alice')).toBeNull();
+      expect(await store().isAccountActive('alice')).toBe(false);
+      expect(await store().verifyPassword(alice, ALICE.password)).toBe(false);
+      expect((await find('carol@example.org')).username).toBe(CAROL.username);
     });
 
     it('rejects with UserStoreUnavailableError, never a plain miss, when its service is down', async () => {
-      const alice = await subject.store.findAccount('alice');
-      if (subject.takeDown === undefined) {
+      const { takeDown } = subject.adapter();
+      const alice = await find('alice');
+      if (takeDown === undefined) {
         // An in-memory store has no service to lose: it keeps answering.
-        expect(alice?.username).toBe('alice');
+        expect((await find('alice')).username).toBe('alice');
         return;
       }
-      await subject.takeDown();
-      await expect(subject.store.findAccount('bob')).rejects.toBeInstanceOf(UserStoreUnavailableError);
-      if (alice !== null) await expect(subject.store.verifyPassword(alice, 'alice-Pa55word')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await takeDown();
+      await expect(store().findAccount('carol@example.org')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await expect(store().verifyPassword(alice, ALICE.password)).rejects.toBeInstanceOf(UserStoreUnavailableError);
     });
   });
 }

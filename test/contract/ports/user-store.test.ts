@@ -1,86 +1,111 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import bcrypt from 'bcrypt';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
 import { JsonLinesLogger } from '../../../src/adapters/system/logger';
 import { CompositeUserStore } from '../../../src/adapters/users/composite-user-store';
 import { FileUserStore } from '../../../src/adapters/users/file-user-store';
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
-import { accountFromEntry } from '../../../src/adapters/users/users-list';
 import { parseUsersFile } from '../../../src/adapters/users/users-file';
-import { aUser } from '../../support/builders';
-import { FakeUserStore } from '../../support/fakes';
-import { hashOf } from '../../support/server';
-import { runUserStoreContract, type ContractAccount } from './user-store.contract';
+import type { Account } from '../../../src/domain/account';
+import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';
+import type { ContractEnv } from './harness';
+import { userStoreContract, type SeedAccount, type UserStoreUnderTest } from './user-store.contract';
 
-const DOMAIN = 'example.test';
-const hasher = new BcryptPasswordHasher(4);
-const quiet = new JsonLinesLogger('silent');
+const toAccount = (seed: SeedAccount, credentialVersion: string): Account => ({
+  username: seed.username,
+  email: seed.email,
+  name: seed.name,
+  groups: seed.groups,
+  totpSecret: seed.totpSecret,
+  credentialVersion,
+});
+
+/** bcrypt is slow on purpose: each seed password is hashed once for the whole file. */
 const hashes = new Map<string, string>();
-/** bcrypt is slow on purpose; each contract password is hashed once for the whole file. */
-const hashFor = (password: string): string => {
+const hashOf = (password: string): string => {
   let hash = hashes.get(password);
-  if (hash === undefined) hashes.set(password, (hash = hashOf(password)));
+  if (hash === undefined) hashes.set(password, (hash = bcrypt.hashSync(password, 4)));
   return hash;
 };
+const hasher = new BcryptPasswordHasher(4);
+const quiet = new JsonLinesLogger('silent');
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
-  dirs.push(dir);
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
+/** The YAML form of a users file holding `seeds`. */
+function usersYaml(seeds: readonly SeedAccount[]): string {
+  return `users:\n${seeds
+    .map((s) =>
+      [
+        `  - username: "${s.username}"`,
+        `    password: "${hashOf(s.password)}"`,
+        `    email: ${s.email}`,
+        `    name: ${s.name}`,
+        `    groups: [${s.groups.join(', ')}]`,
+        ...(s.totpSecret ? [`    totp_secret: ${s.totpSecret}`] : []),
+      ].join('\n'),
+    )
+    .join('\n')}\n`;
 }
 
-const asLines = (accounts: readonly ContractAccount[]): string => accounts.map((a) => `${a.username}:${hashFor(a.password)}`).join('\n') + '\n';
-const asYaml = (accounts: readonly ContractAccount[]): string =>
-  `users:\n${accounts.map((a) => `  - username: ${a.username}\n    password: "${hashFor(a.password)}"\n    email: ${a.username}@mail.example.test\n    name: ${a.username.toUpperCase()}\n    groups: [staff]\n`).join('')}`;
-
-function fileStore(name: string, render: (accounts: readonly ContractAccount[]) => string) {
-  return async (accounts: readonly ContractAccount[]) => {
-    const path = tempFile(name, render(accounts));
-    const store = new FileUserStore(path, parseUsersFile(render(accounts), path).entries, DOMAIN, hasher, quiet, { watch: false });
-    return {
-      store,
-      remove: async (username: string) => {
-        writeFileSync(path, render(accounts.filter((a) => a.username !== username)));
-        expect((await store.reload()).kind).toBe('reloaded');
-      },
-      close: async () => store.close(),
-    };
+/** A FileUserStore over a temporary YAML file; `remove` rewrites the file and reloads it. */
+function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUnderTest & { store: FileUserStore } {
+  const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
+  const path = join(dir, 'users.yml');
+  writeFileSync(path, usersYaml(seeds));
+  const store = new FileUserStore(path, parseUsersFile(usersYaml(seeds), path).entries, 'example.test', hasher, quiet, { watch: false });
+  env.onCleanup(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    store,
+    remove: async (username) => {
+      writeFileSync(path, usersYaml(seeds.filter((s) => s.username !== username)));
+      expect((await store.reload()).kind).toBe('reloaded');
+    },
   };
 }
 
-runUserStoreContract('FakeUserStore (test double)', async (accounts) => {
-  const store = new FakeUserStore(accounts.map((a) => aUser().named(a.username).withPassword(a.password).build()));
+userStoreContract('StaticUserStore', (_env, seeds) =>
+  new StaticUserStore(seeds.map((s) => toAccount(s, hashOf(s.password))), new BcryptPasswordHasher(4)),
+);
+
+userStoreContract('FakeUserStore', async (_env, seeds) => {
+  const fakeHasher = new FakePasswordHasher();
+  const accounts = await Promise.all(seeds.map(async (s) => toAccount(s, await fakeHasher.hash(s.password))));
+  const store = new FakeUserStore(accounts, fakeHasher);
   return {
     store,
-    remove: async (username) => store.replace(accounts.filter((a) => a.username !== username).map((a) => aUser().named(a.username).withPassword(a.password).build())),
+    remove: async (username) => store.replace(accounts.filter((a) => a.username !== username)),
     takeDown: async () => {
       store.down = true;
     },
   };
 });
 
-runUserStoreContract('StaticUserStore (USERS)', async (accounts) => ({
-  store: new StaticUserStore(accounts.map((a) => accountFromEntry({ username: a.username, hash: hashFor(a.password) }, DOMAIN)), hasher),
-}));
+userStoreContract('FileUserStore (YAML file)', (env, seeds) => fileStore(env, seeds));
 
-runUserStoreContract('FileUserStore, line format', fileStore('users.txt', asLines));
+userStoreContract('CompositeUserStore (USERS, then a file)', (env, seeds) => {
+  // The last seed lives in USERS, the others in the file behind it, so lookups cross both stores;
+  // removal (which the suite does to the first seed) happens in the file.
+  const inUsers = seeds[seeds.length - 1];
+  const file = fileStore(env, seeds.slice(0, -1));
+  const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, hashOf(inUsers.password))], hasher), file.store]);
+  return { store, remove: file.remove };
+});
 
-runUserStoreContract('FileUserStore, YAML format', fileStore('users.yaml', asYaml));
+describe('StaticUserStore', () => {
+  it('lets a username win over another account that uses it as e-mail', async () => {
+    const fake = new FakePasswordHasher();
+    const first: Account = { username: 'x@example.com', email: 'x@example.com', name: 'x', groups: [], credentialVersion: 'fake:1' };
+    const second: Account = { username: 'y', email: 'x@example.com', name: 'y', groups: [], credentialVersion: 'fake:2' };
+    const store = new StaticUserStore([second, first], fake);
+    expect((await store.findAccount('x@example.com'))?.username).toBe('x@example.com');
+  });
 
-runUserStoreContract('CompositeUserStore (USERS then file)', async (accounts) => {
-  const [first, ...rest] = accounts;
-  const inFile = fileStore('users', asLines);
-  const file = await inFile(rest);
-  const store = new CompositeUserStore([
-    new StaticUserStore([accountFromEntry({ username: first.username, hash: hashFor(first.password) }, DOMAIN)], hasher),
-    file.store,
-  ]);
-  return { store, remove: async (username) => (username === first.username ? undefined : file.remove(username)), close: file.close };
+  it('ignores surrounding whitespace in the login', async () => {
+    const store = new StaticUserStore([{ username: 'alice', email: 'alice@example.com', name: 'a', groups: [], credentialVersion: 'fake:pw' }], new FakePasswordHasher());
+    expect((await store.findAccount('  alice '))?.username).toBe('alice');
+  });
 });

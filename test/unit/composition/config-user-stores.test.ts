@@ -58,6 +58,7 @@ describe('configuration of user stores', () => {
       groupBaseDn: undefined,
       groupFilter: '(|(member=%d)(uniqueMember=%d)(memberUid=%s))',
       groupNameAttribute: 'cn',
+      totpAttribute: undefined,
       insecure: false,
       timeoutMs: 5000,
       cacheTtlMs: 60000,

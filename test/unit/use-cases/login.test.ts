@@ -60,4 +60,39 @@ describe('LoginUseCase', () => {
     core.users.down = true;
     expect(await core.login.execute({ login: 'alice', password: 'x', ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
   });
+  it('never lets the pending TOTP session outlive a shorter configured session', async () => {
+    const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()], { settings: { sessionLifetimeMs: 60_000 } });
+    const result = await core.login.execute({ login: 'tom', password: 'pw', ip });
+    expect(result.ok && result.value.session.expiresAt - core.clock.now()).toBe(60_000);
+  });
+
+  it('records successes and failures without the password', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('hunter2').build()]);
+    await core.login.execute({ login: 'alice', password: 'hunter3', ip });
+    await core.login.execute({ login: 'alice', password: 'hunter2', ip });
+    expect(core.audit.events).toEqual([
+      { event: 'login_failed', login: 'alice', method: 'password', ip, reason: 'invalid_credentials' },
+      { event: 'login_succeeded', username: 'alice', method: 'password', ip },
+    ]);
+    expect(JSON.stringify(core.audit.events)).not.toMatch(/hunter/);
+  });
+
+  it('trims the typed login and reports the stored username', async () => {
+    const core = makeCore([aUser().named('Alice').withPassword('pw').build()]);
+    const result = await core.login.execute({ login: '  alice ', password: 'pw', ip });
+    expect(result.ok && result.value.session.username).toBe('Alice');
+  });
+
+  it('never locks when locking is disabled', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()], { settings: { lock: { maxAccountFailures: 0, maxAddressFailures: 0, lockMs: 0 } } });
+    for (let i = 0; i < 50; i += 1) await core.login.execute({ login: 'alice', password: 'bad', ip });
+    expect((await core.login.execute({ login: 'alice', password: 'pw', ip })).ok).toBe(true);
+  });
+
+  it('gives each login a fresh session id', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const a = await core.login.execute({ login: 'alice', password: 'pw', ip });
+    const b = await core.login.execute({ login: 'alice', password: 'pw', ip });
+    expect(a.ok && b.ok && a.value.session.id !== b.value.session.id).toBe(true);
+  });
 });

@@ -1,0 +1,33 @@
+/** Why a request was refused; stable codes for logs, audit events and `explain`. */
+export type DenyReason =
+  /** The client address is in `ip.block`. */
+  | 'ip_blocked'
+  /** `ip.allow` is set and the client address is not in it. */
+  | 'ip_not_allowed'
+  /** The client address could not be read; rules are never skipped for that. */
+  | 'bad_client_ip'
+  /** The person matches `users.block`. */
+  | 'user_blocked'
+  /** An allow list (`users.allow`, `oauth.whitelist`) is set and the person is not on it. */
+  | 'user_not_allowed'
+  /** `oauth.groups` is set and the person is in none of them. */
+  | 'group_missing'
+  /** `require_totp` is set and the session did not pass a TOTP check. */
+  | 'totp_required'
+  /** No application matches the host and `default_policy` is `deny`. */
+  | 'default_deny'
+  /** The rules could not be evaluated; the gateway fails closed. */
+  | 'rules_unavailable';
+
+/** The outcome for one forward-auth request. */
+export type AccessDecision =
+  | { readonly kind: 'allow'; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly kind: 'login_required' }
+  | {
+      readonly kind: 'deny';
+      readonly reason: DenyReason | (string & {});
+      /** The application whose rules refused, when one matched. */
+      readonly app?: string;
+      /** True when the refusal is about where the request comes from, not who sends it (answered 403, never a redirect). */
+      readonly network?: boolean;
+    };

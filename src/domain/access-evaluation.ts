@@ -1,0 +1,171 @@
+import type { AccessDecision } from './access-decision';
+import { DENY_ALL, type AccessRules, type AppRules, type NameMatcher, type PathPattern } from './access-rules';
+import { canonicalPath, rawQuery } from './canonical-path';
+import type { OriginalRequest } from './forwarded-request';
+import { inRanges, parseIpInto } from './ip-address';
+import type { Identity } from './session';
+
+const LOGIN: AccessDecision = Object.freeze({ kind: 'login_required' });
+
+/** Receives each step of an evaluation, for `explain`; the forward-auth path passes none. */
+export type AccessTrace = (step: string, detail: string) => void;
+
+// Scratch for the parsed client address: evaluation is synchronous, so one buffer serves every call.
+const ADDRESS = new Uint32Array(4);
+
+/**
+ * Host as rules compare it: lower-case, without port and trailing dots. Returns the input itself
+ * when it already is in that form (the usual case: OriginalRequest.hostname is normalised).
+ */
+export function hostKey(host: string): string {
+  let clean = true;
+  for (let i = 0; i < host.length; i += 1) {
+    const c = host.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c === 58 || c === 93) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean && host.charCodeAt(host.length - 1) !== 46) return host;
+  let h = host.toLowerCase();
+  if (h.startsWith('[')) {
+    const close = h.indexOf(']');
+    return close === -1 ? h : h.slice(0, close + 1);
+  }
+  const colon = h.indexOf(':');
+  if (colon !== -1) h = h.slice(0, colon);
+  while (h.endsWith('.')) h = h.slice(0, -1);
+  return h;
+}
+
+function isIpLiteral(host: string): boolean {
+  if (host.charCodeAt(0) === 91) return true;
+  for (let i = 0; i < host.length; i += 1) {
+    const c = host.charCodeAt(i);
+    if (c !== 46 && (c < 48 || c > 57)) return false;
+  }
+  return true;
+}
+
+/** The rules for a host: exact domain, then the longest `*.suffix`, then the first label, else the fallback. */
+export function rulesForHost(rules: AccessRules, host: string | null): AppRules {
+  if (host === null || host === '') return rules.fallback;
+  const key = hostKey(host);
+  const exact = rules.byHost.get(key);
+  if (exact !== undefined) return exact;
+  const suffixes = rules.bySuffix;
+  for (let i = 0; i < suffixes.length; i += 1) {
+    const { suffix } = suffixes[i];
+    // The suffix starts with '.', so `evilwiki.example.com` never matches `*.wiki.example.com`.
+    if (key.length > suffix.length && key.endsWith(suffix)) return suffixes[i].app;
+  }
+  // An IP-literal host has no first label to speak of (`10.0.0.5` must not pick an app named `10`).
+  if (rules.byLabel.size > 0 && !isIpLiteral(key)) {
+    const dot = key.indexOf('.');
+    const byLabel = rules.byLabel.get(dot === -1 ? key : key.slice(0, dot));
+    if (byLabel !== undefined) return byLabel;
+  }
+  return rules.fallback;
+}
+
+function matchesName(m: NameMatcher, identity: Identity): boolean {
+  if (m.literals.size > 0 && (m.literals.has(identity.username.toLowerCase()) || (identity.email !== '' && m.literals.has(identity.email.toLowerCase())))) {
+    return true;
+  }
+  const patterns = m.patterns;
+  for (let i = 0; i < patterns.length; i += 1) {
+    if (patterns[i].test(identity.username) || (identity.email !== '' && patterns[i].test(identity.email))) return true;
+  }
+  return false;
+}
+
+function matchesPath(patterns: readonly PathPattern[], path: string, uri: string): boolean {
+  for (let i = 0; i < patterns.length; i += 1) {
+    const p = patterns[i];
+    if (p.regex.test(p.query ? `${path}?${rawQuery(uri)}` : path)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the path needs no login: it matches no `path.block` and either matches `path.allow`
+ * or a block list exists (then everything else is public). A path without a canonical form is never public.
+ */
+function isPublicPath(app: AppRules, uri: string): boolean {
+  const path = canonicalPath(uri);
+  if (path === null) return false;
+  if (app.pathBlock.length > 0 && matchesPath(app.pathBlock, path, uri)) return false;
+  return app.pathBlock.length > 0 || matchesPath(app.pathAllow, path, uri);
+}
+
+function hasGroup(required: ReadonlySet<string>, groups: readonly string[]): boolean {
+  for (let i = 0; i < groups.length; i += 1) if (required.has(groups[i])) return true;
+  return false;
+}
+
+/**
+ * The access decision, in this order: ip.block → ip.bypass → ip.allow → path (public paths) →
+ * login → users / oauth / groups / totp → allow. An address that does not parse is refused before
+ * anything else; `default_policy: deny` refuses hosts no application claims.
+ */
+export function evaluateAccess(
+  rules: AccessRules,
+  original: OriginalRequest | null,
+  identity: Identity | null,
+  ip: string,
+  trace?: AccessTrace,
+): AccessDecision {
+  const app = rulesForHost(rules, original === null ? null : original.hostname);
+  if (trace !== undefined) trace('application', app.name ?? (app === DENY_ALL ? 'none (default_policy: deny)' : rules.fallback === app ? 'none (default)' : '?'));
+  if (app === DENY_ALL) return app.denied.default_deny;
+
+  const family = parseIpInto(ip, ADDRESS);
+  if (family === 0) {
+    if (trace !== undefined) trace('ip', `"${ip}" is not an IP address: deny`);
+    return app.denied.bad_client_ip;
+  }
+  if (app.ipBlock.size > 0 && inRanges(app.ipBlock, family, ADDRESS)) {
+    if (trace !== undefined) trace('ip.block', `${ip} is blocked: deny`);
+    return app.denied.ip_blocked;
+  }
+  if (app.ipBypass.size > 0 && inRanges(app.ipBypass, family, ADDRESS)) {
+    if (trace !== undefined) trace('ip.bypass', `${ip} bypasses login: allow`);
+    return app.allowed;
+  }
+  if (app.ipAllow.size > 0 && !inRanges(app.ipAllow, family, ADDRESS)) {
+    if (trace !== undefined) trace('ip.allow', `${ip} is not in ip.allow: deny`);
+    return app.denied.ip_not_allowed;
+  }
+  if (original !== null && (app.pathAllow.length > 0 || app.pathBlock.length > 0) && isPublicPath(app, original.uri)) {
+    if (trace !== undefined) trace('path', `${canonicalPath(original.uri)} is public: allow`);
+    return app.allowed;
+  }
+  if (identity === null) {
+    if (trace !== undefined) trace('login', 'nobody is logged in: login required');
+    return LOGIN;
+  }
+  if (app.usersBlock.size > 0 && matchesName(app.usersBlock, identity)) {
+    if (trace !== undefined) trace('users.block', `${identity.username} is blocked: deny`);
+    return app.denied.user_blocked;
+  }
+  if (app.usersAllow.size > 0 || app.oauthWhitelist.size > 0) {
+    // Once any allow list exists only listed people pass: local accounts through users.allow,
+    // OAuth accounts through oauth.whitelist only (a provider's username is whatever someone
+    // registered there, so `alice` on GitHub is not the local `alice`).
+    const listed = identity.oauth ? matchesName(app.oauthWhitelist, identity) : matchesName(app.usersAllow, identity);
+    if (!listed) {
+      if (trace !== undefined) trace('users.allow', `${identity.username} is on no allow list: deny`);
+      return app.denied.user_not_allowed;
+    }
+  }
+  if (app.groups.size > 0 && !hasGroup(app.groups, identity.groups)) {
+    if (trace !== undefined) trace('oauth.groups', `${identity.username} is in none of the required groups: deny`);
+    return app.denied.group_missing;
+  }
+  if (app.requireTotp && !identity.totp) {
+    if (trace !== undefined) trace('require_totp', `${identity.username}'s session did not pass TOTP: deny`);
+    return app.denied.totp_required;
+  }
+  if (trace !== undefined) trace('allow', `${identity.username} passes every rule: allow`);
+  return app.allowed;
+}

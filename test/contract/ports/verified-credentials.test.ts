@@ -1,0 +1,38 @@
+import { HmacVerifiedCredentials } from '../../../src/adapters/crypto/hmac-verified-credentials';
+import { verifiedCredentialsContract } from './verified-credentials.contract';
+
+const SECRET = 'verified-credentials-secret-0123456789-abcdef';
+
+verifiedCredentialsContract('HmacVerifiedCredentials', () => new HmacVerifiedCredentials(SECRET));
+
+describe('HmacVerifiedCredentials', () => {
+  const header = `Basic ${Buffer.from('alice:pw').toString('base64')}`;
+
+  it('derives different keys under different secrets, so a key is useless elsewhere', () => {
+    expect(new HmacVerifiedCredentials(SECRET).keyFor(header)).not.toBe(new HmacVerifiedCredentials(`${SECRET}x`).keyFor(header));
+  });
+
+  it('forgets a user whatever the case of the name it is given', () => {
+    const cache = new HmacVerifiedCredentials(SECRET);
+    const key = cache.keyFor(header);
+    cache.put(key, { username: 'Alice', credentialVersion: 'v' }, 0, 60_000);
+    cache.forgetUser('alice');
+    expect(cache.get(key, 0)).toBeNull();
+  });
+
+  it('never holds more entries than its capacity', () => {
+    const cache = new HmacVerifiedCredentials(SECRET, 3);
+    const keys = ['a', 'b', 'c', 'd'].map((u) => cache.keyFor(`Basic ${u}`));
+    keys.forEach((key, i) => cache.put(key, { username: `u${i}`, credentialVersion: 'v' }, 0, 60_000));
+    expect(cache.get(keys[0], 0)).toBeNull();
+    expect(cache.get(keys[3], 0)).toEqual({ username: 'u3', credentialVersion: 'v' });
+  });
+
+  it('keeps a copy, so changing the object given to put changes nothing', () => {
+    const cache = new HmacVerifiedCredentials(SECRET);
+    const value = { username: 'alice', credentialVersion: 'v1' };
+    cache.put('k', value, 0, 60_000);
+    value.credentialVersion = 'v2';
+    expect(cache.get('k', 0)?.credentialVersion).toBe('v1');
+  });
+});

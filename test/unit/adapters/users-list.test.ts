@@ -1,0 +1,56 @@
+import { accountFromEntry, parseUsersList, typicalBcryptCost } from '../../../src/adapters/users/users-list';
+
+const hash = (cost: string, tail = 'a'): string => `$2b$${cost}$${tail.repeat(53)}`;
+
+describe('parseUsersList', () => {
+  it('reads comma-separated entries, with and without TOTP, unescaping $$', () => {
+    const text = `alice:${hash('05').replace(/\$/g, '$$$$')}, bob:${hash('10')}:jbsw y3dp ehpk 3pxp`;
+    expect(parseUsersList(text, 'comma')).toEqual({
+      entries: [
+        { username: 'alice', hash: hash('05') },
+        { username: 'bob', hash: hash('10'), totpSecret: 'JBSWY3DPEHPK3PXP' },
+      ],
+      problems: [],
+    });
+  });
+
+  it('reads one entry per line from a file, skipping comments and blank lines', () => {
+    const text = `# accounts\n\nalice:${hash('05')}  # the admin\r\ncarol@example.org:${hash('05')}\n`;
+    expect(parseUsersList(text, 'line').entries.map((e) => e.username)).toEqual(['alice', 'carol@example.org']);
+  });
+
+  it('names each bad entry by position without echoing its hash', () => {
+    const secretLooking = hash('05', 'S');
+    const { problems } = parseUsersList(`alice, :${secretLooking}, bob:plaintext, dave:${hash('05')}:short, alice:${hash('05')}, alice:${hash('05')}`, 'comma');
+    expect(problems).toEqual([
+      'entry 1: expected username:bcrypt-hash[:totp-secret]',
+      'entry 2: invalid username',
+      'entry 3 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)',
+      'entry 4 (dave): TOTP secret must be base32, at least 16 characters',
+      'entry 6: duplicate username alice',
+    ]);
+    expect(problems.join(' ')).not.toContain('SSSS');
+  });
+});
+
+describe('accountFromEntry', () => {
+  it('derives e-mail and name from the username and the protected domain', () => {
+    expect(accountFromEntry({ username: 'Alice', hash: hash('05') }, 'example.com')).toMatchObject({ username: 'Alice', email: 'alice@example.com', name: 'Alice', groups: [] });
+    expect(accountFromEntry({ username: 'carol@example.org', hash: hash('05') }, 'example.com')).toMatchObject({ email: 'carol@example.org', name: 'carol' });
+  });
+
+  it('uses the hash as the credential version, so a password change is noticed', () => {
+    expect(accountFromEntry({ username: 'alice', hash: hash('05') }, 'example.com').credentialVersion).toBe(hash('05'));
+  });
+});
+
+describe('typicalBcryptCost', () => {
+  it('picks the cost most hashes use', () => {
+    expect(typicalBcryptCost([{ username: 'a', hash: hash('05') }, { username: 'b', hash: hash('05') }, { username: 'c', hash: hash('12') }])).toBe(5);
+  });
+
+  it('picks the higher cost on a tie, and nothing without entries', () => {
+    expect(typicalBcryptCost([{ username: 'a', hash: hash('05') }, { username: 'b', hash: hash('11') }])).toBe(11);
+    expect(typicalBcryptCost([])).toBeUndefined();
+  });
+});

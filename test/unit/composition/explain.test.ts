@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { explain } from '../../../src/composition/explain';
+
+describe('portcullis explain', () => {
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'portcullis-explain-'));
+    file = join(dir, 'access.yaml');
+    writeFileSync(file, 'apps:\n  wiki:\n    users: { allow: [alice] }\n    path: { allow: ["^/public/"] }\n    ip: { block: ["203.0.113.0/24"] }\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (...argv: string[]) => {
+    const lines: string[] = [];
+    const code = explain(argv, { ACCESS_CONFIG: file }, (l) => lines.push(l));
+    return { code, out: lines.join('\n') };
+  };
+
+  it('names the rule that refuses a person and exits 1', () => {
+    const { code, out } = run('https://wiki.example.com/x', '--user', 'carol');
+    expect(code).toBe(1);
+    expect(out).toContain('users.allow: carol is on no allow list: deny');
+    expect(out).toContain('decision:    deny (user_not_allowed)');
+  });
+
+  it('shows the canonical path a bypass attempt resolves to', () => {
+    const { code, out } = run('https://wiki.example.com/public/..%2fadmin');
+    expect(code).toBe(1);
+    expect(out).toContain('path:        /admin');
+    expect(out).toContain('decision:    login_required');
+  });
+
+  it('allows a listed person and exits 0', () => {
+    expect(run('https://wiki.example.com/x', '--user=alice').code).toBe(0);
+  });
+
+  it('names the IP rule for a blocked address', () => {
+    expect(run('https://wiki.example.com/public/x', '--ip', '203.0.113.4').out).toContain('ip.block:    203.0.113.4 is blocked: deny');
+  });
+
+  it('prints usage and exits 2 on bad arguments or a missing rules file', () => {
+    expect(run().code).toBe(2);
+    expect(run('https://x/', '--nope').code).toBe(2);
+    expect(explain(['https://wiki.example.com/'], {}, () => undefined)).toBe(2);
+    expect(run('not a url').code).toBe(2);
+  });
+});

@@ -1,0 +1,180 @@
+import bcrypt from 'bcrypt';
+import { createGuardrails, generate } from 'otplib';
+import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
+import { ClientAddressResolver } from '../../src/adapters/http/client-address';
+import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
+import { LoginGuard } from '../../src/application/services/login-guard';
+import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
+import type { GatewaySettings } from '../../src/application/settings';
+import type { OAuthSettings } from '../../src/application/settings';
+import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
+import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-oauth';
+import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
+import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-current-user';
+import { LoginUseCase } from '../../src/application/use-cases/login';
+import { LogoutUseCase } from '../../src/application/use-cases/logout';
+import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
+import { loadConfig, type Config } from '../../src/composition/config';
+import { buildContainer } from '../../src/composition/container';
+import { TOKENS } from '../../src/composition/tokens';
+import { aUser } from '../support/builders';
+import { FakeUserStore, FixedClock } from '../support/fakes';
+
+const SECRET = 'container-test-secret-0123456789-abcdefghij';
+const TOTP_SECRET = 'GEZDGNBVGY3TQOJQ';
+
+function testConfig(env: Record<string, string> = {}): Config {
+  const loaded = loadConfig({
+    env: {
+      APP_URL: 'https://auth.example.com',
+      SECRET,
+      USERS: `alice:${bcrypt.hashSync('pw', 4)},tom:${bcrypt.hashSync('pw', 4)}:${TOTP_SECRET}`,
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+  });
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  return loaded.config;
+}
+
+const hasMethods = (...names: string[]) => (value: unknown): void => {
+  for (const name of names) expect(typeof (value as Record<string, unknown>)[name]).toBe('function');
+};
+const isA = (type: abstract new (...args: never[]) => unknown) => (value: unknown): void => {
+  expect(value).toBeInstanceOf(type);
+};
+
+/** The shape each token must resolve to. Keyed like TOKENS, so a new token without a check fails the coverage test. */
+const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => void> = {
+  Config: (value, config) => expect(value).toBe(config),
+  Settings: (value) => {
+    const settings = value as GatewaySettings;
+    expect(settings.sessionLifetimeMs).toBe(86_400_000);
+    expect(settings.lock).toEqual({ maxAccountFailures: 5, maxAddressFailures: 50, lockMs: 300_000 });
+    expect(settings.protectedDomain).toEqual({ domain: 'example.com', shareable: true });
+    expect(settings.basicCacheTtlMs).toBe(60_000);
+  },
+  Logger: hasMethods('debug', 'info', 'warn', 'error'),
+  AuditLog: hasMethods('record'),
+  Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
+  IdGenerator: (value) => {
+    const ids = value as { next(): string };
+    expect(ids.next()).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(ids.next()).not.toBe(ids.next());
+  },
+  PasswordHasher: hasMethods('verify', 'hash', 'verifyDecoy'),
+  TotpVerifier: hasMethods('verify'),
+  UsedTotpSteps: hasMethods('claim'),
+  LoginAttempts: hasMethods('lockedUntil', 'recordFailure', 'reset'),
+  SessionSealer: isA(AesGcmSessionSealer),
+  RevokedSessions: hasMethods('revoke', 'isRevoked'),
+  VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
+  UserStore: hasMethods('findAccount', 'verifyPassword', 'isAccountActive'),
+  Resources: hasMethods('add', 'closeAll'),
+  AccessPolicy: isA(AllowAuthenticatedPolicy),
+  AccessRulesSource: hasMethods('current', 'version', 'problems', 'close'),
+  OAuthProviders: (value) => {
+    hasMethods('get', 'ids')(value);
+    expect((value as { ids(): string[] }).ids()).toEqual([]);
+  },
+  OAuthSettings: (value) => {
+    const oauth = value as OAuthSettings;
+    expect(oauth.appUrl).toBe('https://auth.example.com');
+    expect(oauth.flowLifetimeMs).toBeGreaterThan(0);
+    expect(oauth.maxLiveFlows).toBeGreaterThan(0);
+    expect(oauth.whitelist).toBeDefined();
+  },
+  OAuthFlowSealer: hasMethods('seal', 'unseal'),
+  UsedOAuthFlows: hasMethods('use'),
+  Pkce: (value) => {
+    const pkce = value as { verifier(): string; challenge(v: string): string };
+    const verifier = pkce.verifier();
+    expect(verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
+    expect(pkce.challenge(verifier)).not.toBe(verifier);
+  },
+  LoginGuard: isA(LoginGuard),
+  RequestAuthenticator: isA(RequestAuthenticator),
+  LoginUseCase: isA(LoginUseCase),
+  VerifyTotpUseCase: isA(VerifyTotpUseCase),
+  LogoutUseCase: isA(LogoutUseCase),
+  GetCurrentUserUseCase: isA(GetCurrentUserUseCase),
+  AuthorizeProxyRequestUseCase: isA(AuthorizeProxyRequestUseCase),
+  StartOAuthUseCase: isA(StartOAuthUseCase),
+  CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
+  HttpSettings: (value) => {
+    const http = value as Record<string, unknown>;
+    expect(http.appUrl).toBe('https://auth.example.com');
+    expect(http.cookies).toEqual({ domain: { domain: 'example.com', shareable: true }, secure: true });
+    expect(http.sessionSealer).toBeInstanceOf(AesGcmSessionSealer);
+    expect(http.clientAddress).toBeInstanceOf(ClientAddressResolver);
+    expect(http.app).toMatchObject({ title: 'Portcullis', domain: 'example.com', oauthAutoRedirect: 'none', configuredProviders: ['username'] });
+  },
+};
+
+describe('buildContainer', () => {
+  it('has a shape check for every token', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(TOKENS).sort());
+  });
+
+  it.each(Object.keys(TOKENS) as Array<keyof typeof TOKENS>)('resolves %s to a value of the expected shape', (name) => {
+    const config = testConfig();
+    const value = buildContainer(config).get(TOKENS[name]);
+    expect(value).not.toBeNull();
+    expect(value).toBeDefined();
+    EXPECTED[name](value, config);
+  });
+
+  it('hands out one instance per token (singletons)', () => {
+    const container = buildContainer(testConfig());
+    for (const token of Object.values(TOKENS)) expect(container.get(token)).toBe(container.get(token));
+  });
+
+  it('gives the HTTP layer the same sealer the use cases open cookies with', () => {
+    const container = buildContainer(testConfig());
+    expect(container.get<{ sessionSealer: unknown }>(TOKENS.HttpSettings).sessionSealer).toBe(container.get(TOKENS.SessionSealer));
+  });
+
+  it('wires the configured accounts, bcrypt and the sealer into a working login', async () => {
+    const container = buildContainer(testConfig());
+    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice@example.com', password: 'pw', ip: '192.0.2.1' });
+    expect(result.ok && result.value.session).toMatchObject({ username: 'alice', email: 'alice@example.com', totpPending: false });
+  });
+
+  it('wires otplib into a working TOTP step with a real code', async () => {
+    const clock = new FixedClock(Date.UTC(2026, 0, 1, 12, 0, 10));
+    const container = buildContainer(testConfig(), { [TOKENS.Clock]: clock });
+    const login = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'tom', password: 'pw', ip: '192.0.2.1' });
+    if (!login.ok) throw new Error(login.error.code);
+    const sealer = container.get<AesGcmSessionSealer>(TOKENS.SessionSealer);
+    const code = await generate({ secret: TOTP_SECRET, epoch: clock.now() / 1000, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+    const verified = await container.get<VerifyTotpUseCase>(TOKENS.VerifyTotpUseCase).execute({ sessionToken: sealer.seal(login.value.session), code, ip: '192.0.2.1' });
+    expect(verified.ok && verified.value.session).toMatchObject({ username: 'tom', totp: true, totpPending: false });
+  });
+
+  it('replaces a port with an override, and the use cases get the replacement', async () => {
+    const users = new FakeUserStore([aUser().named('zoe').withPassword('fake-pw').build()]);
+    const clock = new FixedClock(Date.UTC(2030, 5, 1));
+    const container = buildContainer(testConfig(), { [TOKENS.UserStore]: users, [TOKENS.Clock]: clock });
+    expect(container.get(TOKENS.UserStore)).toBe(users);
+    expect(container.get(TOKENS.Clock)).toBe(clock);
+    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'zoe', password: 'fake-pw', ip: '192.0.2.1' });
+    expect(result.ok && result.value.session).toMatchObject({ username: 'zoe', issuedAt: clock.now() });
+    expect((await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' })).ok).toBe(false);
+  });
+
+  it('derives a host-only cookie and http settings from a localhost APP_URL', () => {
+    const container = buildContainer(testConfig({ APP_URL: 'http://localhost:3000' }));
+    expect(container.get<GatewaySettings>(TOKENS.Settings).protectedDomain).toEqual({ domain: 'localhost', shareable: false });
+    expect(container.get<{ cookies: { secure: boolean } }>(TOKENS.HttpSettings).cookies.secure).toBe(false);
+  });
+  it('runs the decoy check for unknown accounts at the cost of the configured hashes', async () => {
+    const spy = jest.spyOn(bcrypt, 'hash');
+    try {
+      const hasher = buildContainer(testConfig()).get<{ verifyDecoy(p: string): Promise<false> }>(TOKENS.PasswordHasher);
+      await hasher.verifyDecoy('guess');
+      expect(spy.mock.calls.map((call) => call[1])).toEqual([4]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
