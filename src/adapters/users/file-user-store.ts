@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Account } from '../../domain/account';
@@ -162,9 +162,8 @@ export class FileUserStore implements UserStore {
     } catch (e) {
       this.logger.info('users file cannot be watched; polling it instead', { path: this.path, reason: (e as NodeJS.ErrnoException).code ?? 'error' });
     }
-    void this.stat().then((sig) => {
-      this.signature = sig;
-    });
+    // The baseline is taken now, synchronously: a change made right after start-up must differ from it.
+    this.signature = signatureOf(() => statSync(this.path));
     if (pollIntervalMs > 0) {
       this.poller = setInterval(() => {
         void this.stat().then((sig) => {
@@ -187,6 +186,7 @@ export class FileUserStore implements UserStore {
     }
   }
 
+
   private schedule(): void {
     if (this.closed) return;
     if (this.debounce !== null) clearTimeout(this.debounce);
@@ -195,5 +195,14 @@ export class FileUserStore implements UserStore {
       void this.reload();
     }, this.debounceMs);
     this.debounce.unref();
+  }
+}
+
+function signatureOf(read: () => { ino: number; size: number; mtimeMs: number }): string {
+  try {
+    const s = read();
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch (e) {
+    return `missing:${(e as NodeJS.ErrnoException).code ?? ''}`;
   }
 }

@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcrypt';
+import { generateSecret } from 'otplib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startOidcServer } from '../../support/oidc';
+import { freePort, startChild, waitForHttp, type Child } from './processes';
+import { startCaddy, startNginx } from './proxies';
+import { startEchoApp } from './upstream';
+
+export type ProxyName = 'nginx' | 'caddy';
+
+export interface Account {
+  readonly username: string;
+  readonly password: string;
+  readonly totpSecret?: string;
+}
+
+export interface Site {
+  readonly proxy: ProxyName;
+  /** Host name of the protected application behind this proxy. */
+  readonly host: string;
+  readonly port: number;
+  /** `http://<host>:<port>`, reachable from the browser. */
+  readonly url: string;
+}
+
+export interface StackOptions {
+  readonly proxies: readonly ProxyName[];
+  /** Accounts for USERS; a TOTP secret is made for those asked `{ totp: true }`. */
+  readonly accounts: readonly { readonly username: string; readonly totp?: boolean }[];
+  /** Extra gateway environment (APP_TITLE, DISABLE_CONTINUE, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Runs a real OpenID Connect server (oidc-provider, test/support/oidc-server.mjs) with these
+   * accounts (login → claims) and configures it as the gateway's generic provider, "Example SSO".
+   */
+  readonly oidcAccounts?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+export const GENERIC_NAME = 'Example SSO';
+
+export interface Stack {
+  /** `http://auth.example.test:<port>`: the gateway's APP_URL. */
+  readonly gatewayUrl: string;
+  readonly gatewayPort: number;
+  /** `http://echo.example.test:<port>`: the echo app without any proxy (a valid continue target). */
+  readonly echoUrl: string;
+  /** The OIDC server's issuer URL (`http://127.0.0.1:<port>`), when one runs. */
+  readonly oidcIssuer: string | null;
+  readonly sites: Readonly<Partial<Record<ProxyName, Site>>>;
+  readonly accounts: Readonly<Record<string, Account>>;
+  readonly browser: Browser;
+  readonly dir: string;
+  /** A fresh browser context (its own cookies) and page; `problems` collects console errors and page errors. */
+  newPage(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  stop(): Promise<void>;
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+];
+
+/**
+ * Console errors that are expected here: Chromium logs every 4xx answer (wrong password, lockout,
+ * the not-found page), and ignores Cross-Origin-Opener-Policy on plain-http test origins.
+ */
+const EXPECTED_CONSOLE_ERRORS = [/responded with a status of (401|403|404|429)\b/, /Cross-Origin-Opener-Policy header has been ignored/];
+
+export const TEST_SECRET = 'e2e-secret-e2e-secret-e2e-secret-0123456789';
+
+/**
+ * Starts the built gateway (`dist/src/main.js`, as `npm start` runs it), the echo app, the asked
+ * proxies in front of it, and headless Chromium, all on free loopback ports, with config, pid and
+ * log files in a throwaway directory. Host names end in `.example.test`, which Chromium maps to
+ * 127.0.0.1, so the cookie domain `example.test` works as in production.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'portcullis-e2e-'));
+  const children: Child[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+    for (const child of children.reverse()) await child.stop();
+    if (process.env.E2E_KEEP_DIR === undefined) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const accounts: Record<string, Account> = {};
+    for (const a of options.accounts) {
+      accounts[a.username] = { username: a.username, password: `${a.username}-Pa55word!`, ...(a.totp ? { totpSecret: generateSecret() } : {}) };
+    }
+    const users = Object.values(accounts)
+      .map((a) => [a.username, bcrypt.hashSync(a.password, 4), ...(a.totpSecret ? [a.totpSecret] : [])].join(':'))
+      .join(',');
+
+    const echo = await startEchoApp();
+    cleanups.push(() => echo.close());
+
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://auth.example.test:${gatewayPort}`;
+
+    let oidcIssuer: string | null = null;
+    const oauthEnv: Record<string, string> = {};
+    if (options.oidcAccounts !== undefined) {
+      const client = { client_id: 'portcullis-e2e', client_secret: 'e2e-client-secret-not-a-secret', redirect_uris: [`${gatewayUrl}/api/oauth/callback/generic`] };
+      const oidc = await startOidcServer({ clients: [client], accounts: { ...options.oidcAccounts } });
+      cleanups.push(() => oidc.close());
+      oidcIssuer = oidc.issuer;
+      Object.assign(oauthEnv, {
+        GENERIC_CLIENT_ID: client.client_id,
+        GENERIC_CLIENT_SECRET: client.client_secret,
+        GENERIC_AUTH_URL: `${oidc.issuer}/auth`,
+        GENERIC_TOKEN_URL: `${oidc.issuer}/token`,
+        GENERIC_USER_URL: `${oidc.issuer}/me`,
+        GENERIC_SCOPES: 'openid email profile groups',
+        GENERIC_NAME,
+        OAUTH_WHITELIST: '*@example.test',
+      });
+    }
+    const gateway = startChild('gateway', process.execPath, [join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js')], {
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(gatewayPort),
+        ADDRESS: '127.0.0.1',
+        APP_URL: gatewayUrl,
+        SECRET: TEST_SECRET,
+        USERS: users,
+        LOG_LEVEL: 'warn',
+        ...oauthEnv,
+        ...options.env,
+      },
+      logFile: join(dir, 'gateway.log'),
+    });
+    children.push(gateway);
+    await waitForHttp(gateway, gatewayPort, `auth.example.test:${gatewayPort}`);
+
+    const sites: Partial<Record<ProxyName, Site>> = {};
+    for (const proxy of options.proxies) {
+      const port = await freePort();
+      const host = `app-${proxy}.example.test`;
+      const site = { port, host, gatewayPort, upstreamPort: echo.port };
+      children.push(proxy === 'nginx' ? await startNginx(join(dir, 'nginx'), site) : await startCaddy(join(dir, 'caddy'), site));
+      sites[proxy] = { proxy, host, port, url: `http://${host}:${port}` };
+    }
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    cleanups.push(() => browser.close());
+
+    return {
+      gatewayUrl,
+      gatewayPort,
+      echoUrl: `http://echo.example.test:${echo.port}`,
+      oidcIssuer,
+      sites,
+      accounts,
+      browser,
+      dir,
+      async newPage(opts = {}) {
+        const context = await browser.newContext({
+          colorScheme: opts.colorScheme ?? 'light',
+          viewport: { width: opts.width ?? 1024, height: opts.height ?? 720 },
+          deviceScaleFactor: 1,
+          locale: 'en-US',
+        });
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error' && !EXPECTED_CONSOLE_ERRORS.some((re) => re.test(m.text()))) problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
+        return { context, page, problems };
+      },
+      stop,
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

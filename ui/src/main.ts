@@ -1,0 +1,40 @@
+import { api, UnreachableError, type AppContext } from './api';
+import { h } from './dom';
+import { UNREACHABLE } from './messages';
+import { actions, render, replaceWith, type PageContext } from './page';
+import { logoutPage } from './pages/account';
+import { continuePage } from './pages/continue';
+import { errorPage, forgotPasswordPage, notFoundPage, unauthorizedPage } from './pages/info';
+import { loginPage } from './pages/login';
+import { totpPage } from './pages/totp';
+
+const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
+  '/login': loginPage,
+  '/totp': totpPage,
+  '/continue': continuePage,
+  '/logout': logoutPage,
+  '/unauthorized': unauthorizedPage,
+  '/error': errorPage,
+  '/forgot-password': forgotPasswordPage,
+};
+
+async function start(root: HTMLElement): Promise<void> {
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return replaceWith(`/login${location.search}`);
+  const params = new URLSearchParams(location.search);
+  const redirect = params.get('redirect_uri');
+  try {
+    const [app, user] = await Promise.all([api.app(), api.user()]);
+    const page = PAGES[path] ?? notFoundPage;
+    await page({ root, app, user, params, redirectUri: redirect === null || redirect === '' ? null : redirect });
+  } catch (e) {
+    if (!(e instanceof UnreachableError)) throw e;
+    const fallback: AppContext = {
+      title: document.title, genericName: '', domain: '', forgotPasswordMessage: '', oauthAutoRedirect: 'none', disableContinue: false, configuredProviders: [],
+    };
+    render({ root, app: fallback }, 'Cannot reach the login service', h('p', { class: 'lead' }, UNREACHABLE), actions(h('a', { href: location.href }, 'Reload')));
+  }
+}
+
+const root = document.getElementById('app');
+if (root !== null) void start(root);

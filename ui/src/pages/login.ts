@@ -1,0 +1,130 @@
+import { api, UnreachableError } from '../api';
+import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '../dom';
+import { commonProblem, UNREACHABLE } from '../messages';
+import { autoRedirectProvider, checkTarget, oauthProviders, providerLabel, showsPasswordForm, withRedirect } from '../navigation';
+import { actions, goTo, render, replaceWith, type PageContext } from '../page';
+
+/** Asks the gateway for the provider's authorization URL and goes there; resolves to an error text when it cannot. */
+async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
+  const label = providerLabel(provider, ctx.app.genericName);
+  try {
+    const answer = await api.oauthUrl(provider, ctx.redirectUri);
+    const url = answer.body.url;
+    if (answer.status === 200 && typeof url === 'string' && /^https?:\/\//i.test(url)) {
+      goTo(url);
+      return '';
+    }
+    return answer.status === 429 || answer.status === 503 ? commonProblem(answer) : `Could not start the ${label} login. Try again or use another way to log in.`;
+  } catch (e) {
+    if (e instanceof UnreachableError) return UNREACHABLE;
+    throw e;
+  }
+}
+
+function destinationLine(ctx: PageContext): HTMLElement | null {
+  if (ctx.redirectUri === null) return null;
+  const target = checkTarget(ctx.redirectUri, ctx.app.domain);
+  if (!target.ok) return null;
+  return h('p', { class: 'lead' }, 'to continue to ', h('strong', {}, target.url.host));
+}
+
+function loginForm(ctx: PageContext, initialProblem: string): void {
+  const alert = alertArea('login-alert');
+  const providers = oauthProviders(ctx.app.configuredProviders);
+  const buttons = providers.map((provider) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `secondary oauth oauth-${provider}`,
+        'data-provider': provider,
+        onclick: async (ev: Event) => {
+          const button = ev.currentTarget as HTMLButtonElement;
+          const label = button.textContent ?? '';
+          clearAlert(alert);
+          busy(button, true, 'Redirecting…');
+          const problem = await startOAuth(ctx, provider);
+          if (problem !== '') {
+            busy(button, false, label);
+            showAlert(alert, problem);
+          }
+        },
+      },
+      `Continue with ${providerLabel(provider, ctx.app.genericName)}`,
+    ),
+  );
+
+  let form: HTMLFormElement | null = null;
+  let firstInput: HTMLInputElement | null = null;
+  if (showsPasswordForm(ctx.app.configuredProviders)) {
+    const email = field('email', 'Username or e-mail', {
+      type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true,
+    });
+    const password = field('password', 'Password', { type: 'password', autocomplete: 'current-password', required: true });
+    const submit = h('button', { type: 'submit', class: 'primary' }, 'Log in');
+    firstInput = email.input;
+    form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, submit);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      clearAlert(alert);
+      markInvalid([email.input, password.input], false, alert.id);
+      const login = email.input.value.trim();
+      const secret = password.input.value;
+      const empty = [email.input, password.input].filter((i) => i.value === '' || (i === email.input && login === ''));
+      if (empty.length > 0) {
+        markInvalid(empty, true, alert.id);
+        showAlert(alert, empty.length === 2 ? 'Enter your username or e-mail and your password.' : empty[0] === email.input ? 'Enter your username or e-mail.' : 'Enter your password.');
+        empty[0].focus();
+        return;
+      }
+      busy(submit, true, 'Logging in…');
+      try {
+        const answer = await api.login(login, secret);
+        if (answer.status === 200) {
+          goTo(withRedirect(answer.body.totpPending === 'true' ? '/totp' : '/continue', ctx.redirectUri));
+          return;
+        }
+        if (answer.status === 401) {
+          markInvalid([email.input, password.input], true, alert.id);
+          showAlert(alert, 'Wrong username or password. Check both and try again.');
+          password.input.value = '';
+          password.input.focus();
+        } else if (answer.status === 400) {
+          showAlert(alert, 'Enter your username or e-mail and your password.');
+        } else {
+          showAlert(alert, commonProblem(answer));
+        }
+      } catch (e) {
+        if (!(e instanceof UnreachableError)) throw e;
+        showAlert(alert, UNREACHABLE);
+      }
+      busy(submit, false, 'Log in');
+    });
+  }
+
+  render(
+    ctx,
+    'Log in',
+    destinationLine(ctx),
+    buttons.length > 0 && h('div', { class: 'oauth-list' }, ...buttons),
+    buttons.length > 0 && form !== null && h('p', { class: 'divider' }, h('span', {}, 'or')),
+    form,
+    alert,
+    form !== null && actions(h('a', { href: withRedirect('/forgot-password', ctx.redirectUri) }, 'Forgot your password?')),
+  );
+  if (initialProblem !== '') showAlert(alert, initialProblem);
+  (firstInput ?? buttons[0])?.focus();
+}
+
+/** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on. */
+export async function loginPage(ctx: PageContext): Promise<void> {
+  if (ctx.user.isLoggedIn) return replaceWith(withRedirect('/continue', ctx.redirectUri));
+  const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
+  if (auto !== null) {
+    render(ctx, 'Log in', h('p', { class: 'lead' }, `Taking you to ${providerLabel(auto, ctx.app.genericName)} to log in…`));
+    const problem = await startOAuth(ctx, auto);
+    if (problem === '') return;
+    return loginForm(ctx, problem);
+  }
+  loginForm(ctx, '');
+}
