@@ -106,13 +106,13 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   }
   if (command === 'explain') {
     const args = argv.slice(1);
-    const write = (line: string): void => (args.includes('--help') || args.includes('-h') ? io.out : io.err).call(io, `${line}\n`);
-    // explain answers its own usage (exit 2) for no arguments; asked for help, that is a success.
+    const write = (line: string): void => io.out(`${line}\n`);
+    // explain prints its usage (exit 2) when called without a URL; asked for help, that is a success.
     if (args.includes('--help') || args.includes('-h')) {
       deps.explain([], write);
       return 0;
     }
-    return deps.explain(args, (line) => io.out(`${line}\n`));
+    return deps.explain(args, write);
   }
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {

@@ -40,6 +40,7 @@ describe('portcullis CLI (the built executable)', () => {
   });
 
   it('has --help on every command', async () => {
+    expect((await cli(['explain', '--help'])).code).toBe(0);
     for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help']]) {
       const run = await cli(args);
       expect(run.code).toBe(0);
