@@ -20,13 +20,12 @@ import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
-import { StaticUserStore } from '../adapters/users/static-user-store';
 import { InMemoryAccessRulesSource } from '../adapters/rules/in-memory-access-rules-source';
 import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import { RulesAccessPolicy } from '../application/services/rules-access-policy';
 import { allowAuthenticatedRules } from '../domain/access-rules';
-import { accountFromEntry, typicalBcryptCost } from '../adapters/users/users-list';
+import { typicalBcryptCost } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -69,6 +68,8 @@ import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { protectedDomainOf } from '../domain/cookie-domain';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
+import { Resources } from './resources';
+import { buildUserStore } from './user-stores';
 import { TOKENS, type Token } from './tokens';
 
 /** Values that replace a binding, by token (tests swap ports for fakes this way). */
@@ -149,7 +150,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
   bind(TOKENS.PasswordHasher, (): PasswordHasher => {
     // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
-    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost(config.users) ?? 10);
+    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
     // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
     hasher.verifyDecoy('').catch(() => undefined);
     return hasher;
@@ -178,10 +179,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.Resources, () => new Resources());
   bind(
     TOKENS.UserStore,
-    (hasher: PasswordHasher): UserStore => new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain.domain)), hasher),
-    [TOKENS.PasswordHasher],
+    (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
+      buildUserStore(config, domain.domain, { hasher, clock, logger, resources }),
+    [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
   // With ACCESS_CONFIG the rules file decides (reloaded on change); without it, every logged-in person passes.
   bind(
@@ -279,7 +282,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
-        configuredProviders: [...providers.ids(), ...(config.users.length > 0 ? ['username'] : [])],
+        configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
       clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
       providers,

@@ -8,6 +8,7 @@ import type { Logger } from '../adapters/system/logger';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
 import { buildContainer, type MetricsHolder, type Overrides, type RedisHolder } from './container';
+import type { Resources } from './resources';
 import { TOKENS } from './tokens';
 
 export interface Gateway {
@@ -27,10 +28,10 @@ export interface Gateway {
    */
   listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
   /**
-   * Releases what the gateway holds besides its servers (the rules file watch, the Redis
-   * connections) at once, without waiting for anything. Idempotent.
+   * Releases what the gateway holds besides its servers (rules and users file watches, Redis and
+   * directory connections), without draining requests. Idempotent.
    */
-  close(): void;
+  close(): Promise<void>;
   /**
    * Graceful stop: readiness turns 503, the servers started by `listen`/`listenMetrics` stop
    * accepting, in-flight requests finish (up to SHUTDOWN_TIMEOUT), then the rules watch and Redis
@@ -91,12 +92,14 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
+  const resources = container.get<Resources>(TOKENS.Resources);
   const servers: Server[] = [];
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
   const release = (): Promise<void> => {
     closing ??= (async () => {
       rulesSource.close();
+      await resources.closeAll();
       if (redis !== null) await redis.close();
     })();
     return closing;
@@ -136,7 +139,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       return listenOn(server, port, address);
     },
     close() {
-      void release();
+      return release();
     },
     shutdown() {
       stopping ??= (async () => {

@@ -14,6 +14,7 @@ export const TOKENS = {
   RevokedSessions: Symbol.for('portcullis.RevokedSessions'),
   VerifiedCredentials: Symbol.for('portcullis.VerifiedCredentials'),
   UserStore: Symbol.for('portcullis.UserStore'),
+  Resources: Symbol.for('portcullis.Resources'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
   AccessRulesSource: Symbol.for('portcullis.AccessRulesSource'),
   OAuthProviders: Symbol.for('portcullis.OAuthProviders'),

@@ -76,7 +76,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   SessionSealer: isA(AesGcmSessionSealer),
   RevokedSessions: hasMethods('revoke', 'isRevoked'),
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
-  UserStore: hasMethods('findAccount', 'verifyPassword'),
+  UserStore: hasMethods('findAccount', 'verifyPassword', 'isAccountActive'),
+  Resources: hasMethods('add', 'closeAll'),
   AccessPolicy: isA(AllowAuthenticatedPolicy),
   AccessRulesSource: hasMethods('current', 'version', 'problems', 'close'),
   OAuthProviders: (value) => {

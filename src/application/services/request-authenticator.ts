@@ -35,6 +35,8 @@ export type Authentication =
 
 const ANONYMOUS: Authentication = { kind: 'anonymous' };
 const UNAVAILABLE: Authentication = { kind: 'unavailable' };
+/** Providers whose sessions belong to an account in the user store. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
 /** What OAuth sessions are checked against on every request. */
 export interface OAuthSessionRules {
@@ -82,10 +84,27 @@ export class RequestAuthenticator {
       throw e;
     }
     if (session !== null) {
+      if (!(await this.accountStillActive(session))) return ANONYMOUS;
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
     }
     if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
     return ANONYMOUS;
+  }
+
+  /**
+   * A session of a password account lives only while its account does: removed or disabled
+   * accounts lose their sessions at their next request. Other sessions (OAuth) have no store to ask.
+   */
+  private async accountStillActive(session: Session): Promise<boolean> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return true;
+    try {
+      return await this.users.isAccountActive(session.username);
+    } catch (e) {
+      // The session was proven at login; an outage of a remote store must not log everyone out
+      // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+      if (isStoreUnavailable(e)) return true;
+      throw e;
+    }
   }
 
   private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {
