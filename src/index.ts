@@ -21,7 +21,7 @@ export * from './domain/oauth-whitelist';
 
 export type { AccessPolicy, AccessRequest } from './application/ports/access-policy';
 export type { AccessRulesSource } from './application/ports/access-rules-source';
-export type { AuditLog, AuditEvent } from './application/ports/audit-log';
+export type { AuditLog, AuditEvent, AuditContext } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
 export type { IdGenerator } from './application/ports/id-generator';
 export type { LoginAttempts } from './application/ports/login-attempts';
@@ -32,6 +32,8 @@ export type { OAuthFlowSealer } from './application/ports/oauth-flow-sealer';
 export type { UsedOAuthFlows } from './application/ports/used-oauth-flows';
 export type { Pkce } from './application/ports/pkce';
 export type { PasswordHasher } from './application/ports/password-hasher';
+export type { ReadinessCheck } from './application/ports/readiness-check';
+export { StateStoreUnavailableError } from './application/ports/state-store-unavailable';
 export type { RevokedSessions } from './application/ports/revoked-sessions';
 export type { SessionSealer } from './application/ports/session-sealer';
 export type { TotpVerifier } from './application/ports/totp-verifier';
@@ -58,6 +60,7 @@ export * from './application/use-cases/verify-totp';
 export * from './application/use-cases/logout';
 export * from './application/use-cases/get-current-user';
 export * from './application/use-cases/authorize-proxy-request';
+export * from './application/use-cases/check-readiness';
 export * from './application/use-cases/start-oauth';
 export * from './application/use-cases/complete-oauth';
 

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
+import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-file';
+import { filterTemplateProblem } from '../adapters/users/ldap-filter';
+import type { LdapUserStoreSettings } from '../adapters/users/ldap-user-store';
 import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
+import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 
 export interface GitHubConfig {
@@ -52,7 +56,12 @@ export interface Config {
   /** Public URL of the gateway, no trailing slash. */
   readonly appUrl: string;
   readonly secret: string;
+  /** Accounts of the `USERS` variable. */
   readonly users: readonly UsersListEntry[];
+  /** `USERS_FILE` and the accounts it held at start-up (it is watched and reloaded afterwards). */
+  readonly usersFile: { readonly path: string; readonly entries: readonly UsersFileEntry[] } | null;
+  /** The LDAP directory, when `LDAP_ADDRESS` is set. */
+  readonly ldap: LdapUserStoreSettings | null;
   readonly sessionExpirySeconds: number;
   readonly cookieSecure: boolean;
   readonly loginMaxRetries: number;
@@ -66,6 +75,15 @@ export interface Config {
   readonly oauth: OAuthConfig;
   readonly trustedProxies: readonly string[];
   readonly logLevel: LogLevel;
+  /** Shared state for several replicas; null keeps it in this process. */
+  readonly redis: RedisTarget | null;
+  /** Prepended to every Redis key and channel. */
+  readonly redisPrefix: string;
+  /** Port of the separate Prometheus endpoint; null when metrics are off. */
+  readonly metricsPort: number | null;
+  readonly metricsAddress: string;
+  /** How long a SIGTERM waits for in-flight requests before giving up. */
+  readonly shutdownTimeoutSeconds: number;
   /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
   readonly accessConfig: string | null;
 }
@@ -80,6 +98,7 @@ export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
 const CONFIGURING = [
   'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE',
+  'LDAP_ADDRESS',
 ];
 
 const GITHUB_URL = 'https://github.com';
@@ -89,16 +108,25 @@ const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const GOOGLE_USER_URL = 'https://openidconnect.googleapis.com/v1/userinfo';
 const GENERIC_SCOPES = ['openid', 'email', 'profile'];
 
+export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
+export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberUid=%s))';
+const LDAP_OPTIONS = [
+  'LDAP_ADDRESS', 'LDAP_BIND_DN', 'LDAP_BIND_PASSWORD', 'LDAP_BIND_PASSWORD_FILE', 'LDAP_BASE_DN', 'LDAP_SEARCH_FILTER',
+  'LDAP_USERNAME_ATTRIBUTE', 'LDAP_MAIL_ATTRIBUTE', 'LDAP_NAME_ATTRIBUTE', 'LDAP_GROUP_ATTRIBUTE', 'LDAP_GROUP_BASE_DN',
+  'LDAP_GROUP_FILTER', 'LDAP_GROUP_NAME_ATTRIBUTE', 'LDAP_TOTP_ATTRIBUTE', 'LDAP_INSECURE', 'LDAP_TIMEOUT', 'LDAP_CACHE_TTL',
+] as const;
+
 /** Every option, for `--kebab-case` flags and for telling typos apart. */
 export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
+  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
   'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
   'GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL', 'GENERIC_SCOPES',
-  'OAUTH_WHITELIST', 'OAUTH_TIMEOUT',
+  'OAUTH_WHITELIST', 'OAUTH_TIMEOUT', ...LDAP_OPTIONS,
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -211,17 +239,20 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     users.push(...parsed.entries);
     problems.push(...parsed.problems.map((p) => `USERS ${p}`));
   }
-  const usersFile = get('USERS_FILE');
-  if (usersFile !== undefined) {
+  // The file is read here once, so that its problems join all the others at start-up; afterwards
+  // the store watches and reloads it.
+  let usersFile: Config['usersFile'] = null;
+  const usersFilePath = get('USERS_FILE');
+  if (usersFilePath !== undefined) {
     try {
-      const parsed = parseUsersList(readFile(usersFile), 'line');
-      for (const entry of parsed.entries) {
-        if (users.some((u) => u.username.toLowerCase() === entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username}`);
-        else users.push(entry);
-      }
+      const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath);
+      usersFile = { path: usersFilePath, entries: parsed.entries };
+      // At start-up a name in both is most likely a mistake; a later reload can only be warned about.
+      const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
+      for (const entry of parsed.entries) if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
     } catch {
-      problems.push(`USERS_FILE: cannot read ${usersFile}`);
+      problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
   }
   const httpUrl = (name: string, fallback?: string): string | undefined => {
@@ -286,8 +317,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
-  if (!demo && users.length === 0 && usersVar === undefined && usersFile === undefined && configuredProviders.length === 0) {
-    problems.push('no way to log in: set USERS or USERS_FILE, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
+  const ldap = ldapSettings(get, fromFile, integer, bool, problems);
+  const anyStore = usersVar !== undefined || usersFilePath !== undefined || get('LDAP_ADDRESS') !== undefined;
+  if (!demo && !anyStore && configuredProviders.length === 0) {
+    problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
   }
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
@@ -307,6 +340,17 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
 
+  // REDIS_URL may hold a password: problems name the form, never the value.
+  let redis: RedisTarget | null = null;
+  const redisUrl = fromFile('REDIS_URL')?.trim();
+  if (redisUrl !== undefined && redisUrl !== '') {
+    const parsed = parseRedisUrl(redisUrl);
+    if (parsed.ok) redis = parsed.target;
+    else problems.push(parsed.problem);
+  }
+  const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
+  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
+  const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
   // The rules file is validated now, so that start-up lists its problems with all the others.
   const accessConfig = get('ACCESS_CONFIG') ?? null;
   if (accessConfig !== null) {
@@ -321,6 +365,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     appUrl: appUrl ?? '',
     secret: secret ?? '',
     users,
+    usersFile,
+    ldap,
     sessionExpirySeconds: integer('SESSION_EXPIRY', 86400, 60, 366 * 86400),
     cookieSecure,
     loginMaxRetries: integer('LOGIN_MAX_RETRIES', 5, 0, 1000),
@@ -334,7 +380,82 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     oauth: { github, google, generic, whitelist, timeoutSeconds: integer('OAUTH_TIMEOUT', 10, 1, 120) },
     trustedProxies,
     logLevel,
+    redis,
+    redisPrefix,
+    metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
+    metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
+    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
     accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}
+
+const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;
+
+/** The LDAP options, checked together; null when LDAP_ADDRESS is unset (other LDAP_ options are then an error). */
+function ldapSettings(
+  get: (name: string) => string | undefined,
+  fromFile: (name: string) => string | undefined,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  bool: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+): LdapUserStoreSettings | null {
+  const address = get('LDAP_ADDRESS');
+  if (address === undefined) {
+    const stray = LDAP_OPTIONS.filter((name) => get(name) !== undefined);
+    if (stray.length > 0) problems.push(`${stray.join(', ')} set but LDAP_ADDRESS is not`);
+    return null;
+  }
+  const before = problems.length;
+  let url = address;
+  try {
+    const parsed = new URL(address);
+    if (parsed.protocol !== 'ldap:' && parsed.protocol !== 'ldaps:') problems.push('LDAP_ADDRESS must start with ldap:// or ldaps://');
+    else if (parsed.hostname === '' || parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '' || (parsed.pathname !== '' && parsed.pathname !== '/')) {
+      problems.push('LDAP_ADDRESS must be ldap[s]://host[:port] with nothing after the port');
+    } else url = `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    problems.push('LDAP_ADDRESS is not a valid URL (e.g. ldaps://ldap.example.com)');
+  }
+  const baseDn = get('LDAP_BASE_DN');
+  if (baseDn === undefined) problems.push('LDAP_BASE_DN is required with LDAP_ADDRESS (e.g. dc=example,dc=com)');
+  else if (!baseDn.includes('=')) problems.push('LDAP_BASE_DN must be a DN such as dc=example,dc=com');
+  const bindDn = get('LDAP_BIND_DN');
+  // Keep the password exactly as written, apart from the newline most files end with.
+  const bindPassword = fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
+  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '')) problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
+  if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
+  const searchFilter = get('LDAP_SEARCH_FILTER') ?? DEFAULT_LDAP_SEARCH_FILTER;
+  const searchProblem = filterTemplateProblem(searchFilter, 's');
+  if (searchProblem !== null) problems.push(`LDAP_SEARCH_FILTER ${searchProblem}`);
+  const groupBaseDn = get('LDAP_GROUP_BASE_DN');
+  const groupFilter = get('LDAP_GROUP_FILTER') ?? DEFAULT_LDAP_GROUP_FILTER;
+  if (get('LDAP_GROUP_FILTER') !== undefined && groupBaseDn === undefined) problems.push('LDAP_GROUP_FILTER needs LDAP_GROUP_BASE_DN');
+  const groupProblem = filterTemplateProblem(groupFilter, 'sd');
+  if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
+  if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
+  const attribute = (name: string, fallback: string | undefined): string | undefined => {
+    const value = get(name) ?? fallback;
+    if (value !== undefined && !ATTRIBUTE.test(value)) problems.push(`${name} must be an attribute name such as ${fallback ?? 'memberOf'}`);
+    return value;
+  };
+  const settings: LdapUserStoreSettings = {
+    url,
+    bindDn,
+    bindPassword,
+    baseDn: baseDn ?? '',
+    searchFilter,
+    usernameAttribute: attribute('LDAP_USERNAME_ATTRIBUTE', 'uid') as string,
+    mailAttribute: attribute('LDAP_MAIL_ATTRIBUTE', 'mail') as string,
+    nameAttribute: attribute('LDAP_NAME_ATTRIBUTE', 'displayName') as string,
+    groupAttribute: attribute('LDAP_GROUP_ATTRIBUTE', undefined),
+    groupBaseDn,
+    groupFilter,
+    groupNameAttribute: attribute('LDAP_GROUP_NAME_ATTRIBUTE', 'cn') as string,
+    totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE', undefined),
+    insecure: bool('LDAP_INSECURE', false),
+    timeoutMs: integer('LDAP_TIMEOUT', 5, 1, 60) * 1000,
+    cacheTtlMs: integer('LDAP_CACHE_TTL', 60, 0, 3600) * 1000,
+  };
+  return problems.length === before ? settings : null;
 }

@@ -9,16 +9,23 @@ import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
-import { JsonLinesLogger, LoggerAuditLog, type Logger } from '../adapters/system/logger';
+import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
+import { RedisConnection } from '../adapters/redis/redis-connection';
+import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
+import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
+import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
+import { GatewayLifecycle } from '../adapters/system/lifecycle';
+import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
+import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
-import { StaticUserStore } from '../adapters/users/static-user-store';
 import { InMemoryAccessRulesSource } from '../adapters/rules/in-memory-access-rules-source';
 import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import { RulesAccessPolicy } from '../application/services/rules-access-policy';
 import { allowAuthenticatedRules } from '../domain/access-rules';
-import { accountFromEntry, typicalBcryptCost } from '../adapters/users/users-list';
+import { typicalBcryptCost } from '../adapters/users/users-list';
 import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -41,6 +48,7 @@ import { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { ReadinessCheck } from '../application/ports/readiness-check';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
@@ -51,6 +59,7 @@ import { AllowAuthenticatedPolicy } from '../application/services/allow-authenti
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
+import { CheckReadinessUseCase } from '../application/use-cases/check-readiness';
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
 import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
 import { LoginUseCase } from '../application/use-cases/login';
@@ -59,6 +68,8 @@ import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { protectedDomainOf } from '../domain/cookie-domain';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
+import { Resources } from './resources';
+import { buildUserStore } from './user-stores';
 import { TOKENS, type Token } from './tokens';
 
 /** Values that replace a binding, by token (tests swap ports for fakes this way). */
@@ -73,6 +84,17 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }));
   if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }));
   return new ConfiguredOAuthProviders(list);
+}
+
+/** How long one readiness probe of a store may take before it counts as down. */
+const READINESS_TIMEOUT_MS = 1000;
+
+/** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
+export interface RedisHolder {
+  readonly connection: RedisConnection | null;
+}
+export interface MetricsHolder {
+  readonly metrics: PrometheusMetrics | null;
 }
 
 /**
@@ -94,27 +116,75 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     protectedDomain: domain,
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
-  bind(TOKENS.Logger, (): Logger => new JsonLinesLogger(config.logLevel));
-  bind(TOKENS.AuditLog, (logger: Logger): AuditLog => new LoggerAuditLog(logger), [TOKENS.Logger]);
+  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel }));
+  bind(
+    TOKENS.Redis,
+    (logger: Logger): RedisHolder => ({
+      connection: config.redis === null ? null : new RedisConnection({ target: config.redis, prefix: config.redisPrefix, logger }),
+    }),
+    [TOKENS.Logger],
+  );
+  bind(
+    TOKENS.Metrics,
+    (redis: RedisHolder): MetricsHolder => ({
+      metrics: config.metricsPort === null ? null : new PrometheusMetrics(redis.connection === null ? [] : [redis.connection]),
+    }),
+    [TOKENS.Redis],
+  );
+  bind(
+    TOKENS.AuditLog,
+    (logger: Logger, m: MetricsHolder): AuditLog => {
+      const audit = new LoggerAuditLog(logger);
+      return m.metrics === null ? audit : new MetricsAuditLog(audit, m.metrics);
+    },
+    [TOKENS.Logger, TOKENS.Metrics],
+  );
+  bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
+  bind(
+    TOKENS.ReadinessChecks,
+    (lifecycle: GatewayLifecycle, redis: RedisHolder): ReadinessCheck[] => [lifecycle, ...(redis.connection === null ? [] : [redis.connection])],
+    [TOKENS.Lifecycle, TOKENS.Redis],
+  );
+  bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
   bind(TOKENS.PasswordHasher, (): PasswordHasher => {
     // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
-    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost(config.users) ?? 10);
+    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
     // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
     hasher.verifyDecoy('').catch(() => undefined);
     return hasher;
   });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
-  bind(TOKENS.UsedTotpSteps, (clock: Clock): UsedTotpSteps => new InMemoryUsedTotpSteps(clock), [TOKENS.Clock]);
-  bind(TOKENS.LoginAttempts, (): LoginAttempts => new InMemoryLoginAttempts());
+  bind(
+    TOKENS.UsedTotpSteps,
+    (clock: Clock, redis: RedisHolder): UsedTotpSteps =>
+      redis.connection === null ? new InMemoryUsedTotpSteps(clock) : new RedisUsedTotpSteps(redis.connection, clock),
+    [TOKENS.Clock, TOKENS.Redis],
+  );
+  bind(
+    TOKENS.LoginAttempts,
+    (redis: RedisHolder): LoginAttempts => (redis.connection === null ? new InMemoryLoginAttempts() : new RedisLoginAttempts(redis.connection)),
+    [TOKENS.Redis],
+  );
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
-  bind(TOKENS.RevokedSessions, (clock: Clock): RevokedSessions => new InMemoryRevokedSessions(clock), [TOKENS.Clock]);
+  bind(
+    TOKENS.RevokedSessions,
+    (clock: Clock, redis: RedisHolder, logger: Logger): RevokedSessions => {
+      if (redis.connection === null) return new InMemoryRevokedSessions(clock);
+      const revoked = new RedisRevokedSessions(redis.connection, clock, logger);
+      revoked.start();
+      return revoked;
+    },
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
+  );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.Resources, () => new Resources());
   bind(
     TOKENS.UserStore,
-    (hasher: PasswordHasher): UserStore => new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain.domain)), hasher),
-    [TOKENS.PasswordHasher],
+    (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
+      buildUserStore(config, domain.domain, { hasher, clock, logger, resources }),
+    [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
   // With ACCESS_CONFIG the rules file decides (reloaded on change); without it, every logged-in person passes.
   bind(
@@ -143,7 +213,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     };
   });
   bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
-  bind(TOKENS.UsedOAuthFlows, (clock: Clock): UsedOAuthFlows => new InMemoryUsedOAuthFlows(clock), [TOKENS.Clock]);
+  bind(
+    TOKENS.UsedOAuthFlows,
+    (clock: Clock, redis: RedisHolder): UsedOAuthFlows =>
+      redis.connection === null ? new InMemoryUsedOAuthFlows(clock) : new RedisUsedOAuthFlows(redis.connection, clock),
+    [TOKENS.Clock, TOKENS.Redis],
+  );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
 
   bind(
@@ -196,7 +271,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.HttpSettings,
-    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger): HttpSettings => ({
+    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
       sessionSealer: sealer,
@@ -207,13 +282,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
-        configuredProviders: [...providers.ids(), ...(config.users.length > 0 ? ['username'] : [])],
+        configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
       clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
       providers,
       logger,
+      metrics: m.metrics ?? undefined,
     }),
-    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger],
+    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   return c;
 }

@@ -4,11 +4,13 @@ import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { HttpSettings } from '../adapters/http/http-settings';
+import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
-import { buildContainer, type Overrides } from './container';
+import { buildContainer, type MetricsHolder, type Overrides, type RedisHolder } from './container';
+import type { Resources } from './resources';
 import { TOKENS } from './tokens';
 
 export interface Gateway {
@@ -27,8 +29,56 @@ export interface Gateway {
   readonly listener: GatewayRequestListener;
   /** Starts listening; resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
-  /** Releases what the gateway holds besides its server (the rules file watch). Idempotent. */
-  close(): void;
+  /**
+   * Starts the Prometheus endpoint (`GET /metrics`) on its own port; resolves null when metrics
+   * are off (no METRICS_PORT).
+   */
+  listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
+  /**
+   * Releases what the gateway holds besides its servers (rules and users file watches, Redis and
+   * directory connections), without draining requests. Idempotent.
+   */
+  close(): Promise<void>;
+  /**
+   * Graceful stop: readiness turns 503, the servers started by `listen`/`listenMetrics` stop
+   * accepting, in-flight requests finish (up to SHUTDOWN_TIMEOUT), then the rules watch and Redis
+   * close and the log is flushed. Resolves true when everything finished in time. Idempotent.
+   */
+  shutdown(): Promise<boolean>;
+}
+
+function listenOn(server: Server, port: number, address: string): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests end, and closes keep-alive connections as soon as they are idle. */
+function drain(server: Server, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve(true);
+    let done = false;
+    const finish = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      clearInterval(idle);
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    server.close(() => finish(true));
+    // A connection that finishes its last request becomes idle; close it then, not before.
+    server.closeIdleConnections();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      finish(false);
+    }, Math.max(0, deadline - Date.now()));
+  });
 }
 
 /** Builds a whole gateway from a validated configuration. */
@@ -42,14 +92,29 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
     startOAuth: container.get(TOKENS.StartOAuthUseCase),
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
+    checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
   };
   const logger = container.get<Logger>(TOKENS.Logger);
   const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
+  const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
   let listener: GatewayRequestListener | null = null;
   const requestListener = (): GatewayRequestListener =>
     (listener ??= forwardAuthFirst(koa(), forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings))));
+  const resources = container.get<Resources>(TOKENS.Resources);
+  const servers: Server[] = [];
+  let closing: Promise<void> | null = null;
+  let stopping: Promise<boolean> | null = null;
+  const release = (): Promise<void> => {
+    closing ??= (async () => {
+      rulesSource.close();
+      await resources.closeAll();
+      if (redis !== null) await redis.close();
+    })();
+    return closing;
+  };
+
   return {
     config,
     useCases,
@@ -61,23 +126,45 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     get listener() {
       return requestListener();
     },
-    close() {
-      rulesSource.close();
+    async listen(port = config.port, address = config.address) {
+      const server = createServer(requestListener());
+      // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
+      server.headersTimeout = 10_000;
+      server.requestTimeout = 30_000;
+      server.keepAliveTimeout = 65_000;
+      servers.push(server);
+      return listenOn(server, port, address);
     },
-    listen(port = config.port, address = config.address) {
-      return new Promise((resolve, reject) => {
-        const server = createServer(requestListener());
-        // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
-        server.headersTimeout = 10_000;
-        server.requestTimeout = 30_000;
-        server.keepAliveTimeout = 65_000;
-        server.once('error', reject);
-        server.once('listening', () => {
-          const addr = server.address();
-          resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
-        });
-        server.listen(port, address);
+    async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
+      const { metrics } = container.get<MetricsHolder>(TOKENS.Metrics);
+      if (metrics === null) return null;
+      const server = createServer((req, res) => {
+        if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+          return;
+        }
+        metrics.registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+          () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+        );
       });
+      servers.push(server);
+      return listenOn(server, port, address);
+    },
+    close() {
+      return release();
+    },
+    shutdown() {
+      stopping ??= (async () => {
+        container.get<GatewayLifecycle>(TOKENS.Lifecycle).drain();
+        const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+        const drained = await Promise.all(servers.map((s) => drain(s, deadline)));
+        await release();
+        const flush = (logger as { flush?: () => Promise<void> }).flush;
+        if (flush !== undefined) await flush.call(logger);
+        return drained.every(Boolean);
+      })();
+      return stopping;
     },
   };
 }

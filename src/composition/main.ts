@@ -27,16 +27,29 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 2;
   }
-  const { server, port } = await gateway.listen();
+  const { port } = await gateway.listen();
+  const metrics = await gateway.listenMetrics();
   if (banner !== null) process.stderr.write(`${banner}\n`);
-  gateway.logger.info('portcullis listening', { address: config.address, port, appUrl: config.appUrl, demo: config.demo });
+  gateway.logger.info('portcullis listening', {
+    address: config.address,
+    port,
+    appUrl: config.appUrl,
+    demo: config.demo,
+    sharedState: config.redis === null ? 'memory' : 'redis',
+    metricsPort: metrics?.port ?? null,
+  });
 
   const stop = (signal: string): void => {
-    gateway.logger.info('shutting down', { signal });
-    gateway.close();
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
+    // shutdown() stops the listeners before it returns; the line below is written after that.
+    const stopped = gateway.shutdown();
+    gateway.logger.info('shutting down: no new connections, finishing in-flight requests', { signal });
+    stopped.then(
+      (clean) => {
+        if (!clean) gateway.logger.warn('shutdown timed out; open requests were cut', { timeoutSeconds: config.shutdownTimeoutSeconds });
+        process.exit(clean ? 0 : 1);
+      },
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

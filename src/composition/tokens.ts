@@ -14,6 +14,7 @@ export const TOKENS = {
   RevokedSessions: Symbol.for('portcullis.RevokedSessions'),
   VerifiedCredentials: Symbol.for('portcullis.VerifiedCredentials'),
   UserStore: Symbol.for('portcullis.UserStore'),
+  Resources: Symbol.for('portcullis.Resources'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
   AccessRulesSource: Symbol.for('portcullis.AccessRulesSource'),
   OAuthProviders: Symbol.for('portcullis.OAuthProviders'),
@@ -31,6 +32,11 @@ export const TOKENS = {
   StartOAuthUseCase: Symbol.for('portcullis.StartOAuthUseCase'),
   CompleteOAuthUseCase: Symbol.for('portcullis.CompleteOAuthUseCase'),
   HttpSettings: Symbol.for('portcullis.HttpSettings'),
+  Redis: Symbol.for('portcullis.Redis'),
+  Metrics: Symbol.for('portcullis.Metrics'),
+  Lifecycle: Symbol.for('portcullis.Lifecycle'),
+  ReadinessChecks: Symbol.for('portcullis.ReadinessChecks'),
+  CheckReadinessUseCase: Symbol.for('portcullis.CheckReadinessUseCase'),
 } as const;
 
 export type Token = (typeof TOKENS)[keyof typeof TOKENS];

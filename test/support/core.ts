@@ -8,6 +8,7 @@ import type { Session } from '../../src/domain/session';
 import { protectedDomainOf } from '../../src/domain/cookie-domain';
 import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
+import type { LoginAttempts } from '../../src/application/ports/login-attempts';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
@@ -32,14 +33,20 @@ export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 /** The use cases over fakes and in-memory adapters, with every collaborator exposed for assertions. */
 export function makeCore(
   accounts: Account[],
-  options: { settings?: Partial<GatewaySettings>; policy?: AccessPolicy; oauth?: Partial<OAuthSettings>; providers?: FakeOAuthProvider[] } = {},
+  options: {
+    settings?: Partial<GatewaySettings>;
+    policy?: AccessPolicy;
+    oauth?: Partial<OAuthSettings>;
+    providers?: FakeOAuthProvider[];
+    attempts?: LoginAttempts;
+  } = {},
 ) {
   const clock = new FixedClock();
   const hasher = new FakePasswordHasher();
   const users = new FakeUserStore(accounts, hasher);
   const audit = new RecordingAuditLog();
   const ids = new SequentialIds();
-  const attempts = new InMemoryLoginAttempts(1000);
+  const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);
   const revoked = new InMemoryRevokedSessions(clock);
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);

@@ -27,8 +27,8 @@ export async function startGateway(env: Record<string, string> = {}, overrides: 
     url: `http://127.0.0.1:${port}`,
     gateway,
     close: async () => {
-      gateway.close();
       await closeServer(server);
+      await gateway.shutdown();
     },
   };
 }

@@ -109,7 +109,9 @@ describe('loadConfig', () => {
       '   # indented comment',
     ].join('\n');
     const config = configOf({ APP_URL: VALID.APP_URL, SECRET, USERS_FILE: '/etc/portcullis/users' }, [], { '/etc/portcullis/users': file });
-    expect(config.users).toEqual([
+    expect(config.users).toEqual([]);
+    expect(config.usersFile?.path).toBe('/etc/portcullis/users');
+    expect(config.usersFile?.entries).toEqual([
       { username: 'alice', hash: HASH },
       { username: 'bob@corp.test', hash: HASH, totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DP' },
     ]);

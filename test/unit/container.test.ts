@@ -8,6 +8,7 @@ import { RequestAuthenticator } from '../../src/application/services/request-aut
 import type { GatewaySettings } from '../../src/application/settings';
 import type { OAuthSettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
+import { CheckReadinessUseCase } from '../../src/application/use-cases/check-readiness';
 import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-oauth';
 import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
 import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-current-user';
@@ -15,7 +16,13 @@ import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
 import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
 import { loadConfig, type Config } from '../../src/composition/config';
-import { buildContainer } from '../../src/composition/container';
+import { buildContainer, type MetricsHolder, type RedisHolder } from '../../src/composition/container';
+import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics';
+import { RedisConnection } from '../../src/adapters/redis/redis-connection';
+import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
+import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
+import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
 import { TOKENS } from '../../src/composition/tokens';
 import { aUser } from '../support/builders';
 import { FakeUserStore, FixedClock } from '../support/fakes';
@@ -69,7 +76,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   SessionSealer: isA(AesGcmSessionSealer),
   RevokedSessions: hasMethods('revoke', 'isRevoked'),
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
-  UserStore: hasMethods('findAccount', 'verifyPassword'),
+  UserStore: hasMethods('findAccount', 'verifyPassword', 'isAccountActive'),
+  Resources: hasMethods('add', 'closeAll'),
   AccessPolicy: isA(AllowAuthenticatedPolicy),
   AccessRulesSource: hasMethods('current', 'version', 'problems', 'close'),
   OAuthProviders: (value) => {
@@ -100,6 +108,11 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   AuthorizeProxyRequestUseCase: isA(AuthorizeProxyRequestUseCase),
   StartOAuthUseCase: isA(StartOAuthUseCase),
   CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
+  Redis: (value) => expect(value).toEqual({ connection: null }),
+  Metrics: (value) => expect(value).toEqual({ metrics: null }),
+  Lifecycle: hasMethods('check', 'drain'),
+  ReadinessChecks: (value) => expect((value as { name: string }[]).map((c) => c.name)).toEqual(['gateway']),
+  CheckReadinessUseCase: isA(CheckReadinessUseCase),
   HttpSettings: (value) => {
     const http = value as Record<string, unknown>;
     expect(http.appUrl).toBe('https://auth.example.com');
@@ -159,6 +172,22 @@ describe('buildContainer', () => {
     const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'zoe', password: 'fake-pw', ip: '192.0.2.1' });
     expect(result.ok && result.value.session).toMatchObject({ username: 'zoe', issuedAt: clock.now() });
     expect((await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' })).ok).toBe(false);
+  });
+
+  it('binds the Redis stores, Redis readiness and Prometheus metrics when REDIS_URL and METRICS_PORT are set', async () => {
+    const container = buildContainer(testConfig({ REDIS_URL: 'redis://127.0.0.1:1', METRICS_PORT: '9100' }));
+    const { connection } = container.get<RedisHolder>(TOKENS.Redis);
+    try {
+      expect(connection).toBeInstanceOf(RedisConnection);
+      expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(RedisLoginAttempts);
+      expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
+      expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
+      expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
+      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis']);
+      expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
+    } finally {
+      await connection?.close();
+    }
   });
 
   it('derives a host-only cookie and http settings from a localhost APP_URL', () => {

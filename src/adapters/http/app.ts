@@ -2,7 +2,9 @@ import Koa, { type Context } from 'koa';
 import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
 import { API_HEADERS, MESSAGES } from './envelope';
 import { forwardAuth } from './forward-auth';
+import { NO_METRICS } from './http-metrics';
 import type { HttpSettings } from './http-settings';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { API_METHODS, apiRoutes, reply, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
 
@@ -24,8 +26,36 @@ function errorEnvelope(settings: HttpSettings): Koa.Middleware {
       if (status === 413) return reply(ctx, 413, MESSAGES.tooLarge);
       if (status === 415) return reply(ctx, 415, MESSAGES.unsupportedMedia);
       if (status === 400) return reply(ctx, 400, MESSAGES.malformedJson);
-      settings.logger.error('request failed', { path: ctx.path, method: ctx.method, error: e instanceof Error ? e.name : 'unknown' });
+      settings.logger.error('request failed', {
+        requestId: ctx.state.requestId,
+        path: ctx.path,
+        method: ctx.method,
+        error: e instanceof Error ? e.name : 'unknown',
+      });
       reply(ctx, 500, MESSAGES.internal);
+    }
+  };
+}
+
+/**
+ * Gives every request (past forward auth, which does its own) an id, returns it as
+ * `X-Request-Id`, times the answer and logs it at debug level. The log line carries the path
+ * only, never the query string (it may hold an OAuth code or state).
+ */
+function requestContext(settings: HttpSettings): Koa.Middleware {
+  const metrics = settings.metrics ?? NO_METRICS;
+  return async (ctx, next) => {
+    const started = performance.now();
+    const requestId = requestIdOf(ctx.req.headers[REQUEST_ID_HEADER]);
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      metrics.request(typeof route === 'string' ? route : isApiPath(ctx.path) ? 'api_other' : 'ui', ctx.method, ctx.status, seconds);
+      settings.logger.debug('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) });
     }
   };
 }
@@ -58,6 +88,7 @@ export function createHttpApp(useCases: HttpUseCases, settings: HttpSettings): K
   const ui = uiRoutes(settings);
 
   app.use(forwardAuth(useCases.authorizeProxyRequest, settings));
+  app.use(requestContext(settings));
   app.use(errorEnvelope(settings));
   app.use(router.routes());
   app.use(async (ctx, next) => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
 import type { Identity } from '../../domain/session';
@@ -6,11 +6,18 @@ import { printableHeaderValue } from '../../domain/header-value';
 import { readCookie, SESSION_COOKIE } from './cookies';
 import { API_HEADERS, envelope, MESSAGES, writeRaw } from './envelope';
 import { header } from './header-access';
+import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isApiMode } from './request-mode';
 
 const PREFIX = '/api/auth/';
-const PROXIES = new Set(['traefik', 'nginx', 'caddy']);
+const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
+  ['traefik', 0],
+  ['nginx', 1],
+  ['caddy', 2],
+]);
+const UNKNOWN_PROXY: ProxyIndex = 3;
 
 const BODY_AUTHENTICATED = envelope(200, MESSAGES.authenticated);
 const BODY_UNAUTHORIZED = envelope(401, MESSAGES.unauthorized);
@@ -26,27 +33,17 @@ export function isForwardAuthPath(url: string | undefined): boolean {
   return url !== undefined && url.startsWith(PREFIX);
 }
 
-/** A forward-auth answer straight on the Node response; resolves when it has been written. */
+/** A forward-auth answer straight on the Node response; resolves when it has been written, never rejects. */
 export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** Identity headers for the upstream. Incoming `Remote-*` headers are never copied: only these are set. */
-function identityHeaders(identity: Identity, out: Record<string, string | number>): void {
-  out['remote-user'] = printableHeaderValue(identity.username);
-  out['remote-name'] = printableHeaderValue(identity.name);
-  out['remote-email'] = printableHeaderValue(identity.email);
-  if (identity.groups.length > 0) out['remote-groups'] = printableHeaderValue(identity.groups.join(','));
-}
-
-function isEmpty(record: Readonly<Record<string, string>>): boolean {
-  for (const _ in record) return false;
-  return true;
-}
-
-/** The complete headers of a 200 for an identity, with nothing from the policy: built once per identity object. */
-function authenticatedHeaders(identity: Identity): OutgoingHttpHeaders {
-  const out: Record<string, string | number> = { ...API_HEADERS };
-  identityHeaders(identity, out);
-  out['content-length'] = BODY_AUTHENTICATED.length;
+/** The identity headers for the upstream, cleaned of control and non-printable characters. */
+function cleanIdentityHeaders(identity: Identity): ReadonlyArray<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [
+    ['remote-user', printableHeaderValue(identity.username)],
+    ['remote-name', printableHeaderValue(identity.name)],
+    ['remote-email', printableHeaderValue(identity.email)],
+  ];
+  if (identity.groups.length > 0) out.push(['remote-groups', printableHeaderValue(identity.groups.join(','))]);
   return out;
 }
 
@@ -61,20 +58,39 @@ function authenticatedHeaders(identity: Identity): OutgoingHttpHeaders {
 export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): ForwardAuthHandler {
   const loginUrl = `${settings.appUrl}/login`;
   const unauthorizedUrl = `${settings.appUrl}/unauthorized`;
+  const metrics = settings.metrics ?? NO_METRICS;
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
-  // it, so its headers (cleaned, joined) are built once; entries die with their identity.
-  const headersByIdentity = new WeakMap<Identity, OutgoingHttpHeaders>();
+  // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
+  const identityHeadersCache = new WeakMap<Identity, ReadonlyArray<readonly [string, string]>>();
+  /** Identity headers for the upstream. Incoming `Remote-*` headers are never copied: only these are set. */
+  const identityHeaders = (identity: Identity, out: Record<string, string | number>): void => {
+    let cleaned = identityHeadersCache.get(identity);
+    if (cleaned === undefined) {
+      cleaned = cleanIdentityHeaders(identity);
+      identityHeadersCache.set(identity, cleaned);
+    }
+    for (const [name, value] of cleaned) out[name] = value;
+  };
 
   return async (req, res) => {
     const url = req.url ?? '';
     const head = req.method === 'HEAD';
-    const out: Record<string, string | number> = { ...API_HEADERS };
+    const started = performance.now();
+    const headers = req.headers;
+    const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
+    const out: Record<string, string | number> = { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId };
+    let proxyIndex: ProxyIndex = UNKNOWN_PROXY;
+    let outcome: ForwardAuthOutcome = OUTCOME.error;
     try {
       const q = url.indexOf('?');
       const proxy = url.slice(PREFIX.length, q === -1 ? undefined : q);
-      if (!PROXIES.has(proxy)) return writeRaw(res, 400, BODY_UNKNOWN_PROXY, out, head);
+      const known = PROXIES.get(proxy);
+      if (known === undefined) {
+        outcome = OUTCOME.badRequest;
+        return writeRaw(res, 400, BODY_UNKNOWN_PROXY, out, head);
+      }
+      proxyIndex = known;
 
-      const headers = req.headers;
       const ip = settings.clientAddress.resolve(req.socket.remoteAddress, headers['x-forwarded-for']) ?? 'unknown';
       const result = await useCase.execute({
         forwarded: {
@@ -86,22 +102,13 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
         sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
         authorization: header(headers, 'authorization'),
         ip,
+        requestId,
       });
 
       if (result.ok) {
-        const identity = result.value.identity;
-        if (identity !== null && isEmpty(result.value.headers)) {
-          let headers = headersByIdentity.get(identity);
-          if (headers === undefined) {
-            headers = authenticatedHeaders(identity);
-            headersByIdentity.set(identity, headers);
-          }
-          res.writeHead(200, headers);
-          res.end(head ? undefined : BODY_AUTHENTICATED);
-          return;
-        }
-        if (identity !== null) identityHeaders(identity, out);
+        if (result.value.identity !== null) identityHeaders(result.value.identity, out);
         for (const name in result.value.headers) out[name.toLowerCase()] = printableHeaderValue(result.value.headers[name]);
+        outcome = OUTCOME.allowed;
         return writeRaw(res, 200, BODY_AUTHENTICATED, out, head);
       }
 
@@ -110,6 +117,7 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
       const redirects = proxy !== 'nginx' && !isApiMode(headers);
       switch (error.code) {
         case 'unauthenticated': {
+          outcome = OUTCOME.unauthenticated;
           const target = error.returnTo === null ? loginUrl : `${loginUrl}?redirect_uri=${encodeURIComponent(error.returnTo)}`;
           if (redirects) {
             out.location = target;
@@ -119,6 +127,7 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
           return writeRaw(res, 401, BODY_UNAUTHORIZED, out, head);
         }
         case 'forbidden': {
+          outcome = OUTCOME.forbidden;
           // Only a logged-in person refused for who they are gets the "not allowed" page; a refused
           // address or an anonymous refusal is a plain 403 (there is nobody to tell, nothing to log in for).
           if (error.network || error.username === '') return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
@@ -134,11 +143,14 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
           return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
         }
         case 'bad_forwarded_headers':
+          outcome = OUTCOME.badRequest;
           return writeRaw(res, 400, envelope(400, `Malformed forwarded header ${error.field}`), out, head);
         case 'account_locked':
+          outcome = OUTCOME.locked;
           out['retry-after'] = error.retryAfter;
           return writeRaw(res, 429, envelope(429, `Too many failed login attempts. Try again in ${error.retryAfter} seconds`), out, head);
         case 'store_unavailable':
+          outcome = OUTCOME.unavailable;
           return writeRaw(res, 503, BODY_UNAVAILABLE, out, head);
         default: {
           const unreachable: never = error;
@@ -146,14 +158,17 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
         }
       }
     } catch (e) {
+      outcome = OUTCOME.error;
       // Nothing may escape: the server's listener does not wait for this promise.
       try {
-        settings.logger.error('forward auth failed', { error: e instanceof Error ? e.name : 'unknown' });
-        if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS }, head);
+        settings.logger.error('forward auth failed', { requestId, error: e instanceof Error ? e.name : 'unknown' });
+        if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId }, head);
         else res.destroy();
       } catch {
         res.destroy();
       }
+    } finally {
+      metrics.forwardAuth(proxyIndex, outcome, (performance.now() - started) / 1000);
     }
   };
 }

@@ -2,6 +2,7 @@ import type { OAuthProviders } from '../../application/ports/oauth-providers';
 import type { SessionSealer } from '../../application/ports/session-sealer';
 import type { Logger } from '../system/logger';
 import type { CookieSettings } from './cookies';
+import type { HttpMetrics } from './http-metrics';
 import type { ClientAddressResolver } from './client-address';
 
 /** What `/api/app` reports; global for all users. */
@@ -25,6 +26,8 @@ export interface HttpSettings {
   readonly clientAddress: ClientAddressResolver;
   readonly providers: OAuthProviders;
   readonly logger: Logger;
+  /** Counters and histograms for operators; NO_METRICS when METRICS_PORT is off. */
+  readonly metrics?: HttpMetrics;
   /** Directory of the built UI, or null to serve the built-in fallback pages. */
   readonly uiDirectory?: string | null;
 }

@@ -63,6 +63,8 @@ function describe(error: CompleteOAuthError): { status: number; message: string;
       return { status: 502, message: 'The OAuth provider cannot be reached; try again later', page: 'error' };
     case 'provider_invalid_response':
       return { status: 502, message: 'The OAuth provider gave an unexpected answer', page: 'error' };
+    case 'store_unavailable':
+      return { status: 503, message: MESSAGES.unavailable, page: 'error' };
     default: {
       const unreachable: never = error;
       throw new Error(`unmapped oauth outcome ${String(unreachable)}`);
@@ -132,6 +134,7 @@ export function oauthRoutes(
       providerError: queryParam(ctx, 'error'),
       heldFlows: heldFlows(ctx),
       ip: clientIp(ctx),
+      requestId: (ctx.state as { requestId?: string }).requestId,
     });
     if (result.ok) {
       const { session, redirectTarget, flowId } = result.value;

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { CheckReadinessUseCase } from '../../application/use-cases/check-readiness';
 import type { GetCurrentUserUseCase } from '../../application/use-cases/get-current-user';
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
@@ -10,6 +11,7 @@ import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { LoginBody, readBody, TotpBody } from './dtos';
 import { API_HEADERS, MESSAGES } from './envelope';
 import { header } from './header-access';
+import { NO_METRICS } from './http-metrics';
 import { jsonBody } from './json-body';
 import type { HttpSettings } from './http-settings';
 
@@ -19,11 +21,13 @@ export interface GatewayUseCases extends OAuthUseCases {
   readonly verifyTotp: VerifyTotpUseCase;
   readonly logout: LogoutUseCase;
   readonly getCurrentUser: GetCurrentUserUseCase;
+  readonly checkReadiness: CheckReadinessUseCase;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
 export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/healthcheck', ['GET', 'HEAD']],
+  ['/api/ready', ['GET', 'HEAD']],
   ['/api/login', ['POST']],
   ['/api/totp', ['POST']],
   ['/api/logout', ['POST']],
@@ -46,6 +50,11 @@ function clientIp(ctx: Context, settings: HttpSettings): string {
   return settings.clientAddress.resolve(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']) ?? 'unknown';
 }
 
+/** The id the request-id middleware gave this request. */
+export function requestIdOf(ctx: Context): string | undefined {
+  return (ctx.state as { requestId?: string }).requestId;
+}
+
 /** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
 const JSON_TYPES = ['application/json', '+json'];
 
@@ -62,15 +71,36 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   const sessionCookie = (session: Session): string =>
     setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - session.issuedAt) / 1000, settings.cookies);
   const sessionToken = (ctx: Context): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), SESSION_COOKIE);
+  const metrics = settings.metrics ?? NO_METRICS;
 
+  // Liveness: the process answers. Readiness (below) asks the stores.
   router.get('/healthcheck', (ctx) => reply(ctx, 200, MESSAGES.ok));
+
+  router.get('/ready', async (ctx) => {
+    const result = await useCases.checkReadiness.execute();
+    if (result.ok) return reply(ctx, 200, 'Ready', { checks: result.value.checks });
+    const error = result.error;
+    switch (error.code) {
+      case 'not_ready':
+        return reply(ctx, 503, `Not ready: ${error.down.join(', ')} unavailable`, { checks: error.checks, down: error.down });
+      default: {
+        const unreachable: never = error.code;
+        throw new Error(`unmapped readiness outcome ${String(unreachable)}`);
+      }
+    }
+  });
 
   router.post('/login', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
     const raw = ctx.request.body as Record<string, unknown> | undefined;
     const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
     const input = await readBody(LoginBody, source, ['email', 'password']);
     if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
-    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip: clientIp(ctx, settings) });
+    const result = await useCases.login.execute({
+      login: input.value.email,
+      password: input.value.password,
+      ip: clientIp(ctx, settings),
+      requestId: requestIdOf(ctx),
+    });
     if (result.ok) {
       ctx.append('Set-Cookie', sessionCookie(result.value.session));
       return reply(ctx, 200, MESSAGES.loggedIn, { totpPending: String(result.value.session.totpPending) });
@@ -80,8 +110,10 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       case 'invalid_credentials':
         return reply(ctx, 401, MESSAGES.unauthorized);
       case 'account_locked':
+        metrics.login('password', 'locked');
         return lockedReply(ctx, error.retryAfter);
       case 'store_unavailable':
+        metrics.login('password', 'unavailable');
         return reply(ctx, 503, MESSAGES.unavailable);
       default: {
         const unreachable: never = error;
@@ -93,7 +125,12 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   router.post('/totp', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
     const input = await readBody(TotpBody, ctx.request.body, ['code']);
     if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
-    const result = await useCases.verifyTotp.execute({ sessionToken: sessionToken(ctx), code: input.value.code, ip: clientIp(ctx, settings) });
+    const result = await useCases.verifyTotp.execute({
+      sessionToken: sessionToken(ctx),
+      code: input.value.code,
+      ip: clientIp(ctx, settings),
+      requestId: requestIdOf(ctx),
+    });
     if (result.ok) {
       ctx.append('Set-Cookie', sessionCookie(result.value.session));
       return reply(ctx, 200, MESSAGES.loggedIn);
@@ -106,8 +143,10 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       case 'totp_replayed':
         return reply(ctx, 401, 'Invalid TOTP code');
       case 'account_locked':
+        metrics.login('totp', 'locked');
         return lockedReply(ctx, error.retryAfter);
       case 'store_unavailable':
+        metrics.login('totp', 'unavailable');
         return reply(ctx, 503, MESSAGES.unavailable);
       default: {
         const unreachable: never = error;
@@ -117,7 +156,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   router.post('/logout', async (ctx) => {
-    await useCases.logout.execute({ sessionToken: sessionToken(ctx) });
+    await useCases.logout.execute({ sessionToken: sessionToken(ctx), requestId: requestIdOf(ctx) });
     ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
     reply(ctx, 200, MESSAGES.loggedOut);
   });
@@ -130,6 +169,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       sessionToken: sessionToken(ctx),
       authorization: header(ctx.req.headers, 'authorization'),
       ip: clientIp(ctx, settings),
+      requestId: requestIdOf(ctx),
     });
     if (user.state === 'logged_out') {
       return reply(ctx, 200, MESSAGES.unauthorized, {

@@ -21,6 +21,12 @@ export class BoundedExpiringMap<V> {
     return entry.value;
   }
 
+  /** When `key` expires, or undefined when it is absent or expired. */
+  expiryOf(key: string, now: number): number | undefined {
+    const entry = this.entries.get(key);
+    return entry === undefined || entry.expiresAt <= now ? undefined : entry.expiresAt;
+  }
+
   set(key: string, value: V, expiresAt: number): void {
     // Re-inserting moves the key to the young end.
     this.entries.delete(key);

@@ -12,6 +12,21 @@ export type ParseUsersResult = { readonly entries: UsersListEntry[]; readonly pr
 const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
 
+/** A username that fits the `USERS` format: 1–256 characters, no white space, comma or colon. */
+export function isValidUsername(username: string): boolean {
+  return username !== '' && !/[\s,:]/.test(username) && username.length <= 256;
+}
+
+/** `$` doubled, as a value inside docker-compose.yml must be written. */
+export function composeEscaped(entry: string): string {
+  return entry.replace(/\$/g, '$$$$');
+}
+
+/** A `USERS` entry for an account: `username:hash[:totp-secret]`. */
+export function formatUsersEntry(entry: UsersListEntry): string {
+  return entry.totpSecret ? `${entry.username}:${entry.hash}:${entry.totpSecret}` : `${entry.username}:${entry.hash}`;
+}
+
 /**
  * Parses the `USERS` format: entries separated by commas (the variable) or lines (the file, where
  * `#` starts a comment). `$$` stands for `$`, as docker-compose users must write it.
@@ -32,7 +47,7 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
       return;
     }
     const [username, hash, totp] = parts.map((p) => p.trim());
-    if (username === '' || /[\s,]/.test(username) || username.length > 256) {
+    if (!isValidUsername(username)) {
       problems.push(`${where}: invalid username`);
       return;
     }

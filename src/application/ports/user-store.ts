@@ -14,6 +14,15 @@ export interface UserStore {
    * rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
    */
   verifyPassword(account: Account, password: string): Promise<boolean>;
+
+  /**
+   * Whether the account named `username` (its username, not its e-mail; case-insensitive) can
+   * still be used: it exists and is not disabled. Called for every request that carries a session,
+   * so it must be cheap: a local store answers from memory; a remote store may answer from a
+   * short-lived cache, and says for how long in its own documentation.
+   * Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
+   */
+  isAccountActive(username: string): Promise<boolean>;
 }
 
 /** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */

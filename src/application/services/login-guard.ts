@@ -30,7 +30,7 @@ export class LoginGuard {
   }
 
   /** Counts a failure against both the account and the address; resolves true when that locked the account. */
-  async fail(login: string, ip: string): Promise<boolean> {
+  async fail(login: string, ip: string, requestId?: string): Promise<boolean> {
     const { lock } = this.settings;
     if (lock.maxAccountFailures === 0) return false;
     const now = this.clock.now();
@@ -40,7 +40,7 @@ export class LoginGuard {
     ]);
     const until = Math.max(byAccount, byAddress);
     if (until > now) {
-      this.audit.record({ event: 'login_locked', login, ip, retryAfter: secondsLeft(until, now) });
+      this.audit.record({ event: 'login_locked', login, ip, retryAfter: secondsLeft(until, now), requestId });
       return byAccount > now;
     }
     return false;

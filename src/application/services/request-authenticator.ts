@@ -9,10 +9,11 @@ import type { Clock } from '../ports/clock';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
-import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { UserStore } from '../ports/user-store';
 import type { VerifiedCredentials } from '../ports/verified-credentials';
 import type { GatewaySettings } from '../settings';
 import type { LoginGuard } from './login-guard';
+import { isStoreUnavailable } from './store-unavailable';
 
 /** The credentials a request carries, as raw strings. */
 export interface RequestCredentials {
@@ -21,6 +22,8 @@ export interface RequestCredentials {
   /** The `Authorization` header, if any. */
   readonly authorization?: string;
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 export type Authentication =
@@ -32,6 +35,9 @@ export type Authentication =
   | { readonly kind: 'unavailable' };
 
 const ANONYMOUS: Authentication = { kind: 'anonymous' };
+const UNAVAILABLE: Authentication = { kind: 'unavailable' };
+/** Providers whose sessions belong to an account in the user store. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
 /** What OAuth sessions are checked against on every request. */
 export interface OAuthSessionRules {
@@ -79,15 +85,38 @@ export class RequestAuthenticator {
   }
 
   async authenticate(credentials: RequestCredentials): Promise<Authentication> {
-    const session = await this.session(credentials.sessionToken);
+    let session: Session | null;
+    try {
+      session = await this.session(credentials.sessionToken);
+    } catch (e) {
+      if (isStoreUnavailable(e)) return UNAVAILABLE;
+      throw e;
+    }
     if (session !== null) {
+      if (!(await this.accountStillActive(session))) return ANONYMOUS;
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
     }
-    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip);
+    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
     return ANONYMOUS;
   }
 
-  private async basic(authorization: string, ip: string): Promise<Authentication> {
+  /**
+   * A session of a password account lives only while its account does: removed or disabled
+   * accounts lose their sessions at their next request. Other sessions (OAuth) have no store to ask.
+   */
+  private async accountStillActive(session: Session): Promise<boolean> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return true;
+    try {
+      return await this.users.isAccountActive(session.username);
+    } catch (e) {
+      // The session was proven at login; an outage of a remote store must not log everyone out
+      // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+      if (isStoreUnavailable(e)) return true;
+      throw e;
+    }
+  }
+
+  private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {
     const parsed = parseBasicAuthorization(authorization);
     if (parsed === null) return ANONYMOUS;
     const now = this.clock.now();
@@ -114,17 +143,19 @@ export class RequestAuthenticator {
       if (retryAfter > 0) return { kind: 'locked', retryAfter };
       const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.checkPassword(key, account, parsed.password);
       if (account === null || !valid) {
-        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials' });
-        if (await this.guard.fail(lockName, ip)) this.verified.forgetUser(lockName);
+        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials', requestId });
+        if (await this.guard.fail(lockName, ip, requestId)) this.verified.forgetUser(lockName);
         return ANONYMOUS;
       }
       // Basic is disabled for accounts with a second factor: the password alone must not pass.
       if (hasTotp(account)) return ANONYMOUS;
       await this.guard.succeed(lockName);
+      // Audited when the password was actually checked; cache hits are not new logins.
+      this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
       return { kind: 'basic', identity: this.basicIdentity(account) };
     } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return { kind: 'unavailable' };
+      if (isStoreUnavailable(e)) return UNAVAILABLE;
       throw e;
     }
   }

@@ -57,9 +57,10 @@ export class AuthorizeProxyRequestUseCase {
       case 'allow':
         return ok({ identity, headers: decision.headers ?? NO_HEADERS });
       case 'login_required':
+        this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
         return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
       case 'deny':
-        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason });
+        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason, requestId: input.requestId });
         return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '', network: decision.network === true });
     }
   }

@@ -10,6 +10,7 @@ import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
 import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
+import { isStoreUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
 import { callbackUrl, type HeldOAuthFlow } from './start-oauth';
 
@@ -24,6 +25,8 @@ export interface CompleteOAuthInput {
   /** The flows this browser holds. */
   readonly heldFlows: readonly HeldOAuthFlow[];
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 export interface CompleteOAuthOutput {
@@ -57,7 +60,9 @@ export type CompleteOAuthError =
   | WithFlow<'provider_invalid_response'>
   /** The provider vouches for no (verified) e-mail address. */
   | WithFlow<'email_missing'>
-  | (WithFlow<'not_whitelisted'> & { readonly email: string });
+  | (WithFlow<'not_whitelisted'> & { readonly email: string })
+  /** The shared record of used flows cannot be reached; the flow is not spent and may be retried. */
+  | { readonly code: 'store_unavailable' };
 
 const MAX_PARAM_LENGTH = 4096;
 
@@ -84,7 +89,7 @@ export class CompleteOAuthUseCase {
     if (provider === null) return err({ code: 'provider_not_configured' });
     const method = `oauth:${provider.id}`;
     const fail = <E extends CompleteOAuthError>(e: E, login = ''): Result<never, E> => {
-      this.audit.record({ event: 'login_failed', login, method, ip: input.ip, reason: e.code });
+      this.audit.record({ event: 'login_failed', login, method, ip: input.ip, reason: e.code, requestId: input.requestId });
       return err(e);
     };
 
@@ -99,7 +104,15 @@ export class CompleteOAuthUseCase {
     if (flow === undefined) return fail({ code: 'oauth_state_mismatch' });
 
     // From here on the flow is spent, whatever the outcome: a callback is never tried twice.
-    if (!(await this.used.use(flow.id, flow.expiresAt))) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
+    let firstUse: boolean;
+    try {
+      firstUse = await this.used.use(flow.id, flow.expiresAt);
+    } catch (e) {
+      // Without the replay check a callback is never accepted (fail closed).
+      if (isStoreUnavailable(e)) return fail({ code: 'store_unavailable' });
+      throw e;
+    }
+    if (!firstUse) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
     const now = this.clock.now();
     if (flow.expiresAt <= now) return fail({ code: 'oauth_flow_expired', flowId: flow.id });
     if (input.providerError !== undefined) return fail({ code: 'provider_denied', flowId: flow.id });
@@ -140,7 +153,7 @@ export class CompleteOAuthUseCase {
       expiresAt: now + this.settings.sessionLifetimeMs,
       totpPending: false,
     };
-    this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip });
+    this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip, requestId: input.requestId });
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);
     return ok({ session, redirectTarget, flowId: flow.id });

@@ -5,8 +5,9 @@ import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { PasswordHasher } from '../ports/password-hasher';
-import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
+import { isStoreUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings } from '../settings';
 
 export interface LoginInput {
@@ -15,6 +16,8 @@ export interface LoginInput {
   readonly password: string;
   /** Client address, for the per-address lock. */
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
@@ -40,29 +43,27 @@ export class LoginUseCase {
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
-    const login = input.login.trim();
-    let account;
     try {
-      account = await this.users.findAccount(login);
+      return await this.attempt(input);
     } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
+      // The user store or the shared lock state is down: fail closed, never as a wrong password.
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
       throw e;
     }
+  }
+
+  private async attempt(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
+    const login = input.login.trim();
+    const account = await this.users.findAccount(login);
     // One lock per account, whichever of its names was typed; unknown names lock under what was typed.
     const lockName = account?.username ?? login;
     const retryAfter = await this.guard.retryAfter(lockName, input.ip);
     if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
 
-    let valid: boolean;
-    try {
-      valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
-    } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
     if (account === null || !valid) {
-      this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials' });
-      await this.guard.fail(lockName, input.ip);
+      this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials', requestId: input.requestId });
+      await this.guard.fail(lockName, input.ip, input.requestId);
       return err({ code: 'invalid_credentials' });
     }
     await this.guard.succeed(lockName);
@@ -76,7 +77,7 @@ export class LoginUseCase {
       expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
       totpPending: pending,
     };
-    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip });
+    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
     return ok({ session });
   }
 }

@@ -5,6 +5,8 @@ import type { RequestAuthenticator } from '../services/request-authenticator';
 export interface LogoutInput {
   /** The session cookie's value, if any. */
   readonly sessionToken?: string;
+  /** Correlates the audit event with the request that caused it. */
+  readonly requestId?: string;
 }
 
 export interface LogoutOutput {
@@ -25,7 +27,7 @@ export class LogoutUseCase {
     if (session === null) return { revoked: false };
     // Kept only until the session would have expired anyway: the revocation list stays bounded.
     await this.revokedSessions.revoke(session.id, session.expiresAt);
-    this.audit.record({ event: 'logout', username: session.username });
+    this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
     return { revoked: true };
   }
 }

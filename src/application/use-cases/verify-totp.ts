@@ -7,8 +7,9 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
-import { UserStoreUnavailableError, type UserStore } from '../ports/user-store';
+import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
+import { isStoreUnavailable } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
 
@@ -17,6 +18,8 @@ export interface VerifyTotpInput {
   readonly sessionToken?: string;
   readonly code: string;
   readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
 }
 
 export interface VerifyTotpOutput {
@@ -46,6 +49,16 @@ export class VerifyTotpUseCase {
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
+    try {
+      return await this.attempt(input);
+    } catch (e) {
+      // The user store, the lock state or the used-step record is down: fail closed.
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+
+  private async attempt(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
     const pending = await this.authenticator.session(input.sessionToken);
     const now = this.clock.now();
     if (pending === null || !pending.totpPending) return err({ code: 'not_pending' });
@@ -53,20 +66,14 @@ export class VerifyTotpUseCase {
     const retryAfter = await this.guard.retryAfter(pending.username, input.ip);
     if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
 
-    let account;
-    try {
-      account = await this.users.findAccount(pending.username);
-    } catch (e) {
-      if (e instanceof UserStoreUnavailableError) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const account = await this.users.findAccount(pending.username);
     if (account === null || !hasTotp(account)) return err({ code: 'not_pending' });
 
     const step = await this.totp.verify(account.totpSecret as string, input.code, now);
-    if (step === null) return this.failed(account.username, input.ip, 'invalid_code');
+    if (step === null) return this.failed(account.username, input, 'invalid_code');
     // A step stays claimable for as long as its code could still be accepted (±1 step of drift).
     if (!(await this.usedSteps.claim(account.username, step, now + 3 * 30_000))) {
-      return this.failed(account.username, input.ip, 'totp_replayed');
+      return this.failed(account.username, input, 'totp_replayed');
     }
 
     await this.guard.succeed(account.username);
@@ -82,13 +89,13 @@ export class VerifyTotpUseCase {
       issuedAt: now,
       expiresAt: now + this.settings.sessionLifetimeMs,
     };
-    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip });
+    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
     return ok({ session });
   }
 
-  private async failed(username: string, ip: string, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
-    this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip, reason: code });
-    await this.guard.fail(username, ip);
+  private async failed(username: string, input: VerifyTotpInput, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
+    this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip: input.ip, reason: code, requestId: input.requestId });
+    await this.guard.fail(username, input.ip, input.requestId);
     return err({ code });
   }
 }

@@ -1,5 +1,5 @@
 import { hasTotp, type Account } from '../../../src/domain/account';
-import type { UserStore } from '../../../src/application/ports/user-store';
+import { UserStoreUnavailableError, type UserStore } from '../../../src/application/ports/user-store';
 import { useAdapter, type ContractEnv } from './harness';
 
 /** An account as the suite wants it to exist in the store under test, with its password in clear. */
@@ -12,8 +12,19 @@ export interface SeedAccount {
   readonly totpSecret?: string;
 }
 
+/** A store under test and the levers over its backing data that some adapters offer. */
+export interface UserStoreUnderTest {
+  readonly store: UserStore;
+  /** Removes an account from the backing data (file, directory), as an administrator would. */
+  readonly remove?: (username: string) => Promise<void>;
+  /** Makes the backing service unreachable (stops the directory server). */
+  readonly takeDown?: () => Promise<void>;
+}
+
 /** Builds a store holding exactly `accounts` (a directory adapter seeds its server here). */
-export type UserStoreFactory = (env: ContractEnv, accounts: readonly SeedAccount[]) => UserStore | Promise<UserStore>;
+export type UserStoreFactory = (env: ContractEnv, accounts: readonly SeedAccount[]) => UserStore | UserStoreUnderTest | Promise<UserStore | UserStoreUnderTest>;
+
+const underTest = (made: UserStore | UserStoreUnderTest): UserStoreUnderTest => ('store' in made ? made : { store: made });
 
 export const SEED_ACCOUNTS: readonly SeedAccount[] = [
   { username: 'alice', email: 'alice@example.com', name: 'Alice Example', groups: ['admins', 'users'], password: 'alice-Pa55 word' },
@@ -25,8 +36,8 @@ const [ALICE, BOB, CAROL] = SEED_ACCOUNTS;
 /** The behaviour every UserStore must show (USERS list, file, LDAP, ...). */
 export function userStoreContract(name: string, makeStore: UserStoreFactory): void {
   describe(`UserStore contract: ${name}`, () => {
-    const subject = useAdapter((env) => makeStore(env, SEED_ACCOUNTS));
-    const store = (): UserStore => subject.adapter();
+    const subject = useAdapter(async (env) => underTest(await makeStore(env, SEED_ACCOUNTS)));
+    const store = (): UserStore => subject.adapter().store;
     const find = async (login: string): Promise<Account> => {
       const account = await store().findAccount(login);
       if (account === null) throw new Error(`expected to find ${login}`);
@@ -54,6 +65,10 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       expect((await find('Alice@Example.COM')).username).toBe('alice');
     });
 
+    it('ignores white space around the login', async () => {
+      expect((await find('  alice ')).username).toBe('alice');
+    });
+
     it('finds an account whose username is an e-mail address', async () => {
       expect((await find('Carol@Example.org')).username).toBe(CAROL.username);
     });
@@ -65,7 +80,8 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
     });
 
     it('resolves null for unknown logins, prefixes, wildcards and filter tricks', async () => {
-      for (const login of ['mallory', 'ali', 'alice2', 'example.com', '*', 'a*', 'alice*', '*)(uid=*', 'alice)(|(uid=*)', '', 'alice@example.co']) {
+      const tricks = ['*)(uid=*', 'alice)(|(uid=*)', '\\', 'ali\\2ace', 'alice\u0000', '(alice)', 'alice)', '*))%00'];
+      for (const login of ['mallory', 'ali', 'alice2', 'example.com', '*', 'a*', 'alice*', ...tricks, '', 'alice@example.co']) {
         expect(await store().findAccount(login)).toBeNull();
       }
     });
@@ -94,6 +110,41 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       const alice = await find('alice');
       const stranger: Account = { ...alice, username: 'mallory', email: 'mallory@example.com' };
       expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
+    });
+
+    it('reports a held username as active in any letter case, and any other name as not', async () => {
+      expect(await store().isAccountActive('alice')).toBe(true);
+      expect(await store().isAccountActive('BOB')).toBe(true);
+      expect(await store().isAccountActive('carol@example.org')).toBe(true);
+      for (const name of ['mallory', 'alice@example.com', '*', '']) expect(await store().isAccountActive(name)).toBe(false);
+    });
+
+    it('forgets a removed account: not found, not active, its password refused', async () => {
+      const { remove } = subject.adapter();
+      const alice = await find('alice');
+      if (remove === undefined) {
+        // A store fixed at start-up (USERS) has no way to remove an account while running.
+        expect(await store().isAccountActive('alice')).toBe(true);
+        return;
+      }
+      await remove('alice');
+      expect(await store().findAccount('alice')).toBeNull();
+      expect(await store().isAccountActive('alice')).toBe(false);
+      expect(await store().verifyPassword(alice, ALICE.password)).toBe(false);
+      expect((await find('carol@example.org')).username).toBe(CAROL.username);
+    });
+
+    it('rejects with UserStoreUnavailableError, never a plain miss, when its service is down', async () => {
+      const { takeDown } = subject.adapter();
+      const alice = await find('alice');
+      if (takeDown === undefined) {
+        // An in-memory store has no service to lose: it keeps answering.
+        expect((await find('alice')).username).toBe('alice');
+        return;
+      }
+      await takeDown();
+      await expect(store().findAccount('carol@example.org')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await expect(store().verifyPassword(alice, ALICE.password)).rejects.toBeInstanceOf(UserStoreUnavailableError);
     });
   });
 }

@@ -1,9 +1,17 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
+import { JsonLinesLogger } from '../../../src/adapters/system/logger';
+import { CompositeUserStore } from '../../../src/adapters/users/composite-user-store';
+import { FileUserStore } from '../../../src/adapters/users/file-user-store';
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
+import { parseUsersFile } from '../../../src/adapters/users/users-file';
 import type { Account } from '../../../src/domain/account';
 import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';
-import { userStoreContract, type SeedAccount } from './user-store.contract';
+import type { ContractEnv } from './harness';
+import { userStoreContract, type SeedAccount, type UserStoreUnderTest } from './user-store.contract';
 
 const toAccount = (seed: SeedAccount, credentialVersion: string): Account => ({
   username: seed.username,
@@ -14,21 +22,85 @@ const toAccount = (seed: SeedAccount, credentialVersion: string): Account => ({
   credentialVersion,
 });
 
+/** bcrypt is slow on purpose: each seed password is hashed once for the whole file. */
+const hashes = new Map<string, string>();
+const hashOf = (password: string): string => {
+  let hash = hashes.get(password);
+  if (hash === undefined) hashes.set(password, (hash = bcrypt.hashSync(password, 4)));
+  return hash;
+};
+const hasher = new BcryptPasswordHasher(4);
+const quiet = new JsonLinesLogger('silent');
+
+/** The YAML form of a users file holding `seeds`. */
+function usersYaml(seeds: readonly SeedAccount[]): string {
+  return `users:\n${seeds
+    .map((s) =>
+      [
+        `  - username: "${s.username}"`,
+        `    password: "${hashOf(s.password)}"`,
+        `    email: ${s.email}`,
+        `    name: ${s.name}`,
+        `    groups: [${s.groups.join(', ')}]`,
+        ...(s.totpSecret ? [`    totp_secret: ${s.totpSecret}`] : []),
+      ].join('\n'),
+    )
+    .join('\n')}\n`;
+}
+
+/** A FileUserStore over a temporary YAML file; `remove` rewrites the file and reloads it. */
+function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUnderTest & { store: FileUserStore } {
+  const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
+  const path = join(dir, 'users.yml');
+  writeFileSync(path, usersYaml(seeds));
+  const store = new FileUserStore(path, parseUsersFile(usersYaml(seeds), path).entries, 'example.test', hasher, quiet, { watch: false });
+  env.onCleanup(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    store,
+    remove: async (username) => {
+      writeFileSync(path, usersYaml(seeds.filter((s) => s.username !== username)));
+      expect((await store.reload()).kind).toBe('reloaded');
+    },
+  };
+}
+
 userStoreContract('StaticUserStore', (_env, seeds) =>
-  new StaticUserStore(seeds.map((s) => toAccount(s, bcrypt.hashSync(s.password, 4))), new BcryptPasswordHasher(4)),
+  new StaticUserStore(seeds.map((s) => toAccount(s, hashOf(s.password))), new BcryptPasswordHasher(4)),
 );
 
 userStoreContract('FakeUserStore', async (_env, seeds) => {
-  const hasher = new FakePasswordHasher();
-  return new FakeUserStore(await Promise.all(seeds.map(async (s) => toAccount(s, await hasher.hash(s.password)))), hasher);
+  const fakeHasher = new FakePasswordHasher();
+  const accounts = await Promise.all(seeds.map(async (s) => toAccount(s, await fakeHasher.hash(s.password))));
+  const store = new FakeUserStore(accounts, fakeHasher);
+  return {
+    store,
+    remove: async (username) => store.replace(accounts.filter((a) => a.username !== username)),
+    takeDown: async () => {
+      store.down = true;
+    },
+  };
+});
+
+userStoreContract('FileUserStore (YAML file)', (env, seeds) => fileStore(env, seeds));
+
+userStoreContract('CompositeUserStore (USERS, then a file)', (env, seeds) => {
+  // The last seed lives in USERS, the others in the file behind it, so lookups cross both stores;
+  // removal (which the suite does to the first seed) happens in the file.
+  const inUsers = seeds[seeds.length - 1];
+  const file = fileStore(env, seeds.slice(0, -1));
+  const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, hashOf(inUsers.password))], hasher), file.store]);
+  return { store, remove: file.remove };
 });
 
 describe('StaticUserStore', () => {
   it('lets a username win over another account that uses it as e-mail', async () => {
-    const hasher = new FakePasswordHasher();
+    const fake = new FakePasswordHasher();
     const first: Account = { username: 'x@example.com', email: 'x@example.com', name: 'x', groups: [], credentialVersion: 'fake:1' };
     const second: Account = { username: 'y', email: 'x@example.com', name: 'y', groups: [], credentialVersion: 'fake:2' };
-    const store = new StaticUserStore([second, first], hasher);
+    const store = new StaticUserStore([second, first], fake);
     expect((await store.findAccount('x@example.com'))?.username).toBe('x@example.com');
   });
 

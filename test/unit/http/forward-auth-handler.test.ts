@@ -65,7 +65,7 @@ describe('forwardAuthHandler', () => {
     expect(JSON.parse(String(answer.body))).toEqual({ status: 200, message: 'Authenticated' });
   });
 
-  it('builds the headers of one identity once and gives another identity its own', async () => {
+  it('gives the same identity the same headers again and another identity its own', async () => {
     const alice = identity('alice');
     const bob = identity('bob');
     const handle = forwardAuthHandler(
@@ -75,7 +75,8 @@ describe('forwardAuthHandler', () => {
     const first = await ask(handle);
     const second = await ask(handle);
     const third = await ask(handle);
-    expect(second.headers).toBe(first.headers);
+    const identityPart = (h: OutgoingHttpHeaders) => Object.fromEntries(Object.entries(h).filter(([name]) => name.startsWith('remote-')));
+    expect(identityPart(second.headers)).toEqual(identityPart(first.headers));
     expect(third.headers['remote-user']).toBe('bob');
     expect(first.headers['remote-user']).toBe('alice');
     expect(first.headers['remote-groups']).toBeUndefined();

@@ -1,0 +1,59 @@
+/** What the CLI needs of a terminal; tests and hosts may supply their own. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when a person is typing (prompts then hide what they type). */
+  readonly interactive: boolean;
+  /** Asks on the terminal without echoing the answer. */
+  promptHidden(question: string): Promise<string>;
+  /** All of standard input, split into lines (for piped passwords). */
+  readLines(): Promise<string[]>;
+}
+
+/** Standard streams of the running process. */
+export class ProcessIo implements CliIo {
+  readonly interactive = process.stdin.isTTY === true;
+
+  out(text: string): void {
+    process.stdout.write(text);
+  }
+
+  err(text: string): void {
+    process.stderr.write(text);
+  }
+
+  async readLines(): Promise<string[]> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/);
+  }
+
+  promptHidden(question: string): Promise<string> {
+    const stdin = process.stdin;
+    return new Promise((resolve, reject) => {
+      let answer = '';
+      // Echo goes off before the prompt shows, so an answer typed (or pasted) at once is never echoed.
+      stdin.setRawMode(true);
+      process.stderr.write(question);
+      stdin.resume();
+      stdin.setEncoding('utf8');
+      const done = (error: Error | null): void => {
+        stdin.setRawMode(false);
+        stdin.pause();
+        stdin.removeListener('data', onData);
+        process.stderr.write('\n');
+        if (error !== null) reject(error);
+        else resolve(answer);
+      };
+      const onData = (data: string): void => {
+        for (const ch of data) {
+          if (ch === '\r' || ch === '\n' || ch === '\u0004') return done(null);
+          if (ch === '\u0003') return done(new Error('cancelled'));
+          if (ch === '\u007f' || ch === '\b') answer = answer.slice(0, -1);
+          else if (ch >= ' ') answer += ch;
+        }
+      };
+      stdin.on('data', onData);
+    });
+  }
+}

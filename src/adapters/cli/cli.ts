@@ -1,0 +1,299 @@
+import { generateSecret, generateURI } from 'otplib';
+import qrcode from 'qrcode-terminal';
+import type { PasswordHasher } from '../../application/ports/password-hasher';
+import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
+import type { CliIo } from './cli-io';
+
+/** What the CLI asks of the composition root (which alone reads the environment). */
+export interface CliDeps {
+  /** A bcrypt hasher of the given cost. */
+  hasher(cost: number): PasswordHasher;
+  /** Validates the whole configuration (environment plus `argv` flags). */
+  checkConfig(argv: readonly string[]): { readonly problems: readonly string[]; readonly summary: readonly string[]; readonly demo: boolean };
+  /** Runs the gateway; resolves its exit code (0 while it keeps running). */
+  serve(argv: readonly string[]): Promise<number>;
+  /** `explain <url> ...`: which access rule decides a request; resolves the exit code. */
+  explain(argv: readonly string[], write: (line: string) => void): number;
+  /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
+  readonly options: readonly string[];
+}
+
+/** A mistake in how the CLI was called: one line, exit code 2. */
+class UsageError extends Error {}
+/** A request that could not be carried out: one line, exit code 1. */
+class CommandError extends Error {}
+
+const HELP = `Usage: portcullis [command]
+
+Commands:
+  serve [--option value ...]        start the gateway (the default when no command is given)
+  user add <name>                   make a USERS entry with a bcrypt hash (asks for the password)
+  user verify <entry> <password>    check a password against a USERS entry ("-" reads it from stdin)
+  totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
+  config check [--option value ...] validate the whole configuration and list every problem
+  explain <url> [--user NAME ...]   show which access rule decides a request, and why
+
+Run "portcullis <command> --help" for a command's options.
+`;
+
+const COMMAND_HELP: Record<string, string> = {
+  'user add': `Usage: portcullis user add <name> [--cost N] [--plain]
+
+Asks for the password twice (hidden). When standard input is not a terminal, its first line is
+the password and its second line, if there is one, the confirmation.
+Prints a USERS entry (name:bcrypt-hash) and the same entry with every $ doubled for docker-compose.
+
+  --cost N   bcrypt cost, 4 to 15 (default 10)
+  --plain    print only the entry line, nothing else
+`,
+  'user verify': `Usage: portcullis user verify <entry> <password>
+
+Checks a password against a USERS entry (name:hash[:totp], $$ accepted) or a bare bcrypt hash.
+Give "-" as the password to read it from the first line of standard input (keeps it out of ps).
+Exit code 0 when it matches, 1 when it does not.
+`,
+  'totp enroll': `Usage: portcullis totp enroll <name> [--entry <USERS entry>] [--issuer <text>] [--no-qr]
+
+Generates a TOTP secret and prints its otpauth:// URI, a QR code for an authenticator app and
+the USERS entry with the secret added (give the current entry with --entry; without it, add
+":<secret>" to the account's entry yourself, or "totp_secret: <secret>" in a YAML users file).
+
+  --entry E    the account's current USERS entry (name:hash), completed with the new secret
+  --issuer T   name shown in the authenticator app (default Portcullis)
+  --no-qr      leave out the QR code
+`,
+  'config check': `Usage: portcullis config check [--option value ...]
+
+Validates the configuration the gateway would start with (environment variables, and the same
+--kebab-case flags "serve" takes), prints every problem and exits 1 when there is any.
+`,
+};
+
+/**
+ * The `portcullis` command line: account tooling, a configuration check, and the gateway itself.
+ * Resolves the process exit code; every error is one line on stderr.
+ */
+export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  try {
+    return await dispatch(argv, io, deps);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`portcullis: ${e.message} (see portcullis --help)\n`);
+      return 2;
+    }
+    if (e instanceof CommandError) {
+      io.err(`portcullis: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  if (command === undefined || (command.startsWith('--') && command !== '--help')) return deps.serve(argv);
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.out(HELP);
+    return 0;
+  }
+  if (command === 'serve') {
+    const args = argv.slice(1);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(serveHelp(deps.options));
+      return 0;
+    }
+    return deps.serve(args);
+  }
+  if (command === 'explain') {
+    const args = argv.slice(1);
+    const write = (line: string): void => io.out(`${line}\n`);
+    // explain prints its usage (exit 2) when called without a URL; asked for help, that is a success.
+    if (args.includes('--help') || args.includes('-h')) {
+      deps.explain([], write);
+      return 0;
+    }
+    return deps.explain(args, write);
+  }
+  if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));
+    if (sub === undefined) throw new UsageError(`"${command}" needs a subcommand: ${subs.map((s) => s.split(' ')[1]).join(', ')}`);
+    io.out(subs.map((s) => COMMAND_HELP[s]).join('\n'));
+    return 0;
+  }
+  const name = `${command} ${sub}`;
+  const help = COMMAND_HELP[name];
+  if (help === undefined) throw new UsageError(`unknown command "${printable(name)}"`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(help);
+    return 0;
+  }
+  switch (name) {
+    case 'user add':
+      return userAdd(rest, io, deps);
+    case 'user verify':
+      return userVerify(rest, io, deps);
+    case 'totp enroll':
+      return totpEnroll(rest, io);
+    case 'config check':
+      return configCheck(rest, io, deps);
+    default:
+      throw new UsageError(`unknown command "${printable(name)}"`);
+  }
+}
+
+/** Splits arguments into positionals and the flags a command knows (`values` take one argument). */
+function parseArgs(args: readonly string[], values: readonly string[], switches: readonly string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (!arg.startsWith('--') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    if (switches.includes(flag) && eq === -1) flags.set(flag, 'true');
+    else if (values.includes(flag)) {
+      const value = eq === -1 ? args[(i += 1)] : arg.slice(eq + 1);
+      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      flags.set(flag, value);
+    } else throw new UsageError(`unknown option ${printable(flag)}`);
+  }
+  return { positional, flags };
+}
+
+function oneName(positional: string[], command: string): string {
+  if (positional.length !== 1) throw new UsageError(`${command} takes exactly one <name>`);
+  const name = positional[0];
+  if (!isValidUsername(name)) throw new UsageError('the name must be 1 to 256 characters without spaces, commas or colons');
+  return name;
+}
+
+async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['--cost'], ['--plain']);
+  const name = oneName(positional, 'user add');
+  const costRaw = flags.get('--cost') ?? '10';
+  const cost = Number(costRaw);
+  if (!/^\d+$/.test(costRaw) || cost < 4 || cost > 15) throw new UsageError('--cost must be a whole number from 4 to 15');
+  const password = await readNewPassword(io);
+  const hash = await deps.hasher(cost).hash(password);
+  const entry = formatUsersEntry({ username: name, hash });
+  if (flags.has('--plain')) io.out(`${entry}\n`);
+  else {
+    io.out(
+      [
+        '# USERS entry (the USERS variable, or one line of USERS_FILE):',
+        entry,
+        '# the same inside docker-compose.yml, where $ must be written $$:',
+        composeEscaped(entry),
+        '# in a YAML users file:',
+        `#   - username: ${name}`,
+        `#     password: "${hash}"`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return 0;
+}
+
+async function readNewPassword(io: CliIo): Promise<string> {
+  let password: string;
+  let confirmation: string | undefined;
+  if (io.interactive) {
+    password = await io.promptHidden('Password: ').catch(() => {
+      throw new CommandError('cancelled');
+    });
+    confirmation = await io.promptHidden('Repeat password: ').catch(() => {
+      throw new CommandError('cancelled');
+    });
+  } else {
+    const lines = await io.readLines();
+    password = lines[0] ?? '';
+    confirmation = lines[1] === undefined || lines[1] === '' ? undefined : lines[1];
+  }
+  if (password === '') throw new CommandError('no password given (type it, or pipe it as the first line of standard input)');
+  if (Buffer.byteLength(password) > 72) throw new CommandError('the password is longer than 72 bytes, which bcrypt would silently cut; choose a shorter one');
+  if (confirmation !== undefined && confirmation !== password) throw new CommandError('the two passwords differ');
+  return password;
+}
+
+/** Reads one USERS entry, or a bare hash, as `user verify` and `totp enroll` accept it. */
+function readEntry(text: string): UsersListEntry {
+  const trimmed = text.trim().replace(/\$\$/g, '$');
+  if (/^\$2[aby]\$/.test(trimmed)) return { username: '', hash: trimmed };
+  const parsed = parseUsersList(trimmed, 'comma');
+  if (parsed.problems.length > 0) throw new UsageError(parsed.problems[0].replace(/^entry 1/, 'the entry'));
+  if (parsed.entries.length !== 1) throw new UsageError('give exactly one entry (username:bcrypt-hash[:totp-secret])');
+  return parsed.entries[0];
+}
+
+async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const { positional } = parseArgs(args, [], []);
+  if (positional.length !== 2) throw new UsageError('user verify takes <entry> and <password>');
+  const entry = readEntry(positional[0]);
+  const password = positional[1] === '-' ? ((await io.readLines())[0] ?? '') : positional[1];
+  const who = entry.username === '' ? 'the hash' : `${entry.username}'s entry`;
+  if (await deps.hasher(10).verify(password, entry.hash)) {
+    io.out(`the password matches ${who}\n`);
+    return 0;
+  }
+  io.out(`the password does NOT match ${who}\n`);
+  return 1;
+}
+
+async function totpEnroll(args: readonly string[], io: CliIo): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['--entry', '--issuer'], ['--no-qr']);
+  const name = oneName(positional, 'totp enroll');
+  const issuer = flags.get('--issuer') ?? 'Portcullis';
+  if (issuer.trim() === '' || issuer.includes(':')) throw new UsageError('--issuer must be non-empty text without a colon');
+  const existing = flags.has('--entry') ? readEntry(flags.get('--entry') as string) : null;
+  if (existing !== null && existing.username.toLowerCase() !== name.toLowerCase()) {
+    throw new UsageError(`the entry given with --entry belongs to "${printable(existing.username)}", not "${name}"`);
+  }
+  const secret = generateSecret();
+  const uri = generateURI({ issuer, label: name, secret });
+  const lines = [`TOTP secret for ${name}: ${secret}`, `otpauth URI: ${uri}`, ''];
+  if (!flags.has('--no-qr')) lines.push('Scan this with an authenticator app:', await qr(uri));
+  if (existing !== null) {
+    if (existing.totpSecret !== undefined) io.err('portcullis: note: the entry had a TOTP secret; the new one replaces it\n');
+    const entry = formatUsersEntry({ ...existing, username: name, totpSecret: secret });
+    lines.push('# updated USERS entry:', entry, '# the same inside docker-compose.yml:', composeEscaped(entry));
+  } else {
+    lines.push(`# add ":${secret}" to the end of ${name}'s USERS entry (name:hash:${secret}),`, `# or "totp_secret: ${secret}" to its entry in a YAML users file.`);
+  }
+  io.out(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+function qr(text: string): Promise<string> {
+  return new Promise((resolve) => qrcode.generate(text, { small: true }, (code: string) => resolve(code)));
+}
+
+async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const result = deps.checkConfig(args);
+  if (result.problems.length > 0) {
+    io.err(`The configuration has ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:\n${result.problems.map((p) => `  - ${p}\n`).join('')}`);
+    return 1;
+  }
+  if (result.demo) {
+    io.err('portcullis: nothing is configured (APP_URL, SECRET, USERS, USERS_FILE, LDAP_ADDRESS are unset): the gateway would start a throwaway demo\n');
+    return 1;
+  }
+  io.out(`The configuration is valid.\n${result.summary.map((s) => `  ${s}\n`).join('')}`);
+  return 0;
+}
+
+function serveHelp(options: readonly string[]): string {
+  return `Usage: portcullis [serve] [--option value ...]
+
+Starts the gateway. Every option is an environment variable and also a flag:
+${options.map((o) => `  --${o.toLowerCase().replace(/_/g, '-')}  (${o})`).join('\n')}
+`;
+}
+
+function printable(s: string): string {
+  const clean = s.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 64 ? `${clean.slice(0, 64)}...` : clean;
+}

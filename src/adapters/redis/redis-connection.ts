@@ -1,0 +1,205 @@
+import Redis, { type RedisOptions } from 'ioredis';
+import type { ReadinessCheck } from '../../application/ports/readiness-check';
+import { StateStoreUnavailableError } from '../../application/ports/state-store-unavailable';
+import type { Logger } from '../system/logger';
+import { describeRedisTarget, type RedisTarget } from './redis-url';
+
+export interface RedisConnectionOptions {
+  readonly target: RedisTarget;
+  /** Prepended to every key and channel, so several gateways (or other apps) can share one Redis. */
+  readonly prefix: string;
+  readonly logger: Logger;
+  /** A command that has no answer after this long fails (and the store reports itself unavailable). */
+  readonly commandTimeoutMs?: number;
+  readonly connectTimeoutMs?: number;
+  /** Longest wait between reconnection attempts. */
+  readonly maxReconnectDelayMs?: number;
+}
+
+type Listener = (up: boolean) => void;
+
+/** Turns a parsed target into ioredis options: fail fast while disconnected, reconnect forever with a capped backoff. */
+function ioredisOptions(options: RedisConnectionOptions): RedisOptions {
+  const { target } = options;
+  const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const common: RedisOptions = {
+    db: target.db,
+    username: target.username,
+    password: target.password,
+    // Commands never wait in a queue for a connection: a login must fail at once (503), not hang.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 500,
+    connectTimeout: options.connectTimeoutMs ?? 2000,
+    retryStrategy: (times) => Math.min(100 * times, maxDelay),
+    // Subscriptions are renewed by RedisRevokedSessions itself, so it can resync right after.
+    autoResubscribe: false,
+    lazyConnect: false,
+  };
+  if (target.kind === 'standalone') {
+    return { ...common, host: target.host, port: target.port, tls: target.tls ? {} : undefined };
+  }
+  return {
+    ...common,
+    sentinels: target.sentinels.map((s) => ({ host: s.host, port: s.port })),
+    name: target.masterName,
+    sentinelPassword: target.sentinelPassword,
+    tls: target.tls ? {} : undefined,
+    enableTLSForSentinelMode: target.tls,
+    sentinelTLS: target.tls ? {} : undefined,
+    sentinelRetryStrategy: (times) => Math.min(100 * times, maxDelay),
+  };
+}
+
+/**
+ * One gateway's link to Redis: a command connection, and (on demand) a subscriber connection.
+ * Watches its health, logs an outage once when it starts and once when it ends (never per
+ * request), and maps every failed command to {@link StateStoreUnavailableError}.
+ */
+export class RedisConnection implements ReadinessCheck {
+  readonly name = 'redis';
+  readonly client: Redis;
+  readonly prefix: string;
+  private subscriber: Redis | null = null;
+  /** null until the first connection attempt settles. */
+  private up: boolean | null = null;
+  private readonly listeners: Listener[] = [];
+  private readonly described: string;
+  private closing = false;
+  private reconnects = 0;
+
+  constructor(private readonly options: RedisConnectionOptions) {
+    this.prefix = options.prefix;
+    this.described = describeRedisTarget(options.target);
+    this.client = new Redis(ioredisOptions(options));
+    this.watch(this.client, true);
+  }
+
+  /** Whether the command connection is ready right now. */
+  isUp(): boolean {
+    return this.up === true;
+  }
+
+  /** How many times the command connection has started reconnecting. */
+  reconnectCount(): number {
+    return this.reconnects;
+  }
+
+  /** Calls `listener(up)` on every change of health. */
+  onHealthChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Resolves once the command connection is ready (for start-up and tests); rejects after `timeoutMs`. */
+  ready(timeoutMs = 5000): Promise<void> {
+    if (this.client.status === 'ready') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.client.off('ready', onReady);
+        reject(new Error('redis did not become ready'));
+      }, timeoutMs);
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.client.once('ready', onReady);
+    });
+  }
+
+  /** Runs a command; any failure (down, timeout, error reply) becomes {@link StateStoreUnavailableError}. */
+  async run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    try {
+      const answer = await command(this.client);
+      // A timeout marks the link down without a reconnect; the next answer brings it back.
+      if (this.up === false && this.client.status === 'ready') this.markUp();
+      return answer;
+    } catch (e) {
+      this.markDown(e);
+      throw new StateStoreUnavailableError('redis', { cause: e });
+    }
+  }
+
+  /** A second connection in subscriber mode (one per gateway), with the same options. */
+  subscriberConnection(): Redis {
+    if (this.subscriber === null) {
+      this.subscriber = new Redis(ioredisOptions(this.options));
+      this.watch(this.subscriber, false);
+    }
+    return this.subscriber;
+  }
+
+  async check(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw new Error('aborted');
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(new Error('aborted'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.client.ping().then(
+        () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e instanceof Error ? e : new Error('ping failed'));
+        },
+      );
+    });
+  }
+
+  /** Closes both connections: politely when possible, at once otherwise. Never rejects. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([this.client, this.subscriber].map((c) => (c === null ? undefined : closeOne(c))));
+  }
+
+  private watch(connection: Redis, primary: boolean): void {
+    // Without an 'error' listener ioredis prints every failed reconnection attempt itself.
+    connection.on('error', (e: unknown) => {
+      if (primary) this.markDown(e);
+    });
+    if (!primary) return;
+    connection.on('ready', () => this.markUp());
+    connection.on('close', () => {
+      if (!this.closing) this.markDown(new Error('connection closed'));
+    });
+    connection.on('reconnecting', () => {
+      this.reconnects += 1;
+    });
+  }
+
+  private markUp(): void {
+    if (this.up === true) return;
+    const first = this.up === null;
+    this.up = true;
+    this.options.logger.info(first ? 'redis connected' : 'redis available again', { redis: this.described });
+    for (const l of this.listeners) l(true);
+  }
+
+  private markDown(e: unknown): void {
+    if (this.up === false || this.closing) return;
+    this.up = false;
+    // The reason is an error class or code, never a message that might quote a command's arguments.
+    const reason = (e as { code?: unknown })?.code ?? (e instanceof Error ? e.name : 'unknown');
+    this.options.logger.warn('redis unavailable: logins fail with 503, forward auth keeps answering from local state', {
+      redis: this.described,
+      reason: String(reason),
+    });
+    for (const l of this.listeners) l(false);
+  }
+}
+
+async function closeOne(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
+  if (connection.status !== 'ready') {
+    connection.disconnect();
+    return;
+  }
+  const timer = setTimeout(() => connection.disconnect(), 1000);
+  try {
+    await connection.quit();
+  } catch {
+    connection.disconnect();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,20 @@
+import type { ReadinessCheck } from '../../application/ports/readiness-check';
+
+/** Whether this gateway still takes traffic: readiness turns to 503 as soon as a shutdown starts. */
+export class GatewayLifecycle implements ReadinessCheck {
+  readonly name = 'gateway';
+  private draining = false;
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** From now on readiness fails, so the load balancer sends new requests elsewhere. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  async check(): Promise<void> {
+    if (this.draining) throw new Error('shutting down');
+  }
+}

@@ -1,0 +1,53 @@
+import type { Account } from '../../domain/account';
+import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
+
+/**
+ * Several stores asked in order (USERS, then the file, then LDAP): the first that knows a login
+ * wins, so one gateway can mix them and a local account shadows a directory account of the same
+ * name. A store that is down is only an answer when no earlier store knew the login; an account is
+ * always checked by the store that returned it.
+ */
+export class CompositeUserStore implements UserStore {
+  private readonly origin = new WeakMap<Account, UserStore>();
+
+  constructor(private readonly stores: readonly UserStore[]) {}
+
+  async findAccount(login: string): Promise<Account | null> {
+    for (const store of this.stores) {
+      const account = await store.findAccount(login);
+      if (account !== null) {
+        this.origin.set(account, store);
+        return account;
+      }
+    }
+    return null;
+  }
+
+  async verifyPassword(account: Account, password: string): Promise<boolean> {
+    let store = this.origin.get(account);
+    if (store === undefined) {
+      // An account object this composite did not hand out: find which store owns that username now.
+      for (const candidate of this.stores) {
+        if ((await candidate.findAccount(account.username))?.username === account.username) {
+          store = candidate;
+          break;
+        }
+      }
+    }
+    return store === undefined ? false : store.verifyPassword(account, password);
+  }
+
+  async isAccountActive(username: string): Promise<boolean> {
+    let outage: UserStoreUnavailableError | null = null;
+    for (const store of this.stores) {
+      try {
+        if (await store.isAccountActive(username)) return true;
+      } catch (e) {
+        if (!(e instanceof UserStoreUnavailableError)) throw e;
+        outage ??= e;
+      }
+    }
+    if (outage !== null) throw outage;
+    return false;
+  }
+}

@@ -1,0 +1,177 @@
+import { extname } from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { localAccountEmail, type Account } from '../../domain/account';
+import { parseUsersList, type UsersListEntry } from './users-list';
+
+/** One account of a users file; the YAML form can say more than a `USERS` line. */
+export interface UsersFileEntry extends UsersListEntry {
+  readonly email?: string;
+  readonly name?: string;
+  readonly groups?: readonly string[];
+  /** A disabled account is known but cannot log in, and its sessions end. */
+  readonly disabled?: boolean;
+}
+
+export type UsersFileFormat = 'lines' | 'yaml';
+
+export interface ParseUsersFileResult {
+  readonly format: UsersFileFormat;
+  readonly entries: UsersFileEntry[];
+  /** Each names a line and the username where known, never a hash or a secret. */
+  readonly problems: string[];
+}
+
+const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+const BASE32 = /^[A-Z2-7]+=*$/;
+const FIELDS = new Set(['username', 'password', 'email', 'name', 'groups', 'totp_secret', 'disabled']);
+
+/**
+ * Which of the two forms a users file is written in: `.yaml`/`.yml` files are YAML; otherwise a
+ * file whose first meaningful line is `users:` (or a `---` document marker) is YAML, and anything
+ * else is the `USERS` line format.
+ */
+export function detectUsersFileFormat(text: string, fileName: string): UsersFileFormat {
+  const ext = extname(fileName).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    return /^users\s*:/.test(line) || line === '---' ? 'yaml' : 'lines';
+  }
+  return 'lines';
+}
+
+/** Parses a users file in either form (see {@link detectUsersFileFormat}), collecting every problem. */
+export function parseUsersFile(text: string, fileName: string): ParseUsersFileResult {
+  const format = detectUsersFileFormat(text, fileName);
+  if (format === 'lines') return { format, ...parseUsersList(text, 'line') };
+  return { format, ...parseUsersYaml(text) };
+}
+
+/**
+ * The YAML form:
+ * ```yaml
+ * users:
+ *   - username: alice
+ *     password: $2b$10$...   # bcrypt hash
+ *     email: alice@example.com
+ *     name: Alice Liddell
+ *     groups: [admins, staff]
+ *     totp_secret: JBSWY3DPEHPK3PXP
+ *     disabled: false
+ * ```
+ * Scalars are read as plain strings (YAML's failsafe schema), so `0123` stays `0123` and nothing
+ * turns into a date or a number behind the writer's back.
+ */
+function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: string[] } {
+  const entries: UsersFileEntry[] = [];
+  const problems: string[] = [];
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { schema: 'failsafe', lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
+
+  if (doc.errors.length > 0) {
+    // yaml's messages quote the offending source; only its first sentence and position are kept.
+    for (const error of doc.errors.slice(0, 5)) {
+      const line = error.linePos?.[0]?.line ?? 1;
+      problems.push(`line ${line}: invalid YAML (${error.message.split(/ at line |\n/)[0]})`);
+    }
+    return { entries, problems };
+  }
+  const root = doc.contents;
+  if (root === null) return { entries, problems };
+  if (!isMap(root)) return { entries, problems: ['line 1: expected a mapping with a "users:" list'] };
+  for (const pair of root.items) {
+    const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+    if (key !== 'users') problems.push(`line ${lineOf(pair.key as YamlNode)}: unknown top-level key "${printable(key)}" (expected only "users")`);
+  }
+  const list = doc.get('users', true) as YamlNode | undefined;
+  if (list === undefined || list === null || (list as { value?: unknown }).value === '') return { entries, problems };
+  if (!isSeq(list)) return { entries, problems: [...problems, `line ${lineOf(list)}: "users" must be a list`] };
+
+  const seen = new Set<string>();
+  list.items.forEach((item, index) => {
+    const line = lineOf(item as YamlNode);
+    if (!isMap(item)) {
+      problems.push(`line ${line}: users[${index}] must be a mapping with username and password`);
+      return;
+    }
+    // A bounded alias count keeps a hostile file from expanding into a huge structure.
+    const value = item.toJS(doc, { maxAliasCount: 50 }) as Record<string, unknown>;
+    const username = typeof value.username === 'string' ? value.username.trim() : '';
+    const where = username === '' ? `line ${line}` : `line ${line} (${printable(username)})`;
+    const before = problems.length;
+    for (const key of Object.keys(value)) if (!FIELDS.has(key)) problems.push(`${where}: unknown field "${printable(key)}"`);
+    if (username === '' || /[\s,:]/.test(username) || username.length > 256) problems.push(`${where}: username is missing or invalid`);
+    const hash = typeof value.password === 'string' ? value.password.trim() : '';
+    if (!HASH.test(hash)) problems.push(`${where}: password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"`);
+    const email = optionalString(value.email);
+    if (email === null || (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email))) problems.push(`${where}: email is not an e-mail address`);
+    const name = optionalString(value.name);
+    if (name === null || (name !== undefined && name.length > 256)) problems.push(`${where}: name must be text of at most 256 characters`);
+    const groups = groupList(value.groups);
+    if (groups === null) problems.push(`${where}: groups must be a list of names without commas`);
+    const secretRaw = optionalString(value.totp_secret);
+    const secret = secretRaw?.replace(/\s+/g, '').toUpperCase();
+    if (secretRaw === null || (secret !== undefined && secret !== '' && (!BASE32.test(secret) || secret.length < 16))) {
+      problems.push(`${where}: totp_secret must be base32, at least 16 characters`);
+    }
+    const disabled = flag(value.disabled);
+    if (disabled === null) problems.push(`${where}: disabled must be true or false`);
+    if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
+    seen.add(username.toLowerCase());
+    if (problems.length > before || email === null || name === null || groups === null || disabled === null) return;
+    entries.push({
+      username,
+      hash,
+      ...(secret ? { totpSecret: secret } : {}),
+      ...(email !== undefined ? { email: email.toLowerCase() } : {}),
+      ...(name !== undefined && name !== '' ? { name } : {}),
+      ...(groups !== undefined ? { groups } : {}),
+      ...(disabled ? { disabled: true } : {}),
+    });
+  });
+  return { entries, problems };
+}
+
+/** undefined when absent, null when present but not a string. */
+function optionalString(v: unknown): string | undefined | null {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v.trim() : null;
+}
+
+function groupList(v: unknown): string[] | undefined | null {
+  if (v === undefined || v === null || v === '') return undefined;
+  const raw = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : null;
+  if (raw === null || raw.some((g) => typeof g !== 'string')) return null;
+  const groups = (raw as string[]).map((g) => g.trim()).filter((g) => g !== '');
+  return groups.some((g) => g.includes(',') || g.length > 256) ? null : groups;
+}
+
+function flag(v: unknown): boolean | null {
+  if (v === undefined || v === null || v === '') return false;
+  if (typeof v !== 'string') return null;
+  const s = v.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(s)) return true;
+  if (['false', 'no', 'off'].includes(s)) return false;
+  return null;
+}
+
+/** Keeps problem texts on one printable line whatever a file contains. */
+function printable(s: string): string {
+  const clean = s.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 64 ? `${clean.slice(0, 64)}...` : clean;
+}
+
+/** The account a users-file entry describes; missing e-mail and name are derived as for `USERS`. */
+export function accountFromFileEntry(entry: UsersFileEntry, domain: string): Account {
+  const at = entry.username.indexOf('@');
+  return {
+    username: entry.username,
+    email: entry.email ?? localAccountEmail(entry.username, domain),
+    name: entry.name ?? (at > 0 ? entry.username.slice(0, at) : entry.username),
+    groups: entry.groups ?? [],
+    totpSecret: entry.totpSecret,
+    credentialVersion: entry.hash,
+  };
+}

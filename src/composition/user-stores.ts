@@ -1,0 +1,34 @@
+import { CompositeUserStore } from '../adapters/users/composite-user-store';
+import { FileUserStore } from '../adapters/users/file-user-store';
+import { LdapUserStore } from '../adapters/users/ldap-user-store';
+import { StaticUserStore } from '../adapters/users/static-user-store';
+import { accountFromEntry } from '../adapters/users/users-list';
+import type { Logger } from '../adapters/system/logger';
+import type { Clock } from '../application/ports/clock';
+import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { UserStore } from '../application/ports/user-store';
+import type { Config } from './config';
+import type { Resources } from './resources';
+
+/** The configured stores in their fixed order, USERS → USERS_FILE → LDAP; one store is used bare. */
+export function buildUserStore(
+  config: Config,
+  domain: string,
+  deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources },
+): UserStore {
+  const stores: UserStore[] = [];
+  if (config.users.length > 0 || (config.usersFile === null && config.ldap === null)) {
+    stores.push(new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain)), deps.hasher));
+  }
+  if (config.usersFile !== null) {
+    const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger);
+    deps.resources.add(() => file.close());
+    stores.push(file);
+  }
+  if (config.ldap !== null) {
+    const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger);
+    deps.resources.add(() => ldap.close());
+    stores.push(ldap);
+  }
+  return stores.length === 1 ? stores[0] : new CompositeUserStore(stores);
+}

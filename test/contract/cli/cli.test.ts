@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcrypt';
+import { generate, verify } from 'otplib';
+
+const BIN = join(__dirname, '../../../dist/src/main.js');
+const HASH = bcrypt.hashSync('s3cret pw', 4);
+const ENTRY = `alice:${HASH}`;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as its own process, with `input` on a piped (non-terminal) stdin. */
+function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+// Each test starts node processes; on a busy two-core machine that alone can take seconds.
+jest.setTimeout(60_000);
+
+describe('portcullis CLI (the built executable)', () => {
+  it('lists its commands with --help', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check']) expect(run.stdout).toContain(command);
+  });
+
+  it('has --help on every command', async () => {
+    expect((await cli(['explain', '--help'])).code).toBe(0);
+    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help']]) {
+      const run = await cli(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: portcullis/);
+    }
+    expect((await cli(['serve', '--help'])).stdout).toContain('--ldap-address');
+  });
+
+  it('answers an unknown command with one line and exit code 2', async () => {
+    const run = await cli(['frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('portcullis: unknown command "frobnicate" (see portcullis --help)\n');
+    expect(run.stdout).toBe('');
+  });
+
+  it('user add reads the password and its confirmation from piped stdin and prints a USERS entry and its docker-compose form', async () => {
+    const run = await cli(['user', 'add', 'alice', '--cost', '4'], { input: 'correct horse\ncorrect horse\n' });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    const entry = lines.find((l) => l.startsWith('alice:$2'));
+    const compose = lines.find((l) => l.startsWith('alice:$$2'));
+    expect(entry).toMatch(/^alice:\$2b\$04\$[./A-Za-z0-9]{53}$/);
+    expect(compose).toBe(entry?.replace(/\$/g, '$$$$'));
+    expect(await bcrypt.compare('correct horse', (entry ?? '').slice('alice:'.length))).toBe(true);
+    expect(run.stdout).not.toContain('correct horse');
+  });
+
+  it('user add on a terminal asks twice without echoing the password', async () => {
+    // `script` gives the CLI a real pseudo-terminal; each answer is typed once its prompt appears.
+    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} user add tty --cost 4 --plain`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    let answered = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      screen += d.toString();
+      const prompts = (screen.match(/Password: |Repeat password: /g) ?? []).length;
+      for (; answered < prompts; answered += 1) child.stdin.write('typed secret\r');
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(answered).toBe(2);
+    expect(screen).not.toContain('typed secret');
+    const entry = /tty:(\S+)/.exec(screen)?.[1] ?? '';
+    expect(await bcrypt.compare('typed secret', entry)).toBe(true);
+  });
+
+  it('user add --plain prints the entry alone, and one line of stdin is enough', async () => {
+    const run = await cli(['user', 'add', 'bob@example.com', '--cost', '4', '--plain'], { input: 'pw-only-once' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^bob@example\.com:\$2b\$04\$[./A-Za-z0-9]{53}\n$/);
+  });
+
+  it('user add refuses a confirmation that differs, an empty password and a bad name, in one line each', async () => {
+    const differs = await cli(['user', 'add', 'alice'], { input: 'one\ntwo\n' });
+    expect([differs.code, differs.stderr]).toEqual([1, 'portcullis: the two passwords differ\n']);
+    const empty = await cli(['user', 'add', 'alice'], { input: '' });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr.trim().split('\n')).toHaveLength(1);
+    const badName = await cli(['user', 'add', 'al ice'], { input: 'pw\n' });
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toMatch(/^portcullis: the name must be .*\n$/);
+    const badCost = await cli(['user', 'add', 'alice', '--cost', '99'], { input: 'pw\n' });
+    expect([badCost.code, badCost.stderr]).toEqual([2, 'portcullis: --cost must be a whole number from 4 to 15 (see portcullis --help)\n']);
+  });
+
+  it('user verify says whether a password matches an entry, also in its $$ form and from stdin', async () => {
+    expect(await cli(['user', 'verify', ENTRY, 's3cret pw'])).toMatchObject({ code: 0, stdout: "the password matches alice's entry\n" });
+    expect(await cli(['user', 'verify', ENTRY.replace(/\$/g, '$$$$'), 's3cret pw'])).toMatchObject({ code: 0 });
+    expect(await cli(['user', 'verify', ENTRY, '-'], { input: 's3cret pw\n' })).toMatchObject({ code: 0 });
+    expect(await cli(['user', 'verify', ENTRY, 'wrong'])).toMatchObject({ code: 1, stdout: "the password does NOT match alice's entry\n" });
+    const malformed = await cli(['user', 'verify', 'alice:plain', 'x']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toBe('portcullis: the entry (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$) (see portcullis --help)\n');
+  });
+
+  it('totp enroll prints a working secret, its otpauth URI, a QR code and the completed entry', async () => {
+    const run = await cli(['totp', 'enroll', 'alice', '--entry', ENTRY, '--issuer', 'Example Co']);
+    expect(run.code).toBe(0);
+    const uri = /otpauth:\/\/totp\/\S+/.exec(run.stdout)?.[0] ?? '';
+    const url = new URL(uri);
+    expect(decodeURIComponent(url.pathname)).toBe('/Example Co:alice');
+    const secret = url.searchParams.get('secret') ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(url.searchParams.get('issuer')).toBe('Example Co');
+    expect(run.stdout).toMatch(/[█▀▄]{7}/);
+    expect(run.stdout.split('\n')).toContain(`${ENTRY}:${secret}`);
+    const token = await generate({ secret });
+    expect((await verify({ secret, token })).valid).toBe(true);
+  });
+
+  it('totp enroll without an entry says where the secret goes, and refuses an entry of another account', async () => {
+    const run = await cli(['totp', 'enroll', 'carol', '--no-qr']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/[█▀▄]{7}/);
+    expect(run.stdout).toMatch(/add ":[A-Z2-7]{32}" to the end of carol's USERS entry/);
+    const other = await cli(['totp', 'enroll', 'carol', '--entry', ENTRY]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toBe('portcullis: the entry given with --entry belongs to "alice", not "carol" (see portcullis --help)\n');
+  });
+
+  it('config check accepts a valid configuration and summarizes the stores', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
+    try {
+      writeFileSync(join(dir, 'users.yml'), `users:\n  - username: dan\n    password: "${HASH}"\n`);
+      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY } });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('The configuration is valid.');
+      expect(run.stdout).toContain('USERS: 1 account');
+      expect(run.stdout).toContain('users.yml: 1 account');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('config check lists every problem and exits non-zero, never echoing a secret', async () => {
+    const run = await cli(['config', 'check', '--ldap-address', 'http://x'], { env: { APP_URL: 'ftp://x', SECRET: 'short-secret-value', USERS: 'alice:nope' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('The configuration has 5 problems:');
+    for (const p of ['APP_URL must be an http or https URL', 'SECRET must be at least 32 characters long', 'USERS entry 1 (alice)', 'LDAP_ADDRESS must start with ldap:// or ldaps://', 'LDAP_BASE_DN is required']) {
+      expect(run.stderr).toContain(p);
+    }
+    expect(run.stderr).not.toContain('short-secret-value');
+  });
+
+  it('config check refuses an empty configuration, which would only start the demo', async () => {
+    const run = await cli(['config', 'check']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^portcullis: nothing is configured .* demo\n$/);
+  });
+
+  it('still starts the gateway when given no command, only options', async () => {
+    const run = await cli(['--no-such-option'], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown option --no-such-option');
+  });
+});

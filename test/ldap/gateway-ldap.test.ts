@@ -1,0 +1,105 @@
+import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd } from '../support/slapd';
+
+describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => {
+  let slapd: Slapd;
+  let gw: RunningGateway;
+
+  beforeAll(async () => {
+    slapd = await Slapd.start();
+    await slapd.addPeople([
+      { uid: 'alice', password: 'alice-Pa55word', cn: 'Alice L', displayName: 'Alice Liddell', mail: 'alice@corp.example.test', groups: ['admins'], posixGroups: ['staff'] },
+      { uid: 'dave', password: 'dave-Pa55word', cn: 'Dave' },
+    ]);
+    gw = await startGateway({
+      USERS: `carol:${hashOf('carol-pw')}`,
+      LDAP_ADDRESS: slapd.url,
+      LDAP_BIND_DN: SERVICE_DN,
+      LDAP_BIND_PASSWORD: SERVICE_PASSWORD,
+      LDAP_BASE_DN: BASE_DN,
+      LDAP_SEARCH_FILTER: '(&(objectClass=inetOrgPerson)(|(uid=%s)(mail=%s)))',
+      LDAP_GROUP_ATTRIBUTE: 'memberOf',
+      LDAP_GROUP_BASE_DN: `ou=groups,${BASE_DN}`,
+      LDAP_TIMEOUT: '2',
+      LDAP_CACHE_TTL: '1',
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await slapd?.stop();
+  });
+
+  const login = (username: string, password: string): Promise<Response> =>
+    fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const sessionOf = (res: Response): string => `portcullis-session=${cookieFrom(res, 'portcullis-session')?.value ?? ''}`;
+  const forwardAuth = (cookie: string): Promise<Response> =>
+    fetch(`${gw.url}/api/auth/caddy`, {
+      headers: { cookie, accept: 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/x' },
+    });
+
+  it('logs in a directory account by e-mail and passes its identity and groups upstream', async () => {
+    const res = await login('ALICE@corp.example.test', 'alice-Pa55word');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 200, message: 'Logged in', totpPending: 'false' });
+    const auth = await forwardAuth(sessionOf(res));
+    expect(auth.status).toBe(200);
+    expect(auth.headers.get('remote-user')).toBe('alice');
+    expect(auth.headers.get('remote-name')).toBe('Alice Liddell');
+    expect(auth.headers.get('remote-email')).toBe('alice@corp.example.test');
+    expect(auth.headers.get('remote-groups')?.split(',').sort()).toEqual(['admins', 'staff']);
+  });
+
+  it('answers a wrong password, an unknown user and an injection attempt with the same 401', async () => {
+    const bodies = [];
+    for (const [u, p] of [['alice', 'wrong'], ['nobody', 'alice-Pa55word'], ['*', 'alice-Pa55word'], ['*)(uid=*', 'x']]) {
+      const res = await login(u, p);
+      expect(res.status).toBe(401);
+      bodies.push(await res.json());
+    }
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+  });
+
+  it('accepts HTTP Basic for a directory account', async () => {
+    const res = await fetch(`${gw.url}/api/auth/traefik`, {
+      headers: { authorization: `Basic ${Buffer.from('dave:dave-Pa55word').toString('base64')}`, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('remote-user')).toBe('dave');
+  });
+
+  it('during an outage: directory logins get 503 quickly, sessions and local accounts keep working; after a restart logins work again', async () => {
+    const alice = sessionOf(await login('alice', 'alice-Pa55word'));
+    await slapd.kill();
+
+    const started = Date.now();
+    const down = await login('alice', 'alice-Pa55word');
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    // Bounded by LDAP_TIMEOUT (2 s) for connecting plus as much for the operation, with room for a slow machine.
+    expect(Date.now() - started).toBeLessThan(8000);
+
+    expect((await forwardAuth(alice)).status).toBe(200);
+    expect((await fetch(`${gw.url}/api/healthcheck`)).status).toBe(200);
+    const carol = await login('carol', 'carol-pw');
+    expect(carol.status).toBe(200);
+    expect((await forwardAuth(sessionOf(carol))).status).toBe(200);
+
+    await slapd.run();
+    const back = await login('alice', 'alice-Pa55word');
+    expect(back.status).toBe(200);
+    expect((await forwardAuth(sessionOf(back))).status).toBe(200);
+  });
+
+  it('ends the session of an account deleted from the directory once the cache has expired', async () => {
+    const dave = sessionOf(await login('dave', 'dave-Pa55word'));
+    expect((await forwardAuth(dave)).status).toBe(200);
+    await slapd.removePeople(['dave']);
+    const until = Date.now() + 15_000;
+    let status = 200;
+    while (status === 200 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await forwardAuth(dave)).status;
+    }
+    expect(status).toBe(401);
+  });
+});

@@ -1,0 +1,169 @@
+import { RedisConnection } from '../../src/adapters/redis/redis-connection';
+import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
+import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
+import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
+import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
+import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
+import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
+import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contract';
+import { FixedClock } from '../support/fakes';
+import type { ContractEnv } from '../contract/ports/harness';
+import { RedisServer } from '../support/redis-server';
+
+let server: RedisServer;
+let target: RedisTarget;
+const connections: RedisConnection[] = [];
+let prefixes = 0;
+const silent = new JsonLinesLogger('silent');
+
+/** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
+async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
+  const c = new RedisConnection({ target, prefix, logger: silent });
+  connections.push(c);
+  await c.ready();
+  return c;
+}
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+  const parsed = parseRedisUrl(server.url);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  target = parsed.target;
+});
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.close()));
+  await server.stop();
+});
+
+/** A fresh connection per test, closed after it: the shared contract harness runs the same suites as for the in-memory adapters. */
+async function perTest(env: ContractEnv): Promise<RedisConnection> {
+  const c = await connect();
+  env.onCleanup(() => c.close());
+  return c;
+}
+
+loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempts(await perTest(env)));
+revokedSessionsContract('RedisRevokedSessions', async (env) => {
+  const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
+  store.start();
+  return store;
+});
+usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
+usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
+
+/** Waits (bounded) for something another replica caused to arrive here by pub/sub. */
+async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return check();
+}
+
+describe('Redis stores shared by two replicas', () => {
+  it('lets exactly one of two replicas claim the same TOTP step', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-totp:';
+    const [a, b] = [new RedisUsedTotpSteps(await connect(prefix), clock), new RedisUsedTotpSteps(await connect(prefix), clock)];
+    const results = await Promise.all([a.claim('alice', 7, clock.now() + 90_000), b.claim('alice', 7, clock.now() + 90_000)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('lets exactly one of two replicas complete the same OAuth flow', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-oauth:';
+    const [a, b] = [new RedisUsedOAuthFlows(await connect(prefix), clock), new RedisUsedOAuthFlows(await connect(prefix), clock)];
+    const results = await Promise.all([a.use('flow-x', clock.now() + 600_000), b.use('flow-x', clock.now() + 600_000)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('locks an account when failures counted on two replicas reach the threshold', async () => {
+    const prefix = 'shared-lock:';
+    const [a, b] = [new RedisLoginAttempts(await connect(prefix)), new RedisLoginAttempts(await connect(prefix))];
+    const now = Date.UTC(2026, 0, 1);
+    const results = await Promise.all([a.recordFailure('account:x', now, 2, 60_000), b.recordFailure('account:x', now, 2, 60_000)]);
+    expect(results.filter((r) => r > 0)).toHaveLength(1);
+    expect(await a.lockedUntil('account:x', now)).toBe(now + 60_000);
+    expect(await b.lockedUntil('account:x', now)).toBe(now + 60_000);
+  });
+
+  it('pushes a revocation made on one replica to the other without a request to Redis', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-revoked:';
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const b = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    a.start();
+    b.start();
+    expect(await eventually(async () => a.isSynced() && b.isSynced())).toBe(true);
+    await a.revoke('s-42', clock.now() + 60_000);
+    expect(await eventually(() => b.isRevoked('s-42'))).toBe(true);
+  });
+
+  it('loads the revocations made before it started', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-late:';
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    a.start();
+    await a.revoke('s-early', clock.now() + 60_000);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    late.start();
+    expect(await eventually(async () => late.isSynced())).toBe(true);
+    expect(await late.isRevoked('s-early')).toBe(true);
+  });
+
+  it('gives every key a TTL and keeps all keys under the prefix', async () => {
+    const c = await connect('ttl-check:');
+    const clock = new FixedClock();
+    await new RedisLoginAttempts(c).recordFailure('account:t', clock.now(), 5, 60_000);
+    await new RedisUsedTotpSteps(c, clock).claim('t', 1, clock.now() + 90_000);
+    const revoked = new RedisRevokedSessions(c, clock, silent);
+    await revoked.revoke('s-t', clock.now() + 60_000);
+    const keys = await c.client.keys('*');
+    const ours = keys.filter((k) => k.startsWith('ttl-check:'));
+    expect(ours.sort()).toEqual(['ttl-check:attempts:account:t', 'ttl-check:revoked', 'ttl-check:totp:t']);
+    for (const k of ours) {
+      const ttl = await c.client.pttl(k);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(90_000);
+    }
+  });
+});
+
+describe('Redis stores while Redis is down', () => {
+  it('fail closed for locks and TOTP claims, answer revocations from memory, and recover by themselves', async () => {
+    const own = await RedisServer.start();
+    const parsed = parseRedisUrl(own.url);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const c = new RedisConnection({ target: parsed.target, prefix: 'down:', logger: silent });
+    connections.push(c);
+    await c.ready();
+    const clock = new FixedClock();
+    const attempts = new RedisLoginAttempts(c);
+    const steps = new RedisUsedTotpSteps(c, clock);
+    const revoked = new RedisRevokedSessions(c, clock, silent);
+    revoked.start();
+    await revoked.revoke('before', clock.now() + 60_000);
+
+    await own.kill();
+    await expect(attempts.lockedUntil('account:a', clock.now())).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(steps.claim('a', 1, clock.now() + 90_000)).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(new RedisUsedOAuthFlows(c, clock).use('f', clock.now() + 1000)).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    expect(await revoked.isRevoked('before')).toBe(true);
+    await revoked.revoke('during', clock.now() + 60_000);
+    expect(await revoked.isRevoked('during')).toBe(true);
+
+    await own.up();
+    await c.ready(10_000);
+    expect(await eventually(async () => revoked.isSynced(), 10_000)).toBe(true);
+    expect(await attempts.lockedUntil('account:a', clock.now())).toBe(0);
+    // The restarted Redis was empty; the replica gave back what it knew.
+    expect(await c.client.zscore('down:revoked', 'before')).not.toBeNull();
+    expect(await c.client.zscore('down:revoked', 'during')).not.toBeNull();
+    await c.close();
+    await own.stop();
+  });
+});

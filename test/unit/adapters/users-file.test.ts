@@ -1,0 +1,100 @@
+import { accountFromFileEntry, detectUsersFileFormat, parseUsersFile } from '../../../src/adapters/users/users-file';
+
+const HASH = '$2b$04$abcdefghijklmnopqrstuuJ6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE';
+
+describe('users file parsing', () => {
+  it('detects YAML by extension and by a leading users: key, and lines otherwise', () => {
+    expect(detectUsersFileFormat('alice:x', '/etc/users.yml')).toBe('yaml');
+    expect(detectUsersFileFormat('# accounts\n\nusers:\n  - username: a', '/etc/users')).toBe('yaml');
+    expect(detectUsersFileFormat('# accounts\nalice:$2b$...', '/etc/users.txt')).toBe('lines');
+    expect(detectUsersFileFormat('', '/etc/users')).toBe('lines');
+  });
+
+  it('reads the line format with comments, like USERS', () => {
+    const parsed = parseUsersFile(`# staff\nalice:${HASH}\n\nbob:${HASH}:JBSWY3DPEHPK3PXPJBSWY3DP # bob\n`, 'users');
+    expect(parsed.format).toBe('lines');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.entries.map((e) => e.username)).toEqual(['alice', 'bob']);
+    expect(parsed.entries[1].totpSecret).toBe('JBSWY3DPEHPK3PXPJBSWY3DP');
+  });
+
+  it('reads every field of the YAML form', () => {
+    const parsed = parseUsersFile(
+      [
+        'users:',
+        '  - username: alice',
+        `    password: "${HASH}"`,
+        '    email: Alice@Example.com',
+        '    name: Alice Liddell',
+        '    groups: [admins, staff]',
+        '    totp_secret: jbsw y3dp ehpk 3pxp',
+        '  - username: "0123"',
+        `    password: '${HASH}'`,
+        '    groups: ops, dev',
+        '    disabled: true',
+      ].join('\n'),
+      'users.yaml',
+    );
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.entries).toEqual([
+      { username: 'alice', hash: HASH, email: 'alice@example.com', name: 'Alice Liddell', groups: ['admins', 'staff'], totpSecret: 'JBSWY3DPEHPK3PXP' },
+      { username: '0123', hash: HASH, groups: ['ops', 'dev'], disabled: true },
+    ]);
+  });
+
+  it('keeps a YAML username like 0123 as written, not as a number', () => {
+    const parsed = parseUsersFile(`users:\n  - username: 0123\n    password: "${HASH}"\n`, 'u.yml');
+    expect(parsed.entries[0].username).toBe('0123');
+  });
+
+  it('lists every problem of a YAML file with its line, and never the hash', () => {
+    const parsed = parseUsersFile(
+      [
+        'users:',
+        '  - username: alice',
+        '    password: plain-text-password',
+        '  - username: bob',
+        `    password: "${HASH}"`,
+        '    pasword: typo',
+        '    disabled: maybe',
+        '  - username: bob',
+        `    password: "${HASH}"`,
+        '  - username: carol',
+        `    password: "${HASH}"`,
+        '    totp_secret: "not base32!"',
+        '    email: nope',
+      ].join('\n'),
+      'users.yaml',
+    );
+    expect(parsed.problems).toEqual([
+      'line 2 (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"',
+      'line 4 (bob): unknown field "pasword"',
+      'line 4 (bob): disabled must be true or false',
+      'line 8 (bob): duplicate username',
+      'line 10 (carol): email is not an e-mail address',
+      'line 10 (carol): totp_secret must be base32, at least 16 characters',
+    ]);
+    expect(parsed.problems.join('\n')).not.toContain(HASH);
+    expect(parsed.problems.join('\n')).not.toContain('plain-text-password');
+  });
+
+  it('reports YAML syntax errors with a line number instead of the offending text', () => {
+    const parsed = parseUsersFile(`users:\n  - username: alice\n    password: "${HASH}\n`, 'users.yaml');
+    expect(parsed.entries).toEqual([]);
+    expect(parsed.problems.length).toBeGreaterThan(0);
+    expect(parsed.problems[0]).toMatch(/^line \d+: invalid YAML/);
+    expect(parsed.problems.join('\n')).not.toContain(HASH);
+  });
+
+  it('refuses a YAML file that is not a users list', () => {
+    expect(parseUsersFile('- alice', 'u.yaml').problems).toEqual(['line 1: expected a mapping with a "users:" list']);
+    expect(parseUsersFile('users: alice', 'u.yaml').problems).toEqual(['line 1: "users" must be a list']);
+    expect(parseUsersFile('users: []\nadmins: []', 'u.yaml').problems).toEqual(['line 2: unknown top-level key "admins" (expected only "users")']);
+    expect(parseUsersFile('users:\n', 'u.yaml')).toEqual({ format: 'yaml', entries: [], problems: [] });
+  });
+
+  it('derives e-mail and name for entries that do not give them', () => {
+    const account = accountFromFileEntry({ username: 'Bob', hash: HASH }, 'example.com');
+    expect(account).toMatchObject({ username: 'Bob', email: 'bob@example.com', name: 'Bob', groups: [], credentialVersion: HASH });
+  });
+});

@@ -1,0 +1,105 @@
+import { loadConfig } from '../../../src/composition/config';
+
+const HASH = '$2b$04$abcdefghijklmnopqrstuuJ6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE';
+const BASE = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40) };
+
+function load(env: Record<string, string>, files: Record<string, string> = {}) {
+  return loadConfig({
+    env: { ...BASE, ...env },
+    readFile: (path) => {
+      if (!(path in files)) throw new Error('ENOENT');
+      return files[path];
+    },
+  });
+}
+
+describe('configuration of user stores', () => {
+  it('reads USERS_FILE in the YAML form into its own store', () => {
+    const result = load({ USERS_FILE: '/etc/portcullis/users.yml' }, { '/etc/portcullis/users.yml': `users:\n  - username: alice\n    password: "${HASH}"\n` });
+    expect(result.ok && result.config.usersFile).toEqual({ path: '/etc/portcullis/users.yml', entries: [{ username: 'alice', hash: HASH }] });
+    expect(result.ok && result.config.users).toEqual([]);
+  });
+
+  it('lists the problems of USERS, USERS_FILE and LDAP together', () => {
+    const result = load(
+      { USERS: 'alice:nohash', USERS_FILE: '/users', LDAP_ADDRESS: 'http://ldap.example.com', LDAP_SEARCH_FILTER: '(uid=alice)' },
+      { '/users': `bob:${HASH}\ncarol\n` },
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        'USERS entry 1 (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$)',
+        'USERS_FILE line 2: expected username:bcrypt-hash[:totp-secret]',
+        'LDAP_ADDRESS must start with ldap:// or ldaps://',
+        'LDAP_BASE_DN is required with LDAP_ADDRESS (e.g. dc=example,dc=com)',
+        'LDAP_SEARCH_FILTER must contain %s where the login goes, e.g. (uid=%s)',
+      ]),
+    );
+  });
+
+  it('says when USERS_FILE cannot be read', () => {
+    const result = load({ USERS_FILE: '/missing' });
+    expect(!result.ok && result.problems).toEqual(['USERS_FILE: cannot read /missing']);
+  });
+
+  it('builds LDAP settings with their defaults', () => {
+    const result = load({ LDAP_ADDRESS: 'ldaps://ldap.example.com:636/', LDAP_BASE_DN: 'dc=example,dc=com' });
+    expect(result.ok && result.config.ldap).toEqual({
+      url: 'ldaps://ldap.example.com:636',
+      bindDn: undefined,
+      bindPassword: undefined,
+      baseDn: 'dc=example,dc=com',
+      searchFilter: '(uid=%s)',
+      usernameAttribute: 'uid',
+      mailAttribute: 'mail',
+      nameAttribute: 'displayName',
+      groupAttribute: undefined,
+      groupBaseDn: undefined,
+      groupFilter: '(|(member=%d)(uniqueMember=%d)(memberUid=%s))',
+      groupNameAttribute: 'cn',
+      totpAttribute: undefined,
+      insecure: false,
+      timeoutMs: 5000,
+      cacheTtlMs: 60000,
+    });
+  });
+
+  it('reads the LDAP bind password from a file without its final newline', () => {
+    const result = load(
+      { LDAP_ADDRESS: 'ldap://127.0.0.1:3389', LDAP_BASE_DN: 'dc=x', LDAP_BIND_DN: 'cn=svc,dc=x', LDAP_BIND_PASSWORD_FILE: '/run/secrets/ldap' },
+      { '/run/secrets/ldap': ' s3cret \n' },
+    );
+    expect(result.ok && result.config.ldap?.bindPassword).toBe(' s3cret ');
+  });
+
+  it('refuses a bind DN without a password and a password without a bind DN, never echoing it', () => {
+    const noPassword = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_BIND_DN: 'cn=svc,dc=x' });
+    expect(!noPassword.ok && noPassword.problems).toEqual(['LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN']);
+    const noDn = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_BIND_PASSWORD: 'hunter2' });
+    expect(!noDn.ok && noDn.problems).toEqual(['LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not']);
+  });
+
+  it('refuses LDAP options without LDAP_ADDRESS', () => {
+    const result = load({ USERS: `alice:${HASH}`, LDAP_BASE_DN: 'dc=x', LDAP_INSECURE: 'true' });
+    expect(!result.ok && result.problems).toEqual(['LDAP_BASE_DN, LDAP_INSECURE set but LDAP_ADDRESS is not']);
+  });
+
+  it('accepts LDAP as the only store, and counts it as a configured gateway', () => {
+    const result = loadConfig({ env: { LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x' } });
+    expect(!result.ok && result.problems).toEqual([
+      'APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)',
+      'SECRET (or SECRET_FILE) is required: at least 32 random characters',
+    ]);
+  });
+
+  it('asks for some store when none is configured', () => {
+    const result = load({});
+    expect(!result.ok && result.problems).toEqual(['no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)']);
+  });
+
+  it('bounds the LDAP timeout and checks attribute names', () => {
+    const result = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_TIMEOUT: '0', LDAP_GROUP_ATTRIBUTE: 'member of' });
+    expect(!result.ok && result.problems).toEqual(['LDAP_GROUP_ATTRIBUTE must be an attribute name such as memberOf', 'LDAP_TIMEOUT must be a whole number from 1 to 60']);
+  });
+});
