@@ -5,7 +5,7 @@ import type { PasswordHasher } from '../../application/ports/password-hasher';
 import type { UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import { WatchedFile } from '../system/watched-file';
-import { AccountIndex } from './account-index';
+import { StaticUserStore } from './static-user-store';
 import { accountFromFileEntry, parseUsersFile, type UsersFileEntry } from './users-file';
 
 export interface FileUserStoreOptions {
@@ -34,7 +34,7 @@ export type ReloadOutcome =
  * parse keeps the last good list in force and the log says why. Lookups are Map reads.
  */
 export class FileUserStore implements UserStore {
-  private active: AccountIndex;
+  private active: StaticUserStore;
   private digest: string | null = null;
   private running: Promise<ReloadOutcome> | null = null;
   private again = false;
@@ -49,7 +49,7 @@ export class FileUserStore implements UserStore {
     private readonly logger: Logger,
     private readonly options: FileUserStoreOptions = {},
   ) {
-    this.active = this.indexOf(initial);
+    this.active = this.storeOf(initial);
     this.file = options.watch === false ? null : new WatchedFile(path, {
       pollMs: options.pollIntervalMs ?? 2000,
       debounceMs: options.debounceMs ?? 250,
@@ -59,19 +59,17 @@ export class FileUserStore implements UserStore {
     });
   }
 
-  async findAccount(login: string): Promise<Account | null> {
-    return this.active.find(login);
+  findAccount(login: string): Promise<Account | null> {
+    return this.active.findAccount(login);
   }
 
-  async verifyPassword(account: Account, password: string): Promise<boolean> {
+  verifyPassword(account: Account, password: string): Promise<boolean> {
     // Checked against the current list: a password changed or an account removed since findAccount wins.
-    const known = this.active.byUsername(account.username);
-    if (known === null) return false;
-    return this.hasher.verify(password, known.credentialVersion);
+    return this.active.verifyPassword(account, password);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    return this.active.byUsername(username) !== null;
+  isAccountActive(username: string): Promise<boolean> {
+    return this.active.isAccountActive(username);
   }
 
   /** How many accounts can log in now (disabled ones not counted). */
@@ -135,11 +133,11 @@ export class FileUserStore implements UserStore {
     if (text.length === 0) return { kind: 'rejected', problems: ['the file is empty (to remove every account, leave a comment line)'] };
     const parsed = parseUsersFile(text, this.path);
     if (parsed.problems.length > 0) return { kind: 'rejected', problems: parsed.problems };
-    this.active = this.indexOf(parsed.entries);
+    this.active = this.storeOf(parsed.entries);
     return { kind: 'reloaded', accounts: this.active.size };
   }
 
-  private indexOf(entries: readonly UsersFileEntry[]): AccountIndex {
-    return new AccountIndex(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)));
+  private storeOf(entries: readonly UsersFileEntry[]): StaticUserStore {
+    return new StaticUserStore(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)), this.hasher);
   }
 }
