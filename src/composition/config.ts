@@ -9,6 +9,8 @@ import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-so
 import type { LogLevel } from '../adapters/system/logger';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
+import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
 
 export interface GitHubConfig {
   readonly clientId: string;
@@ -19,22 +21,9 @@ export interface GitHubConfig {
   readonly apiUrl: string;
 }
 
-export interface GoogleConfig {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly authUrl: string;
-  readonly tokenUrl: string;
-  readonly userUrl: string;
-}
-
-export interface GenericConfig {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly authUrl: string;
-  readonly tokenUrl: string;
-  readonly userUrl: string;
-  readonly scopes: readonly string[];
-}
+/** The adapters' own options but for the timeout, which all providers share ({@link OAuthConfig}). */
+export type GoogleConfig = Omit<GoogleOptions, 'timeoutMs'>;
+export type GenericConfig = Omit<GenericOptions, 'timeoutMs'>;
 
 /** The OAuth providers that are on (each present only when fully configured) and the rules for all of them. */
 export interface OAuthConfig {

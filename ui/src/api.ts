@@ -1,14 +1,9 @@
 /** The gateway's JSON API as the UI uses it (see the API spec, parts 2 and 4). */
 
-export interface AppContext {
-  readonly title: string;
-  readonly genericName: string;
-  readonly domain: string;
-  readonly forgotPasswordMessage: string;
-  readonly oauthAutoRedirect: string;
-  readonly disableContinue: boolean;
-  readonly configuredProviders: readonly string[];
-}
+// Type only, erased by the build: the server's own declaration of what `/api/app` answers.
+import type { AppContext } from '../../src/adapters/http/app-context';
+
+export type { AppContext };
 
 export interface UserContext {
   readonly isLoggedIn: boolean;

@@ -4,17 +4,7 @@ import type { Logger } from '../system/logger';
 import type { CookieSettings } from './cookies';
 import type { HttpMetrics } from './http-metrics';
 import type { ClientAddressResolver } from './client-address';
-
-/** What `/api/app` reports; global for all users. */
-export interface AppContext {
-  readonly title: string;
-  readonly genericName: string;
-  readonly domain: string;
-  readonly forgotPasswordMessage: string;
-  readonly oauthAutoRedirect: string;
-  readonly disableContinue: boolean;
-  readonly configuredProviders: readonly string[];
-}
+import type { AppContext } from './app-context';
 
 export interface HttpSettings {
   /** Public URL of the gateway, without a trailing slash. */

@@ -1,5 +1,5 @@
 import type { OAuthIdentity, OAuthProvider } from '../../application/ports/oauth-provider';
-import { asObject, SimpleOAuth2Client, stringField } from './simple-oauth2-client';
+import { SimpleOAuth2Client, stringField } from './simple-oauth2-client';
 
 export interface GenericOptions {
   readonly clientId: string;
@@ -40,8 +40,7 @@ export class GenericOAuthProvider implements OAuthProvider {
   }
 
   async identify(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<OAuthIdentity> {
-    const token = await this.client.exchange(input);
-    const info = asObject(this.client, await this.client.getJson(this.options.userUrl, token));
+    const info = await this.client.userInfo(input, this.options.userUrl);
     const verified = info.email_verified !== false && info.email_verified !== 'false';
     return {
       email: verified ? stringField(info, 'email') : '',

@@ -1,5 +1,5 @@
 import type { OAuthIdentity, OAuthProvider } from '../../application/ports/oauth-provider';
-import { asObject, SimpleOAuth2Client, stringField } from './simple-oauth2-client';
+import { SimpleOAuth2Client, stringField } from './simple-oauth2-client';
 
 export interface GitHubOptions {
   readonly clientId: string;
@@ -46,7 +46,7 @@ export class GitHubOAuthProvider implements OAuthProvider {
       this.client.getJson(`${this.apiUrl}/user`, token),
       this.client.getJson(`${this.apiUrl}/user/emails`, token),
     ]);
-    const user = asObject(this.client, userRaw);
+    const user = this.client.asObject(userRaw);
     const login = stringField(user, 'login');
     if (login === '') throw this.client.failure('invalid_response');
     if (!Array.isArray(emailsRaw)) throw this.client.failure('invalid_response');

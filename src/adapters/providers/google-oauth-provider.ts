@@ -1,5 +1,5 @@
 import type { OAuthIdentity, OAuthProvider } from '../../application/ports/oauth-provider';
-import { asObject, SimpleOAuth2Client, stringField } from './simple-oauth2-client';
+import { SimpleOAuth2Client, stringField } from './simple-oauth2-client';
 
 export interface GoogleOptions {
   readonly clientId: string;
@@ -38,8 +38,7 @@ export class GoogleOAuthProvider implements OAuthProvider {
   }
 
   async identify(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<OAuthIdentity> {
-    const token = await this.client.exchange(input);
-    const info = asObject(this.client, await this.client.getJson(this.options.userUrl, token));
+    const info = await this.client.userInfo(input, this.options.userUrl);
     if (stringField(info, 'sub') === '') throw this.client.failure('invalid_response');
     const verified = info.email_verified === true || info.email_verified === 'true';
     return {

@@ -111,6 +111,21 @@ export class SimpleOAuth2Client {
     }
   }
 
+  /**
+   * Exchanges the code, then reads the person from the JSON object at `url` (an OpenID Connect
+   * userinfo endpoint or alike) with the access token.
+   */
+  async userInfo(input: { code: string; codeVerifier: string; redirectUri: string }, url: string): Promise<Record<string, unknown>> {
+    const accessToken = await this.exchange(input);
+    return this.asObject(await this.getJson(url, accessToken));
+  }
+
+  /** The JSON object a provider must answer with, or an invalid_response failure. */
+  asObject(value: unknown): Record<string, unknown> {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw this.failure('invalid_response');
+    return value as Record<string, unknown>;
+  }
+
   failure(reason: OAuthProviderFailure, cause?: unknown): OAuthProviderError {
     // The cause is kept for debugging but its message is never shown; it may quote a response body.
     return new OAuthProviderError(this.options.provider, reason, cause === undefined ? undefined : { cause });
@@ -155,10 +170,4 @@ function exchangeFailure(e: unknown): OAuthProviderFailure {
 export function stringField(body: Record<string, unknown>, name: string): string {
   const v = body[name];
   return typeof v === 'string' ? v.slice(0, 1024) : '';
-}
-
-/** The JSON object a provider must answer with, or an invalid_response failure. */
-export function asObject(client: SimpleOAuth2Client, value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw client.failure('invalid_response');
-  return value as Record<string, unknown>;
 }

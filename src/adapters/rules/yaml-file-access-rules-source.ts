@@ -1,10 +1,12 @@
-import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { AccessRulesSource } from '../../application/ports/access-rules-source';
 import { compileAccessRules, type AccessRules, type SecretReader } from '../../domain/access-rules';
 import { err, type Result } from '../../domain/result';
 import type { Logger } from '../system/logger';
+import { WatchedFile } from '../system/watched-file';
+import { InMemoryAccessRulesSource } from './in-memory-access-rules-source';
 
 /** Reads a whole file as UTF-8; throws when it cannot. */
 export type FileReader = (path: string) => string;
@@ -65,115 +67,67 @@ export interface YamlFileAccessRulesOptions {
  * refused as a whole: the last good rules stay, and the problems are logged.
  */
 export class YamlFileAccessRulesSource implements AccessRulesSource {
-  private rules: AccessRules;
-  private loads = 1;
-  private lastProblems: readonly string[] = [];
-  private watcher: FSWatcher | null = null;
-  private poller: NodeJS.Timeout | null = null;
-  private pending: NodeJS.Timeout | null = null;
-  private lastStat: string;
-  private closed = false;
+  private readonly held: InMemoryAccessRulesSource;
   private readonly path: string;
   private readonly readFile: FileReader;
   private readonly logger: Logger | undefined;
-  private readonly debounceMs: number;
+  private readonly file: WatchedFile;
 
   /** Loads the file now; throws InvalidAccessRulesError listing every problem when it is not valid. */
   constructor(path: string, options: YamlFileAccessRulesOptions = {}) {
     this.path = resolve(path);
     this.readFile = options.readFile ?? defaultReader;
     this.logger = options.logger;
-    this.debounceMs = options.debounceMs ?? 150;
-    this.lastStat = this.statKey();
+    // Watched before the first read, so a change made while it is read is noticed.
+    this.file = new WatchedFile(this.path, {
+      pollMs: options.pollMs ?? 2000,
+      debounceMs: options.debounceMs ?? 150,
+      onChange: () => this.reloadOnChange(),
+      onWatchError: (reason) => this.logger?.warn('access rules file cannot be watched; polling only', { file: this.path, reason }),
+    });
     const loaded = loadAccessRulesFile(this.path, this.readFile);
-    if (!loaded.ok) throw new InvalidAccessRulesError(loaded.error);
-    this.rules = loaded.value;
-    this.startWatching(options.pollMs ?? 2000);
+    if (!loaded.ok) {
+      this.file.close();
+      throw new InvalidAccessRulesError(loaded.error);
+    }
+    this.held = new InMemoryAccessRulesSource(loaded.value);
   }
 
   current(): AccessRules {
-    return this.rules;
+    return this.held.current();
   }
 
   version(): number {
-    return this.loads;
+    return this.held.version();
   }
 
   problems(): readonly string[] {
-    return this.lastProblems;
+    return this.held.problems();
   }
 
   /** Reads the file again now (also what a detected change does). Returns true when new rules are in force. */
   reload(): boolean {
     const loaded = loadAccessRulesFile(this.path, this.readFile);
     if (!loaded.ok) {
-      this.lastProblems = loaded.error;
+      this.held.refuse(loaded.error);
       this.logger?.warn('access rules not reloaded; the last good rules stay in force', { file: this.path, problems: loaded.error });
       return false;
     }
-    this.rules = loaded.value;
-    this.loads += 1;
-    this.lastProblems = [];
+    this.held.replace(loaded.value);
     this.logger?.info('access rules reloaded', { file: this.path, apps: loaded.value.apps.length });
     return true;
   }
 
   close(): void {
-    this.closed = true;
-    this.watcher?.close();
-    this.watcher = null;
-    if (this.poller !== null) clearInterval(this.poller);
-    if (this.pending !== null) clearTimeout(this.pending);
-    this.poller = null;
-    this.pending = null;
+    this.file.close();
   }
 
-  private startWatching(pollMs: number): void {
-    const name = basename(this.path);
+  private reloadOnChange(): void {
     try {
-      this.watcher = watch(dirname(this.path), { persistent: false }, (_event, filename) => {
-        if (filename === null || filename === name) this.schedule();
-      });
-      this.watcher.on('error', () => {
-        this.logger?.warn('access rules file watch failed; polling only', { file: this.path });
-        this.watcher?.close();
-        this.watcher = null;
-      });
-    } catch {
-      this.logger?.warn('access rules file cannot be watched; polling only', { file: this.path });
-    }
-    if (pollMs > 0) {
-      this.poller = setInterval(() => {
-        const key = this.statKey();
-        if (key !== this.lastStat) this.schedule();
-      }, pollMs);
-      this.poller.unref();
-    }
-  }
-
-  private schedule(): void {
-    if (this.closed) return;
-    if (this.pending !== null) clearTimeout(this.pending);
-    this.pending = setTimeout(() => {
-      this.pending = null;
-      if (this.closed) return;
-      this.lastStat = this.statKey();
-      try {
-        this.reload();
-      } catch (e) {
-        // A reload must never take the gateway down; the last good rules stay.
-        this.logger?.error('access rules reload failed', { file: this.path, error: e instanceof Error ? e.name : 'unknown' });
-      }
-    }, this.debounceMs);
-    this.pending.unref();
-  }
-
-  private statKey(): string {
-    try {
-      const s = statSync(this.path);
-      return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-    } catch {
-      return 'missing';
+      this.reload();
+    } catch (e) {
+      // A reload must never take the gateway down; the last good rules stay.
+      this.logger?.error('access rules reload failed', { file: this.path, error: e instanceof Error ? e.name : 'unknown' });
     }
   }
 }

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { statSync, watch, type FSWatcher } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Account } from '../../domain/account';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import type { UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
-import { AccountIndex } from './account-index';
+import { WatchedFile } from '../system/watched-file';
+import { StaticUserStore } from './static-user-store';
 import { accountFromFileEntry, parseUsersFile, type UsersFileEntry } from './users-file';
 
 export interface FileUserStoreOptions {
@@ -35,16 +34,12 @@ export type ReloadOutcome =
  * parse keeps the last good list in force and the log says why. Lookups are Map reads.
  */
 export class FileUserStore implements UserStore {
-  private active: AccountIndex;
+  private active: StaticUserStore;
   private digest: string | null = null;
-  private signature = '';
-  private watcher: FSWatcher | null = null;
-  private poller: NodeJS.Timeout | null = null;
-  private debounce: NodeJS.Timeout | null = null;
   private running: Promise<ReloadOutcome> | null = null;
   private again = false;
   private closed = false;
-  private readonly debounceMs: number;
+  private readonly file: WatchedFile | null;
 
   constructor(
     private readonly path: string,
@@ -54,24 +49,27 @@ export class FileUserStore implements UserStore {
     private readonly logger: Logger,
     private readonly options: FileUserStoreOptions = {},
   ) {
-    this.active = this.indexOf(initial);
-    this.debounceMs = options.debounceMs ?? 250;
-    if (options.watch !== false) this.startWatching(options.pollIntervalMs ?? 2000, options.fsEvents !== false);
+    this.active = this.storeOf(initial);
+    this.file = options.watch === false ? null : new WatchedFile(path, {
+      pollMs: options.pollIntervalMs ?? 2000,
+      debounceMs: options.debounceMs ?? 250,
+      fsEvents: options.fsEvents,
+      onChange: () => void this.reload(),
+      onWatchError: (reason) => this.logger.warn('users file cannot be watched; polling it instead', { path, reason }),
+    });
   }
 
-  async findAccount(login: string): Promise<Account | null> {
-    return this.active.find(login);
+  findAccount(login: string): Promise<Account | null> {
+    return this.active.findAccount(login);
   }
 
-  async verifyPassword(account: Account, password: string): Promise<boolean> {
+  verifyPassword(account: Account, password: string): Promise<boolean> {
     // Checked against the current list: a password changed or an account removed since findAccount wins.
-    const known = this.active.byUsername(account.username);
-    if (known === null) return false;
-    return this.hasher.verify(password, known.credentialVersion);
+    return this.active.verifyPassword(account, password);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    return this.active.byUsername(username) !== null;
+  isAccountActive(username: string): Promise<boolean> {
+    return this.active.isAccountActive(username);
   }
 
   /** How many accounts can log in now (disabled ones not counted). */
@@ -98,11 +96,7 @@ export class FileUserStore implements UserStore {
   /** Stops watching and polling. */
   close(): void {
     this.closed = true;
-    this.watcher?.close();
-    this.watcher = null;
-    if (this.poller !== null) clearInterval(this.poller);
-    if (this.debounce !== null) clearTimeout(this.debounce);
-    this.poller = this.debounce = null;
+    this.file?.close();
   }
 
   private async readAndSwap(): Promise<ReloadOutcome> {
@@ -139,70 +133,11 @@ export class FileUserStore implements UserStore {
     if (text.length === 0) return { kind: 'rejected', problems: ['the file is empty (to remove every account, leave a comment line)'] };
     const parsed = parseUsersFile(text, this.path);
     if (parsed.problems.length > 0) return { kind: 'rejected', problems: parsed.problems };
-    this.active = this.indexOf(parsed.entries);
+    this.active = this.storeOf(parsed.entries);
     return { kind: 'reloaded', accounts: this.active.size };
   }
 
-  private indexOf(entries: readonly UsersFileEntry[]): AccountIndex {
-    return new AccountIndex(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)));
-  }
-
-  private startWatching(pollIntervalMs: number, fsEvents: boolean): void {
-    const name = basename(this.path);
-    if (fsEvents) try {
-      this.watcher = watch(dirname(this.path), { persistent: false }, (_event, changed) => {
-        // Kubernetes swaps a `..data` symlink; other tools rename temporary files over the target.
-        if (changed === null || changed === name || changed.startsWith('..') || changed.includes(name)) this.schedule();
-      });
-      this.watcher.on('error', (e) => {
-        this.logger.warn('users file watch failed; falling back to polling', { path: this.path, reason: (e as NodeJS.ErrnoException).code ?? 'error' });
-        this.watcher?.close();
-        this.watcher = null;
-      });
-    } catch (e) {
-      this.logger.info('users file cannot be watched; polling it instead', { path: this.path, reason: (e as NodeJS.ErrnoException).code ?? 'error' });
-    }
-    // The baseline is taken now, synchronously: a change made right after start-up must differ from it.
-    this.signature = signatureOf(() => statSync(this.path));
-    if (pollIntervalMs > 0) {
-      this.poller = setInterval(() => {
-        void this.stat().then((sig) => {
-          if (sig !== this.signature) {
-            this.signature = sig;
-            this.schedule();
-          }
-        });
-      }, pollIntervalMs);
-      this.poller.unref();
-    }
-  }
-
-  private async stat(): Promise<string> {
-    try {
-      const s = await stat(this.path);
-      return `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch (e) {
-      return `missing:${(e as NodeJS.ErrnoException).code ?? ''}`;
-    }
-  }
-
-
-  private schedule(): void {
-    if (this.closed) return;
-    if (this.debounce !== null) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      this.debounce = null;
-      void this.reload();
-    }, this.debounceMs);
-    this.debounce.unref();
-  }
-}
-
-function signatureOf(read: () => { ino: number; size: number; mtimeMs: number }): string {
-  try {
-    const s = read();
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch (e) {
-    return `missing:${(e as NodeJS.ErrnoException).code ?? ''}`;
+  private storeOf(entries: readonly UsersFileEntry[]): StaticUserStore {
+    return new StaticUserStore(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)), this.hasher);
   }
 }

@@ -4,8 +4,9 @@ import type { UserStore } from '../../application/ports/user-store';
 import { AccountIndex } from './account-index';
 
 /**
- * Accounts fixed at start-up (the `USERS` variable), found by username or e-mail, case-insensitively.
- * The bcrypt hash is the account's credential version.
+ * A fixed list of accounts (the `USERS` variable; the users file store swaps in a new one at each
+ * reload), found by username or e-mail, case-insensitively. The bcrypt hash is the account's
+ * credential version.
  */
 export class StaticUserStore implements UserStore {
   private readonly index: AccountIndex;
@@ -26,5 +27,10 @@ export class StaticUserStore implements UserStore {
 
   async isAccountActive(username: string): Promise<boolean> {
     return this.index.byUsername(username) !== null;
+  }
+
+  /** How many accounts it holds. */
+  get size(): number {
+    return this.index.size;
   }
 }
