@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
-import type { PasswordHasher } from '../../application/ports/password-hasher';
-import { ConcurrencyLimiter } from './concurrency-limiter';
+import { PasswordHasherBusyError, type PasswordHasher } from '../../application/ports/password-hasher';
+import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter';
 
 const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 // bcrypt itself reads only the first 72 bytes; absurdly long inputs are refused outright to bound the work.
@@ -26,13 +26,25 @@ export class BcryptPasswordHasher implements PasswordHasher {
    * @param decoyCost work factor of the decoy check for unknown accounts: it must match the stored
    *   hashes (htpasswd writes cost 5), or the time of a login answer tells which accounts exist.
    * @param concurrency bcrypt computations at once; the rest wait their turn.
+   * @param maxQueued checks that may wait; past that a check is refused with PasswordHasherBusyError
+   *   (64 cost-10 checks on one core are about three seconds of waiting).
    */
   constructor(
     private readonly cost = 10,
     private readonly decoyCost = cost,
     concurrency = defaultBcryptConcurrency(),
+    maxQueued = 64,
   ) {
-    this.limiter = new ConcurrencyLimiter(concurrency);
+    this.limiter = new ConcurrencyLimiter(concurrency, maxQueued);
+  }
+
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await this.limiter.run(task);
+    } catch (e) {
+      if (e instanceof QueueFullError) throw new PasswordHasherBusyError();
+      throw e;
+    }
   }
 
   async verify(password: string, hash: string): Promise<boolean> {
@@ -40,21 +52,25 @@ export class BcryptPasswordHasher implements PasswordHasher {
     try {
       // `$2y$` (htpasswd, PHP) is the same algorithm as `$2b$`, but the native binding only knows `$2a$`/`$2b$`.
       const stored = hash.startsWith('$2y$') ? `$2b$${hash.slice(4)}` : hash;
-      return await this.limiter.run(() => bcrypt.compare(password, stored));
-    } catch {
+      return await this.limited(() => bcrypt.compare(password, stored));
+    } catch (e) {
+      if (e instanceof PasswordHasherBusyError) throw e;
       return false;
     }
   }
 
   hash(password: string): Promise<string> {
-    return this.limiter.run(() => bcrypt.hash(password, this.cost));
+    return this.limited(() => bcrypt.hash(password, this.cost));
   }
 
   async verifyDecoy(password: string): Promise<false> {
     // A hash of random bytes at the stored hashes' cost, made once: comparing against it costs what a real check costs.
-    this.decoy ??= this.limiter.run(() => bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.decoyCost));
+    this.decoy ??= this.limited(() => bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.decoyCost)).catch((e: unknown) => {
+      this.decoy = null; // a refused or failed first attempt must not poison every later check
+      throw e;
+    });
     const decoy = await this.decoy;
-    await this.limiter.run(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy));
+    await this.limited(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy));
     return false;
   }
 }

@@ -1,12 +1,24 @@
+/** Thrown by {@link ConcurrencyLimiter.run} when the waiting line is full. */
+export class QueueFullError extends Error {
+  constructor() {
+    super('too many tasks waiting');
+    this.name = 'QueueFullError';
+  }
+}
+
 /**
- * Runs at most `limit` tasks at once; the rest wait in arrival order. Used to keep CPU-heavy work
+ * Runs at most `limit` tasks at once; the rest wait in arrival order, at most `maxQueued` of them
+ * (a further task is refused at once rather than left waiting for longer than a client would). Used to keep CPU-heavy work
  * (bcrypt on libuv's thread pool) from taking every core away from the event loop.
  */
 export class ConcurrencyLimiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(readonly limit: number) {
+  constructor(
+    readonly limit: number,
+    readonly maxQueued = Number.POSITIVE_INFINITY,
+  ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a whole number of at least 1');
   }
 
@@ -21,6 +33,7 @@ export class ConcurrencyLimiter {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit && this.waiting.length >= this.maxQueued) throw new QueueFullError();
     if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running += 1;
     try {

@@ -1,4 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import { lazyModule } from '../system/lazy-module';
+
+const prom = lazyModule(() => require('prom-client') as typeof import('prom-client'));
 import type { AuditEvent, AuditLog } from '../../application/ports/audit-log';
 import {
   FORWARD_AUTH_OUTCOMES, PROXY_NAMES, type ForwardAuthOutcome, type HttpMetrics, type ProxyIndex,
@@ -18,7 +21,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * mix). Forward-auth counts live in typed arrays (see ForwardAuthStats).
  */
 export class PrometheusMetrics implements HttpMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new (prom().Registry)();
   private readonly hot = new ForwardAuthStats();
   private readonly logins: Counter<'method' | 'outcome'>;
   private readonly locks: Counter;
@@ -29,14 +32,14 @@ export class PrometheusMetrics implements HttpMetrics {
     // The hot path only bumps numbers in typed arrays; prom-client reads them when scraped.
     this.registry.registerMetric(this.hot.decisionsMetric() as never);
     this.registry.registerMetric(this.hot.latencyMetric() as never);
-    this.logins = new Counter({
+    this.logins = new (prom().Counter)({
       name: 'portcullis_logins_total',
       help: 'Login attempts by method and outcome',
       labelNames: ['method', 'outcome'],
       registers,
     });
-    this.locks = new Counter({ name: 'portcullis_login_locks_total', help: 'Accounts or addresses locked after too many failures', registers });
-    this.requests = new Histogram({
+    this.locks = new (prom().Counter)({ name: 'portcullis_login_locks_total', help: 'Accounts or addresses locked after too many failures', registers });
+    this.requests = new (prom().Histogram)({
       name: 'portcullis_http_request_duration_seconds',
       help: 'Time to answer API and UI requests (forward auth has its own histogram)',
       labelNames: ['route', 'method', 'status'],
@@ -44,7 +47,7 @@ export class PrometheusMetrics implements HttpMetrics {
       registers,
     });
     if (health.length > 0) {
-      new Gauge({
+      new (prom().Gauge)({
         name: 'portcullis_store_up',
         help: 'Whether a shared store (e.g. redis) answers: 1 up, 0 down',
         labelNames: ['store'],
@@ -53,7 +56,7 @@ export class PrometheusMetrics implements HttpMetrics {
           for (const h of health) this.set({ store: h.name }, h.isUp() ? 1 : 0);
         },
       });
-      new Gauge({
+      new (prom().Gauge)({
         name: 'portcullis_store_reconnects',
         help: 'Reconnection attempts to a shared store since start',
         labelNames: ['store'],
@@ -63,7 +66,7 @@ export class PrometheusMetrics implements HttpMetrics {
         },
       });
     }
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.defaultMetrics !== false) prom().collectDefaultMetrics({ register: this.registry });
   }
 
   forwardAuth(proxy: ProxyIndex, outcome: ForwardAuthOutcome, seconds: number): void {

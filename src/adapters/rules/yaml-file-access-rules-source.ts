@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import type { AccessRulesSource } from '../../application/ports/access-rules-source';
 import { compileAccessRules, type AccessRules, type SecretReader } from '../../domain/access-rules';
 import { err, type Result } from '../../domain/result';
 import type { Logger } from '../system/logger';
 import { WatchedFile } from '../system/watched-file';
+import { lazyModule } from '../system/lazy-module';
 import { InMemoryAccessRulesSource } from './in-memory-access-rules-source';
+
+const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
 
 /** Reads a whole file as UTF-8; throws when it cannot. */
 export type FileReader = (path: string) => string;
@@ -15,7 +17,7 @@ const defaultReader: FileReader = (path) => readFileSync(path, 'utf8');
 
 /** Parses and validates rules from YAML text; every problem is returned, each with its place. */
 export function parseAccessRulesYaml(text: string, readSecret: SecretReader): Result<AccessRules, string[]> {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) return err(doc.errors.map((e) => `YAML: ${e.message.split('\n')[0]}`));
   let data: unknown;
   try {

@@ -1,4 +1,6 @@
-import { FilterParser } from 'ldapts';
+import { lazyModule } from '../system/lazy-module';
+
+const ldapts = lazyModule(() => require('ldapts') as typeof import('ldapts'));
 
 /**
  * Escapes a value for use inside an LDAP search filter (RFC 4515, section 3): `*`, `(`, `)`, `\`
@@ -52,7 +54,7 @@ export function filterTemplateProblem(template: string, placeholders: 's' | 'sd'
   if (!template.startsWith('(') || !template.endsWith(')')) return 'must be a parenthesized LDAP filter, e.g. (uid=%s)';
   if (!balanced(template)) return 'is not a valid LDAP filter (RFC 4515): its parentheses do not match';
   try {
-    FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
+    ldapts().FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
     return null;
   } catch {
     return 'is not a valid LDAP filter (RFC 4515)';

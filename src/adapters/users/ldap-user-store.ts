@@ -1,9 +1,12 @@
-import { Client, ResultCodeError, InvalidCredentialsError, type Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts';
+import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import { fillFilter } from './ldap-filter';
+
+const ldapts = lazyModule(() => require('ldapts') as typeof import('ldapts'));
 
 export interface LdapUserStoreSettings {
   /** `ldap://host[:port]` or `ldaps://host[:port]`. */
@@ -104,9 +107,9 @@ export class LdapUserStore implements UserStore {
       this.markReachable();
       return true;
     } catch (e) {
-      if (e instanceof InvalidCredentialsError) return false;
+      if (e instanceof ldapts().InvalidCredentialsError) return false;
       // Other refusals (account locked by a password policy, unwilling to perform) are still a no.
-      if (e instanceof ResultCodeError) return false;
+      if (e instanceof ldapts().ResultCodeError) return false;
       throw this.unavailable(e);
     } finally {
       client.unbind().catch(() => undefined);
@@ -233,7 +236,7 @@ export class LdapUserStore implements UserStore {
       } catch (e) {
         this.discard(connection);
         // A directory that answered with an error, or did not answer in time, gets no second wait.
-        const retry = !(e instanceof ResultCodeError) && !/timed? ?out/i.test(String((e as Error)?.message));
+        const retry = !(e instanceof ldapts().ResultCodeError) && !/timed? ?out/i.test(String((e as Error)?.message));
         if (attempt === 0 && wasEstablished && retry && !this.closed) continue;
         throw this.unavailable(e);
       }
@@ -264,7 +267,7 @@ export class LdapUserStore implements UserStore {
 
   private newClient(): Client {
     const s = this.settings;
-    return new Client({
+    return new (ldapts().Client)({
       url: s.url,
       timeout: s.timeoutMs,
       connectTimeout: s.timeoutMs,
@@ -341,7 +344,7 @@ function unescapeDnValue(v: string): string {
 }
 
 function reasonOf(e: unknown): string {
-  if (e instanceof ResultCodeError) return `${e.name} (result code ${e.code})`;
+  if (e instanceof ldapts().ResultCodeError) return `${e.name} (result code ${e.code})`;
   if (e instanceof Error) return ((e as NodeJS.ErrnoException).code ?? e.message.split('\n')[0]).slice(0, 200);
   return 'unknown error';
 }

@@ -1,7 +1,10 @@
 import { extname } from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
+import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
 import { parseUsersList, type UsersListEntry } from './users-list';
+
+const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
 
 /** One account of a users file; the YAML form can say more than a `USERS` line. */
 export interface UsersFileEntry extends UsersListEntry {
@@ -66,8 +69,8 @@ export function parseUsersFile(text: string, fileName: string): ParseUsersFileRe
 function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: string[] } {
   const entries: UsersFileEntry[] = [];
   const problems: string[] = [];
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { schema: 'failsafe', lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const lines = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { schema: 'failsafe', lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
 
   if (doc.errors.length > 0) {
@@ -80,19 +83,19 @@ function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: st
   }
   const root = doc.contents;
   if (root === null) return { entries, problems };
-  if (!isMap(root)) return { entries, problems: ['line 1: expected a mapping with a "users:" list'] };
+  if (!yaml().isMap(root)) return { entries, problems: ['line 1: expected a mapping with a "users:" list'] };
   for (const pair of root.items) {
     const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
     if (key !== 'users') problems.push(`line ${lineOf(pair.key as YamlNode)}: unknown top-level key "${printable(key)}" (expected only "users")`);
   }
   const list = doc.get('users', true) as YamlNode | undefined;
   if (list === undefined || list === null || (list as { value?: unknown }).value === '') return { entries, problems };
-  if (!isSeq(list)) return { entries, problems: [...problems, `line ${lineOf(list)}: "users" must be a list`] };
+  if (!yaml().isSeq(list)) return { entries, problems: [...problems, `line ${lineOf(list)}: "users" must be a list`] };
 
   const seen = new Set<string>();
   list.items.forEach((item, index) => {
     const line = lineOf(item as YamlNode);
-    if (!isMap(item)) {
+    if (!yaml().isMap(item)) {
       problems.push(`line ${line}: users[${index}] must be a mapping with username and password`);
       return;
     }

@@ -1,6 +1,20 @@
+/**
+ * Thrown when so many checks are already waiting that this one would wait longer than a client
+ * should: the caller answers "unavailable, try again", never "wrong password".
+ */
+export class PasswordHasherBusyError extends Error {
+  constructor() {
+    super('password hasher busy');
+    this.name = 'PasswordHasherBusyError';
+  }
+}
+
 /** One-way password hashing (bcrypt). Implementations must not block the event loop. */
 export interface PasswordHasher {
-  /** Resolves true only when `password` matches `hash`; a malformed hash resolves false, never throws. */
+  /**
+   * Resolves true only when `password` matches `hash`; a malformed hash resolves false.
+   * Rejects only with {@link PasswordHasherBusyError} when overloaded.
+   */
   verify(password: string, hash: string): Promise<boolean>;
   /** Hashes a password for storage. */
   hash(password: string): Promise<string>;

@@ -1,4 +1,4 @@
-import { ConcurrencyLimiter } from '../../../src/adapters/crypto/concurrency-limiter';
+import { ConcurrencyLimiter, QueueFullError } from '../../../src/adapters/crypto/concurrency-limiter';
 import { defaultBcryptConcurrency } from '../../../src/adapters/crypto/bcrypt-password-hasher';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
@@ -53,6 +53,18 @@ describe('ConcurrencyLimiter', () => {
     await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
     expect(limiter.active).toBe(0);
+  });
+
+  it('refuses a task at once when the waiting line is full, and takes tasks again once it drains', async () => {
+    const limiter = new ConcurrencyLimiter(1, 1);
+    let release!: () => void;
+    const running = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = limiter.run(async () => 'waited');
+    await expect(limiter.run(async () => 'refused')).rejects.toBeInstanceOf(QueueFullError);
+    release();
+    await running;
+    await expect(waiting).resolves.toBe('waited');
+    await expect(limiter.run(async () => 'later')).resolves.toBe('later');
   });
 
   it('refuses a limit below one', () => {

@@ -1,3 +1,4 @@
+import { PasswordHasherBusyError } from '../../../src/application/ports/password-hasher';
 import { aUser } from '../../support/builders';
 import { makeCore } from '../../support/core';
 
@@ -94,5 +95,16 @@ describe('LoginUseCase', () => {
     const a = await core.login.execute({ login: 'alice', password: 'pw', ip });
     const b = await core.login.execute({ login: 'alice', password: 'pw', ip });
     expect(a.ok && b.ok && a.value.session.id !== b.value.session.id).toBe(true);
+  });
+  it('answers an overloaded password check as unavailable, not as a wrong password, and counts no failure', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    core.hasher.verify = async () => {
+      throw new PasswordHasherBusyError();
+    };
+    for (let i = 0; i < 5; i += 1) {
+      expect(await core.login.execute({ login: 'alice', password: 'pw', ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+    }
+    core.hasher.verify = async (password, hash) => hash === `fake:${password}`;
+    expect((await core.login.execute({ login: 'alice', password: 'pw', ip })).ok).toBe(true);
   });
 });
