@@ -8,12 +8,15 @@ import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp'
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
 import type { Session } from '../../domain/session';
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
-import { LoginBody, readBody, TotpBody } from './dtos';
 import { API_HEADERS, MESSAGES } from './envelope';
 import { header } from './header-access';
 import { NO_METRICS } from './http-metrics';
 import { jsonBody } from './json-body';
+import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
+
+// The DTOs pull in class-validator (about 5 MB of heap): loaded with the first login, not at start-up.
+const dtos = lazyModule(() => require('./dtos') as typeof import('./dtos'));
 
 /** The use cases the HTTP adapter drives. */
 export interface GatewayUseCases extends OAuthUseCases {
@@ -93,7 +96,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   router.post('/login', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
     const raw = ctx.request.body as Record<string, unknown> | undefined;
     const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
-    const input = await readBody(LoginBody, source, ['email', 'password']);
+    const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
     if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
     const result = await useCases.login.execute({
       login: input.value.email,
@@ -123,7 +126,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   router.post('/totp', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
-    const input = await readBody(TotpBody, ctx.request.body, ['code']);
+    const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
     if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
     const result = await useCases.verifyTotp.execute({
       sessionToken: sessionToken(ctx),
