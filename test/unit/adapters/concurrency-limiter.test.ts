@@ -67,6 +67,30 @@ describe('ConcurrencyLimiter', () => {
     await expect(limiter.run(async () => 'later')).resolves.toBe('later');
   });
 
+  it('with pacing, holds a freed slot back for its share of the finished task time while others wait, and answers the finished caller at once', async () => {
+    let clock = 0;
+    const timers: Array<{ fn: () => void; ms: number }> = [];
+    const limiter = new ConcurrencyLimiter(1, Number.POSITIVE_INFINITY, { restRatio: 0.5, now: () => clock, later: (fn, ms) => void timers.push({ fn, ms }) });
+    const first = deferred<string>();
+    const order: string[] = [];
+    const a = limiter.run(async () => {
+      const v = await first.promise;
+      clock += 40;
+      return v;
+    });
+    const b = limiter.run(async () => void order.push('b'));
+    first.resolve('a');
+    await expect(a).resolves.toBe('a');
+    await settle();
+    expect(order).toEqual([]);
+    expect(timers.map((t) => t.ms)).toEqual([20]);
+    timers[0].fn();
+    await b;
+    expect(order).toEqual(['b']);
+    expect(timers).toHaveLength(1);
+    expect(limiter.active).toBe(0);
+  });
+
   it('refuses a limit below one', () => {
     expect(() => new ConcurrencyLimiter(0)).toThrow(RangeError);
   });
