@@ -14,6 +14,8 @@ export interface DiagnoseOptions {
 
 type Report = (finding: Finding) => void;
 
+/** What a login redirect without `redirect_uri` means: Portcullis would not send the browser back there. */
+const OUTSIDE = 'a URL outside the protected domain (the login redirect names no redirect_uri)';
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 const USER_AGENT = 'portcullis-doctor';
 
@@ -171,7 +173,7 @@ async function spoofedDecisionHeaders(options: DiagnoseOptions, send: ProbeTrans
     { check: 'x-original-url', what: 'X-Original-URL', headers: [['X-Original-URL', `${url.protocol}//${url.host}${otherPath}`]], fix: FIX.originalUrl },
     {
       check: 'remote-headers',
-      what: 'Remote-User: admin and Remote-Groups: admins',
+      what: 'Remote-User: admin (with Remote-Groups: admins)',
       headers: [['Remote-User', 'admin'], ['Remote-Groups', 'admins'], ['Remote-Email', 'admin@localhost']],
       fix: FIX.remote,
     },
@@ -190,7 +192,7 @@ async function spoofedDecisionHeaders(options: DiagnoseOptions, send: ProbeTrans
       report({
         verdict: 'FAIL',
         check: spoof.check,
-        message: `${sentBy} reaches the decision: Portcullis decided on ${seen.decided ?? 'another URL'} instead of ${login.decided ?? 'the URL asked for'}`,
+        message: `${sentBy} reaches the decision: Portcullis decided on ${seen.decided ?? OUTSIDE} instead of ${login.decided ?? 'the URL asked for'}`,
         fix: spoof.fix,
       });
     } else if (sameAnswer(answer, base)) {
@@ -337,7 +339,7 @@ async function unknownHosts(options: DiagnoseOptions, send: ProbeTransport, repo
     report({
       verdict: 'FAIL',
       check: 'absolute-form',
-      message: `${where} is routed to ${protectedHost}'s site but Portcullis decided on ${seen.decided ?? 'another URL'}: a user refused on one host reaches it through another Host header`,
+      message: `${where} is routed to ${protectedHost}'s site but Portcullis decided on ${seen.decided ?? OUTSIDE}: a user refused on one host reaches it through another Host header`,
       fix: FIX.host,
     });
   }
