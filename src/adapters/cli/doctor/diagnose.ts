@@ -298,7 +298,9 @@ async function ambiguousPaths(options: DiagnoseOptions, send: ProbeTransport, re
     const answer = await send(probe(url, 'GET', target, browserHeaders(url.host)));
     seen.push(answer.kind === 'answer' ? String(answer.status) : answer.kind);
     if (served(answer)) bad.push(`${target} → ${describe(answer)}`);
-    else if (answer.kind === 'answer' && loginRedirect(answer, url) === null && !(answer.status >= 400 && answer.status < 500 && answer.status !== 404)) {
+    // A refusal may be a 400 from the proxy or Portcullis, or a 500 from nginx, which turns any
+    // auth_request answer but 2xx/401/403 into one. A 404 or a redirect elsewhere may come from the app.
+    else if (answer.kind === 'answer' && loginRedirect(answer, url) === null && !(answer.status >= 400 && answer.status !== 404)) {
       odd.push(`${target} → ${describe(answer)}`);
     }
   }
