@@ -67,7 +67,14 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
     if (base.status >= 200 && base.status < 300) {
       report({ verdict: 'FAIL', check: 'baseline', message: `an anonymous visit to ${url.href} is served (${base.status}) without a login`, fix: 'ask Portcullis about every request of this site (nginx: auth_request in every location; Caddy: forward_auth / the Caddyfile example; Traefik: the forwardAuth middleware on the router), or name a URL the access rules protect' });
     } else {
-      report({ verdict: 'FAIL', check: 'baseline', message: `an anonymous visit to ${url.href} got ${describe(base)}, not a redirect to the login page`, fix: 'give a protected URL; browsers (Accept: text/html) must be sent to the login page' });
+      const location = headerOf(base, 'location');
+      const toHttps = url.protocol === 'http:' && location !== undefined && location.startsWith('https://');
+      report({
+        verdict: 'FAIL',
+        check: 'baseline',
+        message: `an anonymous visit to ${url.href} got ${describe(base)}, not a redirect to the login page`,
+        fix: toHttps ? 'the site moves visitors to https: run the doctor on the https:// URL' : 'give a protected URL; browsers (Accept: text/html) must be sent to the login page',
+      });
     }
     return;
   }
