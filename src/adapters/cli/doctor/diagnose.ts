@@ -40,7 +40,7 @@ const FIX = {
     'make the proxy refuse hosts it does not serve: nginx: server { listen 443 ssl default_server; server_name _; return 444; } (and the same for port 80); Caddy: a catch-all site (https:// or :443) with abort; give every site an explicit host name',
   host: 'decide on the host nginx routed by: use $host (never $http_host) in X-Original-URL, X-Forwarded-Host and the upstream Host header, and add a default server that returns 444',
   ambiguous:
-    'protect the whole host rather than chosen prefixes (auth_request / forward_auth in every location), refuse paths with encoded separators or dot-segments at the proxy, and let the access rules be the only place that makes paths public',
+    'protect the whole host rather than chosen prefixes (auth_request / forward_auth in every location), refuse paths with encoded separators or dot-segments at the proxy, let the access rules be the only place that makes paths public, and run a Portcullis that refuses ambiguous paths (400)',
   secure: 'serve the login over https and leave COOKIE_SECURE unset (it follows an https APP_URL) or set it to true',
   httpOnly: 'a cookie without HttpOnly can be read by any script on the page: use Portcullis\'s own Set-Cookie unchanged (no proxy rewriting of the cookie)',
   sameSite: 'SameSite=Lax (Portcullis\'s default) keeps the cookie off cross-site form posts: do not rewrite the cookie at the proxy',
