@@ -139,6 +139,23 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     expect(verdictOf(findings, 'cookie-samesite')).toEqual(['WARN']);
   });
 
+  it.each([
+    ['http://auth.example.com/login', 'plain http'],
+    ['https://login.evil.example/login', 'does not send alice\'s password to another domain'],
+  ])('never sends the password to a login page at %s', async (loginPage, why) => {
+    const sent: ProbeRequest[] = [];
+    const transport = site((req) => {
+      sent.push(req);
+      if (req.hostname === 'app.example.com' && header(req, 'Cookie') === undefined && !(header(req, 'Host') ?? '').endsWith('.invalid')) {
+        return answer(302, { location: `${loginPage}?redirect_uri=${encodeURIComponent(`https://app.example.com${req.target}`)}` });
+      }
+      return undefined;
+    });
+    const findings = await run(transport);
+    expect(findings.find((f) => f.check === 'login')).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining(why) }));
+    expect(sent.filter((r) => r.method === 'POST' || (r.body ?? '').includes('pw'))).toEqual([]);
+  });
+
   it('skips the checks behind the login for an account with TOTP', async () => {
     const findings = await run(site(undefined, answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"true"}')));
     expect(findings.find((f) => f.check === 'session')).toEqual(expect.objectContaining({ verdict: 'SKIP', message: expect.stringContaining('has TOTP') }));

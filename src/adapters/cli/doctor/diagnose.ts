@@ -400,9 +400,40 @@ function domainMatches(host: string, domain: string): boolean {
 }
 
 /** Logs in through the gateway's own API, checks the cookie it sets, and returns `name=value` when a browser would send it to the app. */
+/**
+ * True when a login on `loginHost` can open `appHost`: the same host, or the app under the login
+ * host's parent domain (Portcullis's cookie domain is APP_URL's host minus its first label).
+ */
+function sharesCookieDomain(loginHost: string, appHost: string): boolean {
+  if (loginHost === appHost) return true;
+  const labels = loginHost.split('.');
+  const parent = labels.length >= 3 ? labels.slice(1).join('.') : loginHost;
+  return appHost === parent || appHost.endsWith(`.${parent}`);
+}
+
 async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL): Promise<string | null> {
   const { url } = options;
   const account = options.login as { username: string; password: string };
+  // The login page was named by whoever answered the protected URL: the password goes there only
+  // when it is where Portcullis's login for this app must be, and never in clear text.
+  if (url.protocol === 'https:' && loginOrigin.protocol !== 'https:') {
+    report({
+      verdict: 'FAIL',
+      check: 'login',
+      message: `the app is https but its login page ${loginOrigin.origin} is plain http: passwords cross the network in clear (the doctor does not send ${account.username}'s)`,
+      fix: 'make APP_URL https and serve the login host over https',
+    });
+    return null;
+  }
+  if (!sharesCookieDomain(loginOrigin.hostname.toLowerCase(), url.hostname.toLowerCase())) {
+    report({
+      verdict: 'FAIL',
+      check: 'login',
+      message: `the login page is on ${loginOrigin.hostname}, whose session cookie could not reach ${url.hostname}: the doctor does not send ${account.username}'s password to another domain`,
+      fix: FIX.domain,
+    });
+    return null;
+  }
   const answer = await send(
     probe(
       loginOrigin,
