@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -88,6 +88,23 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
       await close(server);
     }
   });
+
+  it('reads an answer whole from a server that keeps the connection open, without waiting for the timeout', async () => {
+    const sockets: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      sockets.push(socket);
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const run = await doctor([`http://127.0.0.1:${port}/`, '--timeout', '20']);
+      expect(run.stdout).toContain(`FAIL  baseline: an anonymous visit to http://127.0.0.1:${port}/ is served (200) without a login`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 15_000);
 
   describe('with --as', () => {
     // A stand-in for a protected site and its login host on one port: anonymous visits go to

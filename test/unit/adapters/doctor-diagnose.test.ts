@@ -1,7 +1,7 @@
 import { diagnose } from '../../../src/adapters/cli/doctor/diagnose';
 import type { Finding } from '../../../src/adapters/cli/doctor/findings';
 import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/adapters/cli/doctor/probe-transport';
-import { parseResponse, addressFor } from '../../../src/adapters/cli/doctor/socket-probe-transport';
+import { addressFor, isComplete, parseResponse } from '../../../src/adapters/cli/doctor/socket-probe-transport';
 
 const APP = 'https://app.example.com/';
 const COOKIE = 'portcullis-session=s3ss10n; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure';
@@ -182,6 +182,16 @@ describe('the socket transport\'s parts', () => {
     const parsed = parseResponse(raw);
     expect(parsed).toEqual({ kind: 'answer', status: 200, headers: expect.any(Map), body: 'hello world' });
     expect(parsed?.kind === 'answer' && parsed.headers.get('set-cookie')).toEqual(['a=1', 'b=2']);
+  });
+
+  it('knows when an answer is whole, so a server that keeps the connection open costs no timeout', () => {
+    expect(isComplete(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel'), 'GET')).toBe(false);
+    expect(isComplete(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'), 'GET')).toBe(true);
+    expect(isComplete(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n'), 'GET')).toBe(false);
+    expect(isComplete(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'), 'GET')).toBe(true);
+    expect(isComplete(Buffer.from('HTTP/1.1 302 Found\r\nLocation: /login\r\nContent-Length: 0\r\n\r\n'), 'GET')).toBe(true);
+    expect(isComplete(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'), 'GET')).toBe(true);
+    expect(isComplete(Buffer.from('HTTP/1.1 200 OK\r\n\r\nuntil the end'), 'GET')).toBe(false);
   });
 
   it('refuses what is not HTTP/1.x', () => {

@@ -137,6 +137,10 @@ export async function doctorCommand(argv: readonly string[], io: CliIo, deps: Do
   let login: { username: string; password: string } | undefined;
   if (args.as !== undefined) {
     const password = await readPassword(args, io);
+    if (password === null && args.passwordFile !== undefined) {
+      io.err(`portcullis: cannot read --password-file ${printable(args.passwordFile)}\n`);
+      return 1;
+    }
     if (password === null || password === '') {
       io.err(`portcullis: no password for ${printable(args.as)} (type it, pipe it on standard input, or give --password-file)\n`);
       return 1;

@@ -54,6 +54,8 @@ export function socketProbeTransport(options: SocketTransportOptions): ProbeTran
         if (size >= MAX_BYTES) return;
         chunks.push(chunk);
         size += chunk.length;
+        // A server that keeps the connection open despite `Connection: close` must not cost a timeout.
+        if (isComplete(Buffer.concat(chunks), request.method)) end();
       });
       const end = (): void => {
         if (settled) return;
@@ -78,6 +80,19 @@ function serialise(request: ProbeRequest): string {
   if (request.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(request.body)}`);
   lines.push('Connection: close', '', request.body ?? '');
   return lines.join('\r\n');
+}
+
+/** True once `raw` holds a whole response: its head, and the body its framing announces. */
+export function isComplete(raw: Buffer, method: string): boolean {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd === -1) return false;
+  const head = raw.subarray(0, headEnd).toString('latin1');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
+  if (method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200)) return status >= 200;
+  const body = raw.length - headEnd - 4;
+  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) return raw.subarray(raw.length - 5).toString('latin1') === '0\r\n\r\n';
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  return length !== null && body >= Number(length[1]);
 }
 
 /** Reads a status line, headers and a body (plain or chunked) from a whole response. */
