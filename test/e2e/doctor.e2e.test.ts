@@ -87,6 +87,7 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor in front of %s', (
   it.each(MISTAKES)('reports a FAIL with its fix, and exit code 1, when the proxy $name', async ({ mistakes, fails, args }) => {
     await lab.useProxy(kind, mistakes);
     const run = await doctor(lab, args);
+    // DOCTOR_SHOW=1 prints what the doctor said about each mistake, for a look at its wording.
     if (process.env.DOCTOR_SHOW) console.log(kind, JSON.stringify(mistakes), run.stdout.split('\n').filter((l) => !l.startsWith('PASS')).join('\n'));
     for (const check of fails[kind]) expectFail(run, check);
     expect(run.stdout).toMatch(/^FAIL .*\n {6}fix: \S/m);
@@ -94,12 +95,12 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor in front of %s', (
   });
 });
 
-describe('portcullis doctor and TLS', () => {
+describe.each(['nginx', 'caddy'] as const)('portcullis doctor and TLS, behind %s', (kind: ProxyKind) => {
   let lab: Lab;
   beforeAll(async () => {
     // The classic: a gateway told its cookie need not be Secure, behind a proxy that serves https.
     lab = await startLab({ gatewayEnv: { COOKIE_SECURE: 'false' } });
-    await lab.useProxy('nginx');
+    await lab.useProxy(kind);
   });
   afterAll(async () => {
     await lab?.stop();

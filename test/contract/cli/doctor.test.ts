@@ -41,6 +41,14 @@ jest.setTimeout(60_000);
 
 describe('portcullis doctor (the built executable, its invocation)', () => {
   it('is listed in the help and has its own --help', async () => {
+    const top = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, '--help'], { env: { PATH: process.env.PATH ?? '' } });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.once('error', reject);
+      child.once('close', () => resolve(out));
+    });
+    expect(top).toContain('doctor <url> [--as USER]');
     const help = await doctor(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: portcullis doctor <protected-url>/);
