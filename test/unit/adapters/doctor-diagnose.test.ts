@@ -167,6 +167,18 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     expect(findings.find((f) => f.check === 'auth-api-app-host')).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('GET /api/auth/nginx → 401 with an X-Portcullis-Location header') }));
   });
 
+  it('does not mistake the app protecting /api/auth/ for the endpoint when the login page shares the app\'s origin', async () => {
+    const transport = site((req) => {
+      if (req.hostname !== 'app.example.com') return undefined;
+      if (req.method === 'POST' && req.target === '/api/login') return answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}');
+      if ((header(req, 'Cookie') ?? '') !== '' || (header(req, 'Host') ?? '').endsWith('.invalid') || /^https?:/.test(req.target)) return undefined;
+      return answer(302, { location: `https://app.example.com/login?redirect_uri=${encodeURIComponent(`https://app.example.com${req.target}`)}` });
+    });
+    const findings = await run(transport);
+    expect(findings.filter((f) => f.check.startsWith('auth-api-'))).toEqual([expect.objectContaining({ check: 'auth-api-app-host', verdict: 'PASS' })]);
+    expect(findings.filter((f) => f.verdict !== 'PASS')).toEqual([]);
+  });
+
   it('fails a client header that the app repeats back', async () => {
     const transport = site((req) => {
       const value = header(req, 'X-Original-URL');

@@ -244,8 +244,9 @@ function forwardAuthSign(answer: ProbeAnswer, marker: string, onLoginHost: boole
 async function forwardAuthExposure(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL, cookie: string | null): Promise<void> {
   const { url, marker } = options;
   const askedPath = `/portcullis-doctor-${marker}`;
+  // A login page on the app's own origin is behind the same proxy rules as the app: one check, without the login-host signs.
   const origins = [
-    { check: 'auth-api-login-host', origin: loginOrigin, onLoginHost: true },
+    ...(loginOrigin.origin === url.origin ? [] : [{ check: 'auth-api-login-host', origin: loginOrigin, onLoginHost: true }]),
     { check: 'auth-api-app-host', origin: new URL(url.origin), onLoginHost: false },
   ];
   for (const { check, origin, onLoginHost } of origins) {
