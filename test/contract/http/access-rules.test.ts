@@ -236,6 +236,34 @@ describe('client address behind an untrusted peer', () => {
   });
 });
 
+describe('client address under the default TRUSTED_PROXIES', () => {
+  let gw: RunningGateway;
+  let rules: string;
+  beforeAll(async () => {
+    rules = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
+    writeFileSync(join(rules, 'access.yaml'), 'apps:\n  wiki:\n    ip: { bypass: ["10.20.0.0/16"] }\n');
+    gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: join(rules, 'access.yaml') });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(rules, { recursive: true, force: true });
+  });
+
+  // The gateway's peer here is a proxy on loopback that appended the LAN client's address 10.9.0.7;
+  // everything left of it is what the client wrote.
+  it.each(['traefik', 'nginx', 'caddy'] as const)('does not let a LAN client at 10.9.0.7 reach an ip.bypass app by prefixing X-Forwarded-For (%s)', async (proxy) => {
+    for (const forwardedFor of ['10.20.0.1, 10.9.0.7', '10.20.0.1, 192.168.1.1, 10.9.0.7']) {
+      const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor, html: false });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it.each(['traefik', 'nginx', 'caddy'] as const)('still lets a bypass address through when the proxy on loopback reports it (%s)', async (proxy) => {
+    const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor: '203.0.113.9, 10.20.0.1', html: false });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('ACCESS_CONFIG at start-up', () => {
   it('lists every problem of the rules file together with the other configuration problems', () => {
     const d = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
