@@ -50,7 +50,8 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
     return 2;
   }
   const m = /^(https?):\/\/([^/?#]*)(.*)$/i.exec(positional[0]);
-  const original = m === null ? null : parseForwarded({ proto: m[1], host: m[2], uri: m[3] === '' ? '/' : m[3] });
+  // The URL is read as traefik and caddy forward it (the host and the path exactly as given).
+  const original = m === null ? null : parseForwarded({ proxy: 'traefik', proto: m[1], host: m[2], uri: m[3] === '' ? '/' : m[3] });
   if (original === null || !original.ok) {
     write(`"${positional[0]}" is not an http(s) URL the gateway would accept from a proxy`);
     return 2;

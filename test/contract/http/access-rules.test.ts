@@ -195,6 +195,29 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
     });
   });
 
+  it('decides nginx requests on X-Original-URL: a client cannot name a public path with X-Forwarded-Host/-Uri', async () => {
+    // nginx's auth_request passes the client's headers on; the configuration sets only X-Original-URL.
+    const headers = {
+      accept: 'application/json',
+      'x-original-url': 'https://wiki.example.test/page',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'wiki.example.test',
+      'x-forwarded-uri': '/public/x',
+    };
+    const res = await fetch(`${gw.url}/api/auth/nginx`, { headers, redirect: 'manual' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-team')).toBeNull();
+  });
+
+  it.each(['traefik', 'caddy'] as const)('refuses a forwarded host a proxy appended to the client\'s with 400, and audits it with the header (%s)', async (proxy) => {
+    // docs.example.test is public outside /admin, wiki.example.test is not: the left-most value is the client's.
+    const res = await ask(gw, proxy, { host: 'docs.example.test, wiki.example.test', uri: '/page', html: false, extra: { 'x-request-id': `repeat-${proxy}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ status: 400, message: 'Repeated forwarded header X-Forwarded-Host' });
+    const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
+    expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
+  });
+
   it('reloads the rules when the file changes, and keeps them when an edit is broken', async () => {
     const carolOnWiki = async () => (await ask(gw, 'traefik', { host: 'wiki.example.test', uri: '/page', cookie: carol, html: false })).status;
     expect(await carolOnWiki()).toBe(403);

@@ -11,7 +11,7 @@ function rules(doc: unknown, secrets: Record<string, string> = {}): AccessRules 
 
 /** The original request as the proxy named it: host as given (the domain normalises it), uri verbatim. */
 function at(host: string, uri = '/'): OriginalRequest {
-  return { proto: 'https', hostname: host, host, uri, url: `https://${host}${uri}` };
+  return { proto: 'https', hostname: host, host, uri, url: `https://${host}${uri}`, method: null };
 }
 
 function person(username: string, more: Partial<Identity> = {}): Identity {

@@ -14,7 +14,7 @@ function compiled(doc: unknown): AccessRules {
 }
 
 const original = (() => {
-  const r = parseForwarded({ proto: 'https', host: 'wiki.example.com', uri: '/x' });
+  const r = parseForwarded({ proxy: 'traefik', proto: 'https', host: 'wiki.example.com', uri: '/x' });
   if (!r.ok) throw new Error('bad test request');
   return r.value;
 })();
@@ -59,7 +59,7 @@ describe('RulesAccessPolicy', () => {
 });
 
 describe('AuthorizeProxyRequestUseCase with access rules', () => {
-  const forwarded = { proto: 'https', host: 'wiki.example.com', uri: '/x' };
+  const forwarded = { proxy: 'traefik', proto: 'https', host: 'wiki.example.com', uri: '/x' } as const;
 
   it('passes a refusal about the address on as a network refusal', async () => {
     const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: { wiki: { ip: { block: ['192.0.2.0/24'] } } } })));
