@@ -113,6 +113,8 @@ export function createCustomHost(gateway: Gateway): Server {
         return send(res, 403, { message: 'Forbidden' });
       case 'bad_forwarded_headers':
         return send(res, 400, { message: `${result.error.problem === 'repeated' ? 'Repeated' : 'Malformed'} ${result.error.field}` });
+      case 'ambiguous_path':
+        return send(res, 400, { message: 'Ambiguous path' });
       case 'account_locked':
         return send(res, 429, { message: `Locked for ${result.error.retryAfter} seconds` });
       case 'store_unavailable':

@@ -29,6 +29,7 @@ const BODY_REDIRECT = envelope(302, MESSAGES.redirecting);
 const BODY_FORBIDDEN_REDIRECT = envelope(302, MESSAGES.forbidden);
 const BODY_UNKNOWN_PROXY = envelope(400, 'Unknown proxy; use one of traefik, nginx, caddy');
 const BODY_UNAVAILABLE = envelope(503, MESSAGES.unavailable);
+const BODY_AMBIGUOUS_PATH = envelope(400, MESSAGES.ambiguousPath);
 const BODY_INTERNAL = envelope(500, MESSAGES.internal);
 
 /** True for the paths the forward-auth handler answers. */
@@ -153,6 +154,10 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
         case 'bad_forwarded_headers':
           outcome = OUTCOME.badRequest;
           return writeRaw(res, 400, envelope(400, `${FORWARDED_PROBLEMS[error.problem]} ${error.field}`), out, head);
+        case 'ambiguous_path':
+          // Never a redirect: logging in would not make the path any less ambiguous.
+          outcome = OUTCOME.badRequest;
+          return writeRaw(res, 400, BODY_AMBIGUOUS_PATH, out, head);
         case 'account_locked':
           outcome = OUTCOME.locked;
           out['retry-after'] = error.retryAfter;

@@ -149,9 +149,32 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
       },
     );
 
-    it.each(['/admin', '/ADMIN', '/x/../admin', '/%61dmin', '/x//../admin', '/admin;x', '/x/..%2fadmin'])('asks for login on the blocked path %s of an otherwise public app', async (uri) => {
+    it.each(['/admin', '/ADMIN', '/%61dmin', '/admin;x', '/;x/admin'])('asks for login on the blocked path %s of an otherwise public app', async (uri) => {
       const res = await ask(gw, proxy, { host: 'docs.example.test', uri, html: false });
       expect(res.status).toBe(401);
+    });
+
+    // nginx and caddy forward these as they are and a prefix-routing upstream serves /admin/ for
+    // them, while a normalising gateway judged /public/x: refused, whoever asks.
+    it.each(['/admin/..;/public/x', '/admin/%2e%2e/public/x', '/admin/..%2fpublic/x', '/admin/..%5cpublic/x', '/public/../admin'])(
+      'refuses the ambiguous path %s with 400 instead of deciding on one reading of it',
+      async (uri) => {
+        for (const cookie of [undefined, alice]) {
+          const res = await ask(gw, proxy, { host: 'wiki.example.test', uri, cookie, html: false });
+          expect(res.status).toBe(400);
+          expect(await res.json()).toEqual({ status: 400, message: 'Ambiguous path' });
+          expect(res.headers.get('x-team')).toBeNull();
+          expect(res.headers.get('authorization')).toBeNull();
+        }
+        const browser = await ask(gw, proxy, { host: 'docs.example.test', uri: '/x/../admin' });
+        expect(browser.status).toBe(400);
+        expect(browser.headers.get('location')).toBeNull();
+      },
+    );
+
+    it('lets through a public path whose every reading is public, and asks for login when one reading is not', async () => {
+      expect((await ask(gw, proxy, { host: 'wiki.example.test', uri: '/public//page;v=1', html: false })).status).toBe(200);
+      expect((await ask(gw, proxy, { host: 'wiki.example.test', uri: '/public;v=1/page', html: false })).status).toBe(401);
     });
 
     it.each(['//admin', '/x\\..\\admin'])('refuses the malformed forwarded path %s outright with 400', async (uri) => {
@@ -216,6 +239,13 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
     expect(await res.json()).toEqual({ status: 400, message: 'Repeated forwarded header X-Forwarded-Host' });
     const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
     expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
+  });
+
+  it('audits an ambiguous path as a refusal with the reason', async () => {
+    const res = await ask(gw, 'caddy', { host: 'wiki.example.test', uri: '/admin/..;/public/x', html: false, extra: { 'x-request-id': 'ambiguous-1' } });
+    expect(res.status).toBe(400);
+    const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === 'ambiguous-1');
+    expect(audit?.fields).toMatchObject({ event: 'access_denied', host: 'wiki.example.test', reason: 'ambiguous_path' });
   });
 
   it('reloads the rules when the file changes, and keeps them when an edit is broken', async () => {

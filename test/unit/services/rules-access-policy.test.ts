@@ -78,6 +78,14 @@ describe('AuthorizeProxyRequestUseCase with access rules', () => {
     expect(result).toEqual({ ok: true, value: { identity: null, headers: { 'x-team': 'wiki' } } });
   });
 
+  it('refuses an ambiguous path on an application with path rules, before looking at credentials, and audits it', async () => {
+    const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: { wiki: { path: { allow: ['^/public/'] } } } })));
+    const core = makeCore([aUser().named('alice').build()], { policy });
+    const result = await core.authorize.execute({ forwarded: { ...forwarded, uri: '/admin/..;/public/x' }, ip: '198.51.100.1', requestId: 'r2' });
+    expect(result).toEqual({ ok: false, error: { code: 'ambiguous_path', why: 'a dot-segment', app: 'wiki' } });
+    expect(core.audit.events).toContainEqual({ event: 'access_denied', username: '', host: 'wiki.example.com', reason: 'ambiguous_path', requestId: 'r2' });
+  });
+
   it('denies a request whose client address could not be read', async () => {
     const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: {} })));
     const core = makeCore([], { policy });
