@@ -78,7 +78,7 @@ describe('AuthorizeProxyRequestUseCase with access rules', () => {
     expect(result).toEqual({ ok: true, value: { identity: null, headers: { 'x-team': 'wiki' } } });
   });
 
-  it('refuses an ambiguous path on an application with path rules, before looking at credentials, and audits it', async () => {
+  it('refuses an ambiguous path on an application with path rules as ambiguous_path, and audits it', async () => {
     const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: { wiki: { path: { allow: ['^/public/'] } } } })));
     const core = makeCore([aUser().named('alice').build()], { policy });
     const result = await core.authorize.execute({ forwarded: { ...forwarded, uri: '/admin/..;/public/x' }, ip: '198.51.100.1', requestId: 'r2' });
