@@ -270,8 +270,8 @@ describe('client address for the per-address lock', () => {
   });
 
   it('takes the right-most address that is not a trusted proxy, so a client cannot choose its address by prepending to the chain', async () => {
-    // The default TRUSTED_PROXIES cover loopback and the private ranges (10.0.0.2 is an inner proxy).
-    const gw = await startGateway(env);
+    // Loopback (the test's own peer) and an inner proxy at 10.0.0.2 are trusted.
+    const gw = await startGateway({ ...env, TRUSTED_PROXIES: '127.0.0.0/8, ::1, 10.0.0.2' });
     try {
       await failTenTimes(gw, (i) => ({ 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.5, 10.0.0.2` }));
       const spoofed = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '192.0.2.99, 203.0.113.5, 10.0.0.2' });
