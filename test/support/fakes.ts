@@ -71,6 +71,8 @@ export class FakeUserStore implements UserStore {
  * codes still depend on the secret and the step. Accepts one step of drift either way, as the port demands.
  */
 export class FakeTotpVerifier implements TotpVerifier {
+  /** Codes checked so far (every call, whatever its outcome). */
+  verifications = 0;
   /** The code the fake accepts for `secret` at `nowMs`, shifted by `offsetSteps` time steps. */
   static codeAt(secret: string, nowMs: number, offsetSteps = 0): string {
     return FakeTotpVerifier.codeForStep(secret, Math.floor(nowMs / 30_000) + offsetSteps);
@@ -83,6 +85,7 @@ export class FakeTotpVerifier implements TotpVerifier {
   }
 
   async verify(secret: string, code: string, nowMs: number): Promise<number | null> {
+    this.verifications += 1;
     // The same refusals as the real verifier: six ASCII digits, a base32 secret of at least 80 bits.
     if (!/^[0-9]{6}$/.test(code) || !/^[A-Z2-7]{16,}=*$/.test(secret)) return null;
     const step = Math.floor(nowMs / 30_000);

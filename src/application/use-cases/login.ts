@@ -57,16 +57,25 @@ export class LoginUseCase {
     const account = await this.users.findAccount(login);
     // One lock per account, whichever of its names was typed; unknown names lock under what was typed.
     const lockName = account?.username ?? login;
-    const retryAfter = await this.guard.retryAfter(lockName, input.ip);
-    if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
+    // The guess counts as a failure before it is checked, so simultaneous guesses cannot outrun the lock.
+    const reservation = await this.guard.reserve(lockName, input.ip);
+    if (reservation.kind === 'locked') return err({ code: 'account_locked', retryAfter: reservation.retryAfter });
+    const { ticket } = reservation;
 
-    const valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
+    let valid: boolean;
+    try {
+      valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
+    } catch (e) {
+      // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
+      await this.guard.refund(ticket);
+      throw e;
+    }
     if (account === null || !valid) {
       this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials', requestId: input.requestId });
-      await this.guard.fail(lockName, input.ip, input.requestId);
+      this.guard.fail(ticket, input.requestId);
       return err({ code: 'invalid_credentials' });
     }
-    await this.guard.succeed(lockName);
+    await this.guard.succeed(ticket);
 
     const now = this.clock.now();
     const pending = hasTotp(account);
