@@ -60,6 +60,10 @@ export class FakeUserStore implements UserStore {
     const known = this.accounts.find((a) => a.username === account.username);
     return known !== undefined && this.hasher.verify(password, known.credentialVersion);
   }
+  async verifyDecoy(_login: string, password: string): Promise<false> {
+    if (this.down) throw new UserStoreUnavailableError('fake');
+    return this.hasher.verifyDecoy(password);
+  }
   async isAccountActive(username: string): Promise<boolean> {
     if (this.down) throw new UserStoreUnavailableError('fake');
     return this.accounts.some((a) => a.username.toLowerCase() === username.toLowerCase());

@@ -5,7 +5,9 @@ import { UserStoreUnavailableError, type UserStore } from '../../application/por
  * Several stores asked in order (USERS, then the file, then LDAP): the first that knows a login
  * wins, so one gateway can mix them and a local account shadows a directory account of the same
  * name. A store that is down is only an answer when no earlier store knew the login; an account is
- * always checked by the store that returned it.
+ * always checked by the store that returned it. An unknown name costs what a wrong password costs
+ * in the last store (the directory, when LDAP is configured): that store is asked last, holds
+ * the bulk of the accounts in a mixed setup, and would have checked the name had it held it.
  */
 export class CompositeUserStore implements UserStore {
   private readonly origin = new WeakMap<Account, UserStore>();
@@ -35,6 +37,11 @@ export class CompositeUserStore implements UserStore {
       }
     }
     return store === undefined ? false : store.verifyPassword(account, password);
+  }
+
+  verifyDecoy(login: string, password: string): Promise<false> {
+    const last = this.stores.at(-1);
+    return last === undefined ? Promise.resolve(false) : last.verifyDecoy(login, password);
   }
 
   async isAccountActive(username: string): Promise<boolean> {

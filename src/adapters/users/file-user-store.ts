@@ -68,6 +68,10 @@ export class FileUserStore implements UserStore {
     return this.active.verifyPassword(account, password);
   }
 
+  verifyDecoy(login: string, password: string): Promise<false> {
+    return this.active.verifyDecoy(login, password);
+  }
+
   isAccountActive(username: string): Promise<boolean> {
     return this.active.isAccountActive(username);
   }

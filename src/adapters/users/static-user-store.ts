@@ -25,6 +25,10 @@ export class StaticUserStore implements UserStore {
     return this.hasher.verify(password, known.credentialVersion);
   }
 
+  verifyDecoy(_login: string, password: string): Promise<false> {
+    return this.hasher.verifyDecoy(password);
+  }
+
   async isAccountActive(username: string): Promise<boolean> {
     return this.index.byUsername(username) !== null;
   }

@@ -16,6 +16,13 @@ export interface UserStore {
   verifyPassword(account: Account, password: string): Promise<boolean>;
 
   /**
+   * Does the work this store does to check a wrong password, for a `login` no store knows, and
+   * resolves false: an unknown name must cost what a known one costs here, or the time of an
+   * answer tells which accounts exist. Rejects like {@link verifyPassword}.
+   */
+  verifyDecoy(login: string, password: string): Promise<false>;
+
+  /**
    * Whether the account named `username` (its username, not its e-mail; case-insensitive) can
    * still be used: it exists and is not disabled. Called for every request that carries a session,
    * so it must be cheap: a local store answers from memory; a remote store may answer from a

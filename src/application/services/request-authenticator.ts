@@ -6,7 +6,6 @@ import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-w
 import type { AuditLog } from '../ports/audit-log';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { Clock } from '../ports/clock';
-import type { PasswordHasher } from '../ports/password-hasher';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
 import type { UserStore } from '../ports/user-store';
@@ -64,7 +63,6 @@ export class RequestAuthenticator {
     private readonly sealer: SessionSealer,
     private readonly revoked: RevokedSessions,
     private readonly users: UserStore,
-    private readonly hasher: PasswordHasher,
     private readonly verified: VerifiedCredentials,
     private readonly guard: LoginGuard,
     private readonly clock: Clock,
@@ -187,7 +185,7 @@ export class RequestAuthenticator {
     const { ticket } = reservation;
     let valid: boolean;
     try {
-      valid = account === null ? await this.hasher.verifyDecoy(password) : await this.users.verifyPassword(account, password);
+      valid = account === null ? await this.users.verifyDecoy(lockName, password) : await this.users.verifyPassword(account, password);
     } catch (e) {
       // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
       await this.guard.refund(ticket);

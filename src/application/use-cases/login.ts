@@ -4,7 +4,6 @@ import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
-import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
 import { isStoreUnavailable } from '../services/store-unavailable';
@@ -34,7 +33,6 @@ export type LoginError =
 export class LoginUseCase {
   constructor(
     private readonly users: UserStore,
-    private readonly hasher: PasswordHasher,
     private readonly guard: LoginGuard,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -64,7 +62,8 @@ export class LoginUseCase {
 
     let valid: boolean;
     try {
-      valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
+      // An unknown name costs what a wrong password costs in the store that would have checked it.
+      valid = account === null ? await this.users.verifyDecoy(login, input.password) : await this.users.verifyPassword(account, input.password);
     } catch (e) {
       // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
       await this.guard.refund(ticket);
