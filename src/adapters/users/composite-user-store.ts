@@ -25,7 +25,7 @@ export class CompositeUserStore implements UserStore {
     return null;
   }
 
-  async verifyPassword(account: Account, password: string): Promise<boolean> {
+  async verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     let store = this.origin.get(account);
     if (store === undefined) {
       // An account object this composite did not hand out: find which store owns that username now.
@@ -36,12 +36,12 @@ export class CompositeUserStore implements UserStore {
         }
       }
     }
-    return store === undefined ? false : store.verifyPassword(account, password);
+    return store === undefined ? false : store.verifyPassword(account, password, requester);
   }
 
-  verifyDecoy(login: string, password: string): Promise<false> {
+  verifyDecoy(login: string, password: string, requester?: string): Promise<false> {
     const last = this.stores.at(-1);
-    return last === undefined ? Promise.resolve(false) : last.verifyDecoy(login, password);
+    return last === undefined ? Promise.resolve(false) : last.verifyDecoy(login, password, requester);
   }
 
   async isAccountActive(username: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { hasTotp } from '../../domain/account';
 import { parseBasicAuthorization } from '../../domain/basic-credentials';
+import { addressBlock } from '../../domain/ip-address';
 import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
@@ -185,7 +186,8 @@ export class RequestAuthenticator {
     const { ticket } = reservation;
     let valid: boolean;
     try {
-      valid = account === null ? await this.users.verifyDecoy(lockName, password) : await this.users.verifyPassword(account, password);
+      const requester = addressBlock(ip);
+      valid = account === null ? await this.users.verifyDecoy(lockName, password, requester) : await this.users.verifyPassword(account, password, requester);
     } catch (e) {
       // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
       await this.guard.refund(ticket);

@@ -1,4 +1,5 @@
 import { hasTotp } from '../../domain/account';
+import { addressBlock } from '../../domain/ip-address';
 import { err, ok, type Result } from '../../domain/result';
 import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
@@ -63,7 +64,9 @@ export class LoginUseCase {
     let valid: boolean;
     try {
       // An unknown name costs what a wrong password costs in the store that would have checked it.
-      valid = account === null ? await this.users.verifyDecoy(login, input.password) : await this.users.verifyPassword(account, input.password);
+      // The hasher's waiting line is shared fairly per address block: one block cannot fill it.
+      const requester = addressBlock(input.ip);
+      valid = account === null ? await this.users.verifyDecoy(login, input.password, requester) : await this.users.verifyPassword(account, input.password, requester);
     } catch (e) {
       // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
       await this.guard.refund(ticket);
