@@ -49,6 +49,16 @@ export function concurrentGuessesSuite(name: string, makeAttempts: () => Promise
       expect(results.filter((r) => r.ok).length).toBeLessThanOrEqual(1);
     });
 
+    it('checks at most ten times LOGIN_MAX_RETRIES simultaneous guesses at invented names from one IPv6 /64', async () => {
+      const core = await make();
+      await Promise.all(
+        Array.from({ length: 120 }, (_, i) => core.login.execute({ login: `nobody-${i}`, password: 'x', ip: `2001:db8:1:2::${(i + 1).toString(16)}` })),
+      );
+      expect(core.hasher.verifications).toBeLessThanOrEqual(10 * MAX_RETRIES);
+      expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({ ok: false, error: { code: 'account_locked' } });
+      expect((await core.login.execute({ login: 'alice', password: 'pw', ip: '198.51.100.7' })).ok).toBe(true);
+    });
+
     it('lets the owner in among simultaneous guesses, and that success clears the account', async () => {
       const core = await make();
       const results = await Promise.all([
