@@ -307,6 +307,28 @@ describe('password work behind the login endpoint', () => {
   });
 });
 
+describe('the bcrypt waiting line shared by everyone', () => {
+  it('keeps serving other address blocks while many addresses of one IPv6 /64 fill the waiting line', async () => {
+    // One check at a time and four waiting: a handful of requests fill the line.
+    const hasher = new BcryptPasswordHasher(10, 10, 1, 4);
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0', TRUSTED_PROXIES: '127.0.0.1/32' }, { [TOKENS.PasswordHasher]: hasher });
+    try {
+      const flood = Array.from({ length: 30 }, (_, i) =>
+        postJson(gw, '/api/login', { email: `nobody-${i}`, password: 'x' }, { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` }).then((r) => r.status),
+      );
+      // Once the block is refused a place, the line is full of its checks.
+      await new Promise<void>((resolve) => flood.forEach((p) => p.then((status) => status === 503 && resolve())));
+      const other = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '2001:db8:9::1' });
+      expect(other.status).toBe(200);
+      const statuses = await Promise.all(flood);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+      expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe('failures behind the login endpoint', () => {
   it('answers an unreachable user store with a 503 envelope', async () => {
     const down = { findAccount: () => Promise.reject(new UserStoreUnavailableError('test')), verifyPassword: () => Promise.resolve(false) };

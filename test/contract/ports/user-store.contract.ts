@@ -112,6 +112,12 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
     });
 
+    it('answers the decoy check for an unknown name with false, whatever the password (even a real one)', async () => {
+      for (const [login, password] of [['mallory', 'x'], ['nobody', ALICE.password], ['*', BOB.password], ['x', '']]) {
+        expect(await store().verifyDecoy(login, password)).toBe(false);
+      }
+    });
+
     it('reports a held username as active in any letter case, and any other name as not', async () => {
       expect(await store().isAccountActive('alice')).toBe(true);
       expect(await store().isAccountActive('BOB')).toBe(true);
@@ -145,6 +151,7 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       await takeDown();
       await expect(store().findAccount('carol@example.org')).rejects.toBeInstanceOf(UserStoreUnavailableError);
       await expect(store().verifyPassword(alice, ALICE.password)).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await expect(store().verifyDecoy('mallory', 'x')).rejects.toBeInstanceOf(UserStoreUnavailableError);
     });
   });
 }

@@ -7,7 +7,7 @@ import { FakeOAuthProvider, FakeTotpVerifier } from '../../support/fakes';
 /** Login attempts whose backing store is down, as the Redis adapter reports it. */
 function downAttempts(): LoginAttempts {
   const fail = async (): Promise<never> => Promise.reject(new StateStoreUnavailableError('fake'));
-  return { lockedUntil: fail, recordFailure: fail, reset: fail };
+  return { lockedUntil: fail, reserve: fail, refund: fail, reset: fail };
 }
 
 describe('use cases when the shared state store is down', () => {
