@@ -32,7 +32,7 @@ export function concurrentGuessesSuite(name: string, makeAttempts: () => Promise
 
     it('checks at most LOGIN_MAX_RETRIES of 60 simultaneous wrong HTTP Basic passwords', async () => {
       const core = await make();
-      const forwarded = { proto: 'https', host: 'app.example.com', uri: '/' };
+      const forwarded = { proxy: 'traefik' as const, proto: 'https', host: 'app.example.com', uri: '/' };
       await Promise.all(
         Array.from({ length: 60 }, (_, i) => core.authorize.execute({ forwarded, authorization: basicAuth('alice', `guess-${i}`), ip: `203.0.113.${i % 200}` })),
       );
