@@ -351,6 +351,30 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
   });
 });
 
+describe('item 1 at the gateway: behind nginx wired like ingress-nginx (X-Original-URL set, client headers passed through)', () => {
+  const proxy: ProxyName = 'ingress-nginx';
+  const koaHost = (): string => hostHeader(HOSTS.koa, proxy);
+
+  it('the control: a non-admin is refused /admin/ and an admin reaches it', async () => {
+    const bob = await attempt({ proxy, who: 'bob', target: '/admin/secret', host: koaHost() });
+    expect(bob.served).toEqual([]);
+    const alice = await attempt({ proxy, who: 'alice', target: '/admin/secret', host: koaHost() });
+    expect(adminServed(alice)).toHaveLength(1);
+  });
+
+  it('client X-Forwarded-Host/-Uri naming a public path of another host are ignored next to X-Original-URL', async () => {
+    for (const who of OUTSIDERS) {
+      for (const host of [HOSTS.open, HOSTS.koa]) {
+        await expectNoAdmin({ proxy, who, target: '/admin/secret', host: koaHost(), headers: [['X-Forwarded-Host', hostHeader(host, proxy)], ['X-Forwarded-Uri', '/public/x'], ['X-Forwarded-Proto', 'http']] });
+      }
+    }
+  });
+
+  it('a client X-Forwarded-Uri alone does not move the decision to a public path', async () => {
+    for (const who of OUTSIDERS) await expectNoAdmin({ proxy, who, target: '/admin/secret', host: koaHost(), headers: [['X-Forwarded-Uri', '/public/x']] });
+  });
+});
+
 describe('the gateway log after the whole corpus', () => {
   it('never holds a password, a session cookie, the upstream Basic password or a client secret', () => {
     const log = stack.gatewayLog();

@@ -2,11 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcrypt';
+import { mkdirSync } from 'node:fs';
 import { freePort, startChild, waitForHttp, type Child } from '../../e2e/support/processes';
-import { startCaddy, startNginx } from '../../e2e/support/proxies';
+import { fillTemplate, startCaddy, startNginx } from '../../e2e/support/proxies';
 import { startKoaApp, type Served } from './koa-app';
 
-export type ProxyName = 'nginx' | 'caddy';
+/** The shipped examples, and nginx wired like ingress-nginx's auth-url (not shipped; see its template). */
+export type ProxyName = 'nginx' | 'caddy' | 'ingress-nginx';
 export type AppName = 'koa' | 'flask';
 
 /** Host names; every one resolves to 127.0.0.1 because the tests connect there themselves. */
@@ -103,7 +105,7 @@ export async function startSecurityStack(): Promise<SecurityStack> {
       ].join('\n'),
     );
 
-    const [gatewayPort, forwardAuthPort, nginxPort, caddyPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [gatewayPort, forwardAuthPort, nginxPort, caddyPort, ingressPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const gateway = startChild('gateway', process.execPath, [join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js')], {
       env: {
         PATH: process.env.PATH,
@@ -142,12 +144,13 @@ export async function startSecurityStack(): Promise<SecurityStack> {
     });
     children.push(await startNginx(join(dir, 'nginx'), layout(nginxPort)));
     children.push(await startCaddy(join(dir, 'caddy'), layout(caddyPort)));
+    children.push(await startIngressShapedNginx(join(dir, 'ingress-nginx'), ingressPort, koa.port, forwardAuthPort));
 
     return {
       dir,
       gatewayPort,
       forwardAuthPort,
-      proxies: { nginx: nginxPort, caddy: caddyPort },
+      proxies: { nginx: nginxPort, caddy: caddyPort, 'ingress-nginx': ingressPort },
       upstreams: { koa: koa.port, flask: flaskPort },
       async served(app, probe) {
         if (app === 'koa') return koa.served.filter((r) => r.probe === probe);
@@ -161,4 +164,23 @@ export async function startSecurityStack(): Promise<SecurityStack> {
     await stop();
     throw e;
   }
+}
+
+/** nginx wired like ingress-nginx's auth-url, in front of the Koa app only. */
+async function startIngressShapedNginx(dir: string, port: number, upstreamPort: number, forwardAuthPort: number): Promise<Child> {
+  mkdirSync(dir, { recursive: true });
+  const server = fillTemplate(readFileSync(join(__dirname, 'ingress-nginx-shaped.conf.template'), 'utf8'), {
+    APP_LISTEN: `127.0.0.1:${port}`,
+    APP_HOST: HOSTS.koa,
+    APP_UPSTREAM: `http://127.0.0.1:${upstreamPort}`,
+    PORTCULLIS_FORWARD_AUTH_URL: `http://127.0.0.1:${forwardAuthPort}`,
+  });
+  writeFileSync(join(dir, 'server.conf'), server);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`);
+  const main = ['daemon off;', 'worker_processes 1;', `pid ${join(dir, 'nginx.pid')};`, `error_log ${join(dir, 'error.log')} warn;`, 'events { worker_connections 64; }',
+    'http {', `  access_log ${join(dir, 'access.log')};`, ...temp, `  include ${join(dir, 'server.conf')};`, '}', ''].join('\n');
+  writeFileSync(join(dir, 'nginx.conf'), main);
+  const child = startChild('ingress-nginx-shaped nginx', 'nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { logFile: join(dir, 'stdout.log') });
+  await waitForHttp(child, port, HOSTS.koa);
+  return child;
 }
