@@ -71,6 +71,12 @@ export interface Config {
   /** Port of the separate Prometheus endpoint; null when metrics are off. */
   readonly metricsPort: number | null;
   readonly metricsAddress: string;
+  /**
+   * Port of the internal forward-auth listener; null keeps `/api/auth/*` on the public listener.
+   * When set, the public listener answers `/api/auth/*` with 404.
+   */
+  readonly forwardAuthPort: number | null;
+  readonly forwardAuthAddress: string;
   /** How long a SIGTERM waits for in-flight requests before giving up. */
   readonly shutdownTimeoutSeconds: number;
   /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
@@ -116,6 +122,7 @@ export const OPTIONS = [
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
   'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
+  'FORWARD_AUTH_PORT', 'FORWARD_AUTH_ADDRESS',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
   'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
@@ -345,6 +352,17 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
   const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
+  // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
+  // Loopback by default, the proxy being on the same machine; a container or pod sets an
+  // address its proxy can reach, and does not publish the port.
+  const forwardAuthPortRaw = get('FORWARD_AUTH_PORT');
+  const forwardAuthPort = forwardAuthPortRaw === undefined ? null : integer('FORWARD_AUTH_PORT', 0, 1, 65535);
+  const forwardAuthAddress = get('FORWARD_AUTH_ADDRESS') ?? '127.0.0.1';
+  if (forwardAuthPort === null && get('FORWARD_AUTH_ADDRESS') !== undefined) problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
+  if (forwardAuthPort !== null && forwardAuthPort !== 0) {
+    if (forwardAuthPort === port) problems.push('FORWARD_AUTH_PORT must differ from PORT: forward auth gets a listener of its own');
+    if (forwardAuthPort === metricsPortRaw) problems.push('FORWARD_AUTH_PORT must differ from METRICS_PORT');
+  }
   // The rules file is validated now, so that start-up lists its problems with all the others.
   const accessConfig = get('ACCESS_CONFIG') ?? null;
   if (accessConfig !== null) {
@@ -378,6 +396,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     redisPrefix,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
+    forwardAuthPort: forwardAuthPort === 0 ? null : forwardAuthPort,
+    forwardAuthAddress,
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
     accessConfig,
   };

@@ -28,11 +28,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     return 2;
   }
   const { port } = await gateway.listen();
+  const forwardAuth = await gateway.listenForwardAuth();
   const metrics = await gateway.listenMetrics();
   if (banner !== null) process.stderr.write(`${banner}\n`);
   gateway.logger.info('portcullis listening', {
     address: config.address,
     port,
+    // Where proxies ask; null: on the public port, next to the UI.
+    forwardAuth: forwardAuth === null ? null : `${config.forwardAuthAddress}:${forwardAuth.port}`,
     appUrl: config.appUrl,
     demo: config.demo,
     sharedState: config.redis === null ? 'memory' : 'redis',

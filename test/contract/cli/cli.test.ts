@@ -157,6 +157,18 @@ describe('portcullis CLI (the built executable)', () => {
     }
   });
 
+  it('config check says where forward auth is answered, and warns while it shares the public port', async () => {
+    const env = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY };
+    const shared = await cli(['config', 'check'], { env });
+    expect(shared.stdout).toContain('forward auth (/api/auth/*) on the public port: set FORWARD_AUTH_PORT');
+    const separate = await cli(['config', 'check', '--forward-auth-port', '3001'], { env });
+    expect(separate.code).toBe(0);
+    expect(separate.stdout).toContain('forward auth (/api/auth/*) only on 127.0.0.1:3001; the public port answers it 404');
+    const clash = await cli(['config', 'check', '--forward-auth-port', '3000'], { env });
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('FORWARD_AUTH_PORT must differ from PORT');
+  });
+
   it('config check lists every problem and exits non-zero, never echoing a secret', async () => {
     const run = await cli(['config', 'check', '--ldap-address', 'http://x'], { env: { APP_URL: 'ftp://x', SECRET: 'short-secret-value', USERS: 'alice:nope' } });
     expect(run.code).toBe(1);
