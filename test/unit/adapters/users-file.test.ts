@@ -47,6 +47,13 @@ describe('users file parsing', () => {
     expect(parsed.entries[0].username).toBe('0123');
   });
 
+  it('keeps unquoted YAML group names like 007, 0x10, 1e3, true and null as written', () => {
+    const parsed = parseUsersFile(`users:\n  - username: 007\n    password: "${HASH}"\n    groups: [007, 0x10, 1e3, true, null]\n`, 'users.yaml');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.entries[0].username).toBe('007');
+    expect(parsed.entries[0].groups).toEqual(['007', '0x10', '1e3', 'true', 'null']);
+  });
+
   it('lists every problem of a YAML file with its line, and never the hash', () => {
     const parsed = parseUsersFile(
       [
