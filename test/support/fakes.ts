@@ -60,9 +60,9 @@ export class FakeUserStore implements UserStore {
     const known = this.accounts.find((a) => a.username === account.username);
     return known !== undefined && this.hasher.verify(password, known.credentialVersion);
   }
-  async isAccountActive(username: string): Promise<boolean> {
+  async currentAccount(username: string): Promise<Account | null> {
     if (this.down) throw new UserStoreUnavailableError('fake');
-    return this.accounts.some((a) => a.username.toLowerCase() === username.toLowerCase());
+    return this.accounts.find((a) => a.username.toLowerCase() === username.toLowerCase()) ?? null;
   }
 }
 

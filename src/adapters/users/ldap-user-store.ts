@@ -45,8 +45,9 @@ interface Connection {
   failed: boolean;
 }
 
-interface Activity {
-  readonly active: boolean;
+interface Known {
+  /** The account as the directory last described it; null when it was not found. */
+  readonly account: Account | null;
   readonly checkedAt: number;
 }
 
@@ -67,17 +68,21 @@ const STALE_FACTOR = 10;
  *   an anonymous bind and succeed).
  * - Connecting and every operation are bounded by `timeoutMs`; any failure to reach or use the
  *   directory is a {@link UserStoreUnavailableError}, never "wrong password".
- * - Session checks ({@link isAccountActive}) are answered from a cache of up to 10,000 usernames:
+ * - Session checks ({@link currentAccount}) are answered from a cache of up to 10,000 usernames:
  *   an answer younger than `cacheTtlMs` is used as is; an older one is used while a fresh one is
  *   fetched in the background, up to ten TTLs, after which the check waits for the directory; if
- *   the directory is down the last answer stands. So a removed account loses its sessions within
- *   about one TTL of its next request, and an outage does not end anyone's session.
+ *   the directory is down the last answer stands. So a removed account, a changed password (any
+ *   change to the person's entry) or changed groups reach its sessions within about one TTL of
+ *   their next request, and an outage does not end anyone's session.
+ * - The credential version is the entry's DN and change stamp (`entryCSN`, else `uSNChanged`, else
+ *   `modifyTimestamp`): a password change, like any change to the entry, gives a new one. The
+ *   password itself is never read.
  */
 export class LdapUserStore implements UserStore {
   private connection: Connection | null = null;
   private readonly dns = new WeakMap<Account, string>();
-  private readonly activity = new Map<string, Activity>();
-  private readonly lookups = new Map<string, Promise<boolean>>();
+  private readonly known = new Map<string, Known>();
+  private readonly lookups = new Map<string, Promise<Account | null>>();
   private reachable = true;
   private closed = false;
 
@@ -93,7 +98,7 @@ export class LdapUserStore implements UserStore {
     if (value === '' || value.length > MAX_LOGIN_LENGTH) return null;
     const found = await this.search(value);
     if (found === null) return null;
-    this.remember(found.account.username, true);
+    this.remember(found.account.username, found.account);
     return found.account;
   }
 
@@ -116,20 +121,20 @@ export class LdapUserStore implements UserStore {
     }
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
+  async currentAccount(username: string): Promise<Account | null> {
     const key = username.toLowerCase();
-    const known = this.activity.get(key);
+    const known = this.known.get(key);
     if (known !== undefined) {
       const age = this.clock.now() - known.checkedAt;
-      if (age < this.settings.cacheTtlMs) return known.active;
+      if (age < this.settings.cacheTtlMs) return known.account;
       if (age < this.settings.cacheTtlMs * STALE_FACTOR) {
         this.lookup(key, username).catch(() => undefined);
-        return known.active;
+        return known.account;
       }
       try {
         return await this.lookup(key, username);
       } catch (e) {
-        if (e instanceof UserStoreUnavailableError) return known.active;
+        if (e instanceof UserStoreUnavailableError) return known.account;
         throw e;
       }
     }
@@ -145,14 +150,15 @@ export class LdapUserStore implements UserStore {
   }
 
   /** One directory lookup per username at a time; concurrent checks share it. */
-  private lookup(key: string, username: string): Promise<boolean> {
+  private lookup(key: string, username: string): Promise<Account | null> {
     let pending = this.lookups.get(key);
     if (pending === undefined) {
       pending = this.search(username)
         .then((found) => {
-          const active = found !== null && found.account.username.toLowerCase() === key;
-          this.remember(key, active);
-          return active;
+          // The filter may also match e-mails: only the entry whose username this is counts.
+          const account = found !== null && found.account.username.toLowerCase() === key ? found.account : null;
+          this.remember(key, account);
+          return account;
         })
         .finally(() => this.lookups.delete(key));
       this.lookups.set(key, pending);
@@ -160,17 +166,17 @@ export class LdapUserStore implements UserStore {
     return pending;
   }
 
-  private remember(username: string, active: boolean): void {
+  private remember(username: string, account: Account | null): void {
     const key = username.toLowerCase();
-    this.activity.delete(key);
-    if (this.activity.size >= MAX_CACHED) this.activity.delete(this.activity.keys().next().value as string);
-    this.activity.set(key, { active, checkedAt: this.clock.now() });
+    this.known.delete(key);
+    if (this.known.size >= MAX_CACHED) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(key, { account, checkedAt: this.clock.now() });
   }
 
   /** The one entry `login` names, or null when none (or, ambiguously, several) match. */
   private async search(login: string): Promise<{ account: Account; dn: string } | null> {
     const s = this.settings;
-    const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'modifyTimestamp'];
+    const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'entryCSN', 'uSNChanged', 'modifyTimestamp'];
     if (s.groupAttribute !== undefined) attributes.push(s.groupAttribute);
     if (s.totpAttribute !== undefined) attributes.push(s.totpAttribute);
     const { searchEntries } = await this.withConnection((client) =>
@@ -199,7 +205,9 @@ export class LdapUserStore implements UserStore {
       name: first(entry, s.nameAttribute) ?? first(entry, 'cn') ?? username,
       groups: [...groups],
       ...(totpSecret !== undefined ? { totpSecret } : {}),
-      credentialVersion: `ldap:${entry.dn}:${first(entry, 'modifyTimestamp') ?? ''}`,
+      // entryCSN (OpenLDAP) changes with every write to the entry, to the microsecond; modifyTimestamp
+      // only to the second, so it is the last resort (a password set twice in one second is missed).
+      credentialVersion: `ldap:${entry.dn}:${first(entry, 'entryCSN') ?? first(entry, 'uSNChanged') ?? first(entry, 'modifyTimestamp') ?? ''}`,
     };
     this.dns.set(account, entry.dn);
     return { account, dn: entry.dn };

@@ -25,8 +25,8 @@ export class StaticUserStore implements UserStore {
     return this.hasher.verify(password, known.credentialVersion);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    return this.index.byUsername(username) !== null;
+  async currentAccount(username: string): Promise<Account | null> {
+    return this.index.byUsername(username);
   }
 
   /** How many accounts it holds. */
