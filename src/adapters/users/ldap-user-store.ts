@@ -1,6 +1,7 @@
 import type { Client, Entry } from 'ldapts';
 import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
+import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
@@ -74,6 +75,10 @@ const STALE_FACTOR = 10;
  *   the directory is down the last answer stands. So a removed account, a changed password (any
  *   change to the person's entry) or changed groups reach its sessions within about one TTL of
  *   their next request, and an outage does not end anyone's session.
+ * - Names are checked before anything decides on them (see identity-name): an entry whose username
+ *   or e-mail holds an invisible, control or white-space character (which LDAP's own matching may
+ *   ignore, so `al\u200bice` would pass for `alice`) is refused; such a group name, or one with a
+ *   comma, is left out; such a display name falls back to `cn`, then the username. Each is logged.
  * - The credential version is the entry's DN and change stamp (`entryCSN`, else `uSNChanged`, else
  *   `modifyTimestamp`): a password change, like any change to the entry, gives a new one. The
  *   password itself is never read.
@@ -85,6 +90,8 @@ export class LdapUserStore implements UserStore {
   private readonly lookups = new Map<string, Promise<Account | null>>();
   private reachable = true;
   private closed = false;
+  /** Problems with entries already logged, so a re-check every TTL does not repeat them. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly settings: LdapUserStoreSettings,
@@ -192,18 +199,36 @@ export class LdapUserStore implements UserStore {
       this.logger.warn('ldap entry has no username attribute; the login is refused', { attribute: s.usernameAttribute });
       return null;
     }
-    const groups = new Set<string>();
-    if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) groups.add(groupName(value));
-    if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) groups.add(name);
-    groups.delete('');
+    const invalidUsername = parseUsername(username);
+    if (!invalidUsername.ok) {
+      this.report('ldap entry refused: its username is not a valid identity name', { dn: entry.dn, attribute: s.usernameAttribute, reason: describeIdentityNameError(invalidUsername.error) });
+      return null;
+    }
+    const mail = first(entry, s.mailAttribute);
+    const parsedMail = mail === undefined ? null : parseUsername(mail);
+    if (parsedMail !== null && !parsedMail.ok) {
+      this.report('ldap entry refused: its e-mail is not a valid identity name', { dn: entry.dn, attribute: s.mailAttribute, reason: describeIdentityNameError(parsedMail.error) });
+      return null;
+    }
+    const found = new Set<string>();
+    if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) found.add(groupName(value));
+    if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) found.add(name);
+    found.delete('');
+    const groups: string[] = [];
+    for (const group of found) {
+      const parsed = parseGroupName(group);
+      if (parsed.ok) groups.push(group);
+      else this.report('ldap group left out: its name is not a valid group name', { dn: entry.dn, group, reason: describeIdentityNameError(parsed.error) });
+    }
+    const name = [first(entry, s.nameAttribute), first(entry, 'cn')].find((n) => n !== undefined && parseDisplayName(n).ok) ?? username;
     // Whatever the attribute holds counts as a second factor: a malformed secret then fails every
     // code (closed), rather than letting the password alone through.
     const totpSecret = s.totpAttribute === undefined ? undefined : first(entry, s.totpAttribute)?.replace(/\s+/g, '').toUpperCase() || undefined;
     const account: Account = {
       username,
-      email: (first(entry, s.mailAttribute) ?? localAccountEmail(username, this.domain)).toLowerCase(),
-      name: first(entry, s.nameAttribute) ?? first(entry, 'cn') ?? username,
-      groups: [...groups],
+      email: (mail ?? localAccountEmail(username, this.domain)).toLowerCase(),
+      name,
+      groups,
       ...(totpSecret !== undefined ? { totpSecret } : {}),
       // entryCSN (OpenLDAP) changes with every write to the entry, to the microsecond; modifyTimestamp
       // only to the second, so it is the last resort (a password set twice in one second is missed).
@@ -286,6 +311,15 @@ export class LdapUserStore implements UserStore {
 
   private timeLimitSeconds(): number {
     return Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
+  }
+
+  /** Logs a problem with directory data once (until 1,000 different ones were logged). */
+  private report(message: string, fields: Record<string, string>): void {
+    const key = `${message}\0${JSON.stringify(fields)}`;
+    if (this.reported.has(key)) return;
+    if (this.reported.size >= 1000) this.reported.clear();
+    this.reported.add(key);
+    this.logger.warn(message, fields);
   }
 
   private markReachable(): void {
