@@ -1,3 +1,4 @@
+import { printableHeaderValue } from '../../../src/domain/header-value';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../../src/domain/identity-name';
 
 const code = (r: { ok: boolean; error?: { code: string } }): string => (r.ok ? 'ok' : (r.error?.code ?? '?'));
@@ -50,6 +51,17 @@ describe('identity names', () => {
   it('describes every refusal in words', () => {
     for (const c of ['empty', 'too_long', 'invisible_character', 'white_space', 'unsupported_character', 'comma'] as const) {
       expect(describeIdentityNameError({ code: c })).toMatch(/\w/);
+    }
+  });
+
+  it('leaves nothing for the header cleaning to change in an accepted username, e-mail or group list', () => {
+    // Every Latin-1 character and a sample beyond: whatever the rules accept reaches the upstream unchanged.
+    const candidates = Array.from({ length: 0x300 }, (_, i) => `a${String.fromCharCode(i)}b`);
+    for (const name of [...candidates, 'al\u200bice', 'zoë@example.com', 'we*rd(1)']) {
+      const user = parseUsername(name);
+      if (user.ok) expect(printableHeaderValue(user.value)).toBe(user.value);
+      const group = parseGroupName(name);
+      if (group.ok) expect(printableHeaderValue([group.value, 'Domain Admins'].join(','))).toBe(`${group.value},Domain Admins`);
     }
   });
 });
