@@ -116,7 +116,7 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     expect((await forwardAuth(bob)).status).toBe(200);
     const fresh = await login('alice', 'new-pw');
     expect((await forwardAuth(fresh)).status).toBe(200);
-  });
+  }, 20_000);
 
   it('passes the current groups, name and e-mail upstream after a reload, with no new login', async () => {
     const bob = await login('bob', 'old-pw');
@@ -130,5 +130,5 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: [] }]);
     await eventually(async () => !(await forwardAuth(bob)).headers.has('remote-groups'));
     expect((await forwardAuth(bob)).status).toBe(200);
-  });
+  }, 20_000);
 });
