@@ -79,7 +79,12 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+/**
+ * Only loopback by default: a trusted peer may name any client address in `X-Forwarded-For`, so
+ * trusting the private ranges let every LAN, VPN or pod client choose its own address (and pass an
+ * `ip.bypass`). A proxy elsewhere is named in `TRUSTED_PROXIES` by its own address.
+ */
+export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128'];
 export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 

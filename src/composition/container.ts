@@ -232,18 +232,18 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(
     TOKENS.RequestAuthenticator,
     (
-      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, hasher: PasswordHasher, verified: VerifiedCredentials,
+      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials,
       guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
-    ) => new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
+    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
     [
-      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
+      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
       TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
     ],
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [UserStore, PasswordHasher, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
-    [TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
+    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
+    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
   );
   bind(
     TOKENS.VerifyTotpUseCase,

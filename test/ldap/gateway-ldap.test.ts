@@ -134,3 +134,49 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
     expect(status).toBe(401);
   });
 });
+
+describe('user enumeration by time against an LDAP directory (real OpenLDAP, real HTTP)', () => {
+  let slapd: Slapd;
+  let gw: RunningGateway;
+
+  beforeAll(async () => {
+    slapd = await Slapd.start();
+    await slapd.addPeople([{ uid: 'alice', password: 'alice-Pa55word', cn: 'Alice L', groups: ['admins'] }]);
+    // Locking off: every attempt must reach the check, or the lock's fast 429 would hide the timing.
+    gw = await startGateway({
+      LDAP_ADDRESS: slapd.url,
+      LDAP_BIND_DN: SERVICE_DN,
+      LDAP_BIND_PASSWORD: SERVICE_PASSWORD,
+      LDAP_BASE_DN: BASE_DN,
+      LDAP_GROUP_ATTRIBUTE: 'memberOf',
+      LDAP_GROUP_BASE_DN: `ou=groups,${BASE_DN}`,
+      LOGIN_MAX_RETRIES: '0',
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await slapd?.stop();
+  });
+
+  async function timed(username: string): Promise<number> {
+    const started = performance.now();
+    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'wrong-Pa55word' }) });
+    expect(res.status).toBe(401);
+    await res.arrayBuffer();
+    return performance.now() - started;
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+  it('answers an unknown name in about the time of a known name with a wrong password', async () => {
+    for (let i = 0; i < 5; i += 1) await Promise.all([timed('alice'), timed(`nobody-${i}`)].map((p) => p.catch(() => 0)));
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, so a burst of load on a shared machine hits both series alike.
+    for (let i = 0; i < 20; i += 1) {
+      known.push(await timed('alice'));
+      unknown.push(await timed(`nobody-${i}`));
+    }
+    const [k, u] = [median(known), median(unknown)];
+    expect(Math.max(k, u) / Math.min(k, u)).toBeLessThan(2);
+  });
+});

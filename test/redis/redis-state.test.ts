@@ -81,12 +81,14 @@ describe('Redis stores shared by two replicas', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
-  it('locks an account when failures counted on two replicas reach the threshold', async () => {
+  it('grants no more attempts than the limit between two replicas, and both see the lock', async () => {
     const prefix = 'shared-lock:';
     const [a, b] = [new RedisLoginAttempts(await connect(prefix)), new RedisLoginAttempts(await connect(prefix))];
     const now = Date.UTC(2026, 0, 1);
-    const results = await Promise.all([a.recordFailure('account:x', now, 2, 60_000), b.recordFailure('account:x', now, 2, 60_000)]);
-    expect(results.filter((r) => r > 0)).toHaveLength(1);
+    const limit = [{ key: 'account:x', maxFailures: 2 }];
+    const results = await Promise.all([a, b, a, b].map((replica) => replica.reserve(limit, now, 60_000)));
+    expect(results.filter((r) => r.granted)).toHaveLength(2);
+    expect(results.filter((r) => r.granted && r.locksUntil[0] > 0)).toHaveLength(1);
     expect(await a.lockedUntil('account:x', now)).toBe(now + 60_000);
     expect(await b.lockedUntil('account:x', now)).toBe(now + 60_000);
   });
@@ -118,7 +120,7 @@ describe('Redis stores shared by two replicas', () => {
   it('gives every key a TTL and keeps all keys under the prefix', async () => {
     const c = await connect('ttl-check:');
     const clock = new FixedClock();
-    await new RedisLoginAttempts(c).recordFailure('account:t', clock.now(), 5, 60_000);
+    await new RedisLoginAttempts(c).reserve([{ key: 'account:t', maxFailures: 5 }], clock.now(), 60_000);
     await new RedisUsedTotpSteps(c, clock).claim('t', 1, clock.now() + 90_000);
     const revoked = new RedisRevokedSessions(c, clock, silent);
     await revoked.revoke('s-t', clock.now() + 60_000);

@@ -71,18 +71,19 @@ export function makeCore(
   const providers = new FakeOAuthProviders(oauthProviders);
   const flowSealer = new AesGcmOAuthFlowSealer(TEST_SECRET);
   const usedFlows = new InMemoryUsedOAuthFlows(clock);
+  const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
-  const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, fingerprints, {
+  const authenticator = new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, {
     providers,
     whitelist: oauthSettings.whitelist,
   });
   return {
-    clock, hasher, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, authenticator,
+    clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
-    login: new LoginUseCase(users, hasher, guard, clock, ids, settings, audit, fingerprints),
-    verifyTotp: new VerifyTotpUseCase(users, new FakeTotpVerifier(), usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints),
+    login: new LoginUseCase(users, guard, clock, ids, settings, audit, fingerprints),
+    verifyTotp: new VerifyTotpUseCase(users, totp, usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),

@@ -72,7 +72,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   PasswordHasher: hasMethods('verify', 'hash', 'verifyDecoy'),
   TotpVerifier: hasMethods('verify'),
   UsedTotpSteps: hasMethods('claim'),
-  LoginAttempts: hasMethods('lockedUntil', 'recordFailure', 'reset'),
+  LoginAttempts: hasMethods('lockedUntil', 'reserve', 'refund', 'reset'),
   SessionSealer: isA(AesGcmSessionSealer),
   RevokedSessions: hasMethods('revoke', 'isRevoked'),
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),

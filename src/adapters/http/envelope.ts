@@ -34,4 +34,12 @@ export const MESSAGES = {
   malformedJson: 'Malformed JSON body',
   unsupportedMedia: 'Request body must be application/json',
   redirecting: 'Redirecting to login',
+  ambiguousPath: 'Ambiguous path',
+} as const;
+
+/** The answer to forwarded headers that name no single well-formed request, by problem. */
+export const FORWARDED_PROBLEMS = {
+  missing: 'Missing forwarded header',
+  malformed: 'Malformed forwarded header',
+  repeated: 'Repeated forwarded header',
 } as const;

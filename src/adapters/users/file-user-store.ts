@@ -63,9 +63,13 @@ export class FileUserStore implements UserStore {
     return this.active.findAccount(login);
   }
 
-  verifyPassword(account: Account, password: string): Promise<boolean> {
+  verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     // Checked against the current list: a password changed or an account removed since findAccount wins.
-    return this.active.verifyPassword(account, password);
+    return this.active.verifyPassword(account, password, requester);
+  }
+
+  verifyDecoy(login: string, password: string, requester?: string): Promise<false> {
+    return this.active.verifyDecoy(login, password, requester);
   }
 
   /** From the list now in force: the same object until the next reload swaps in a new list. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Client, Entry } from 'ldapts';
 import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
@@ -82,6 +83,10 @@ const STALE_FACTOR = 10;
  * - The credential version is the entry's DN and change stamp (`entryCSN`, else `uSNChanged`, else
  *   `modifyTimestamp`): a password change, like any change to the entry, gives a new one. The
  *   password itself is never read.
+ * - An unknown name costs what a known name with a wrong password costs ({@link verifyDecoy}): the
+ *   group search the entry would have had, then a bind on a short connection of its own, as a DN
+ *   that names no entry (so no real account's password-policy counter moves). A bcrypt decoy
+ *   instead took ten times as long as a bind and told which names exist.
  */
 export class LdapUserStore implements UserStore {
   private connection: Connection | null = null;
@@ -92,13 +97,17 @@ export class LdapUserStore implements UserStore {
   private closed = false;
   /** Problems with entries already logged, so a re-check every TTL does not repeat them. */
   private readonly reported = new Set<string>();
+  // Under the base, so the server treats it like a person's DN, and random, so it names no entry.
+  private readonly decoyDn: string;
 
   constructor(
     private readonly settings: LdapUserStoreSettings,
     private readonly domain: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.decoyDn = `cn=portcullis-decoy-${randomBytes(12).toString('hex')},${settings.baseDn}`;
+  }
 
   async findAccount(login: string): Promise<Account | null> {
     const value = login.trim();
@@ -113,19 +122,14 @@ export class LdapUserStore implements UserStore {
     if (password === '' || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     const dn = this.dns.get(account) ?? (await this.search(account.username))?.dn;
     if (dn === undefined) return false;
-    const client = this.newClient();
-    try {
-      await client.bind(dn, password);
-      this.markReachable();
-      return true;
-    } catch (e) {
-      if (e instanceof ldapts().InvalidCredentialsError) return false;
-      // Other refusals (account locked by a password policy, unwilling to perform) are still a no.
-      if (e instanceof ldapts().ResultCodeError) return false;
-      throw this.unavailable(e);
-    } finally {
-      client.unbind().catch(() => undefined);
-    }
+    return this.bindAs(dn, password);
+  }
+
+  async verifyDecoy(login: string, password: string): Promise<false> {
+    if (password === '' || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
+    if (this.settings.groupBaseDn !== undefined) await this.groupSearch(login.trim().slice(0, MAX_LOGIN_LENGTH), this.decoyDn);
+    await this.bindAs(this.decoyDn, password);
+    return false;
   }
 
   async currentAccount(username: string): Promise<Account | null> {
@@ -154,6 +158,23 @@ export class LdapUserStore implements UserStore {
     const connection = this.connection;
     this.connection = null;
     if (connection !== null) await connection.client.unbind().catch(() => undefined);
+  }
+
+  /** Binds as `dn` on a short connection of its own: true when the password is right. */
+  private async bindAs(dn: string, password: string): Promise<boolean> {
+    const client = this.newClient();
+    try {
+      await client.bind(dn, password);
+      this.markReachable();
+      return true;
+    } catch (e) {
+      if (e instanceof ldapts().InvalidCredentialsError) return false;
+      // Other refusals (account locked by a password policy, unwilling to perform) are still a no.
+      if (e instanceof ldapts().ResultCodeError) return false;
+      throw this.unavailable(e);
+    } finally {
+      client.unbind().catch(() => undefined);
+    }
   }
 
   /** One directory lookup per username at a time; concurrent checks share it. */

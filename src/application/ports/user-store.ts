@@ -12,8 +12,17 @@ export interface UserStore {
   /**
    * Checks `password` against the account this store returned. Resolves false on a mismatch;
    * rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
+   * `requester` (the client's address block) is handed to the password hasher, which shares its
+   * waiting line fairly between requesters; rejects with PasswordHasherBusyError when it is full.
    */
-  verifyPassword(account: Account, password: string): Promise<boolean>;
+  verifyPassword(account: Account, password: string, requester?: string): Promise<boolean>;
+
+  /**
+   * Does the work this store does to check a wrong password, for a `login` no store knows, and
+   * resolves false: an unknown name must cost what a known one costs here, or the time of an
+   * answer tells which accounts exist. Rejects like {@link verifyPassword}.
+   */
+  verifyDecoy(login: string, password: string, requester?: string): Promise<false>;
 
   /**
    * The account named `username` (its username, not its e-mail; case-insensitive) as the store

@@ -117,6 +117,12 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
     });
 
+    it('answers the decoy check for an unknown name with false, whatever the password (even a real one)', async () => {
+      for (const [login, password] of [['mallory', 'x'], ['nobody', ALICE.password], ['*', BOB.password], ['x', '']]) {
+        expect(await store().verifyDecoy(login, password)).toBe(false);
+      }
+    });
+
     it('gives the current account of a held username in any letter case, and null for any other name', async () => {
       expect((await store().currentAccount('alice'))?.username).toBe('alice');
       expect((await store().currentAccount('BOB'))?.username).toBe('Bob');
@@ -177,6 +183,7 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       await takeDown();
       await expect(store().findAccount('carol@example.org')).rejects.toBeInstanceOf(UserStoreUnavailableError);
       await expect(store().verifyPassword(alice, ALICE.password)).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await expect(store().verifyDecoy('mallory', 'x')).rejects.toBeInstanceOf(UserStoreUnavailableError);
     });
   });
 }

@@ -3,7 +3,7 @@ import { makeCore, signIn } from '../../support/core';
 
 describe('LogoutUseCase', () => {
   const ip = '198.51.100.7';
-  const forwarded = { proto: 'https', host: 'app.example.com', uri: '/' };
+  const forwarded = { proxy: 'traefik', proto: 'https', host: 'app.example.com', uri: '/' } as const;
   const alice = () => aUser().named('alice').withPassword('pw').build();
 
   it('revokes the session on the server, so a copied cookie stops working at once', async () => {
