@@ -5,6 +5,7 @@ import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { HmacVerifiedCredentials } from '../adapters/crypto/hmac-verified-credentials';
+import { HmacCredentialFingerprints } from '../adapters/crypto/hmac-credential-fingerprints';
 import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
@@ -55,6 +56,7 @@ import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
+import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
@@ -179,6 +181,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
   bind(TOKENS.Resources, () => new Resources());
   bind(
     TOKENS.UserStore,
@@ -230,23 +233,26 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     TOKENS.RequestAuthenticator,
     (
       sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials,
-      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, providers: OAuthProviders, oauth: OAuthSettings,
-    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, { providers, whitelist: oauth.whitelist }),
+      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
+    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
     [
       TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
-      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
+      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
     ],
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) => new LoginUseCase(...d),
-    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
+    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
   );
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) =>
+    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) =>
       new VerifyTotpUseCase(...d),
-    [TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    [
+      TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock,
+      TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints,
+    ],
   );
   bind(
     TOKENS.LogoutUseCase,

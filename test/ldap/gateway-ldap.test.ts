@@ -90,6 +90,37 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
     expect((await forwardAuth(sessionOf(back))).status).toBe(200);
   });
 
+  /** Asks `probe` every 200 ms until it holds; false when it never did within `ms`. */
+  async function within(ms: number, probe: () => Promise<boolean>): Promise<boolean> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (await probe()) return true;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return probe();
+  }
+
+  it('refuses a session made with a password changed since in the directory, once the re-check interval (LDAP_CACHE_TTL) has passed', async () => {
+    await slapd.addPeople([{ uid: 'erin', password: 'erin-Old-pw1', cn: 'Erin', groups: ['editors'] }]);
+    const erin = sessionOf(await login('erin', 'erin-Old-pw1'));
+    expect((await forwardAuth(erin)).status).toBe(200);
+    await slapd.setPassword('erin', 'erin-New-pw2');
+    expect(await within(15_000, async () => (await forwardAuth(erin)).status === 401)).toBe(true);
+    expect((await login('erin', 'erin-Old-pw1')).status).toBe(401);
+    const fresh = await login('erin', 'erin-New-pw2');
+    expect(fresh.status).toBe(200);
+    expect((await forwardAuth(sessionOf(fresh))).status).toBe(200);
+  });
+
+  it("passes the directory's current groups upstream once the re-check interval has passed, with no new login", async () => {
+    await slapd.addPeople([{ uid: 'frank', password: 'frank-Pa55word', cn: 'Frank', groups: ['editors', 'auditors'] }]);
+    const frank = sessionOf(await login('frank', 'frank-Pa55word'));
+    expect((await forwardAuth(frank)).headers.get('remote-groups')?.split(',').sort()).toEqual(['auditors', 'editors']);
+    await slapd.setGroups('frank', ['editors']);
+    expect(await within(15_000, async () => (await forwardAuth(frank)).headers.get('remote-groups') === 'editors')).toBe(true);
+    expect((await forwardAuth(frank)).status).toBe(200);
+  });
+
   it('ends the session of an account deleted from the directory once the cache has expired', async () => {
     const dave = sessionOf(await login('dave', 'dave-Pa55word'));
     expect((await forwardAuth(dave)).status).toBe(200);

@@ -68,9 +68,9 @@ export class FakeUserStore implements UserStore {
     if (this.down) throw new UserStoreUnavailableError('fake');
     return this.hasher.verifyDecoy(password, requester);
   }
-  async isAccountActive(username: string): Promise<boolean> {
+  async currentAccount(username: string): Promise<Account | null> {
     if (this.down) throw new UserStoreUnavailableError('fake');
-    return this.accounts.some((a) => a.username.toLowerCase() === username.toLowerCase());
+    return this.accounts.find((a) => a.username.toLowerCase() === username.toLowerCase()) ?? null;
   }
 }
 

@@ -167,7 +167,7 @@ function parseArgs(args: readonly string[], values: readonly string[], switches:
 function oneName(positional: string[], command: string): string {
   if (positional.length !== 1) throw new UsageError(`${command} takes exactly one <name>`);
   const name = positional[0];
-  if (!isValidUsername(name)) throw new UsageError('the name must be 1 to 256 characters without spaces, commas or colons');
+  if (!isValidUsername(name)) throw new UsageError('the name must be 1 to 256 printable characters without spaces, commas, colons or invisible characters');
   return name;
 }
 

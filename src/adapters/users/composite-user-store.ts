@@ -44,17 +44,26 @@ export class CompositeUserStore implements UserStore {
     return last === undefined ? Promise.resolve(false) : last.verifyDecoy(login, password, requester);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
+  /**
+   * The first store that holds the username answers, as at login: when a local account that shadowed
+   * a directory account of the same name is removed, the directory account is what sessions are
+   * compared with (a different credential, so those sessions end).
+   */
+  async currentAccount(username: string): Promise<Account | null> {
     let outage: UserStoreUnavailableError | null = null;
     for (const store of this.stores) {
       try {
-        if (await store.isAccountActive(username)) return true;
+        const account = await store.currentAccount(username);
+        if (account !== null) {
+          this.origin.set(account, store);
+          return account;
+        }
       } catch (e) {
         if (!(e instanceof UserStoreUnavailableError)) throw e;
         outage ??= e;
       }
     }
     if (outage !== null) throw outage;
-    return false;
+    return null;
   }
 }

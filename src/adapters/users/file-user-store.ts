@@ -72,8 +72,9 @@ export class FileUserStore implements UserStore {
     return this.active.verifyDecoy(login, password, requester);
   }
 
-  isAccountActive(username: string): Promise<boolean> {
-    return this.active.isAccountActive(username);
+  /** From the list now in force: the same object until the next reload swaps in a new list. */
+  currentAccount(username: string): Promise<Account | null> {
+    return this.active.currentAccount(username);
   }
 
   /** How many accounts can log in now (disabled ones not counted). */

@@ -29,8 +29,8 @@ export class StaticUserStore implements UserStore {
     return this.hasher.verifyDecoy(password, requester);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    return this.index.byUsername(username) !== null;
+  async currentAccount(username: string): Promise<Account | null> {
+    return this.index.byUsername(username);
   }
 
   /** How many accounts it holds. */

@@ -25,13 +25,14 @@ export interface UserStore {
   verifyDecoy(login: string, password: string, requester?: string): Promise<false>;
 
   /**
-   * Whether the account named `username` (its username, not its e-mail; case-insensitive) can
-   * still be used: it exists and is not disabled. Called for every request that carries a session,
-   * so it must be cheap: a local store answers from memory; a remote store may answer from a
-   * short-lived cache, and says for how long in its own documentation.
-   * Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
+   * The account named `username` (its username, not its e-mail; case-insensitive) as the store
+   * knows it now, or null when it no longer exists or is disabled. Sessions are checked against it
+   * on every request (its credential version, TOTP secret, groups, name and e-mail), so it must be
+   * cheap: a local store answers from memory and hands out the same object until its next reload;
+   * a remote store may answer from a cache, and says in its own documentation how old an answer
+   * may be. Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
    */
-  isAccountActive(username: string): Promise<boolean>;
+  currentAccount(username: string): Promise<Account | null>;
 }
 
 /** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */

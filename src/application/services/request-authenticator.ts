@@ -5,6 +5,7 @@ import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
 import type { AuditLog } from '../ports/audit-log';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { Clock } from '../ports/clock';
 import type { RevokedSessions } from '../ports/revoked-sessions';
@@ -48,6 +49,20 @@ export interface OAuthSessionRules {
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
 
 /**
+ * What sessions of one account object may carry: the fingerprint of its credential and the
+ * identities built from it. Stores hand out the same object until a reload (or, for a directory,
+ * a re-check), so this is computed once per account version, not per request.
+ */
+interface AccountView {
+  readonly credential: string;
+  /** By provider and TOTP flag (`1username`). */
+  readonly identities: Map<string, Identity>;
+}
+
+/** How many stale session ids are remembered so that each is audited once, not at every retry of its cookie. */
+const STALE_AUDITED_MAX = 1000;
+
+/**
  * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
  */
@@ -59,6 +74,9 @@ export class RequestAuthenticator {
   // while a client keeps its connections busy, every one of them misses at once; they share one
   // bcrypt instead of queueing one each (with bcrypt limited to cores - 1, that stalled seconds).
   private readonly checking = new Map<string, Promise<BasicCheck>>();
+  // What sessions of each account version may carry (see currentIdentity).
+  private readonly views = new WeakMap<Account, AccountView>();
+  private readonly staleAudited = new Set<string>();
 
   constructor(
     private readonly sealer: SessionSealer,
@@ -69,6 +87,7 @@ export class RequestAuthenticator {
     private readonly clock: Clock,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
     private readonly oauth: OAuthSessionRules = NO_OAUTH,
   ) {}
 
@@ -92,27 +111,65 @@ export class RequestAuthenticator {
       throw e;
     }
     if (session !== null) {
-      if (!(await this.accountStillActive(session))) return ANONYMOUS;
-      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
+      const identity = await this.currentIdentity(session, credentials.requestId);
+      if (identity === null) return ANONYMOUS;
+      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
     }
     if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
     return ANONYMOUS;
   }
 
   /**
-   * A session of a password account lives only while its account does: removed or disabled
-   * accounts lose their sessions at their next request. Other sessions (OAuth) have no store to ask.
+   * Who a session speaks for now, or null when it must end. A session of a password account lives
+   * only while its account exists with the credential (password or directory entry, and TOTP
+   * secret) it was made with, and carries the account's current name, e-mail and groups, so an
+   * administrator's change reaches it at its next request (after a reload, or a directory
+   * re-check). Other sessions (OAuth) have no store to ask and keep what the provider said.
    */
-  private async accountStillActive(session: Session): Promise<boolean> {
-    if (!LOCAL_PROVIDERS.has(session.provider)) return true;
+  private async currentIdentity(session: Session, requestId: string | undefined): Promise<Identity | null> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return session;
+    let account: Account | null;
     try {
-      return await this.users.isAccountActive(session.username);
+      account = await this.users.currentAccount(session.username);
     } catch (e) {
       // The session was proven at login; an outage of a remote store must not log everyone out
       // (nor turn every forward-auth answer into a 503). Logins still report the outage.
-      if (isStoreUnavailable(e)) return true;
+      if (isStoreUnavailable(e)) return session;
       throw e;
     }
+    if (account === null) {
+      this.stale(session, 'account_removed', requestId);
+      return null;
+    }
+    const view = this.viewOf(account);
+    if (session.credential !== view.credential) {
+      this.stale(session, 'credential_changed', requestId);
+      return null;
+    }
+    const key = `${session.totp ? 1 : 0}${session.provider}`;
+    let identity = view.identities.get(key);
+    if (identity === undefined) {
+      identity = Object.freeze(identityOf(account, session.provider, session.totp));
+      view.identities.set(key, identity);
+    }
+    return identity;
+  }
+
+  private viewOf(account: Account): AccountView {
+    let view = this.views.get(account);
+    if (view === undefined) {
+      view = { credential: this.fingerprints.of(account), identities: new Map() };
+      this.views.set(account, view);
+    }
+    return view;
+  }
+
+  /** Audits a refused session once per session id (its cookie keeps coming until the browser drops it). */
+  private stale(session: Session, reason: 'credential_changed' | 'account_removed', requestId: string | undefined): void {
+    if (this.staleAudited.has(session.id)) return;
+    if (this.staleAudited.size >= STALE_AUDITED_MAX) this.staleAudited.clear();
+    this.staleAudited.add(session.id);
+    this.audit.record({ event: 'session_stale', username: session.username, reason, requestId });
   }
 
   private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {

@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../../domain/result';
 import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
 import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
@@ -39,6 +40,7 @@ export class LoginUseCase {
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -87,6 +89,8 @@ export class LoginUseCase {
       issuedAt: now,
       expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
       totpPending: pending,
+      // The session ends when this credential changes (see RequestAuthenticator).
+      credential: this.fingerprints.of(account),
     };
     if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
     return ok({ session });

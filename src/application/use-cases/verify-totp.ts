@@ -3,6 +3,7 @@ import { err, ok, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { TotpVerifier } from '../ports/totp-verifier';
@@ -46,6 +47,7 @@ export class VerifyTotpUseCase {
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -69,16 +71,19 @@ export class VerifyTotpUseCase {
     const { ticket } = reservation;
 
     let account: Account | null;
+    let credential = '';
     let step: number | null = null;
     try {
       account = await this.users.findAccount(pending.username);
-      if (account !== null && hasTotp(account)) step = await this.totp.verify(account.totpSecret as string, input.code, now);
+      // The password (or TOTP secret) changed since the password step: that step no longer counts.
+      if (account !== null) credential = this.fingerprints.of(account);
+      if (account !== null && hasTotp(account) && pending.credential === credential) step = await this.totp.verify(account.totpSecret as string, input.code, now);
     } catch (e) {
       // Unchecked: the code taught nothing and is given back.
       await this.guard.refund(ticket);
       throw e;
     }
-    if (account === null || !hasTotp(account)) {
+    if (account === null || !hasTotp(account) || pending.credential !== credential) {
       await this.guard.refund(ticket);
       return err({ code: 'not_pending' });
     }
@@ -101,6 +106,7 @@ export class VerifyTotpUseCase {
       id: this.ids.next(),
       issuedAt: now,
       expiresAt: now + this.settings.sessionLifetimeMs,
+      credential,
     };
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
     return ok({ session });

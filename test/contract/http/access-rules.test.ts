@@ -327,8 +327,8 @@ describe('ACCESS_CONFIG at start-up', () => {
       if (loaded.ok) return;
       expect(loaded.problems).toEqual([
         'SECRET must be at least 32 characters long',
-        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: default_policy: must be allow_authenticated or deny`,
-        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: apps.wiki.ip.allow: "x" is not an IP address or CIDR`,
+        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: line 1: default_policy: must be allow_authenticated or deny`,
+        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: line 4: apps.wiki.ip.allow: "x" is not an IP address or CIDR`,
       ]);
     } finally {
       rmSync(d, { recursive: true, force: true });

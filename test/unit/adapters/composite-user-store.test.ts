@@ -22,9 +22,9 @@ describe('CompositeUserStore', () => {
     directory.down = true;
     const store = new CompositeUserStore([local, directory]);
     expect((await store.findAccount('carol'))?.username).toBe('carol');
-    expect(await store.isAccountActive('carol')).toBe(true);
+    expect(await store.currentAccount('carol')).not.toBeNull();
     await expect(store.findAccount('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
-    await expect(store.isAccountActive('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+    await expect(store.currentAccount('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
   });
 
   it('verifies an account object it did not hand out against the store that owns that username', async () => {
