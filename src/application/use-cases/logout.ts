@@ -1,6 +1,7 @@
 import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface LogoutInput {
   /** The session cookie's value, if any. */
@@ -23,7 +24,14 @@ export class LogoutUseCase {
   ) {}
 
   async execute(input: LogoutInput): Promise<LogoutOutput> {
-    const session = await this.authenticator.session(input.sessionToken);
+    let session;
+    try {
+      session = await this.authenticator.session(input.sessionToken);
+    } catch (e) {
+      // Revocations cannot be read yet (a replica still syncing): revoking again is harmless, refusing the logout is not.
+      if (!isStoreUnavailable(e)) throw e;
+      session = this.authenticator.unexpiredSession(input.sessionToken);
+    }
     if (session === null) return { revoked: false };
     // Kept only until the session would have expired anyway: the revocation list stays bounded.
     await this.revokedSessions.revoke(session.id, session.expiresAt);
