@@ -9,6 +9,7 @@ export type AuditEvent = AuditContext & (
   | { readonly event: 'login_failed'; readonly login: string; readonly method: string; readonly ip: string; readonly reason: string }
   | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
   | { readonly event: 'logout'; readonly username: string }
+  | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
   | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string });
 
 export interface AuditLog {
