@@ -14,7 +14,7 @@ export * from './domain/header-value';
 export * from './domain/access-decision';
 export * from './domain/access-rules';
 export * from './domain/access-evaluation';
-export * from './domain/canonical-path';
+export * from './domain/path-readings';
 export * from './domain/ip-address';
 export * from './domain/oauth-flow';
 export * from './domain/oauth-whitelist';

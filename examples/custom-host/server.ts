@@ -96,7 +96,8 @@ export function createCustomHost(gateway: Gateway): Server {
 
   async function handleAuth(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const result = await authorizeProxyRequest.execute({
-      forwarded: { proto: header(req, 'x-forwarded-proto'), host: header(req, 'x-forwarded-host'), uri: header(req, 'x-forwarded-uri') },
+      // The X-Forwarded-* headers as traefik and caddy send them; an nginx in front would send X-Original-URL.
+      forwarded: { proxy: 'traefik', proto: header(req, 'x-forwarded-proto'), host: header(req, 'x-forwarded-host'), uri: header(req, 'x-forwarded-uri') },
       sessionToken: cookieValue(req),
       authorization: header(req, 'authorization'),
       ip: req.socket.remoteAddress ?? 'unknown',
@@ -111,7 +112,9 @@ export function createCustomHost(gateway: Gateway): Server {
       case 'forbidden':
         return send(res, 403, { message: 'Forbidden' });
       case 'bad_forwarded_headers':
-        return send(res, 400, { message: `Malformed ${result.error.field}` });
+        return send(res, 400, { message: `${result.error.problem === 'repeated' ? 'Repeated' : 'Malformed'} ${result.error.field}` });
+      case 'ambiguous_path':
+        return send(res, 400, { message: 'Ambiguous path' });
       case 'account_locked':
         return send(res, 429, { message: `Locked for ${result.error.retryAfter} seconds` });
       case 'store_unavailable':

@@ -11,6 +11,7 @@ import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
+import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 
 export interface GitHubConfig {
   readonly clientId: string;
@@ -71,6 +72,12 @@ export interface Config {
   /** Port of the separate Prometheus endpoint; null when metrics are off. */
   readonly metricsPort: number | null;
   readonly metricsAddress: string;
+  /**
+   * Port of the internal forward-auth listener; null keeps `/api/auth/*` on the public listener.
+   * When set, the public listener answers `/api/auth/*` with 404.
+   */
+  readonly forwardAuthPort: number | null;
+  readonly forwardAuthAddress: string;
   /** How long a SIGTERM waits for in-flight requests before giving up. */
   readonly shutdownTimeoutSeconds: number;
   /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
@@ -79,7 +86,12 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+/**
+ * Only loopback by default: a trusted peer may name any client address in `X-Forwarded-For`, so
+ * trusting the private ranges let every LAN, VPN or pod client choose its own address (and pass an
+ * `ip.bypass`). A proxy elsewhere is named in `TRUSTED_PROXIES` by its own address.
+ */
+export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128'];
 export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 
@@ -111,6 +123,7 @@ export const OPTIONS = [
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
   'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
+  'FORWARD_AUTH_PORT', 'FORWARD_AUTH_ADDRESS',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
   'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
@@ -163,6 +176,12 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const env: Env = { ...sources.env, ...flags.env };
   const readFile = sources.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const problems = [...flags.problems];
+  // Names the option and the marker found, never the value.
+  const placeholder = (name: string, value: string | undefined, fix: string): boolean => {
+    const marker = value === undefined ? null : placeholderMarkerIn(value);
+    if (marker !== null) problems.push(`${name} is a placeholder copied from the examples (it contains "${marker}"): ${fix}`);
+    return marker !== null;
+  };
   const get = (name: string): string | undefined => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -220,6 +239,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     if (demo) secret = randomBytes(32).toString('base64url');
     else problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
   } else if (secret.length < 32) problems.push('SECRET must be at least 32 characters long');
+  else placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
 
   const users: UsersListEntry[] = [];
   const usersVar = get('USERS');
@@ -227,6 +247,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const parsed = parseUsersList(usersVar, 'comma');
     users.push(...parsed.entries);
     problems.push(...parsed.problems.map((p) => `USERS ${p}`));
+    problems.push(...exampleCredentials('USERS', parsed.entries));
   }
   // The file is read here once, so that its problems join all the others at start-up; afterwards
   // the store watches and reloads it.
@@ -240,6 +261,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
       for (const entry of parsed.entries) if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
+      problems.push(...exampleCredentials('USERS_FILE', parsed.entries));
     } catch {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
@@ -280,6 +302,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       problems.push(`${unprintable.map(([n]) => n).join(' and ')} may hold only printable ASCII characters`);
       return undefined;
     }
+    if (placeholder(`${prefix}_CLIENT_SECRET`, clientSecret, `use the client secret your ${prefix.toLowerCase()} OAuth app shows`)) return undefined;
     return { clientId: clientId as string, clientSecret: clientSecret as string };
   };
   const githubClient = client('GITHUB', []);
@@ -307,6 +330,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
   const ldap = ldapSettings(get, fromFile, integer, bool, problems);
+  if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || get('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
     problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
@@ -334,12 +358,28 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const redisUrl = fromFile('REDIS_URL')?.trim();
   if (redisUrl !== undefined && redisUrl !== '') {
     const parsed = parseRedisUrl(redisUrl);
-    if (parsed.ok) redis = parsed.target;
-    else problems.push(parsed.problem);
+    if (parsed.ok) {
+      redis = parsed.target;
+      const passwords = [parsed.target.password, parsed.target.kind === 'sentinel' ? parsed.target.sentinelPassword : undefined];
+      if (passwords.some((pw) => pw !== undefined && placeholderMarkerIn(pw) !== null)) {
+        problems.push('REDIS_URL holds a placeholder password copied from the examples: set a real password on Redis and in REDIS_URL');
+      }
+    } else problems.push(parsed.problem);
   }
   const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
   const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
+  // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
+  // Loopback by default, the proxy being on the same machine; a container or pod sets an
+  // address its proxy can reach, and does not publish the port.
+  const forwardAuthPortRaw = get('FORWARD_AUTH_PORT');
+  const forwardAuthPort = forwardAuthPortRaw === undefined ? null : integer('FORWARD_AUTH_PORT', 0, 1, 65535);
+  const forwardAuthAddress = get('FORWARD_AUTH_ADDRESS') ?? '127.0.0.1';
+  if (forwardAuthPort === null && get('FORWARD_AUTH_ADDRESS') !== undefined) problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
+  if (forwardAuthPort !== null && forwardAuthPort !== 0) {
+    if (forwardAuthPort === port) problems.push('FORWARD_AUTH_PORT must differ from PORT: forward auth gets a listener of its own');
+    if (forwardAuthPort === metricsPortRaw) problems.push('FORWARD_AUTH_PORT must differ from METRICS_PORT');
+  }
   // The rules file is validated now, so that start-up lists its problems with all the others.
   const accessConfig = get('ACCESS_CONFIG') ?? null;
   if (accessConfig !== null) {
@@ -373,10 +413,59 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     redisPrefix,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
+    forwardAuthPort: forwardAuthPort === 0 ? null : forwardAuthPort,
+    forwardAuthAddress,
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
     accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}
+
+/** Accounts whose hash or TOTP secret is one from the examples: named by account, never by value. */
+function exampleCredentials(option: string, entries: readonly UsersListEntry[]): string[] {
+  const problems: string[] = [];
+  for (const entry of entries) {
+    if (isPlaceholderHash(entry.hash)) {
+      problems.push(`${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`);
+    }
+    if (entry.totpSecret !== undefined && isExampleTotpSecret(entry.totpSecret)) {
+      problems.push(`${option}: ${entry.username}'s TOTP secret is the example one from the documentation: make a real one with "portcullis totp enroll ${entry.username}"`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * What a valid configuration still gets a loud warning for (logged at start, printed by
+ * `config check`): OAuth with neither OAUTH_WHITELIST nor access rules admits every account of
+ * the provider, which is rarely meant (anyone with a GitHub account, for one).
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const providers = (['github', 'google', 'generic'] as const).filter((p) => config.oauth[p] !== undefined);
+  if (providers.length > 0 && config.oauth.whitelist.trim() === '' && config.accessConfig === null) {
+    warnings.push(
+      `OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of ${providers.join(', ')} can log in and pass every protected application. ` +
+        'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
+    );
+  }
+  return warnings;
+}
+
+/** Options whose value is a secret: on the command line they show in `ps` and stay in shell history. */
+const SECRET_OPTIONS = new Set(['SECRET', 'GITHUB_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET', 'LDAP_BIND_PASSWORD']);
+
+/** One warning per secret given as a `--flag` (a REDIS_URL only when it holds a password); never the value. */
+export function secretFlagWarnings(argv: readonly string[]): string[] {
+  const { env } = flagsToEnv(argv);
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    const withPassword = name === 'REDIS_URL' && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
+    if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
+    const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
+    warnings.push(`${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`);
+  }
+  return warnings;
 }
 
 const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;

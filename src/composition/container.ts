@@ -5,6 +5,7 @@ import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { HmacVerifiedCredentials } from '../adapters/crypto/hmac-verified-credentials';
+import { HmacCredentialFingerprints } from '../adapters/crypto/hmac-credential-fingerprints';
 import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
@@ -55,6 +56,7 @@ import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
+import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
@@ -142,8 +144,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   bind(
     TOKENS.ReadinessChecks,
-    (lifecycle: GatewayLifecycle, redis: RedisHolder): ReadinessCheck[] => [lifecycle, ...(redis.connection === null ? [] : [redis.connection])],
-    [TOKENS.Lifecycle, TOKENS.Redis],
+    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions): ReadinessCheck[] => [
+      lifecycle,
+      ...(redis.connection === null ? [] : [redis.connection]),
+      // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
+      ...(revoked instanceof RedisRevokedSessions ? [revoked] : []),
+    ],
+    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions],
   );
   bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
@@ -179,6 +186,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
   bind(TOKENS.Resources, () => new Resources());
   bind(
     TOKENS.UserStore,
@@ -229,24 +237,27 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(
     TOKENS.RequestAuthenticator,
     (
-      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, hasher: PasswordHasher, verified: VerifiedCredentials,
-      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, providers: OAuthProviders, oauth: OAuthSettings,
-    ) => new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, { providers, whitelist: oauth.whitelist }),
+      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials,
+      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
+    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
     [
-      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
-      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
+      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
+      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
     ],
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [UserStore, PasswordHasher, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) => new LoginUseCase(...d),
-    [TOKENS.UserStore, TOKENS.PasswordHasher, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
+    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
   );
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog]) =>
+    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) =>
       new VerifyTotpUseCase(...d),
-    [TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    [
+      TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock,
+      TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints,
+    ],
   );
   bind(
     TOKENS.LogoutUseCase,

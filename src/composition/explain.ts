@@ -1,7 +1,7 @@
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import { evaluateAccess } from '../domain/access-evaluation';
-import { canonicalPath } from '../domain/canonical-path';
 import { parseForwarded } from '../domain/forwarded-request';
+import { readPath } from '../domain/path-readings';
 import type { Identity } from '../domain/session';
 
 const USAGE = `usage: portcullis explain <url> [--user NAME] [--email ADDRESS] [--groups a,b] [--oauth] [--totp] [--ip ADDRESS] [--access-config FILE]
@@ -10,6 +10,19 @@ ACCESS_CONFIG (or --access-config) names the rules file.`;
 
 const FLAGS = new Set(['user', 'email', 'groups', 'oauth', 'totp', 'ip', 'access-config']);
 const SWITCHES = new Set(['oauth', 'totp']);
+
+/** The readings of a path as the gateway judges them (see path-readings). */
+function describePath(uri: string): string {
+  const read = readPath(uri);
+  switch (read.kind) {
+    case 'ambiguous':
+      return `ambiguous (${read.why}): refused with 400 by an application with path rules`;
+    case 'unreadable':
+      return '(no reading: never public)';
+    case 'readings':
+      return read.paths.length === 1 ? read.paths[0] : `${read.paths[0]}, also read as ${read.paths.slice(1).join(', ')}`;
+  }
+}
 
 /**
  * `portcullis explain <url> --user <name>`: evaluates the rules file for one request and prints
@@ -50,7 +63,8 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
     return 2;
   }
   const m = /^(https?):\/\/([^/?#]*)(.*)$/i.exec(positional[0]);
-  const original = m === null ? null : parseForwarded({ proto: m[1], host: m[2], uri: m[3] === '' ? '/' : m[3] });
+  // The URL is read as traefik and caddy forward it (the host and the path exactly as given).
+  const original = m === null ? null : parseForwarded({ proxy: 'traefik', proto: m[1], host: m[2], uri: m[3] === '' ? '/' : m[3] });
   if (original === null || !original.ok) {
     write(`"${positional[0]}" is not an http(s) URL the gateway would accept from a proxy`);
     return 2;
@@ -70,12 +84,17 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
         };
   const ip = flags.get('ip') ?? '198.51.100.1';
   write(`request:     ${original.value.url}`);
-  write(`path:        ${canonicalPath(original.value.uri) ?? '(no canonical form: never public)'}`);
+  write(`path:        ${describePath(original.value.uri)}`);
   write(`client:      ${ip}${flags.has('ip') ? '' : ' (default; pass --ip)'}`);
   write(`person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}`}`);
   const decision = evaluateAccess(rules.value, original.value, identity, ip, (step, detail) => write(`${`${step}:`.padEnd(12)} ${detail}`));
   const headers = decision.kind === 'allow' ? Object.keys(decision.headers ?? {}) : [];
-  const outcome = decision.kind === 'deny' ? `deny (${decision.reason})` : decision.kind;
+  const outcome =
+    decision.kind === 'deny'
+      ? `deny (${decision.reason})`
+      : decision.kind === 'ambiguous_path'
+        ? `refused: 400 Ambiguous path (${decision.why})`
+        : decision.kind;
   write(`decision:    ${outcome}${headers.length > 0 ? `; upstream headers: ${headers.join(', ')}` : ''}`);
   return decision.kind === 'allow' ? 0 : 1;
 }

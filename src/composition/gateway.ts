@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
-import { forwardAuthFirst, type GatewayRequestListener } from '../adapters/http/request-listener';
+import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { SessionSealer } from '../application/ports/session-sealer';
@@ -25,10 +25,18 @@ export interface Gateway {
    * middleware); built on first use, so a host with its own server never builds it.
    */
   readonly app: Koa;
-  /** The request listener `listen` serves: forward auth answered before Koa, everything else by `app`. */
+  /**
+   * The request listener `listen` serves: forward auth answered before Koa, everything else by
+   * `app`; with FORWARD_AUTH_PORT, the UI and browser API only (`/api/auth/*` is 404 there).
+   */
   readonly listener: GatewayRequestListener;
-  /** Starts listening; resolves the bound port. */
+  /** Starts the public listener (UI, browser API, and forward auth unless it has its own); resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
+  /**
+   * Starts the internal forward-auth listener (`/api/auth/*`, `/api/healthcheck`, `/api/ready`);
+   * resolves null when forward auth shares the public listener (no FORWARD_AUTH_PORT).
+   */
+  listenForwardAuth(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
   /**
    * Starts the Prometheus endpoint (`GET /metrics`) on its own port; resolves null when metrics
    * are off (no METRICS_PORT).
@@ -56,6 +64,15 @@ function listenOn(server: Server, port: number, address: string): Promise<{ serv
       resolve({ server, port: typeof addr === 'object' && addr !== null ? addr.port : port });
     });
   });
+}
+
+/** A server with bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s. */
+function boundedServer(listener: GatewayRequestListener): Server {
+  const server = createServer(listener);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
 
 /** Stops accepting, lets in-flight requests end, and closes keep-alive connections as soon as they are idle. */
@@ -99,9 +116,12 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
+  const separateForwardAuth = config.forwardAuthPort !== null;
+  const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
   const requestListener = (): GatewayRequestListener =>
-    (listener ??= forwardAuthFirst(koa(), forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings))));
+    (listener ??= separateForwardAuth ? publicOnly(koa()) : forwardAuthFirst(koa(), forwardAuth()));
+  let internalListener: GatewayRequestListener | null = null;
   const resources = container.get<Resources>(TOKENS.Resources);
   const servers: Server[] = [];
   let closing: Promise<void> | null = null;
@@ -127,11 +147,13 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       return requestListener();
     },
     async listen(port = config.port, address = config.address) {
-      const server = createServer(requestListener());
-      // Bounded waits for slow or idle clients: headers within 10 s, whole requests within 30 s.
-      server.headersTimeout = 10_000;
-      server.requestTimeout = 30_000;
-      server.keepAliveTimeout = 65_000;
+      const server = boundedServer(requestListener());
+      servers.push(server);
+      return listenOn(server, port, address);
+    },
+    async listenForwardAuth(port = config.forwardAuthPort ?? 0, address = config.forwardAuthAddress) {
+      if (!separateForwardAuth) return null;
+      const server = boundedServer((internalListener ??= forwardAuthOnly(koa(), forwardAuth())));
       servers.push(server);
       return listenOn(server, port, address);
     },

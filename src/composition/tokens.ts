@@ -13,6 +13,7 @@ export const TOKENS = {
   SessionSealer: Symbol.for('portcullis.SessionSealer'),
   RevokedSessions: Symbol.for('portcullis.RevokedSessions'),
   VerifiedCredentials: Symbol.for('portcullis.VerifiedCredentials'),
+  CredentialFingerprints: Symbol.for('portcullis.CredentialFingerprints'),
   UserStore: Symbol.for('portcullis.UserStore'),
   Resources: Symbol.for('portcullis.Resources'),
   AccessPolicy: Symbol.for('portcullis.AccessPolicy'),

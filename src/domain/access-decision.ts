@@ -23,6 +23,12 @@ export type DenyReason =
 export type AccessDecision =
   | { readonly kind: 'allow'; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'login_required' }
+  /**
+   * The application has path rules and the path can be read in ways that name different resources
+   * (a dot-segment, an encoded separator): no reading may be chosen for the upstream, so nothing is
+   * decided. `why` names the form, for the audit trail and `explain`.
+   */
+  | { readonly kind: 'ambiguous_path'; readonly why: string; readonly app?: string }
   | {
       readonly kind: 'deny';
       readonly reason: DenyReason | (string & {});

@@ -1,6 +1,6 @@
 import type { AccessDecision } from './access-decision';
 import { DENY_ALL, type AccessRules, type AppRules, type NameMatcher, type PathPattern } from './access-rules';
-import { canonicalPath, rawQuery } from './canonical-path';
+import { plainPath, rawQuery, readPath } from './path-readings';
 import type { OriginalRequest } from './forwarded-request';
 import { inRanges, parseIpInto } from './ip-address';
 import type { Identity } from './session';
@@ -88,14 +88,40 @@ function matchesPath(patterns: readonly PathPattern[], path: string, uri: string
 }
 
 /**
- * True when the path needs no login: it matches no `path.block` and either matches `path.allow`
- * or a block list exists (then everything else is public). A path without a canonical form is never public.
+ * True when one reading of the path needs no login: it matches no `path.block` and either matches
+ * `path.allow` or a block list exists (then everything else is public).
  */
-function isPublicPath(app: AppRules, uri: string): boolean {
-  const path = canonicalPath(uri);
-  if (path === null) return false;
+function isPublicReading(app: AppRules, path: string, uri: string): boolean {
   if (app.pathBlock.length > 0 && matchesPath(app.pathBlock, path, uri)) return false;
   return app.pathBlock.length > 0 || matchesPath(app.pathAllow, path, uri);
+}
+
+/**
+ * Whether the path is public: only when every reading an upstream may serve is public (the
+ * strictest decision wins); an unreadable path never is; an ambiguous one is returned as such.
+ * A plain path has one reading and is judged without building anything.
+ */
+function publicPath(app: AppRules, uri: string, trace: AccessTrace | undefined): boolean | string {
+  const plain = plainPath(uri);
+  if (plain !== null) {
+    const open = isPublicReading(app, plain, uri);
+    if (open && trace !== undefined) trace('path', `${plain} is public: allow`);
+    return open;
+  }
+  const read = readPath(uri);
+  if (read.kind === 'ambiguous') return read.why;
+  if (read.kind === 'unreadable') {
+    if (trace !== undefined) trace('path', 'the path cannot be read (broken encoding or control characters): never public');
+    return false;
+  }
+  for (let i = 0; i < read.paths.length; i += 1) {
+    if (!isPublicReading(app, read.paths[i], uri)) {
+      if (trace !== undefined) trace('path', `${read.paths[i]} is not public: the strictest reading decides`);
+      return false;
+    }
+  }
+  if (trace !== undefined) trace('path', `${read.paths.join(', ')} ${read.paths.length === 1 ? 'is' : 'are'} public: allow`);
+  return true;
 }
 
 function hasGroup(required: ReadonlySet<string>, groups: readonly string[]): boolean {
@@ -136,9 +162,14 @@ export function evaluateAccess(
     if (trace !== undefined) trace('ip.allow', `${ip} is not in ip.allow: deny`);
     return app.denied.ip_not_allowed;
   }
-  if (original !== null && (app.pathAllow.length > 0 || app.pathBlock.length > 0) && isPublicPath(app, original.uri)) {
-    if (trace !== undefined) trace('path', `${canonicalPath(original.uri)} is public: allow`);
-    return app.allowed;
+  if (original !== null && (app.pathAllow.length > 0 || app.pathBlock.length > 0)) {
+    const open = publicPath(app, original.uri, trace);
+    if (open === true) return app.allowed;
+    if (typeof open === 'string') {
+      // Only where a path rule could decide: an application without path rules judges every path alike.
+      if (trace !== undefined) trace('path', `ambiguous (${open}): refused with 400`);
+      return app.name === null ? { kind: 'ambiguous_path', why: open } : { kind: 'ambiguous_path', why: open, app: app.name };
+    }
   }
   if (identity === null) {
     if (trace !== undefined) trace('login', 'nobody is logged in: login required');

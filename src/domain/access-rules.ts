@@ -17,7 +17,7 @@ export interface NameMatcher {
   readonly size: number;
 }
 
-/** A path rule: matched on the canonical path, or on `path?query` when the rule asks for the query. */
+/** A path rule: matched on every reading of the path (see path-readings), or on `path?query` when the rule asks for the query. */
 export interface PathPattern {
   readonly regex: RegExp;
   readonly query: boolean;

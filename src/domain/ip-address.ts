@@ -37,6 +37,28 @@ export function parseIpInto(text: string, out: Uint32Array): 0 | IpFamily {
   return 6;
 }
 
+// Scratch for addressBlock; parsing is synchronous, so one buffer serves every call.
+const BLOCK_WORDS = new Uint32Array(4);
+
+/**
+ * The block of addresses one client is taken to hold, as text: an IPv4 address itself (`/32`), an
+ * IPv6 address's `/64` (what one subscriber, host or container is routinely given, so one client
+ * can use countless addresses of it). IPv4-mapped IPv6 counts as the IPv4 address; text that is no
+ * address is its own block.
+ */
+export function addressBlock(text: string): string {
+  const family = parseIpInto(text, BLOCK_WORDS);
+  if (family === 4) {
+    const v = BLOCK_WORDS[0];
+    return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+  }
+  if (family === 6) {
+    const [a, b] = BLOCK_WORDS;
+    return `${(a >>> 16).toString(16)}:${(a & 0xffff).toString(16)}:${(b >>> 16).toString(16)}:${(b & 0xffff).toString(16)}::/64`;
+  }
+  return text;
+}
+
 /** The address as a number, or -1. Only `d.d.d.d` with 0–255 and no leading zeros. */
 function parseIpv4(s: string, start: number, end: number): number {
   let value = 0;

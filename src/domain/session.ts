@@ -23,6 +23,13 @@ export interface Session extends Identity {
   readonly expiresAt: number;
   /** Password accepted, TOTP code still owed: passes nothing but `/api/totp`. */
   readonly totpPending: boolean;
+  /**
+   * For a session of a password account: the fingerprint of the account's credential when the
+   * session was made (see `CredentialFingerprints`). The session is valid only while the account's
+   * current credential has the same fingerprint. Absent for OAuth sessions (no local credential);
+   * a password session without one (sealed by an older version) is refused.
+   */
+  readonly credential?: string;
 }
 
 /** Longest a password-accepted, code-pending session may live. */

@@ -5,7 +5,8 @@ import { UserStoreUnavailableError } from '../../src/application/ports/user-stor
 import { DEFAULT_LDAP_GROUP_FILTER } from '../../src/composition/config';
 import { userStoreContract } from '../contract/ports/user-store.contract';
 import { FixedClock } from '../support/fakes';
-import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd, type LdapPerson } from '../support/slapd';
+import { capturedLogger } from '../support/log-capture';
+import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd, personDn, type LdapPerson } from '../support/slapd';
 
 const quiet = new JsonLinesLogger('silent');
 let slapd: Slapd;
@@ -65,7 +66,15 @@ userStoreContract('LdapUserStore (real OpenLDAP)', async (env, seeds) => {
   );
   const s = store({ totpAttribute: 'description' });
   env.onCleanup(() => s.close());
-  return { store: s, remove: (username) => slapd.removePeople([username]), takeDown: () => slapd.kill() };
+  return {
+    store: s,
+    remove: (username) => slapd.removePeople([username]),
+    change: async (username, update) => {
+      await slapd.setPassword(username, update.password);
+      await slapd.setGroups(username, update.groups);
+    },
+    takeDown: () => slapd.kill(),
+  };
 });
 
 describe('LdapUserStore against a real OpenLDAP', () => {
@@ -83,6 +92,27 @@ describe('LdapUserStore against a real OpenLDAP', () => {
 
   it('falls back to cn for the name and to <username>@<domain> for the e-mail', async () => {
     expect(await store().findAccount('bob')).toMatchObject({ name: 'Robert Roe', email: 'bob@example.test', groups: [] });
+  });
+
+  it('refuses an entry whose username carries an invisible character, and leaves out groups with commas or invisible characters, saying so in the log', async () => {
+    const { logger, text } = capturedLogger();
+    await slapd.addPeople([
+      { uid: 'gr\u200beta', password: 'pw-greta', cn: 'Greta' },
+      { uid: 'gina', password: 'pw-gina', cn: 'Gina', mail: 'gi na@example.test' },
+      { uid: 'hal', password: 'pw-hal', cn: 'Hal', displayName: 'Hal\u200b', groups: ['editors'] },
+    ]);
+    await slapd.admin(async (c) => {
+      await c.add(`cn=ops\\,admins,ou=groups,${BASE_DN}`, { objectClass: 'groupOfNames', cn: 'ops,admins', member: personDn('hal') });
+      await c.add(`cn=staff\u200b,ou=groups,${BASE_DN}`, { objectClass: 'groupOfNames', cn: 'staff\u200b', member: personDn('hal') });
+    });
+    const s = new LdapUserStore(settings(), 'example.test', new FixedClock(), logger);
+    open.push(s);
+    expect(await s.findAccount('gr\u200beta')).toBeNull();
+    expect(await s.findAccount('greta')).toBeNull();
+    expect(await s.findAccount('gina')).toBeNull();
+    expect(await s.findAccount('hal')).toMatchObject({ username: 'hal', name: 'Hal', groups: ['editors'] });
+    expect(text()).toContain('ldap entry refused');
+    expect(text()).toContain('ldap group left out');
   });
 
   it('verifies plain-text and {SSHA} passwords by binding as the entry', async () => {
@@ -133,7 +163,7 @@ describe('LdapUserStore against a real OpenLDAP', () => {
 
   it('reconnects when the server restarted while the connection was idle', async () => {
     const s = store();
-    expect(await s.isAccountActive('bob')).toBe(true);
+    expect(await s.currentAccount('bob')).not.toBeNull();
     await slapd.kill();
     await slapd.run();
     expect((await s.findAccount('bob'))?.username).toBe('bob');
@@ -142,26 +172,26 @@ describe('LdapUserStore against a real OpenLDAP', () => {
   it('answers session checks from its cache, refreshing stale answers in the background', async () => {
     const clock = new FixedClock();
     const s = store({ cacheTtlMs: 60_000 }, clock);
-    expect(await s.isAccountActive('bob')).toBe(true);
+    expect(await s.currentAccount('bob')).not.toBeNull();
     await slapd.removePeople(['bob']);
-    expect(await s.isAccountActive('bob')).toBe(true);
+    expect(await s.currentAccount('bob')).not.toBeNull();
     clock.advance(60_001);
     // The stale answer stands once more while the directory is asked; the next check has the news.
-    expect(await s.isAccountActive('bob')).toBe(true);
-    await waitUntil(async () => !(await s.isAccountActive('bob')));
-    expect(await s.isAccountActive('bob')).toBe(false);
+    expect(await s.currentAccount('bob')).not.toBeNull();
+    await waitUntil(async () => (await s.currentAccount('bob')) === null);
+    expect(await s.currentAccount('bob')).toBeNull();
   });
 
   it('keeps answering session checks from its cache while the directory is down', async () => {
     const clock = new FixedClock();
     const s = store({ cacheTtlMs: 1000 }, clock);
-    expect(await s.isAccountActive('alice')).toBe(true);
+    expect(await s.currentAccount('alice')).not.toBeNull();
     await slapd.kill();
     clock.advance(5_000);
-    expect(await s.isAccountActive('alice')).toBe(true);
+    expect(await s.currentAccount('alice')).not.toBeNull();
     clock.advance(60_000);
-    expect(await s.isAccountActive('alice')).toBe(true);
-    await expect(s.isAccountActive('never-seen')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+    expect(await s.currentAccount('alice')).not.toBeNull();
+    await expect(s.currentAccount('never-seen')).rejects.toBeInstanceOf(UserStoreUnavailableError);
   });
 });
 

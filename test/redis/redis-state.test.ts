@@ -49,6 +49,8 @@ loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempt
 revokedSessionsContract('RedisRevokedSessions', async (env) => {
   const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
   store.start();
+  // Before its first sync the store refuses to answer (tested below); the contract is about a loaded one.
+  if (!(await eventually(async () => store.hasLoaded()))) throw new Error('revocations never loaded');
   return store;
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
@@ -81,12 +83,14 @@ describe('Redis stores shared by two replicas', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
-  it('locks an account when failures counted on two replicas reach the threshold', async () => {
+  it('grants no more attempts than the limit between two replicas, and both see the lock', async () => {
     const prefix = 'shared-lock:';
     const [a, b] = [new RedisLoginAttempts(await connect(prefix)), new RedisLoginAttempts(await connect(prefix))];
     const now = Date.UTC(2026, 0, 1);
-    const results = await Promise.all([a.recordFailure('account:x', now, 2, 60_000), b.recordFailure('account:x', now, 2, 60_000)]);
-    expect(results.filter((r) => r > 0)).toHaveLength(1);
+    const limit = [{ key: 'account:x', maxFailures: 2 }];
+    const results = await Promise.all([a, b, a, b].map((replica) => replica.reserve(limit, now, 60_000)));
+    expect(results.filter((r) => r.granted)).toHaveLength(2);
+    expect(results.filter((r) => r.granted && r.locksUntil[0] > 0)).toHaveLength(1);
     expect(await a.lockedUntil('account:x', now)).toBe(now + 60_000);
     expect(await b.lockedUntil('account:x', now)).toBe(now + 60_000);
   });
@@ -101,6 +105,23 @@ describe('Redis stores shared by two replicas', () => {
     expect(await eventually(async () => a.isSynced() && b.isSynced())).toBe(true);
     await a.revoke('s-42', clock.now() + 60_000);
     expect(await eventually(() => b.isRevoked('s-42'))).toBe(true);
+  });
+
+  it('refuses to say a session is unrevoked, and is not ready, until it has loaded the shared set', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-unloaded:';
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    a.start();
+    await a.revoke('s-elsewhere', clock.now() + 60_000);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    await expect(late.isRevoked('s-elsewhere')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(late.isRevoked('s-other')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(late.check()).rejects.toThrow('revocations not loaded');
+    late.start();
+    expect(await eventually(async () => late.hasLoaded())).toBe(true);
+    await expect(late.check()).resolves.toBeUndefined();
+    expect(await late.isRevoked('s-elsewhere')).toBe(true);
+    expect(await late.isRevoked('s-other')).toBe(false);
   });
 
   it('loads the revocations made before it started', async () => {
@@ -118,7 +139,7 @@ describe('Redis stores shared by two replicas', () => {
   it('gives every key a TTL and keeps all keys under the prefix', async () => {
     const c = await connect('ttl-check:');
     const clock = new FixedClock();
-    await new RedisLoginAttempts(c).recordFailure('account:t', clock.now(), 5, 60_000);
+    await new RedisLoginAttempts(c).reserve([{ key: 'account:t', maxFailures: 5 }], clock.now(), 60_000);
     await new RedisUsedTotpSteps(c, clock).claim('t', 1, clock.now() + 90_000);
     const revoked = new RedisRevokedSessions(c, clock, silent);
     await revoked.revoke('s-t', clock.now() + 60_000);
@@ -146,6 +167,7 @@ describe('Redis stores while Redis is down', () => {
     const steps = new RedisUsedTotpSteps(c, clock);
     const revoked = new RedisRevokedSessions(c, clock, silent);
     revoked.start();
+    expect(await eventually(async () => revoked.hasLoaded())).toBe(true);
     await revoked.revoke('before', clock.now() + 60_000);
 
     await own.kill();

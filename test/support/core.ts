@@ -1,5 +1,6 @@
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { HmacVerifiedCredentials } from '../../src/adapters/crypto/hmac-verified-credentials';
+import { HmacCredentialFingerprints } from '../../src/adapters/crypto/hmac-credential-fingerprints';
 import { InMemoryLoginAttempts } from '../../src/adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../../src/adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-totp-steps';
@@ -51,6 +52,7 @@ export function makeCore(
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);
   const verified = new HmacVerifiedCredentials(TEST_SECRET);
+  const fingerprints = new HmacCredentialFingerprints(TEST_SECRET);
   const settings: GatewaySettings = {
     sessionLifetimeMs: 3_600_000,
     lock: lockPolicy(3, 60),
@@ -69,18 +71,19 @@ export function makeCore(
   const providers = new FakeOAuthProviders(oauthProviders);
   const flowSealer = new AesGcmOAuthFlowSealer(TEST_SECRET);
   const usedFlows = new InMemoryUsedOAuthFlows(clock);
+  const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
-  const authenticator = new RequestAuthenticator(sealer, revoked, users, hasher, verified, guard, clock, settings, audit, {
+  const authenticator = new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, {
     providers,
     whitelist: oauthSettings.whitelist,
   });
   return {
-    clock, hasher, users, audit, attempts, revoked, usedSteps, sealer, verified, settings, guard, authenticator,
+    clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
-    login: new LoginUseCase(users, hasher, guard, clock, ids, settings, audit),
-    verifyTotp: new VerifyTotpUseCase(users, new FakeTotpVerifier(), usedSteps, revoked, authenticator, guard, clock, ids, settings, audit),
+    login: new LoginUseCase(users, guard, clock, ids, settings, audit, fingerprints),
+    verifyTotp: new VerifyTotpUseCase(users, totp, usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),

@@ -29,16 +29,20 @@ export class FixedClock implements Clock {
 export class FakePasswordHasher implements PasswordHasher {
   decoys = 0;
   verifications = 0;
-  async verify(password: string, hash: string): Promise<boolean> {
+  /** Who asked for each check (verify and decoy), in order. */
+  readonly requesters: Array<string | undefined> = [];
+  async verify(password: string, hash: string, requester?: string): Promise<boolean> {
     this.verifications += 1;
+    this.requesters.push(requester);
     return hash === `fake:${password}`;
   }
   async hash(password: string): Promise<string> {
     return `fake:${password}`;
   }
-  async verifyDecoy(): Promise<false> {
+  async verifyDecoy(_password?: string, requester?: string): Promise<false> {
     this.decoys += 1;
     this.verifications += 1;
+    this.requesters.push(requester);
     return false;
   }
 }
@@ -55,14 +59,18 @@ export class FakeUserStore implements UserStore {
     const l = login.trim().toLowerCase();
     return this.accounts.find((a) => a.username.toLowerCase() === l || a.email.toLowerCase() === l) ?? null;
   }
-  async verifyPassword(account: Account, password: string): Promise<boolean> {
+  async verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     if (this.down) throw new UserStoreUnavailableError('fake');
     const known = this.accounts.find((a) => a.username === account.username);
-    return known !== undefined && this.hasher.verify(password, known.credentialVersion);
+    return known !== undefined && this.hasher.verify(password, known.credentialVersion, requester);
   }
-  async isAccountActive(username: string): Promise<boolean> {
+  async verifyDecoy(_login: string, password: string, requester?: string): Promise<false> {
     if (this.down) throw new UserStoreUnavailableError('fake');
-    return this.accounts.some((a) => a.username.toLowerCase() === username.toLowerCase());
+    return this.hasher.verifyDecoy(password, requester);
+  }
+  async currentAccount(username: string): Promise<Account | null> {
+    if (this.down) throw new UserStoreUnavailableError('fake');
+    return this.accounts.find((a) => a.username.toLowerCase() === username.toLowerCase()) ?? null;
   }
 }
 
@@ -71,6 +79,8 @@ export class FakeUserStore implements UserStore {
  * codes still depend on the secret and the step. Accepts one step of drift either way, as the port demands.
  */
 export class FakeTotpVerifier implements TotpVerifier {
+  /** Codes checked so far (every call, whatever its outcome). */
+  verifications = 0;
   /** The code the fake accepts for `secret` at `nowMs`, shifted by `offsetSteps` time steps. */
   static codeAt(secret: string, nowMs: number, offsetSteps = 0): string {
     return FakeTotpVerifier.codeForStep(secret, Math.floor(nowMs / 30_000) + offsetSteps);
@@ -83,6 +93,7 @@ export class FakeTotpVerifier implements TotpVerifier {
   }
 
   async verify(secret: string, code: string, nowMs: number): Promise<number | null> {
+    this.verifications += 1;
     // The same refusals as the real verifier: six ASCII digits, a base32 secret of at least 80 bits.
     if (!/^[0-9]{6}$/.test(code) || !/^[A-Z2-7]{16,}=*$/.test(secret)) return null;
     const step = Math.floor(nowMs / 30_000);

@@ -39,6 +39,11 @@ export function forwardedFor(url: string): Record<string, string> {
   return { 'x-forwarded-proto': u.protocol.slice(0, -1), 'x-forwarded-host': u.host, 'x-forwarded-uri': `${u.pathname}${u.search}` };
 }
 
+/** The headers `proxy` sends for `url`: nginx's X-Original-URL, or the X-Forwarded-* of traefik and caddy. */
+export function forwardedBy(proxy: string, url: string): Record<string, string> {
+  return proxy === 'nginx' ? { 'x-original-url': url } : forwardedFor(url);
+}
+
 export function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }

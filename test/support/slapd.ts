@@ -164,6 +164,30 @@ export class Slapd {
     });
   }
 
+  /** Gives a person a new password, as an administrator would (an `{SSHA}` hash). */
+  async setPassword(uid: string, password: string): Promise<void> {
+    await this.admin((c) => c.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [ssha(password)] }) })));
+  }
+
+  /** Makes a person a member of exactly these groupOfNames groups (created on first use), as seen through memberOf. */
+  async setGroups(uid: string, groups: readonly string[]): Promise<void> {
+    await this.admin(async (c) => {
+      const member = personDn(uid);
+      const { searchEntries } = await c.search(`ou=groups,${BASE_DN}`, { scope: 'one', filter: `(&(objectClass=groupOfNames)(member=${member}))`, attributes: ['cn', 'member'] });
+      for (const g of searchEntries) {
+        const members = ([] as unknown[]).concat(g.member ?? []);
+        // groupOfNames needs a member: a group that would be left empty is deleted instead.
+        if (members.length <= 1) await c.del(g.dn);
+        else await c.modify(g.dn, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [member] }) }));
+      }
+      for (const g of groups) {
+        const dn = `cn=${g},ou=groups,${BASE_DN}`;
+        if (!(await exists(c, dn))) await c.add(dn, { objectClass: 'groupOfNames', cn: g, member });
+        else await c.modify(dn, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [member] }) }));
+      }
+    });
+  }
+
   /** Deletes every person and group, keeping the tree and the service account. */
   async reset(): Promise<void> {
     await this.admin(async (c) => {

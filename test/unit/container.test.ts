@@ -72,11 +72,12 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   PasswordHasher: hasMethods('verify', 'hash', 'verifyDecoy'),
   TotpVerifier: hasMethods('verify'),
   UsedTotpSteps: hasMethods('claim'),
-  LoginAttempts: hasMethods('lockedUntil', 'recordFailure', 'reset'),
+  LoginAttempts: hasMethods('lockedUntil', 'reserve', 'refund', 'reset'),
   SessionSealer: isA(AesGcmSessionSealer),
   RevokedSessions: hasMethods('revoke', 'isRevoked'),
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
-  UserStore: hasMethods('findAccount', 'verifyPassword', 'isAccountActive'),
+  UserStore: hasMethods('findAccount', 'verifyPassword', 'currentAccount'),
+  CredentialFingerprints: hasMethods('of'),
   Resources: hasMethods('add', 'closeAll'),
   AccessPolicy: isA(AllowAuthenticatedPolicy),
   AccessRulesSource: hasMethods('current', 'version', 'problems', 'close'),
@@ -183,7 +184,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis']);
+      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
       expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();

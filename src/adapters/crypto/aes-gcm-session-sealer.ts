@@ -15,6 +15,8 @@ interface Payload {
   q: 0 | 1;
   a: number;
   x: number;
+  /** The credential fingerprint; absent for OAuth sessions. */
+  c?: string;
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -45,6 +47,7 @@ export class AesGcmSessionSealer implements SessionSealer {
       a: session.issuedAt,
       x: session.expiresAt,
     };
+    if (session.credential !== undefined) payload.c = session.credential;
     return this.box.seal(payload);
   }
 
@@ -65,6 +68,7 @@ function toSession(value: unknown): Session | null {
   const p = value as Partial<Payload>;
   if (![p.i, p.u, p.n, p.e, p.p].every(isString) || !Array.isArray(p.g) || !p.g.every(isString)) return null;
   if (typeof p.a !== 'number' || typeof p.x !== 'number') return null;
+  if (p.c !== undefined && !isString(p.c)) return null;
   return Object.freeze({
     id: p.i as string,
     username: p.u as string,
@@ -77,5 +81,6 @@ function toSession(value: unknown): Session | null {
     totpPending: p.q === 1,
     issuedAt: p.a,
     expiresAt: p.x,
+    ...(p.c !== undefined ? { credential: p.c } : {}),
   });
 }

@@ -44,21 +44,22 @@ export class BcryptPasswordHasher implements PasswordHasher {
     });
   }
 
-  private async limited<T>(task: () => Promise<T>): Promise<T> {
+  private async limited<T>(task: () => Promise<T>, requester?: string): Promise<T> {
     try {
-      return await this.limiter.run(task);
+      // Checks wait in turns per requester (address block), so one block cannot fill the line.
+      return await this.limiter.run(task, requester);
     } catch (e) {
       if (e instanceof QueueFullError) throw new PasswordHasherBusyError();
       throw e;
     }
   }
 
-  async verify(password: string, hash: string): Promise<boolean> {
+  async verify(password: string, hash: string, requester?: string): Promise<boolean> {
     if (!BCRYPT_HASH.test(hash) || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
       // `$2y$` (htpasswd, PHP) is the same algorithm as `$2b$`, but the native binding only knows `$2a$`/`$2b$`.
       const stored = hash.startsWith('$2y$') ? `$2b$${hash.slice(4)}` : hash;
-      return await this.limited(() => bcrypt.compare(password, stored));
+      return await this.limited(() => bcrypt.compare(password, stored), requester);
     } catch (e) {
       if (e instanceof PasswordHasherBusyError) throw e;
       return false;
@@ -69,14 +70,14 @@ export class BcryptPasswordHasher implements PasswordHasher {
     return this.limited(() => bcrypt.hash(password, this.cost));
   }
 
-  async verifyDecoy(password: string): Promise<false> {
+  async verifyDecoy(password: string, requester?: string): Promise<false> {
     // A hash of random bytes at the stored hashes' cost, made once: comparing against it costs what a real check costs.
     this.decoy ??= this.limited(() => bcrypt.hash(Math.random().toString(36) + Date.now().toString(36), this.decoyCost)).catch((e: unknown) => {
       this.decoy = null; // a refused or failed first attempt must not poison every later check
       throw e;
     });
     const decoy = await this.decoy;
-    await this.limited(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy));
+    await this.limited(() => bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy), requester);
     return false;
   }
 }

@@ -33,5 +33,15 @@ export const MESSAGES = {
   tooLarge: 'Request body too large',
   malformedJson: 'Malformed JSON body',
   unsupportedMedia: 'Request body must be application/json',
+  unsupportedEncoding: 'Request body must not be compressed: Content-Encoding is not supported',
+  crossSiteLogout: 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
   redirecting: 'Redirecting to login',
+  ambiguousPath: 'Ambiguous path',
+} as const;
+
+/** The answer to forwarded headers that name no single well-formed request, by problem. */
+export const FORWARDED_PROBLEMS = {
+  missing: 'Missing forwarded header',
+  malformed: 'Malformed forwarded header',
+  repeated: 'Repeated forwarded header',
 } as const;

@@ -4,7 +4,8 @@ import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/a
 import type { Identity } from '../../domain/session';
 import { printableHeaderValue } from '../../domain/header-value';
 import { readCookie, SESSION_COOKIE } from './cookies';
-import { API_HEADERS, envelope, MESSAGES, writeRaw } from './envelope';
+import type { ProxyKind } from '../../domain/forwarded-request';
+import { API_HEADERS, envelope, FORWARDED_PROBLEMS, MESSAGES, writeRaw } from './envelope';
 import { header } from './header-access';
 import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
@@ -17,6 +18,8 @@ const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
   ['nginx', 1],
   ['caddy', 2],
 ]);
+/** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
+const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY: ProxyIndex = 3;
 
 const BODY_AUTHENTICATED = envelope(200, MESSAGES.authenticated);
@@ -26,6 +29,7 @@ const BODY_REDIRECT = envelope(302, MESSAGES.redirecting);
 const BODY_FORBIDDEN_REDIRECT = envelope(302, MESSAGES.forbidden);
 const BODY_UNKNOWN_PROXY = envelope(400, 'Unknown proxy; use one of traefik, nginx, caddy');
 const BODY_UNAVAILABLE = envelope(503, MESSAGES.unavailable);
+const BODY_AMBIGUOUS_PATH = envelope(400, MESSAGES.ambiguousPath);
 const BODY_INTERNAL = envelope(500, MESSAGES.internal);
 
 /** True for the paths the forward-auth handler answers. */
@@ -92,12 +96,17 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
       proxyIndex = known;
 
       const ip = settings.clientAddress.resolve(req.socket.remoteAddress, headers['x-forwarded-for']) ?? 'unknown';
+      // Every header is handed over as Node joined it (repeats become "a, b"); the domain reads only
+      // the ones this proxy sets and refuses a joined value instead of picking one.
       const result = await useCase.execute({
         forwarded: {
+          proxy: KINDS[known],
           proto: header(headers, 'x-forwarded-proto'),
           host: header(headers, 'x-forwarded-host'),
           uri: header(headers, 'x-forwarded-uri'),
+          method: header(headers, 'x-forwarded-method'),
           originalUrl: header(headers, 'x-original-url'),
+          originalMethod: header(headers, 'x-original-method'),
         },
         sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
         authorization: header(headers, 'authorization'),
@@ -144,7 +153,11 @@ export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settin
         }
         case 'bad_forwarded_headers':
           outcome = OUTCOME.badRequest;
-          return writeRaw(res, 400, envelope(400, `Malformed forwarded header ${error.field}`), out, head);
+          return writeRaw(res, 400, envelope(400, `${FORWARDED_PROBLEMS[error.problem]} ${error.field}`), out, head);
+        case 'ambiguous_path':
+          // Never a redirect: logging in would not make the path any less ambiguous.
+          outcome = OUTCOME.badRequest;
+          return writeRaw(res, 400, BODY_AMBIGUOUS_PATH, out, head);
         case 'account_locked':
           outcome = OUTCOME.locked;
           out['retry-after'] = error.retryAfter;

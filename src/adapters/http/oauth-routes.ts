@@ -57,6 +57,8 @@ function describe(error: CompleteOAuthError): { status: number; message: string;
       return { status: 401, message: 'The OAuth provider refused the login', page: 'error' };
     case 'email_missing':
       return { status: 403, message: 'The OAuth provider vouches for no verified e-mail address', page: 'unauthorized' };
+    case 'identity_invalid':
+      return { status: 403, message: 'The OAuth provider gave an e-mail address with characters that cannot be used here', page: 'unauthorized' };
     case 'not_whitelisted':
       return { status: 403, message: 'This account may not log in here', page: 'unauthorized' };
     case 'provider_unavailable':

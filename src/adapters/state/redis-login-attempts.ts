@@ -1,38 +1,59 @@
-import type { LoginAttempts } from '../../application/ports/login-attempts';
+import type { AttemptLimit, AttemptReservation, LoginAttempts } from '../../application/ports/login-attempts';
 import type { RedisConnection } from '../redis/redis-connection';
 import { keyPart } from '../redis/redis-key';
 
 /**
- * One Lua script per change, so two replicas counting the same failure cannot both miss the
- * lock: read, count, lock and set the TTL happen in one step on the server. A hash per key:
- * `f` = failures in the current window, `u` = locked until (ms), `w` = when the window ends (ms).
+ * One Lua script per change, so that no number of replicas and simultaneous requests can slip
+ * between a lock check and its count: check every key, then count against every key, in one step
+ * on the server. A hash per key: `f` = failures in the current window (reserved attempts
+ * included), `u` = locked until (ms), `w` = when the window ends (ms). ARGV: now, lockMs, then
+ * one limit per key. Answers `{0, lockedUntil}` when refused, else `{1, lock end set per key...}`.
  */
-const RECORD_FAILURE = `
+const RESERVE = `
 local now = tonumber(ARGV[1])
-local max = tonumber(ARGV[2])
-local lockMs = tonumber(ARGV[3])
-local v = redis.call('HMGET', KEYS[1], 'f', 'u', 'w')
-local failures = (tonumber(v[1]) or 0) + 1
-local lockedUntil = tonumber(v[2]) or 0
--- The window ends lockMs after the last failure (or with the lock), by the caller's clock.
-if now >= (tonumber(v[3]) or 0) then
-  failures = 1
-  lockedUntil = 0
+local lockMs = tonumber(ARGV[2])
+local locked = 0
+local counts = {}
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 'f', 'u', 'w')
+  local u = tonumber(v[2]) or 0
+  if u > now and u > locked then locked = u end
+  -- The window ends lockMs after the last failure (or with the lock), by the caller's clock.
+  if now >= (tonumber(v[3]) or 0) then counts[i] = 0 else counts[i] = tonumber(v[1]) or 0 end
 end
-if failures >= max then
-  if now + lockMs > lockedUntil then lockedUntil = now + lockMs end
-  failures = 0
+if locked > 0 then return {0, string.format('%.0f', locked)} end
+local answer = {1}
+for i = 1, #KEYS do
+  local max = tonumber(ARGV[2 + i])
+  local f = counts[i] + 1
+  local u = 0
+  if f >= max then u = now + lockMs end
+  local keep = now + lockMs
+  redis.call('HSET', KEYS[i], 'f', f, 'u', string.format('%.0f', u), 'w', string.format('%.0f', keep))
+  redis.call('PEXPIRE', KEYS[i], string.format('%.0f', lockMs))
+  answer[i + 1] = string.format('%.0f', u)
 end
-local keep = now + lockMs
-if lockedUntil > keep then keep = lockedUntil end
-redis.call('HSET', KEYS[1], 'f', failures, 'u', string.format('%.0f', lockedUntil), 'w', string.format('%.0f', keep))
-redis.call('PEXPIRE', KEYS[1], string.format('%.0f', keep - now))
-if lockedUntil > now then return string.format('%.0f', lockedUntil) end
-return '0'
+return answer
+`;
+
+/** Gives back one reserved failure per key whose window is still open; falling under the limit lifts the lock. */
+const REFUND = `
+local now = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 'f', 'w')
+  local f = tonumber(v[1])
+  if f ~= nil and now < (tonumber(v[2]) or 0) then
+    if f > 0 then f = f - 1 end
+    redis.call('HSET', KEYS[i], 'f', f)
+    if f < tonumber(ARGV[1 + i]) then redis.call('HSET', KEYS[i], 'u', '0') end
+  end
+end
+return 1
 `;
 
 interface Commands {
-  portcullisRecordFailure(key: string, now: number, max: number, lockMs: number): Promise<string>;
+  portcullisReserveAttempt(...args: Array<string | number>): Promise<string[] | number[]>;
+  portcullisRefundAttempt(...args: Array<string | number>): Promise<number>;
 }
 
 /**
@@ -42,7 +63,8 @@ interface Commands {
  */
 export class RedisLoginAttempts implements LoginAttempts {
   constructor(private readonly redis: RedisConnection) {
-    redis.client.defineCommand('portcullisRecordFailure', { numberOfKeys: 1, lua: RECORD_FAILURE });
+    redis.client.defineCommand('portcullisReserveAttempt', { lua: RESERVE });
+    redis.client.defineCommand('portcullisRefundAttempt', { lua: REFUND });
   }
 
   async lockedUntil(key: string, nowMs: number): Promise<number> {
@@ -50,10 +72,23 @@ export class RedisLoginAttempts implements LoginAttempts {
     return until > nowMs ? until : 0;
   }
 
-  async recordFailure(key: string, nowMs: number, maxFailures: number, lockMs: number): Promise<number> {
-    if (maxFailures <= 0) return 0;
-    const until = await this.redis.run((c) => (c as unknown as Commands).portcullisRecordFailure(this.key(key), nowMs, maxFailures, lockMs));
-    return Number(until);
+  async reserve(limits: readonly AttemptLimit[], nowMs: number, lockMs: number): Promise<AttemptReservation> {
+    const counted = limits.filter((l) => l.maxFailures >= 1);
+    if (counted.length === 0) return { granted: true, locksUntil: limits.map(() => 0) };
+    const keys = counted.map((l) => this.key(l.key));
+    const answer = await this.redis.run((c) =>
+      (c as unknown as Commands).portcullisReserveAttempt(keys.length, ...keys, nowMs, lockMs, ...counted.map((l) => l.maxFailures)),
+    );
+    if (Number(answer[0]) === 0) return { granted: false, lockedUntil: Number(answer[1]) };
+    const set = new Map(counted.map((l, i) => [l, Number(answer[i + 1])]));
+    return { granted: true, locksUntil: limits.map((l) => set.get(l) ?? 0) };
+  }
+
+  async refund(limits: readonly AttemptLimit[], nowMs: number): Promise<void> {
+    const counted = limits.filter((l) => l.maxFailures >= 1);
+    if (counted.length === 0) return;
+    const keys = counted.map((l) => this.key(l.key));
+    await this.redis.run((c) => (c as unknown as Commands).portcullisRefundAttempt(keys.length, ...keys, nowMs, ...counted.map((l) => l.maxFailures)));
   }
 
   async reset(key: string): Promise<void> {

@@ -63,13 +63,18 @@ export class FileUserStore implements UserStore {
     return this.active.findAccount(login);
   }
 
-  verifyPassword(account: Account, password: string): Promise<boolean> {
+  verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     // Checked against the current list: a password changed or an account removed since findAccount wins.
-    return this.active.verifyPassword(account, password);
+    return this.active.verifyPassword(account, password, requester);
   }
 
-  isAccountActive(username: string): Promise<boolean> {
-    return this.active.isAccountActive(username);
+  verifyDecoy(login: string, password: string, requester?: string): Promise<false> {
+    return this.active.verifyDecoy(login, password, requester);
+  }
+
+  /** From the list now in force: the same object until the next reload swaps in a new list. */
+  currentAccount(username: string): Promise<Account | null> {
+    return this.active.currentAccount(username);
   }
 
   /** How many accounts can log in now (disabled ones not counted). */

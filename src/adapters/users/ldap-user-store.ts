@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Client, Entry } from 'ldapts';
 import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
+import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
@@ -45,8 +47,9 @@ interface Connection {
   failed: boolean;
 }
 
-interface Activity {
-  readonly active: boolean;
+interface Known {
+  /** The account as the directory last described it; null when it was not found. */
+  readonly account: Account | null;
   readonly checkedAt: number;
 }
 
@@ -67,33 +70,51 @@ const STALE_FACTOR = 10;
  *   an anonymous bind and succeed).
  * - Connecting and every operation are bounded by `timeoutMs`; any failure to reach or use the
  *   directory is a {@link UserStoreUnavailableError}, never "wrong password".
- * - Session checks ({@link isAccountActive}) are answered from a cache of up to 10,000 usernames:
+ * - Session checks ({@link currentAccount}) are answered from a cache of up to 10,000 usernames:
  *   an answer younger than `cacheTtlMs` is used as is; an older one is used while a fresh one is
  *   fetched in the background, up to ten TTLs, after which the check waits for the directory; if
- *   the directory is down the last answer stands. So a removed account loses its sessions within
- *   about one TTL of its next request, and an outage does not end anyone's session.
+ *   the directory is down the last answer stands. So a removed account, a changed password (any
+ *   change to the person's entry) or changed groups reach its sessions within about one TTL of
+ *   their next request, and an outage does not end anyone's session.
+ * - Names are checked before anything decides on them (see identity-name): an entry whose username
+ *   or e-mail holds an invisible, control or white-space character (which LDAP's own matching may
+ *   ignore, so `al\u200bice` would pass for `alice`) is refused; such a group name, or one with a
+ *   comma, is left out; such a display name falls back to `cn`, then the username. Each is logged.
+ * - The credential version is the entry's DN and change stamp (`entryCSN`, else `uSNChanged`, else
+ *   `modifyTimestamp`): a password change, like any change to the entry, gives a new one. The
+ *   password itself is never read.
+ * - An unknown name costs what a known name with a wrong password costs ({@link verifyDecoy}): the
+ *   group search the entry would have had, then a bind on a short connection of its own, as a DN
+ *   that names no entry (so no real account's password-policy counter moves). A bcrypt decoy
+ *   instead took ten times as long as a bind and told which names exist.
  */
 export class LdapUserStore implements UserStore {
   private connection: Connection | null = null;
   private readonly dns = new WeakMap<Account, string>();
-  private readonly activity = new Map<string, Activity>();
-  private readonly lookups = new Map<string, Promise<boolean>>();
+  private readonly known = new Map<string, Known>();
+  private readonly lookups = new Map<string, Promise<Account | null>>();
   private reachable = true;
   private closed = false;
+  /** Problems with entries already logged, so a re-check every TTL does not repeat them. */
+  private readonly reported = new Set<string>();
+  // Under the base, so the server treats it like a person's DN, and random, so it names no entry.
+  private readonly decoyDn: string;
 
   constructor(
     private readonly settings: LdapUserStoreSettings,
     private readonly domain: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.decoyDn = `cn=portcullis-decoy-${randomBytes(12).toString('hex')},${settings.baseDn}`;
+  }
 
   async findAccount(login: string): Promise<Account | null> {
     const value = login.trim();
     if (value === '' || value.length > MAX_LOGIN_LENGTH) return null;
     const found = await this.search(value);
     if (found === null) return null;
-    this.remember(found.account.username, true);
+    this.remember(found.account.username, found.account);
     return found.account;
   }
 
@@ -101,6 +122,46 @@ export class LdapUserStore implements UserStore {
     if (password === '' || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     const dn = this.dns.get(account) ?? (await this.search(account.username))?.dn;
     if (dn === undefined) return false;
+    return this.bindAs(dn, password);
+  }
+
+  async verifyDecoy(login: string, password: string): Promise<false> {
+    if (password === '' || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
+    if (this.settings.groupBaseDn !== undefined) await this.groupSearch(login.trim().slice(0, MAX_LOGIN_LENGTH), this.decoyDn);
+    await this.bindAs(this.decoyDn, password);
+    return false;
+  }
+
+  async currentAccount(username: string): Promise<Account | null> {
+    const key = username.toLowerCase();
+    const known = this.known.get(key);
+    if (known !== undefined) {
+      const age = this.clock.now() - known.checkedAt;
+      if (age < this.settings.cacheTtlMs) return known.account;
+      if (age < this.settings.cacheTtlMs * STALE_FACTOR) {
+        this.lookup(key, username).catch(() => undefined);
+        return known.account;
+      }
+      try {
+        return await this.lookup(key, username);
+      } catch (e) {
+        if (e instanceof UserStoreUnavailableError) return known.account;
+        throw e;
+      }
+    }
+    return this.lookup(key, username);
+  }
+
+  /** Closes the directory connection; the store must not be used afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const connection = this.connection;
+    this.connection = null;
+    if (connection !== null) await connection.client.unbind().catch(() => undefined);
+  }
+
+  /** Binds as `dn` on a short connection of its own: true when the password is right. */
+  private async bindAs(dn: string, password: string): Promise<boolean> {
     const client = this.newClient();
     try {
       await client.bind(dn, password);
@@ -116,43 +177,16 @@ export class LdapUserStore implements UserStore {
     }
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    const key = username.toLowerCase();
-    const known = this.activity.get(key);
-    if (known !== undefined) {
-      const age = this.clock.now() - known.checkedAt;
-      if (age < this.settings.cacheTtlMs) return known.active;
-      if (age < this.settings.cacheTtlMs * STALE_FACTOR) {
-        this.lookup(key, username).catch(() => undefined);
-        return known.active;
-      }
-      try {
-        return await this.lookup(key, username);
-      } catch (e) {
-        if (e instanceof UserStoreUnavailableError) return known.active;
-        throw e;
-      }
-    }
-    return this.lookup(key, username);
-  }
-
-  /** Closes the directory connection; the store must not be used afterwards. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const connection = this.connection;
-    this.connection = null;
-    if (connection !== null) await connection.client.unbind().catch(() => undefined);
-  }
-
   /** One directory lookup per username at a time; concurrent checks share it. */
-  private lookup(key: string, username: string): Promise<boolean> {
+  private lookup(key: string, username: string): Promise<Account | null> {
     let pending = this.lookups.get(key);
     if (pending === undefined) {
       pending = this.search(username)
         .then((found) => {
-          const active = found !== null && found.account.username.toLowerCase() === key;
-          this.remember(key, active);
-          return active;
+          // The filter may also match e-mails: only the entry whose username this is counts.
+          const account = found !== null && found.account.username.toLowerCase() === key ? found.account : null;
+          this.remember(key, account);
+          return account;
         })
         .finally(() => this.lookups.delete(key));
       this.lookups.set(key, pending);
@@ -160,17 +194,17 @@ export class LdapUserStore implements UserStore {
     return pending;
   }
 
-  private remember(username: string, active: boolean): void {
+  private remember(username: string, account: Account | null): void {
     const key = username.toLowerCase();
-    this.activity.delete(key);
-    if (this.activity.size >= MAX_CACHED) this.activity.delete(this.activity.keys().next().value as string);
-    this.activity.set(key, { active, checkedAt: this.clock.now() });
+    this.known.delete(key);
+    if (this.known.size >= MAX_CACHED) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(key, { account, checkedAt: this.clock.now() });
   }
 
   /** The one entry `login` names, or null when none (or, ambiguously, several) match. */
   private async search(login: string): Promise<{ account: Account; dn: string } | null> {
     const s = this.settings;
-    const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'modifyTimestamp'];
+    const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'entryCSN', 'uSNChanged', 'modifyTimestamp'];
     if (s.groupAttribute !== undefined) attributes.push(s.groupAttribute);
     if (s.totpAttribute !== undefined) attributes.push(s.totpAttribute);
     const { searchEntries } = await this.withConnection((client) =>
@@ -186,20 +220,40 @@ export class LdapUserStore implements UserStore {
       this.logger.warn('ldap entry has no username attribute; the login is refused', { attribute: s.usernameAttribute });
       return null;
     }
-    const groups = new Set<string>();
-    if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) groups.add(groupName(value));
-    if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) groups.add(name);
-    groups.delete('');
+    const invalidUsername = parseUsername(username);
+    if (!invalidUsername.ok) {
+      this.report('ldap entry refused: its username is not a valid identity name', { dn: entry.dn, attribute: s.usernameAttribute, reason: describeIdentityNameError(invalidUsername.error) });
+      return null;
+    }
+    const mail = first(entry, s.mailAttribute);
+    const parsedMail = mail === undefined ? null : parseUsername(mail);
+    if (parsedMail !== null && !parsedMail.ok) {
+      this.report('ldap entry refused: its e-mail is not a valid identity name', { dn: entry.dn, attribute: s.mailAttribute, reason: describeIdentityNameError(parsedMail.error) });
+      return null;
+    }
+    const found = new Set<string>();
+    if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) found.add(groupName(value));
+    if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) found.add(name);
+    found.delete('');
+    const groups: string[] = [];
+    for (const group of found) {
+      const parsed = parseGroupName(group);
+      if (parsed.ok) groups.push(group);
+      else this.report('ldap group left out: its name is not a valid group name', { dn: entry.dn, group, reason: describeIdentityNameError(parsed.error) });
+    }
+    const name = [first(entry, s.nameAttribute), first(entry, 'cn')].find((n) => n !== undefined && parseDisplayName(n).ok) ?? username;
     // Whatever the attribute holds counts as a second factor: a malformed secret then fails every
     // code (closed), rather than letting the password alone through.
     const totpSecret = s.totpAttribute === undefined ? undefined : first(entry, s.totpAttribute)?.replace(/\s+/g, '').toUpperCase() || undefined;
     const account: Account = {
       username,
-      email: (first(entry, s.mailAttribute) ?? localAccountEmail(username, this.domain)).toLowerCase(),
-      name: first(entry, s.nameAttribute) ?? first(entry, 'cn') ?? username,
-      groups: [...groups],
+      email: (mail ?? localAccountEmail(username, this.domain)).toLowerCase(),
+      name,
+      groups,
       ...(totpSecret !== undefined ? { totpSecret } : {}),
-      credentialVersion: `ldap:${entry.dn}:${first(entry, 'modifyTimestamp') ?? ''}`,
+      // entryCSN (OpenLDAP) changes with every write to the entry, to the microsecond; modifyTimestamp
+      // only to the second, so it is the last resort (a password set twice in one second is missed).
+      credentialVersion: `ldap:${entry.dn}:${first(entry, 'entryCSN') ?? first(entry, 'uSNChanged') ?? first(entry, 'modifyTimestamp') ?? ''}`,
     };
     this.dns.set(account, entry.dn);
     return { account, dn: entry.dn };
@@ -278,6 +332,15 @@ export class LdapUserStore implements UserStore {
 
   private timeLimitSeconds(): number {
     return Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
+  }
+
+  /** Logs a problem with directory data once (until 1,000 different ones were logged). */
+  private report(message: string, fields: Record<string, string>): void {
+    const key = `${message}\0${JSON.stringify(fields)}`;
+    if (this.reported.has(key)) return;
+    if (this.reported.size >= 1000) this.reported.clear();
+    this.reported.add(key);
+    this.logger.warn(message, fields);
   }
 
   private markReachable(): void {

@@ -19,14 +19,18 @@ export class StaticUserStore implements UserStore {
     return this.index.find(login);
   }
 
-  async verifyPassword(account: Account, password: string): Promise<boolean> {
+  async verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     const known = this.index.byUsername(account.username);
     if (known === null) return false;
-    return this.hasher.verify(password, known.credentialVersion);
+    return this.hasher.verify(password, known.credentialVersion, requester);
   }
 
-  async isAccountActive(username: string): Promise<boolean> {
-    return this.index.byUsername(username) !== null;
+  verifyDecoy(_login: string, password: string, requester?: string): Promise<false> {
+    return this.hasher.verifyDecoy(password, requester);
+  }
+
+  async currentAccount(username: string): Promise<Account | null> {
+    return this.index.byUsername(username);
   }
 
   /** How many accounts it holds. */

@@ -2,7 +2,8 @@ import { extname } from 'node:path';
 import type { Node as YamlNode } from 'yaml';
 import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
-import { parseUsersList, type UsersListEntry } from './users-list';
+import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
+import { parseUsersList, usernameProblem, type UsersListEntry } from './users-list';
 
 const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
 
@@ -105,15 +106,21 @@ function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: st
     const where = username === '' ? `line ${line}` : `line ${line} (${printable(username)})`;
     const before = problems.length;
     for (const key of Object.keys(value)) if (!FIELDS.has(key)) problems.push(`${where}: unknown field "${printable(key)}"`);
-    if (username === '' || /[\s,:]/.test(username) || username.length > 256) problems.push(`${where}: username is missing or invalid`);
+    const invalidName = username === '' ? null : usernameProblem(username);
+    if (username === '' || invalidName !== null) problems.push(`${where}: username is missing or invalid${invalidName === null ? '' : ` (${invalidName})`}`);
     const hash = typeof value.password === 'string' ? value.password.trim() : '';
     if (!HASH.test(hash)) problems.push(`${where}: password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"`);
     const email = optionalString(value.email);
-    if (email === null || (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email))) problems.push(`${where}: email is not an e-mail address`);
+    const emailParsed = email ? parseUsername(email) : null;
+    if (emailParsed !== null && !emailParsed.ok) problems.push(`${where}: email is not an e-mail address (${describeIdentityNameError(emailParsed.error)})`);
+    else if (email === null || (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email))) problems.push(`${where}: email is not an e-mail address`);
     const name = optionalString(value.name);
-    if (name === null || (name !== undefined && name.length > 256)) problems.push(`${where}: name must be text of at most 256 characters`);
+    const nameParsed = name ? parseDisplayName(name) : null;
+    if (name === null) problems.push(`${where}: name must be text of at most 256 characters`);
+    else if (nameParsed !== null && !nameParsed.ok) problems.push(`${where}: name is invalid (${describeIdentityNameError(nameParsed.error)})`);
     const groups = groupList(value.groups);
     if (groups === null) problems.push(`${where}: groups must be a list of names without commas`);
+    else if (typeof groups === 'string') problems.push(`${where}: groups must be a list of names (${groups})`);
     const secretRaw = optionalString(value.totp_secret);
     const secret = secretRaw?.replace(/\s+/g, '').toUpperCase();
     if (secretRaw === null || (secret !== undefined && secret !== '' && (!BASE32.test(secret) || secret.length < 16))) {
@@ -123,7 +130,7 @@ function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: st
     if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
     seen.add(username.toLowerCase());
-    if (problems.length > before || email === null || name === null || groups === null || disabled === null) return;
+    if (problems.length > before || email === null || name === null || groups === null || typeof groups === 'string' || disabled === null) return;
     entries.push({
       username,
       hash,
@@ -143,12 +150,17 @@ function optionalString(v: unknown): string | undefined | null {
   return typeof v === 'string' ? v.trim() : null;
 }
 
-function groupList(v: unknown): string[] | undefined | null {
+/** The groups; undefined when absent, null when not a list of strings, a reason (string) when a name is invalid. */
+function groupList(v: unknown): string[] | undefined | null | string {
   if (v === undefined || v === null || v === '') return undefined;
   const raw = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : null;
   if (raw === null || raw.some((g) => typeof g !== 'string')) return null;
   const groups = (raw as string[]).map((g) => g.trim()).filter((g) => g !== '');
-  return groups.some((g) => g.includes(',') || g.length > 256) ? null : groups;
+  for (const g of groups) {
+    const parsed = parseGroupName(g);
+    if (!parsed.ok) return parsed.error.code === 'comma' ? null : describeIdentityNameError(parsed.error);
+  }
+  return groups;
 }
 
 function flag(v: unknown): boolean | null {

@@ -1,4 +1,5 @@
 import { localAccountEmail, type Account } from '../../domain/account';
+import { describeIdentityNameError, parseUsername } from '../../domain/identity-name';
 
 /** One account as written in `USERS`: `username:bcrypt-hash[:base32-totp-secret]`. */
 export interface UsersListEntry {
@@ -12,9 +13,16 @@ export type ParseUsersResult = { readonly entries: UsersListEntry[]; readonly pr
 const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
 
-/** A username that fits the `USERS` format: 1–256 characters, no white space, comma or colon. */
+/** A username that fits the `USERS` format: a valid identity name (see identity-name) without comma or colon. */
 export function isValidUsername(username: string): boolean {
-  return username !== '' && !/[\s,:]/.test(username) && username.length <= 256;
+  return usernameProblem(username) === null;
+}
+
+/** Why `username` cannot be a local account's name, or null when it can. */
+export function usernameProblem(username: string): string | null {
+  const parsed = parseUsername(username);
+  if (!parsed.ok) return describeIdentityNameError(parsed.error);
+  return /[,:]/.test(username) ? 'contains a comma or a colon' : null;
 }
 
 /** `$` doubled, as a value inside docker-compose.yml must be written. */
@@ -47,8 +55,10 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
       return;
     }
     const [username, hash, totp] = parts.map((p) => p.trim());
-    if (!isValidUsername(username)) {
-      problems.push(`${where}: invalid username`);
+    const invalid = usernameProblem(username);
+    if (invalid !== null) {
+      // The name itself is not repeated: it may hold what a log line should not.
+      problems.push(`${where}: invalid username (${invalid})`);
       return;
     }
     if (!HASH.test(hash)) {

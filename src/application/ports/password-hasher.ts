@@ -9,18 +9,24 @@ export class PasswordHasherBusyError extends Error {
   }
 }
 
-/** One-way password hashing (bcrypt). Implementations must not block the event loop. */
+/**
+ * One-way password hashing (bcrypt). Implementations must not block the event loop.
+ *
+ * `requester` says who is asking (the client's address block, an opaque string): when checks have
+ * to wait, implementations share the waiting line fairly between requesters, so that one client
+ * cannot take every place. Checks without one share a line of their own.
+ */
 export interface PasswordHasher {
   /**
    * Resolves true only when `password` matches `hash`; a malformed hash resolves false.
    * Rejects only with {@link PasswordHasherBusyError} when overloaded.
    */
-  verify(password: string, hash: string): Promise<boolean>;
+  verify(password: string, hash: string, requester?: string): Promise<boolean>;
   /** Hashes a password for storage. */
   hash(password: string): Promise<string>;
   /**
    * Does the work of one verify against a hash nobody owns and resolves false, so that an unknown
    * account costs the same time as a wrong password.
    */
-  verifyDecoy(password: string): Promise<false>;
+  verifyDecoy(password: string, requester?: string): Promise<false>;
 }

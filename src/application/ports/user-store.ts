@@ -12,17 +12,27 @@ export interface UserStore {
   /**
    * Checks `password` against the account this store returned. Resolves false on a mismatch;
    * rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
+   * `requester` (the client's address block) is handed to the password hasher, which shares its
+   * waiting line fairly between requesters; rejects with PasswordHasherBusyError when it is full.
    */
-  verifyPassword(account: Account, password: string): Promise<boolean>;
+  verifyPassword(account: Account, password: string, requester?: string): Promise<boolean>;
 
   /**
-   * Whether the account named `username` (its username, not its e-mail; case-insensitive) can
-   * still be used: it exists and is not disabled. Called for every request that carries a session,
-   * so it must be cheap: a local store answers from memory; a remote store may answer from a
-   * short-lived cache, and says for how long in its own documentation.
-   * Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
+   * Does the work this store does to check a wrong password, for a `login` no store knows, and
+   * resolves false: an unknown name must cost what a known one costs here, or the time of an
+   * answer tells which accounts exist. Rejects like {@link verifyPassword}.
    */
-  isAccountActive(username: string): Promise<boolean>;
+  verifyDecoy(login: string, password: string, requester?: string): Promise<false>;
+
+  /**
+   * The account named `username` (its username, not its e-mail; case-insensitive) as the store
+   * knows it now, or null when it no longer exists or is disabled. Sessions are checked against it
+   * on every request (its credential version, TOTP secret, groups, name and e-mail), so it must be
+   * cheap: a local store answers from memory and hands out the same object until its next reload;
+   * a remote store may answer from a cache, and says in its own documentation how old an answer
+   * may be. Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
+   */
+  currentAccount(username: string): Promise<Account | null>;
 }
 
 /** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */

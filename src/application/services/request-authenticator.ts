@@ -1,12 +1,13 @@
 import { hasTotp } from '../../domain/account';
 import { parseBasicAuthorization } from '../../domain/basic-credentials';
+import { addressBlock } from '../../domain/ip-address';
 import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
 import type { AuditLog } from '../ports/audit-log';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { Clock } from '../ports/clock';
-import type { PasswordHasher } from '../ports/password-hasher';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
 import type { UserStore } from '../ports/user-store';
@@ -48,6 +49,20 @@ export interface OAuthSessionRules {
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
 
 /**
+ * What sessions of one account object may carry: the fingerprint of its credential and the
+ * identities built from it. Stores hand out the same object until a reload (or, for a directory,
+ * a re-check), so this is computed once per account version, not per request.
+ */
+interface AccountView {
+  readonly credential: string;
+  /** By provider and TOTP flag (`1username`). */
+  readonly identities: Map<string, Identity>;
+}
+
+/** How many stale session ids are remembered so that each is audited once, not at every retry of its cookie. */
+const STALE_AUDITED_MAX = 1000;
+
+/**
  * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
  */
@@ -58,29 +73,41 @@ export class RequestAuthenticator {
   // Checks of the same Basic header that are under way, by cache key: when a cache entry expires
   // while a client keeps its connections busy, every one of them misses at once; they share one
   // bcrypt instead of queueing one each (with bcrypt limited to cores - 1, that stalled seconds).
-  private readonly checking = new Map<string, Promise<boolean>>();
+  private readonly checking = new Map<string, Promise<BasicCheck>>();
+  // What sessions of each account version may carry (see currentIdentity).
+  private readonly views = new WeakMap<Account, AccountView>();
+  private readonly staleAudited = new Set<string>();
 
   constructor(
     private readonly sealer: SessionSealer,
     private readonly revoked: RevokedSessions,
     private readonly users: UserStore,
-    private readonly hasher: PasswordHasher,
     private readonly verified: VerifiedCredentials,
     private readonly guard: LoginGuard,
     private readonly clock: Clock,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
     private readonly oauth: OAuthSessionRules = NO_OAUTH,
   ) {}
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
   async session(token: string | undefined): Promise<Session | null> {
+    const session = this.unexpiredSession(token);
+    if (session === null || (await this.revoked.isRevoked(session.id))) return null;
+    return session;
+  }
+
+  /**
+   * The session in a cookie value when it is genuine and unexpired, without asking whether it was
+   * revoked: for logout, which may revoke it again even when revocations cannot be read.
+   */
+  unexpiredSession(token: string | undefined): Session | null {
     if (token === undefined || token === '') return null;
     const session = this.sealer.unseal(token);
     if (session === null || !isActive(session, this.clock.now())) return null;
     // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
     if (session.oauth && (this.oauth.providers.get(session.provider) === null || !isWhitelisted(this.oauth.whitelist, session.email))) return null;
-    if (await this.revoked.isRevoked(session.id)) return null;
     return session;
   }
 
@@ -93,27 +120,65 @@ export class RequestAuthenticator {
       throw e;
     }
     if (session !== null) {
-      if (!(await this.accountStillActive(session))) return ANONYMOUS;
-      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity: session, session };
+      const identity = await this.currentIdentity(session, credentials.requestId);
+      if (identity === null) return ANONYMOUS;
+      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
     }
     if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
     return ANONYMOUS;
   }
 
   /**
-   * A session of a password account lives only while its account does: removed or disabled
-   * accounts lose their sessions at their next request. Other sessions (OAuth) have no store to ask.
+   * Who a session speaks for now, or null when it must end. A session of a password account lives
+   * only while its account exists with the credential (password or directory entry, and TOTP
+   * secret) it was made with, and carries the account's current name, e-mail and groups, so an
+   * administrator's change reaches it at its next request (after a reload, or a directory
+   * re-check). Other sessions (OAuth) have no store to ask and keep what the provider said.
    */
-  private async accountStillActive(session: Session): Promise<boolean> {
-    if (!LOCAL_PROVIDERS.has(session.provider)) return true;
+  private async currentIdentity(session: Session, requestId: string | undefined): Promise<Identity | null> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return session;
+    let account: Account | null;
     try {
-      return await this.users.isAccountActive(session.username);
+      account = await this.users.currentAccount(session.username);
     } catch (e) {
       // The session was proven at login; an outage of a remote store must not log everyone out
       // (nor turn every forward-auth answer into a 503). Logins still report the outage.
-      if (isStoreUnavailable(e)) return true;
+      if (isStoreUnavailable(e)) return session;
       throw e;
     }
+    if (account === null) {
+      this.stale(session, 'account_removed', requestId);
+      return null;
+    }
+    const view = this.viewOf(account);
+    if (session.credential !== view.credential) {
+      this.stale(session, 'credential_changed', requestId);
+      return null;
+    }
+    const key = `${session.totp ? 1 : 0}${session.provider}`;
+    let identity = view.identities.get(key);
+    if (identity === undefined) {
+      identity = Object.freeze(identityOf(account, session.provider, session.totp));
+      view.identities.set(key, identity);
+    }
+    return identity;
+  }
+
+  private viewOf(account: Account): AccountView {
+    let view = this.views.get(account);
+    if (view === undefined) {
+      view = { credential: this.fingerprints.of(account), identities: new Map() };
+      this.views.set(account, view);
+    }
+    return view;
+  }
+
+  /** Audits a refused session once per session id (its cookie keeps coming until the browser drops it). */
+  private stale(session: Session, reason: 'credential_changed' | 'account_removed', requestId: string | undefined): void {
+    if (this.staleAudited.has(session.id)) return;
+    if (this.staleAudited.size >= STALE_AUDITED_MAX) this.staleAudited.clear();
+    this.staleAudited.add(session.id);
+    this.audit.record({ event: 'session_stale', username: session.username, reason, requestId });
   }
 
   private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {
@@ -139,17 +204,11 @@ export class RequestAuthenticator {
       }
       const account = await this.users.findAccount(parsed.username);
       const lockName = account?.username ?? parsed.username.trim();
-      const retryAfter = await this.guard.retryAfter(lockName, ip);
-      if (retryAfter > 0) return { kind: 'locked', retryAfter };
-      const valid = account === null ? await this.hasher.verifyDecoy(parsed.password) : await this.checkPassword(key, account, parsed.password);
-      if (account === null || !valid) {
-        this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials', requestId });
-        if (await this.guard.fail(lockName, ip, requestId)) this.verified.forgetUser(lockName);
-        return ANONYMOUS;
-      }
+      const check = await this.checkPassword(key, lockName, account, parsed.password, ip, requestId);
+      if (check.kind === 'locked') return check;
+      if (account === null || !check.valid) return ANONYMOUS;
       // Basic is disabled for accounts with a second factor: the password alone must not pass.
       if (hasTotp(account)) return ANONYMOUS;
-      await this.guard.succeed(lockName);
       // Audited when the password was actually checked; cache hits are not new logins.
       this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
@@ -169,16 +228,47 @@ export class RequestAuthenticator {
     return identity;
   }
 
-  /** The password check, shared with identical headers already being checked (`key` is '' when the cache is off: no sharing). */
-  private checkPassword(key: string, account: Account, password: string): Promise<boolean> {
-    if (key === '') return this.users.verifyPassword(account, password);
+  /**
+   * One guess under the lock: reserved, checked, settled. Identical headers being checked at the
+   * same time share it (`key` is '' when the cache is off: no sharing), so a client that keeps its
+   * connections busy spends one reservation and one bcrypt on its password, not one per connection.
+   */
+  private checkPassword(key: string, lockName: string, account: Account | null, password: string, ip: string, requestId: string | undefined): Promise<BasicCheck> {
+    if (key === '') return this.guardedCheck(lockName, account, password, ip, requestId);
     // The account's credential version is part of the key: a password changed meanwhile is checked afresh.
-    const id = `${key} ${account.credentialVersion}`;
+    const id = `${key} ${account === null ? '' : account.credentialVersion}`;
     let check = this.checking.get(id);
     if (check === undefined) {
-      check = this.users.verifyPassword(account, password).finally(() => this.checking.delete(id));
+      check = this.guardedCheck(lockName, account, password, ip, requestId).finally(() => this.checking.delete(id));
       this.checking.set(id, check);
     }
     return check;
   }
+
+  private async guardedCheck(lockName: string, account: Account | null, password: string, ip: string, requestId: string | undefined): Promise<BasicCheck> {
+    // The guess counts as a failure before it is checked, so simultaneous guesses cannot outrun the lock.
+    const reservation = await this.guard.reserve(lockName, ip);
+    if (reservation.kind === 'locked') return { kind: 'locked', retryAfter: reservation.retryAfter };
+    const { ticket } = reservation;
+    let valid: boolean;
+    try {
+      const requester = addressBlock(ip);
+      valid = account === null ? await this.users.verifyDecoy(lockName, password, requester) : await this.users.verifyPassword(account, password, requester);
+    } catch (e) {
+      // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
+      await this.guard.refund(ticket);
+      throw e;
+    }
+    if (account === null || !valid) {
+      this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials', requestId });
+      if (this.guard.fail(ticket, requestId)) this.verified.forgetUser(lockName);
+      return { kind: 'checked', valid: false };
+    }
+    // A TOTP account's right password is refused like a wrong one, so it neither counts nor clears.
+    if (hasTotp(account)) await this.guard.refund(ticket);
+    else await this.guard.succeed(ticket);
+    return { kind: 'checked', valid: true };
+  }
 }
+
+type BasicCheck = { readonly kind: 'checked'; readonly valid: boolean } | { readonly kind: 'locked'; readonly retryAfter: number };

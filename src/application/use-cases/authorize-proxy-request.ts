@@ -26,7 +26,10 @@ export type AuthorizeProxyRequestError =
    * client's address (blocked, not allowed, unreadable) rather than about the person.
    */
   | { readonly code: 'forbidden'; readonly reason: string; readonly app: string | null; readonly username: string; readonly network: boolean }
-  | { readonly code: 'bad_forwarded_headers'; readonly field: string }
+  /** The proxy's headers name no single well-formed request; `field` is the header at fault. */
+  | { readonly code: 'bad_forwarded_headers'; readonly field: string; readonly problem: 'missing' | 'malformed' | 'repeated' }
+  /** The application has path rules and the path names different resources to different upstreams; `why` names the form. */
+  | { readonly code: 'ambiguous_path'; readonly why: string; readonly app: string | null }
   | { readonly code: 'account_locked'; readonly retryAfter: number }
   | { readonly code: 'store_unavailable' };
 
@@ -45,7 +48,11 @@ export class AuthorizeProxyRequestUseCase {
     let original: OriginalRequest | null = null;
     const parsed = parseForwarded(input.forwarded);
     if (parsed.ok) original = parsed.value;
-    else if (parsed.error.code === 'malformed') return err({ code: 'bad_forwarded_headers', field: parsed.error.field });
+    else if (parsed.error.code !== 'absent') {
+      const { field, code: problem } = parsed.error;
+      this.audit.record({ event: 'forwarded_request_refused', proxy: input.forwarded.proxy, field, problem, ip: input.ip, requestId: input.requestId });
+      return err({ code: 'bad_forwarded_headers', field, problem });
+    }
 
     const auth = await this.authenticator.authenticate(input);
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
@@ -59,6 +66,9 @@ export class AuthorizeProxyRequestUseCase {
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
         return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
+      case 'ambiguous_path':
+        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: 'ambiguous_path', requestId: input.requestId });
+        return err({ code: 'ambiguous_path', why: decision.why, app: decision.app ?? null });
       case 'deny':
         this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason, requestId: input.requestId });
         return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '', network: decision.network === true });

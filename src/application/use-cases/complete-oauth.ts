@@ -1,3 +1,4 @@
+import { parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import { isOAuthProviderKind, sameSecret, type OAuthFlow } from '../../domain/oauth-flow';
 import { isWhitelisted } from '../../domain/oauth-whitelist';
 import { safeRedirectTarget } from '../../domain/redirect-target';
@@ -60,6 +61,12 @@ export type CompleteOAuthError =
   | WithFlow<'provider_invalid_response'>
   /** The provider vouches for no (verified) e-mail address. */
   | WithFlow<'email_missing'>
+  /**
+   * The provider's e-mail (the session's username) holds an invisible, control or white-space
+   * character, or one a header cannot carry: refused before any decision, since rules would judge
+   * one name and the upstream could receive another.
+   */
+  | WithFlow<'identity_invalid'>
   | (WithFlow<'not_whitelisted'> & { readonly email: string })
   /** The shared record of used flows cannot be reached; the flow is not spent and may be retried. */
   | { readonly code: 'store_unavailable' };
@@ -136,15 +143,18 @@ export class CompleteOAuthUseCase {
 
     const email = identity.email.trim().toLowerCase();
     if (email === '') return fail({ code: 'email_missing', flowId: flow.id }, identity.username);
+    if (!parseUsername(email).ok) return fail({ code: 'identity_invalid', flowId: flow.id });
     if (!isWhitelisted(this.oauth.whitelist, email)) return fail({ code: 'not_whitelisted', flowId: flow.id, email }, email);
 
     const session: Session = {
       // The verified e-mail, not the provider's login name: a GitHub user called `admin` must
       // never arrive upstream as the same Remote-User as a local account `admin`.
       username: email,
-      name: identity.name.trim() || identity.username.trim() || email,
+      // A display name or group the upstream could not receive as it is, is left out rather than
+      // refusing the person: leaving a group out never lets more through.
+      name: [identity.name.trim(), identity.username.trim()].find((n) => parseDisplayName(n).ok) ?? email,
       email,
-      groups: identity.groups,
+      groups: identity.groups.filter((g) => parseGroupName(g).ok),
       provider: provider.id,
       oauth: true,
       totp: false,

@@ -1,10 +1,11 @@
 import { hasTotp } from '../../domain/account';
+import { addressBlock } from '../../domain/ip-address';
 import { err, ok, type Result } from '../../domain/result';
 import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
-import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
 import { isStoreUnavailable } from '../services/store-unavailable';
@@ -34,12 +35,12 @@ export type LoginError =
 export class LoginUseCase {
   constructor(
     private readonly users: UserStore,
-    private readonly hasher: PasswordHasher,
     private readonly guard: LoginGuard,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -57,16 +58,28 @@ export class LoginUseCase {
     const account = await this.users.findAccount(login);
     // One lock per account, whichever of its names was typed; unknown names lock under what was typed.
     const lockName = account?.username ?? login;
-    const retryAfter = await this.guard.retryAfter(lockName, input.ip);
-    if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
+    // The guess counts as a failure before it is checked, so simultaneous guesses cannot outrun the lock.
+    const reservation = await this.guard.reserve(lockName, input.ip);
+    if (reservation.kind === 'locked') return err({ code: 'account_locked', retryAfter: reservation.retryAfter });
+    const { ticket } = reservation;
 
-    const valid = account === null ? await this.hasher.verifyDecoy(input.password) : await this.users.verifyPassword(account, input.password);
+    let valid: boolean;
+    try {
+      // An unknown name costs what a wrong password costs in the store that would have checked it.
+      // The hasher's waiting line is shared fairly per address block: one block cannot fill it.
+      const requester = addressBlock(input.ip);
+      valid = account === null ? await this.users.verifyDecoy(login, input.password, requester) : await this.users.verifyPassword(account, input.password, requester);
+    } catch (e) {
+      // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
+      await this.guard.refund(ticket);
+      throw e;
+    }
     if (account === null || !valid) {
       this.audit.record({ event: 'login_failed', login, method: 'password', ip: input.ip, reason: 'invalid_credentials', requestId: input.requestId });
-      await this.guard.fail(lockName, input.ip, input.requestId);
+      this.guard.fail(ticket, input.requestId);
       return err({ code: 'invalid_credentials' });
     }
-    await this.guard.succeed(lockName);
+    await this.guard.succeed(ticket);
 
     const now = this.clock.now();
     const pending = hasTotp(account);
@@ -76,6 +89,8 @@ export class LoginUseCase {
       issuedAt: now,
       expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
       totpPending: pending,
+      // The session ends when this credential changes (see RequestAuthenticator).
+      credential: this.fingerprints.of(account),
     };
     if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
     return ok({ session });

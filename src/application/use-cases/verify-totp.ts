@@ -1,14 +1,15 @@
-import { hasTotp } from '../../domain/account';
+import { hasTotp, type Account } from '../../domain/account';
 import { err, ok, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
-import type { LoginGuard } from '../services/login-guard';
+import type { GuessTicket, LoginGuard } from '../services/login-guard';
 import { isStoreUnavailable } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
@@ -46,6 +47,7 @@ export class VerifyTotpUseCase {
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -63,20 +65,36 @@ export class VerifyTotpUseCase {
     const now = this.clock.now();
     if (pending === null || !pending.totpPending) return err({ code: 'not_pending' });
 
-    const retryAfter = await this.guard.retryAfter(pending.username, input.ip);
-    if (retryAfter > 0) return err({ code: 'account_locked', retryAfter });
+    // The code counts as a failure before it is checked, so simultaneous codes cannot outrun the lock.
+    const reservation = await this.guard.reserve(pending.username, input.ip);
+    if (reservation.kind === 'locked') return err({ code: 'account_locked', retryAfter: reservation.retryAfter });
+    const { ticket } = reservation;
 
-    const account = await this.users.findAccount(pending.username);
-    if (account === null || !hasTotp(account)) return err({ code: 'not_pending' });
-
-    const step = await this.totp.verify(account.totpSecret as string, input.code, now);
-    if (step === null) return this.failed(account.username, input, 'invalid_code');
+    let account: Account | null;
+    let credential = '';
+    let step: number | null = null;
+    try {
+      account = await this.users.findAccount(pending.username);
+      // The password (or TOTP secret) changed since the password step: that step no longer counts.
+      if (account !== null) credential = this.fingerprints.of(account);
+      if (account !== null && hasTotp(account) && pending.credential === credential) step = await this.totp.verify(account.totpSecret as string, input.code, now);
+    } catch (e) {
+      // Unchecked: the code taught nothing and is given back.
+      await this.guard.refund(ticket);
+      throw e;
+    }
+    if (account === null || !hasTotp(account) || pending.credential !== credential) {
+      await this.guard.refund(ticket);
+      return err({ code: 'not_pending' });
+    }
+    if (step === null) return this.failed(account.username, input, ticket, 'invalid_code');
     // A step stays claimable for as long as its code could still be accepted (±1 step of drift).
+    // A claim that throws keeps the reservation: the code was checked and found valid.
     if (!(await this.usedSteps.claim(account.username, step, now + 3 * 30_000))) {
-      return this.failed(account.username, input, 'totp_replayed');
+      return this.failed(account.username, input, ticket, 'totp_replayed');
     }
 
-    await this.guard.succeed(account.username);
+    await this.guard.succeed(ticket);
     await this.revoked.revoke(pending.id, pending.expiresAt);
     const session: Session = {
       ...pending,
@@ -88,14 +106,15 @@ export class VerifyTotpUseCase {
       id: this.ids.next(),
       issuedAt: now,
       expiresAt: now + this.settings.sessionLifetimeMs,
+      credential,
     };
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
     return ok({ session });
   }
 
-  private async failed(username: string, input: VerifyTotpInput, code: 'invalid_code' | 'totp_replayed'): Promise<Result<never, VerifyTotpError>> {
+  private failed(username: string, input: VerifyTotpInput, ticket: GuessTicket, code: 'invalid_code' | 'totp_replayed'): Result<never, VerifyTotpError> {
     this.audit.record({ event: 'login_failed', login: username, method: 'totp', ip: input.ip, reason: code, requestId: input.requestId });
-    await this.guard.fail(username, input.ip, input.requestId);
+    this.guard.fail(ticket, input.requestId);
     return err({ code });
   }
 }

@@ -149,9 +149,32 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
       },
     );
 
-    it.each(['/admin', '/ADMIN', '/x/../admin', '/%61dmin', '/x//../admin', '/admin;x', '/x/..%2fadmin'])('asks for login on the blocked path %s of an otherwise public app', async (uri) => {
+    it.each(['/admin', '/ADMIN', '/%61dmin', '/admin;x', '/;x/admin'])('asks for login on the blocked path %s of an otherwise public app', async (uri) => {
       const res = await ask(gw, proxy, { host: 'docs.example.test', uri, html: false });
       expect(res.status).toBe(401);
+    });
+
+    // nginx and caddy forward these as they are and a prefix-routing upstream serves /admin/ for
+    // them, while a normalising gateway judged /public/x: refused, whoever asks.
+    it.each(['/admin/..;/public/x', '/admin/%2e%2e/public/x', '/admin/..%2fpublic/x', '/admin/..%5cpublic/x', '/public/../admin'])(
+      'refuses the ambiguous path %s with 400 instead of deciding on one reading of it',
+      async (uri) => {
+        for (const cookie of [undefined, alice]) {
+          const res = await ask(gw, proxy, { host: 'wiki.example.test', uri, cookie, html: false });
+          expect(res.status).toBe(400);
+          expect(await res.json()).toEqual({ status: 400, message: 'Ambiguous path' });
+          expect(res.headers.get('x-team')).toBeNull();
+          expect(res.headers.get('authorization')).toBeNull();
+        }
+        const browser = await ask(gw, proxy, { host: 'docs.example.test', uri: '/x/../admin' });
+        expect(browser.status).toBe(400);
+        expect(browser.headers.get('location')).toBeNull();
+      },
+    );
+
+    it('lets through a public path whose every reading is public, and asks for login when one reading is not', async () => {
+      expect((await ask(gw, proxy, { host: 'wiki.example.test', uri: '/public//page;v=1', html: false })).status).toBe(200);
+      expect((await ask(gw, proxy, { host: 'wiki.example.test', uri: '/public;v=1/page', html: false })).status).toBe(401);
     });
 
     it.each(['//admin', '/x\\..\\admin'])('refuses the malformed forwarded path %s outright with 400', async (uri) => {
@@ -195,6 +218,36 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
     });
   });
 
+  it('decides nginx requests on X-Original-URL: a client cannot name a public path with X-Forwarded-Host/-Uri', async () => {
+    // nginx's auth_request passes the client's headers on; the configuration sets only X-Original-URL.
+    const headers = {
+      accept: 'application/json',
+      'x-original-url': 'https://wiki.example.test/page',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'wiki.example.test',
+      'x-forwarded-uri': '/public/x',
+    };
+    const res = await fetch(`${gw.url}/api/auth/nginx`, { headers, redirect: 'manual' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-team')).toBeNull();
+  });
+
+  it.each(['traefik', 'caddy'] as const)('refuses a forwarded host a proxy appended to the client\'s with 400, and audits it with the header (%s)', async (proxy) => {
+    // docs.example.test is public outside /admin, wiki.example.test is not: the left-most value is the client's.
+    const res = await ask(gw, proxy, { host: 'docs.example.test, wiki.example.test', uri: '/page', html: false, extra: { 'x-request-id': `repeat-${proxy}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ status: 400, message: 'Repeated forwarded header X-Forwarded-Host' });
+    const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
+    expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
+  });
+
+  it('audits an ambiguous path as a refusal with the reason', async () => {
+    const res = await ask(gw, 'caddy', { host: 'wiki.example.test', uri: '/admin/..;/public/x', html: false, extra: { 'x-request-id': 'ambiguous-1' } });
+    expect(res.status).toBe(400);
+    const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === 'ambiguous-1');
+    expect(audit?.fields).toMatchObject({ event: 'access_denied', host: 'wiki.example.test', reason: 'ambiguous_path' });
+  });
+
   it('reloads the rules when the file changes, and keeps them when an edit is broken', async () => {
     const carolOnWiki = async () => (await ask(gw, 'traefik', { host: 'wiki.example.test', uri: '/page', cookie: carol, html: false })).status;
     expect(await carolOnWiki()).toBe(403);
@@ -236,6 +289,34 @@ describe('client address behind an untrusted peer', () => {
   });
 });
 
+describe('client address under the default TRUSTED_PROXIES', () => {
+  let gw: RunningGateway;
+  let rules: string;
+  beforeAll(async () => {
+    rules = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
+    writeFileSync(join(rules, 'access.yaml'), 'apps:\n  wiki:\n    ip: { bypass: ["10.20.0.0/16"] }\n');
+    gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: join(rules, 'access.yaml') });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(rules, { recursive: true, force: true });
+  });
+
+  // The gateway's peer here is a proxy on loopback that appended the LAN client's address 10.9.0.7;
+  // everything left of it is what the client wrote.
+  it.each(['traefik', 'nginx', 'caddy'] as const)('does not let a LAN client at 10.9.0.7 reach an ip.bypass app by prefixing X-Forwarded-For (%s)', async (proxy) => {
+    for (const forwardedFor of ['10.20.0.1, 10.9.0.7', '10.20.0.1, 192.168.1.1, 10.9.0.7']) {
+      const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor, html: false });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it.each(['traefik', 'nginx', 'caddy'] as const)('still lets a bypass address through when the proxy on loopback reports it (%s)', async (proxy) => {
+    const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor: '203.0.113.9, 10.20.0.1', html: false });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('ACCESS_CONFIG at start-up', () => {
   it('lists every problem of the rules file together with the other configuration problems', () => {
     const d = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
@@ -246,8 +327,8 @@ describe('ACCESS_CONFIG at start-up', () => {
       if (loaded.ok) return;
       expect(loaded.problems).toEqual([
         'SECRET must be at least 32 characters long',
-        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: default_policy: must be allow_authenticated or deny`,
-        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: apps.wiki.ip.allow: "x" is not an IP address or CIDR`,
+        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: line 1: default_policy: must be allow_authenticated or deny`,
+        `ACCESS_CONFIG ${join(d, 'bad.yaml')}: line 4: apps.wiki.ip.allow: "x" is not an IP address or CIDR`,
       ]);
     } finally {
       rmSync(d, { recursive: true, force: true });

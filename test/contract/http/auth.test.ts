@@ -4,7 +4,7 @@ import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
 import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf, startGateway, TEST_SECRET, type RunningGateway } from '../../support/server';
 import {
-  askForwardAuth, basic, BROWSER_ACCEPT, expectEnvelope, forwardedFor, loginCookie, SESSION_COOKIE, TOTP_SECRET,
+  askForwardAuth, basic, BROWSER_ACCEPT, expectEnvelope, forwardedBy, forwardedFor, loginCookie, SESSION_COOKIE, TOTP_SECRET,
 } from '../../support/http';
 
 const APP_URL = 'https://auth.example.test';
@@ -32,7 +32,7 @@ describe('GET /api/auth/:proxy', () => {
 
   describe.each(PROXIES)('for %s', (proxy) => {
     it('lets a session through with 200 Authenticated and the identity headers', async () => {
-      const res = await askForwardAuth(gw, proxy, { cookie: alice, accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL) });
+      const res = await askForwardAuth(gw, proxy, { cookie: alice, accept: BROWSER_ACCEPT, ...forwardedBy(proxy, ORIGINAL) });
       expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Authenticated' });
       expect(res.headers.get('remote-user')).toBe('alice');
       expect(res.headers.get('remote-name')).toBe('alice');
@@ -42,18 +42,18 @@ describe('GET /api/auth/:proxy', () => {
     });
 
     it('lets HTTP Basic credentials through with 200 Authenticated', async () => {
-      const res = await askForwardAuth(gw, proxy, { authorization: basic('alice', 'alice-pw'), ...forwardedFor(ORIGINAL) });
+      const res = await askForwardAuth(gw, proxy, { authorization: basic('alice', 'alice-pw'), ...forwardedBy(proxy, ORIGINAL) });
       expect(res.status).toBe(200);
       expect(res.headers.get('remote-user')).toBe('alice');
     });
 
     it('never echoes Remote-* headers the client sent', async () => {
       const forged = { 'remote-user': 'admin', 'remote-groups': 'admins', 'remote-email': 'admin@example.test' };
-      const anonymous = await askForwardAuth(gw, proxy, { ...forged, ...forwardedFor(ORIGINAL) });
+      const anonymous = await askForwardAuth(gw, proxy, { ...forged, ...forwardedBy(proxy, ORIGINAL) });
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('remote-user')).toBeNull();
       expect(anonymous.headers.get('remote-groups')).toBeNull();
-      const loggedIn = await askForwardAuth(gw, proxy, { ...forged, cookie: alice, ...forwardedFor(ORIGINAL) });
+      const loggedIn = await askForwardAuth(gw, proxy, { ...forged, cookie: alice, ...forwardedBy(proxy, ORIGINAL) });
       expect(loggedIn.headers.get('remote-user')).toBe('alice');
       expect(loggedIn.headers.get('remote-email')).toBe('alice@example.test');
       expect(loggedIn.headers.get('remote-groups')).toBeNull();
@@ -61,30 +61,30 @@ describe('GET /api/auth/:proxy', () => {
 
     it('answers API mode (Accept without text/html) with a 401 JSON envelope and never a redirect', async () => {
       for (const accept of ['application/json', '*/*']) {
-        const res = await askForwardAuth(gw, proxy, { accept, ...forwardedFor(ORIGINAL) });
+        const res = await askForwardAuth(gw, proxy, { accept, ...forwardedBy(proxy, ORIGINAL) });
         expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
         expect(res.headers.get('location')).toBeNull();
       }
     });
 
     it('answers Basic credentials that fail with 401 JSON even when the client accepts HTML (API mode)', async () => {
-      const res = await askForwardAuth(gw, proxy, { authorization: basic('alice', 'wrong'), accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL) });
+      const res = await askForwardAuth(gw, proxy, { authorization: basic('alice', 'wrong'), accept: BROWSER_ACCEPT, ...forwardedBy(proxy, ORIGINAL) });
       expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
       expect(res.headers.get('location')).toBeNull();
     });
 
     it('refuses Basic credentials of an account with TOTP, even with the right password', async () => {
-      const res = await askForwardAuth(gw, proxy, { authorization: basic('carol', 'carol-pw'), ...forwardedFor(ORIGINAL) });
+      const res = await askForwardAuth(gw, proxy, { authorization: basic('carol', 'carol-pw'), ...forwardedBy(proxy, ORIGINAL) });
       expect(res.status).toBe(401);
       expect(res.headers.get('remote-user')).toBeNull();
     });
 
     it('answers HEAD like GET, without a body', async () => {
-      const ok = await askForwardAuth(gw, proxy, { cookie: alice, ...forwardedFor(ORIGINAL) }, 'HEAD');
+      const ok = await askForwardAuth(gw, proxy, { cookie: alice, ...forwardedBy(proxy, ORIGINAL) }, 'HEAD');
       expect(ok.status).toBe(200);
       expect(ok.headers.get('remote-user')).toBe('alice');
       expect(await ok.text()).toBe('');
-      const no = await askForwardAuth(gw, proxy, forwardedFor(ORIGINAL), 'HEAD');
+      const no = await askForwardAuth(gw, proxy, forwardedBy(proxy, ORIGINAL), 'HEAD');
       expect(no.status).toBe(401);
       expect(await no.text()).toBe('');
     });
@@ -98,7 +98,7 @@ describe('GET /api/auth/:proxy', () => {
   });
 
   it('answers a browser on nginx with 401 and the login URL in X-Portcullis-Location (auth_request cannot follow a redirect)', async () => {
-    const res = await askForwardAuth(gw, 'nginx', { accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL) });
+    const res = await askForwardAuth(gw, 'nginx', { accept: BROWSER_ACCEPT, 'x-original-url': ORIGINAL });
     expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
     expect(res.headers.get('location')).toBeNull();
     expect(res.headers.get('x-portcullis-location')).toBe(loginUrlFor(ORIGINAL));
@@ -110,6 +110,26 @@ describe('GET /api/auth/:proxy', () => {
     expect(res.headers.get('x-portcullis-location')).toBe(loginUrlFor(ORIGINAL));
     const ok = await askForwardAuth(gw, 'nginx', { cookie: alice, 'x-original-url': ORIGINAL });
     expect(ok.status).toBe(200);
+  });
+
+  it('decides on X-Original-URL on nginx and ignores X-Forwarded-Host/-Uri/-Proto a client sent along', async () => {
+    const res = await askForwardAuth(gw, 'nginx', {
+      accept: BROWSER_ACCEPT, 'x-original-url': ORIGINAL, 'x-forwarded-proto': 'http', 'x-forwarded-host': 'other.example.test', 'x-forwarded-uri': '/elsewhere',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-portcullis-location')).toBe(loginUrlFor(ORIGINAL));
+  });
+
+  it('answers nginx without X-Original-URL with 400 naming it, never reading X-Forwarded-* instead', async () => {
+    const res = await askForwardAuth(gw, 'nginx', { cookie: alice, accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL) });
+    expect((await expectEnvelope(res, 400)).message).toBe('Missing forwarded header X-Original-URL');
+    expect(res.headers.get('remote-user')).toBeNull();
+  });
+
+  it.each(['traefik', 'caddy'])('ignores X-Original-URL on %s', async (proxy) => {
+    const res = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL), 'x-original-url': 'https://other.example.test/elsewhere' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(loginUrlFor(ORIGINAL));
   });
 
   it('answers any method nginx forwards with the same decision', async () => {
@@ -265,6 +285,24 @@ describe('forward auth facing hostile forwarded headers', () => {
     const answer = await rawRequest(`GET /api/auth/traefik HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nX-Forwarded-Proto: https\r\n${line}\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 40[01] /);
     expect(answer).not.toMatch(/evil\.com/);
+  });
+
+  it.each(['traefik', 'caddy'])('refuses a comma-joined X-Forwarded-Host or -Proto on %s with 400 naming it, never deciding on the left-most', async (proxy) => {
+    const host = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example.test, app.example.test', 'x-forwarded-uri': '/' });
+    expect((await expectEnvelope(host, 400)).message).toBe('Repeated forwarded header X-Forwarded-Host');
+    const proto = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'http, https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' });
+    expect((await expectEnvelope(proto, 400)).message).toBe('Repeated forwarded header X-Forwarded-Proto');
+  });
+
+  it.each([
+    ['traefik', 'X-Forwarded-Host', 'X-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example.test\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /\r\n'],
+    ['caddy', 'X-Forwarded-Uri', 'X-Forwarded-Proto: https\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /public\r\nX-Forwarded-Uri: /admin\r\n'],
+    ['caddy', 'X-Forwarded-Proto', 'X-Forwarded-Proto: http\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /\r\n'],
+    ['nginx', 'X-Original-URL', 'X-Original-URL: https://evil.example.test/\r\nX-Original-URL: https://app.example.test/\r\n'],
+  ])('refuses a header repeated on two lines on %s with 400 naming %s', async (proxy, field, lines) => {
+    const answer = await rawRequest(`GET /api/auth/${proxy} HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nConnection: close\r\n${lines}\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain(`Repeated forwarded header ${field}`);
   });
 
   it('answers forwarded headers past the server header limit with 431, never a 500', async () => {

@@ -47,10 +47,12 @@ describe('forward auth before Koa', () => {
     ['a cookie session', '/api/auth/traefik', { headers: { ...forwarded, accept: 'text/html' } }],
     ['HTTP Basic', '/api/auth/caddy', { headers: { ...forwarded, authorization: basic } }],
     ['a browser without credentials', '/api/auth/traefik', { headers: { ...forwarded, accept: 'text/html' } }],
-    ['nginx without credentials', '/api/auth/nginx', { headers: { ...forwarded, accept: 'text/html' } }],
+    ['nginx without credentials', '/api/auth/nginx', { headers: { 'x-original-url': 'https://app.example.test/page?q=1', accept: 'text/html' } }],
+    ['nginx without X-Original-URL', '/api/auth/nginx', { headers: { ...forwarded, accept: 'text/html' } }],
+    ['a repeated forwarded host', '/api/auth/caddy', { headers: { ...forwarded, 'x-forwarded-host': 'evil.example.test, app.example.test' } }],
     ['an API client without credentials', '/api/auth/caddy', { headers: forwarded }],
     ['an unknown proxy', '/api/auth/apache', { headers: forwarded }],
-    ['HEAD with a cookie', '/api/auth/nginx', { method: 'HEAD', headers: forwarded }],
+    ['HEAD with a cookie', '/api/auth/nginx', { method: 'HEAD', headers: { 'x-original-url': 'https://app.example.test/page?q=1' } }],
     ['a malformed forwarded host', '/api/auth/traefik', { headers: { ...forwarded, 'x-forwarded-host': 'bad host' } }],
   ];
 

@@ -270,8 +270,8 @@ describe('client address for the per-address lock', () => {
   });
 
   it('takes the right-most address that is not a trusted proxy, so a client cannot choose its address by prepending to the chain', async () => {
-    // The default TRUSTED_PROXIES cover loopback and the private ranges (10.0.0.2 is an inner proxy).
-    const gw = await startGateway(env);
+    // Loopback (the test's own peer) and an inner proxy at 10.0.0.2 are trusted.
+    const gw = await startGateway({ ...env, TRUSTED_PROXIES: '127.0.0.0/8, ::1, 10.0.0.2' });
     try {
       await failTenTimes(gw, (i) => ({ 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.5, 10.0.0.2` }));
       const spoofed = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '192.0.2.99, 203.0.113.5, 10.0.0.2' });
@@ -301,6 +301,28 @@ describe('password work behind the login endpoint', () => {
       expect((await postJson(gw, '/api/login', { email: 'alice', password: 'x' })).status).toBe(401);
       const wrong = counted.comparisons - before - unknown;
       expect([unknown, wrong]).toEqual([1, 1]);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('the bcrypt waiting line shared by everyone', () => {
+  it('keeps serving other address blocks while many addresses of one IPv6 /64 fill the waiting line', async () => {
+    // One check at a time and four waiting: a handful of requests fill the line.
+    const hasher = new BcryptPasswordHasher(10, 10, 1, 4);
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0', TRUSTED_PROXIES: '127.0.0.1/32' }, { [TOKENS.PasswordHasher]: hasher });
+    try {
+      const flood = Array.from({ length: 30 }, (_, i) =>
+        postJson(gw, '/api/login', { email: `nobody-${i}`, password: 'x' }, { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` }).then((r) => r.status),
+      );
+      // Once the block is refused a place, the line is full of its checks.
+      await new Promise<void>((resolve) => flood.forEach((p) => p.then((status) => status === 503 && resolve())));
+      const other = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'x-forwarded-for': '2001:db8:9::1' });
+      expect(other.status).toBe(200);
+      const statuses = await Promise.all(flood);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+      expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
     } finally {
       await gw.close();
     }

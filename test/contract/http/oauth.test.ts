@@ -14,6 +14,8 @@ const ACCOUNTS = {
   mallory: { email: 'mallory@evil.test', email_verified: true, name: 'Mallory', preferred_username: 'mallory' },
   nomail: { name: 'No Mail', preferred_username: 'nomail' },
   unverified: { email: 'carol@example.test', email_verified: false, name: 'Carol' },
+  zwalice: { email: 'al\u200bice@example.test', email_verified: true, name: 'Not Alice', preferred_username: 'zwalice' },
+  dora: { email: 'dora@example.test', email_verified: true, name: 'Dora\u200b', preferred_username: 'dora', groups: ['admins,root', 'dev'] },
 };
 
 function genericEnv(issuer: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -121,6 +123,26 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
         expect(res.status).toBe(403);
         expect((await browser.user()).isLoggedIn).toBe(false);
       }
+    });
+
+    it('refuses an identity whose e-mail hides a zero-width space, instead of passing it upstream as another person', async () => {
+      const browser = new GatewayBrowser(gw.url);
+      const res = await browser.callback(await login(browser, 'zwalice'), 'api');
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ status: 403, message: 'The OAuth provider gave an e-mail address with characters that cannot be used here' });
+      expect((await browser.user()).isLoggedIn).toBe(false);
+    });
+
+    it('leaves out a provider group whose name holds a comma, rather than splitting it into two groups upstream', async () => {
+      const browser = new GatewayBrowser(gw.url);
+      await browser.callback(await login(browser, 'dora'), 'api');
+      const res = await fetch(`${gw.url}/api/auth/traefik`, {
+        headers: { cookie: browser.jar.header(), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('remote-user')).toBe('dora@example.test');
+      expect(res.headers.get('remote-groups')).toBe('dev');
+      expect(res.headers.get('remote-name')).toBe('dora');
     });
 
     it('reports a person who declined at the provider as 401, and spends the flow', async () => {

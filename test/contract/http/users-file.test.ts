@@ -67,3 +67,68 @@ describe('USERS_FILE through the gateway', () => {
     expect((await forwardAuth(await login('carol'))).status).toBe(200);
   });
 });
+
+describe('USERS_FILE: sessions follow the account as the file says it is now', () => {
+  const oldHash = hashOf('old-pw');
+  const newHash = hashOf('new-pw');
+  let dir: string;
+  let path: string;
+  let gw: RunningGateway;
+
+  type Entry = { name: string; hash: string; groups: string[]; display?: string };
+  const write = (users: Entry[]): void =>
+    writeFileSync(
+      path,
+      `users:\n${users
+        .map((u) => `  - username: ${u.name}\n    password: "${u.hash}"\n    name: ${u.display ?? u.name}\n    email: ${u.name}@corp.example.test\n    groups: [${u.groups.join(', ')}]\n`)
+        .join('')}`,
+    );
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portcullis-gw-users-fresh-'));
+    path = join(dir, 'users.yaml');
+    write([{ name: 'alice', hash: oldHash, groups: ['admins', 'staff'] }, { name: 'bob', hash: oldHash, groups: ['staff'] }]);
+    gw = await startGateway({ USERS_FILE: path });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function login(name: string, password: string): Promise<string> {
+    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: name, password }) });
+    expect(res.status).toBe(200);
+    return `portcullis-session=${cookieFrom(res, 'portcullis-session')?.value ?? ''}`;
+  }
+  const forwardAuth = (cookie: string): Promise<Response> =>
+    fetch(`${gw.url}/api/auth/traefik`, {
+      headers: { cookie, accept: 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+    });
+
+  it("refuses a session made with the old password once the file's password changed, and lets the new one in", async () => {
+    const old = await login('alice', 'old-pw');
+    const bob = await login('bob', 'old-pw');
+    expect((await forwardAuth(old)).status).toBe(200);
+    write([{ name: 'alice', hash: newHash, groups: ['admins', 'staff'] }, { name: 'bob', hash: oldHash, groups: ['staff'] }]);
+    await eventually(async () => (await forwardAuth(old)).status === 401);
+    expect(((await (await fetch(`${gw.url}/api/user`, { headers: { cookie: old } })).json()) as { isLoggedIn: boolean }).isLoggedIn).toBe(false);
+    // Another account's sessions are untouched by the change.
+    expect((await forwardAuth(bob)).status).toBe(200);
+    const fresh = await login('alice', 'new-pw');
+    expect((await forwardAuth(fresh)).status).toBe(200);
+  }, 20_000);
+
+  it('passes the current groups, name and e-mail upstream after a reload, with no new login', async () => {
+    const bob = await login('bob', 'old-pw');
+    expect((await forwardAuth(bob)).headers.get('remote-groups')).toBe('staff');
+    write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: ['ops'], display: 'Robert' }]);
+    await eventually(async () => (await forwardAuth(bob)).headers.get('remote-groups') === 'ops');
+    const res = await forwardAuth(bob);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('remote-name')).toBe('Robert');
+    expect(res.headers.get('remote-email')).toBe('bob@corp.example.test');
+    write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: [] }]);
+    await eventually(async () => !(await forwardAuth(bob)).headers.has('remote-groups'));
+    expect((await forwardAuth(bob)).status).toBe(200);
+  }, 20_000);
+});

@@ -85,12 +85,12 @@ describe('YamlFileAccessRulesSource', () => {
     return [];
   };
 
-  it('refuses to start on an invalid file, listing every problem', () => {
+  it('refuses to start on an invalid file, listing every problem with its line', () => {
     const problems = startupProblems('default_policy: maybe\napps:\n  wiki:\n    ip: { block: [nope] }\n    require_totp: 3\n');
     expect(problems).toEqual([
-      'default_policy: must be allow_authenticated or deny',
-      'apps.wiki.require_totp: must be true or false',
-      'apps.wiki.ip.block: "nope" is not an IP address or CIDR',
+      'line 1: default_policy: must be allow_authenticated or deny',
+      'line 5: apps.wiki.require_totp: must be true or false',
+      'line 4: apps.wiki.ip.block: "nope" is not an IP address or CIDR',
     ]);
   });
 
@@ -107,6 +107,29 @@ describe('YamlFileAccessRulesSource', () => {
     ['a billion-laughs alias bomb', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\napps: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n`],
   ])('refuses junk YAML: %s', (_name, text) => {
     expect(startupProblems(text).length).toBeGreaterThan(0);
+  });
+
+  it('reads unquoted names in user, group, whitelist and domain lists as written, never as numbers or booleans', () => {
+    const source = open(
+      'apps:\n  wiki:\n    domain: [007.example.com, 0x10]\n    users:\n      block: [007, 0x10, 1e3, true, null, ~, 1_000, 1.50, 0o17]\n      allow: 042\n' +
+        '    oauth:\n      whitelist: [1e3]\n      groups:\n        - 007\n        - false\n',
+    );
+    try {
+      const wiki = rulesForHost(source.current(), '007.example.com');
+      expect(wiki.name).toBe('wiki');
+      expect([...wiki.usersBlock.literals]).toEqual(['007', '0x10', '1e3', 'true', 'null', '~', '1_000', '1.50', '0o17']);
+      expect([...wiki.usersAllow.literals]).toEqual(['042']);
+      expect([...wiki.oauthWhitelist.literals]).toEqual(['1e3']);
+      expect([...wiki.groups]).toEqual(['007', 'false']);
+      expect(rulesForHost(source.current(), '0x10').name).toBe('wiki');
+    } finally {
+      source.close();
+    }
+  });
+
+  it('refuses an empty entry in a name list, naming its line', () => {
+    const problems = startupProblems('apps:\n  wiki:\n    users:\n      block:\n        - mallory\n        -\n');
+    expect(problems).toEqual(['line 6: apps.wiki.users.block[1]: must not be empty']);
   });
 
   it('refuses a missing file at start-up', () => {

@@ -21,6 +21,7 @@ export function aSession(overrides: Partial<Session> = {}): Session {
     totpPending: false,
     issuedAt: Date.UTC(2026, 0, 1, 12, 0, 0),
     expiresAt: Date.UTC(2026, 0, 2, 12, 0, 0),
+    credential: 'q0Zc1XhK3m2R9vT4yB8wNw',
     ...overrides,
   };
 }
@@ -55,7 +56,7 @@ export function sessionSealerContract(name: string, makeSealer: SealerFactory): 
     it('keeps the flags and the provider of pending, OAuth and Basic sessions', () => {
       for (const session of [
         aSession({ totpPending: true, totp: false }),
-        aSession({ provider: 'github', oauth: true, totp: false, groups: [] }),
+        aSession({ provider: 'github', oauth: true, totp: false, groups: [], credential: undefined }),
         aSession({ provider: 'basic', name: '', email: '' }),
       ]) {
         expect(open(sealer().seal(session))).toEqual(session);

@@ -17,6 +17,11 @@ export interface UserStoreUnderTest {
   readonly store: UserStore;
   /** Removes an account from the backing data (file, directory), as an administrator would. */
   readonly remove?: (username: string) => Promise<void>;
+  /**
+   * Gives an account a new password and groups in the backing data, as an administrator would, and
+   * resolves once the store's current account shows it (after a reload, or once its cache expired).
+   */
+  readonly change?: (username: string, update: { readonly password: string; readonly groups: readonly string[] }) => Promise<void>;
   /** Makes the backing service unreachable (stops the directory server). */
   readonly takeDown?: () => Promise<void>;
 }
@@ -112,26 +117,59 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       expect(await store().verifyPassword(stranger, ALICE.password)).toBe(false);
     });
 
-    it('reports a held username as active in any letter case, and any other name as not', async () => {
-      expect(await store().isAccountActive('alice')).toBe(true);
-      expect(await store().isAccountActive('BOB')).toBe(true);
-      expect(await store().isAccountActive('carol@example.org')).toBe(true);
-      for (const name of ['mallory', 'alice@example.com', '*', '']) expect(await store().isAccountActive(name)).toBe(false);
+    it('answers the decoy check for an unknown name with false, whatever the password (even a real one)', async () => {
+      for (const [login, password] of [['mallory', 'x'], ['nobody', ALICE.password], ['*', BOB.password], ['x', '']]) {
+        expect(await store().verifyDecoy(login, password)).toBe(false);
+      }
     });
 
-    it('forgets a removed account: not found, not active, its password refused', async () => {
+    it('gives the current account of a held username in any letter case, and null for any other name', async () => {
+      expect((await store().currentAccount('alice'))?.username).toBe('alice');
+      expect((await store().currentAccount('BOB'))?.username).toBe('Bob');
+      expect((await store().currentAccount('carol@example.org'))?.username).toBe(CAROL.username);
+      for (const name of ['mallory', 'alice@example.com', '*', '']) expect(await store().currentAccount(name)).toBeNull();
+    });
+
+    it('gives the current account with the same details and credential version as a lookup', async () => {
+      const current = await store().currentAccount('alice');
+      const found = await find('alice');
+      expect(current).not.toBeNull();
+      expect(current?.credentialVersion).toBe(found.credentialVersion);
+      expect([current?.email, current?.name, [...(current?.groups ?? [])].sort()]).toEqual([found.email, found.name, [...found.groups].sort()]);
+      expect((await store().currentAccount('Bob'))?.totpSecret).toBe(BOB.totpSecret);
+    });
+
+    it('forgets a removed account: not found, no current account, its password refused', async () => {
       const { remove } = subject.adapter();
       const alice = await find('alice');
       if (remove === undefined) {
         // A store fixed at start-up (USERS) has no way to remove an account while running.
-        expect(await store().isAccountActive('alice')).toBe(true);
+        expect(await store().currentAccount('alice')).not.toBeNull();
         return;
       }
       await remove('alice');
       expect(await store().findAccount('alice')).toBeNull();
-      expect(await store().isAccountActive('alice')).toBe(false);
+      expect(await store().currentAccount('alice')).toBeNull();
       expect(await store().verifyPassword(alice, ALICE.password)).toBe(false);
       expect((await find('carol@example.org')).username).toBe(CAROL.username);
+    });
+
+    it("gives a new credential version, and the account's new groups, once an administrator changed them", async () => {
+      const { change } = subject.adapter();
+      const before = await find('alice');
+      const carol = await find('carol@example.org');
+      if (change === undefined) {
+        // A store fixed at start-up (USERS) cannot change while running.
+        expect((await store().currentAccount('alice'))?.credentialVersion).toBe(before.credentialVersion);
+        return;
+      }
+      await change('alice', { password: 'alice-new-pw', groups: ['ops'] });
+      const after = await store().currentAccount('alice');
+      expect(after?.credentialVersion).not.toBe(before.credentialVersion);
+      expect(after?.groups).toEqual(['ops']);
+      expect(await store().verifyPassword(await find('alice'), 'alice-new-pw')).toBe(true);
+      expect(await store().verifyPassword(await find('alice'), ALICE.password)).toBe(false);
+      expect((await store().currentAccount('carol@example.org'))?.credentialVersion).toBe(carol.credentialVersion);
     });
 
     it('rejects with UserStoreUnavailableError, never a plain miss, when its service is down', async () => {
@@ -145,6 +183,7 @@ export function userStoreContract(name: string, makeStore: UserStoreFactory): vo
       await takeDown();
       await expect(store().findAccount('carol@example.org')).rejects.toBeInstanceOf(UserStoreUnavailableError);
       await expect(store().verifyPassword(alice, ALICE.password)).rejects.toBeInstanceOf(UserStoreUnavailableError);
+      await expect(store().verifyDecoy('mallory', 'x')).rejects.toBeInstanceOf(UserStoreUnavailableError);
     });
   });
 }

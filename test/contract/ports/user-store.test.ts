@@ -48,8 +48,9 @@ function usersYaml(seeds: readonly SeedAccount[]): string {
     .join('\n')}\n`;
 }
 
-/** A FileUserStore over a temporary YAML file; `remove` rewrites the file and reloads it. */
+/** A FileUserStore over a temporary YAML file; `remove` and `change` rewrite the file and reload it. */
 function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUnderTest & { store: FileUserStore } {
+  let current = [...seeds];
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
   const path = join(dir, 'users.yml');
   writeFileSync(path, usersYaml(seeds));
@@ -61,7 +62,13 @@ function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUn
   return {
     store,
     remove: async (username) => {
-      writeFileSync(path, usersYaml(seeds.filter((s) => s.username !== username)));
+      current = current.filter((s) => s.username !== username);
+      writeFileSync(path, usersYaml(current));
+      expect((await store.reload()).kind).toBe('reloaded');
+    },
+    change: async (username, update) => {
+      current = current.map((s) => (s.username === username ? { ...s, ...update } : s));
+      writeFileSync(path, usersYaml(current));
       expect((await store.reload()).kind).toBe('reloaded');
     },
   };
@@ -78,6 +85,12 @@ userStoreContract('FakeUserStore', async (_env, seeds) => {
   return {
     store,
     remove: async (username) => store.replace(accounts.filter((a) => a.username !== username)),
+    change: async (username, update) => {
+      const changed = await Promise.all(
+        accounts.map(async (a) => (a.username === username ? { ...a, groups: update.groups, credentialVersion: await fakeHasher.hash(update.password) } : a)),
+      );
+      store.replace(changed);
+    },
     takeDown: async () => {
       store.down = true;
     },
@@ -92,7 +105,7 @@ userStoreContract('CompositeUserStore (USERS, then a file)', (env, seeds) => {
   const inUsers = seeds[seeds.length - 1];
   const file = fileStore(env, seeds.slice(0, -1));
   const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, hashOf(inUsers.password))], hasher), file.store]);
-  return { store, remove: file.remove };
+  return { store, remove: file.remove, change: file.change };
 });
 
 describe('StaticUserStore', () => {

@@ -13,28 +13,50 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   });
 }
 
-export interface ProxySite {
+/** One protected application behind the proxy. */
+export interface ProtectedApp {
+  /** Its host name. */
+  readonly host: string;
+  readonly upstreamPort: number;
+}
+
+/** What a proxy serves, all on one loopback port, as an operator would set it up from `examples/`. */
+export interface ProxyLayout {
   /** Port the proxy listens on, on 127.0.0.1. */
   readonly port: number;
-  /** Host name of the protected application behind this proxy. */
-  readonly host: string;
+  /** Host of the gateway's APP_URL, routed to its public listener (UI and browser API only). */
+  readonly authHost: string;
+  /** The gateway's public listener (PORT). */
   readonly gatewayPort: number;
-  readonly upstreamPort: number;
+  /** The gateway's forward-auth listener (FORWARD_AUTH_PORT). */
+  readonly forwardAuthPort: number;
+  readonly apps: readonly ProtectedApp[];
 }
 
 /**
  * nginx as a foreground child with everything (pid, logs, temp files) under `dir`: a minimal main
- * config that includes `examples/nginx/portcullis.conf.template`, filled in.
+ * config that includes the shipped templates filled in as envsubst would: `default.conf.template`
+ * and `auth.conf.template` once, `portcullis.conf.template` once per application.
  */
-export async function startNginx(dir: string, site: ProxySite): Promise<Child> {
+export async function startNginx(dir: string, layout: ProxyLayout): Promise<Child> {
   mkdirSync(dir, { recursive: true });
-  const server = fillTemplate(readFileSync(join(EXAMPLES, 'nginx', 'portcullis.conf.template'), 'utf8'), {
-    APP_LISTEN: `127.0.0.1:${site.port}`,
-    APP_HOST: site.host,
-    APP_UPSTREAM: `http://127.0.0.1:${site.upstreamPort}`,
-    PORTCULLIS_URL: `http://127.0.0.1:${site.gatewayPort}`,
-  });
-  writeFileSync(join(dir, 'portcullis.conf'), server);
+  const template = (name: string): string => readFileSync(join(EXAMPLES, 'nginx', name), 'utf8');
+  const common = {
+    APP_LISTEN: `127.0.0.1:${layout.port}`,
+    AUTH_HOST: layout.authHost,
+    PORTCULLIS_URL: `http://127.0.0.1:${layout.gatewayPort}`,
+    PORTCULLIS_FORWARD_AUTH_URL: `http://127.0.0.1:${layout.forwardAuthPort}`,
+  };
+  const includes: string[] = [];
+  const render = (name: string, file: string, values: Record<string, string>): void => {
+    writeFileSync(join(dir, file), fillTemplate(template(name), values));
+    includes.push(`  include ${join(dir, file)};`);
+  };
+  render('default.conf.template', 'default.conf', common);
+  render('auth.conf.template', 'auth.conf', common);
+  layout.apps.forEach((app, i) =>
+    render('portcullis.conf.template', `app-${i}.conf`, { ...common, APP_HOST: app.host, APP_UPSTREAM: `http://127.0.0.1:${app.upstreamPort}` }),
+  );
   const main = [
     'daemon off;',
     'worker_processes 1;',
@@ -48,23 +70,26 @@ export async function startNginx(dir: string, site: ProxySite): Promise<Child> {
     `  fastcgi_temp_path ${join(dir, 'fastcgi')};`,
     `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
     `  scgi_temp_path ${join(dir, 'scgi')};`,
-    `  include ${join(dir, 'portcullis.conf')};`,
+    ...includes,
     '}',
     '',
   ].join('\n');
   const config = join(dir, 'nginx.conf');
   writeFileSync(config, main);
   const child = startChild('nginx', 'nginx', ['-p', dir, '-c', config, '-e', join(dir, 'error.log')], { logFile: join(dir, 'stdout.log') });
-  await waitForHttp(child, site.port, site.host);
+  await waitForHttp(child, layout.port, layout.apps[0]?.host ?? layout.authHost);
   return child;
 }
 
 /**
- * caddy as a foreground child running `examples/caddy/Caddyfile` unchanged: the site comes from
- * its environment placeholders, the admin endpoint is off and its storage lives under `dir`.
+ * caddy as a foreground child running `examples/caddy/Caddyfile`: the login site and the first
+ * application come from its environment placeholders, the admin endpoint is off and its storage
+ * lives under `dir`. A further application gets a site of its own that imports the file's
+ * `portcullis_protected` snippet, as the file tells an operator to do.
  */
-export async function startCaddy(dir: string, site: ProxySite): Promise<Child> {
+export async function startCaddy(dir: string, layout: ProxyLayout): Promise<Child> {
   mkdirSync(dir, { recursive: true });
+  const [first, ...more] = layout.apps;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: dir,
@@ -72,16 +97,26 @@ export async function startCaddy(dir: string, site: ProxySite): Promise<Child> {
     XDG_DATA_HOME: join(dir, 'data'),
     CADDY_ADMIN: 'off',
     CADDY_BIND: '127.0.0.1',
-    // An explicit http:// address: Caddy serves plain HTTP there and does no automatic HTTPS.
-    APP_ADDRESS: `http://${site.host}:${site.port}`,
-    APP_UPSTREAM: `127.0.0.1:${site.upstreamPort}`,
-    PORTCULLIS_UPSTREAM: `127.0.0.1:${site.gatewayPort}`,
+    // Explicit http:// addresses: Caddy serves plain HTTP there and does no automatic HTTPS.
+    AUTH_ADDRESS: `http://${layout.authHost}:${layout.port}`,
+    PORTCULLIS_UPSTREAM: `127.0.0.1:${layout.gatewayPort}`,
+    PORTCULLIS_FORWARD_AUTH: `127.0.0.1:${layout.forwardAuthPort}`,
+    APP_ADDRESS: `http://${first.host}:${layout.port}`,
+    APP_UPSTREAM: `127.0.0.1:${first.upstreamPort}`,
+    CATCH_ALL_ADDRESS: `http://:${layout.port}`,
   };
-  const child = startChild('caddy', 'caddy', ['run', '--config', join(EXAMPLES, 'caddy', 'Caddyfile'), '--adapter', 'caddyfile'], {
+  let config = join(EXAMPLES, 'caddy', 'Caddyfile');
+  if (more.length > 0) {
+    const sites = more.map((app) => `\nhttp://${app.host}:${layout.port} {\n\timport portcullis_protected 127.0.0.1:${app.upstreamPort}\n}\n`);
+    const copy = join(dir, 'Caddyfile');
+    writeFileSync(copy, readFileSync(config, 'utf8') + sites.join(''));
+    config = copy;
+  }
+  const child = startChild('caddy', 'caddy', ['run', '--config', config, '--adapter', 'caddyfile'], {
     env,
     cwd: dir,
     logFile: join(dir, 'caddy.log'),
   });
-  await waitForHttp(child, site.port, site.host);
+  await waitForHttp(child, layout.port, first.host);
   return child;
 }

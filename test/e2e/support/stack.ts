@@ -104,6 +104,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     cleanups.push(() => echo.close());
 
     const gatewayPort = await freePort();
+    // Forward auth on its own listener, as the shipped proxy examples expect it.
+    const forwardAuthPort = await freePort();
     const gatewayUrl = `http://auth.example.test:${gatewayPort}`;
 
     let oidcIssuer: string | null = null;
@@ -128,6 +130,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       env: {
         PATH: process.env.PATH,
         PORT: String(gatewayPort),
+        FORWARD_AUTH_PORT: String(forwardAuthPort),
         ADDRESS: '127.0.0.1',
         APP_URL: gatewayUrl,
         SECRET: TEST_SECRET,
@@ -145,8 +148,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const proxy of options.proxies) {
       const port = await freePort();
       const host = `app-${proxy}.example.test`;
-      const site = { port, host, gatewayPort, upstreamPort: echo.port };
-      children.push(proxy === 'nginx' ? await startNginx(join(dir, 'nginx'), site) : await startCaddy(join(dir, 'caddy'), site));
+      const layout = { port, authHost: 'auth.example.test', gatewayPort, forwardAuthPort, apps: [{ host, upstreamPort: echo.port }] };
+      children.push(proxy === 'nginx' ? await startNginx(join(dir, 'nginx'), layout) : await startCaddy(join(dir, 'caddy'), layout));
       sites[proxy] = { proxy, host, port, url: `http://${host}:${port}` };
     }
 

@@ -1,7 +1,7 @@
 import { CompositeUserStore } from '../../../src/adapters/users/composite-user-store';
 import { UserStoreUnavailableError } from '../../../src/application/ports/user-store';
 import { aUser } from '../../support/builders';
-import { FakeUserStore } from '../../support/fakes';
+import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';
 
 describe('CompositeUserStore', () => {
   it('lets the first store that knows a login win, and checks the password there', async () => {
@@ -22,9 +22,9 @@ describe('CompositeUserStore', () => {
     directory.down = true;
     const store = new CompositeUserStore([local, directory]);
     expect((await store.findAccount('carol'))?.username).toBe('carol');
-    expect(await store.isAccountActive('carol')).toBe(true);
+    expect(await store.currentAccount('carol')).not.toBeNull();
     await expect(store.findAccount('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
-    await expect(store.isAccountActive('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
+    await expect(store.currentAccount('dave')).rejects.toBeInstanceOf(UserStoreUnavailableError);
   });
 
   it('verifies an account object it did not hand out against the store that owns that username', async () => {
@@ -32,5 +32,14 @@ describe('CompositeUserStore', () => {
     const store = new CompositeUserStore([new FakeUserStore([]), directory]);
     expect(await store.verifyPassword(aUser().named('erin').build(), 'pw')).toBe(true);
     expect(await store.verifyPassword(aUser().named('nobody').build(), 'pw')).toBe(false);
+  });
+
+  it('spends the decoy work of the last store on an unknown name, the store that would have checked it', async () => {
+    const localHasher = new FakePasswordHasher();
+    const directoryHasher = new FakePasswordHasher();
+    const store = new CompositeUserStore([new FakeUserStore([aUser().named('carol').build()], localHasher), new FakeUserStore([], directoryHasher)]);
+    expect(await store.findAccount('mallory')).toBeNull();
+    expect(await store.verifyDecoy('mallory', 'pw')).toBe(false);
+    expect([localHasher.decoys, directoryHasher.decoys]).toEqual([0, 1]);
   });
 });

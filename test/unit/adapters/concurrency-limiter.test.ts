@@ -91,6 +91,38 @@ describe('ConcurrencyLimiter', () => {
     expect(limiter.active).toBe(0);
   });
 
+  it('lets one key fill an idle waiting line, then makes its newest waiter give way to another key', async () => {
+    const limiter = new ConcurrencyLimiter(1, 3);
+    const gate = deferred<void>();
+    const order: string[] = [];
+    const running = limiter.run(() => gate.promise, 'flood');
+    const flood = ['f1', 'f2', 'f3'].map((name) => limiter.run(async () => void order.push(name), 'flood'));
+    expect(limiter.queued).toBe(3);
+    await expect(limiter.run(async () => 'f4', 'flood')).rejects.toBeInstanceOf(QueueFullError);
+    const other = limiter.run(async () => void order.push('other'), 'other');
+    await expect(flood[2]).rejects.toBeInstanceOf(QueueFullError);
+    expect(limiter.queued).toBe(3);
+    gate.resolve();
+    await Promise.all([running, flood[0], flood[1], other]);
+    // Turns alternate between keys: the newcomer does not wait behind the whole flood.
+    expect(order).toEqual(['f1', 'other', 'f2']);
+  });
+
+  it('refuses a key that already holds its share of a full line', async () => {
+    const limiter = new ConcurrencyLimiter(1, 4);
+    const gate = deferred<void>();
+    const running = limiter.run(() => gate.promise, 'a');
+    const waiting = [limiter.run(async () => 'a', 'a'), limiter.run(async () => 'a', 'a'), limiter.run(async () => 'b', 'b'), limiter.run(async () => 'b', 'b')];
+    await expect(limiter.run(async () => 'b', 'b')).rejects.toBeInstanceOf(QueueFullError);
+    await expect(limiter.run(async () => 'a', 'a')).rejects.toBeInstanceOf(QueueFullError);
+    const c = limiter.run(async () => 'c', 'c');
+    gate.resolve();
+    const settled = await Promise.allSettled([...waiting, c]);
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    await expect(c).resolves.toBe('c');
+    await running;
+  });
+
   it('refuses a limit below one', () => {
     expect(() => new ConcurrencyLimiter(0)).toThrow(RangeError);
   });

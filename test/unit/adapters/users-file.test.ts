@@ -47,6 +47,34 @@ describe('users file parsing', () => {
     expect(parsed.entries[0].username).toBe('0123');
   });
 
+  it('keeps unquoted YAML group names like 007, 0x10, 1e3, true and null as written', () => {
+    const parsed = parseUsersFile(`users:\n  - username: 007\n    password: "${HASH}"\n    groups: [007, 0x10, 1e3, true, null]\n`, 'users.yaml');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.entries[0].username).toBe('007');
+    expect(parsed.entries[0].groups).toEqual(['007', '0x10', '1e3', 'true', 'null']);
+  });
+
+  it('refuses, with their line, YAML entries whose username, e-mail, name or groups carry invisible characters or commas', () => {
+    const entry = (fields: string): string => `  - username: ${fields}\n    password: "${HASH}"\n`;
+    const parsed = parseUsersFile(
+      'users:\n' +
+        entry('"al\\u200bice"') +
+        entry('bob\n    email: "bo\\u200bb@example.com"') +
+        entry('carol\n    name: "Carol\\u0007"') +
+        entry('dave\n    groups: ["ad\\u200bmins"]') +
+        entry('erin\n    groups: [Domain Admins]') +
+        entry('alice'),
+      'users.yaml',
+    );
+    expect(parsed.entries.map((e) => [e.username, e.groups])).toEqual([['erin', ['Domain Admins']], ['alice', undefined]]);
+    expect(parsed.problems).toEqual([
+      'line 2 (al?ice): username is missing or invalid (contains a control or invisible character (e.g. a zero-width space))',
+      'line 4 (bob): email is not an e-mail address (contains a control or invisible character (e.g. a zero-width space))',
+      'line 7 (carol): name is invalid (contains a control or invisible character (e.g. a zero-width space))',
+      'line 10 (dave): groups must be a list of names (contains a control or invisible character (e.g. a zero-width space))',
+    ]);
+  });
+
   it('lists every problem of a YAML file with its line, and never the hash', () => {
     const parsed = parseUsersFile(
       [

@@ -24,7 +24,7 @@ describe('parseUsersList', () => {
     const { problems } = parseUsersList(`alice, :${secretLooking}, bob:plaintext, dave:${hash('05')}:short, alice:${hash('05')}, alice:${hash('05')}`, 'comma');
     expect(problems).toEqual([
       'entry 1: expected username:bcrypt-hash[:totp-secret]',
-      'entry 2: invalid username',
+      'entry 2: invalid username (is empty)',
       'entry 3 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)',
       'entry 4 (dave): TOTP secret must be base32, at least 16 characters',
       'entry 6: duplicate username alice',
@@ -34,6 +34,16 @@ describe('parseUsersList', () => {
 });
 
 describe('accountFromEntry', () => {
+  it('refuses a username with an invisible, control or non-Latin-1 character, saying why', () => {
+    const parsed = parseUsersList(`al\u200bice:${hash('10')},alice\u0085:${hash('10')},алиса:${hash('10')},alice:${hash('10')}`, 'comma');
+    expect(parsed.entries.map((e) => e.username)).toEqual(['alice']);
+    expect(parsed.problems).toEqual([
+      'entry 1: invalid username (contains a control or invisible character (e.g. a zero-width space))',
+      'entry 2: invalid username (contains a control or invisible character (e.g. a zero-width space))',
+      'entry 3: invalid username (contains a character outside printable Latin-1, which a header cannot carry)',
+    ]);
+  });
+
   it('derives e-mail and name from the username and the protected domain', () => {
     expect(accountFromEntry({ username: 'Alice', hash: hash('05') }, 'example.com')).toMatchObject({ username: 'Alice', email: 'alice@example.com', name: 'Alice', groups: [] });
     expect(accountFromEntry({ username: 'carol@example.org', hash: hash('05') }, 'example.com')).toMatchObject({ email: 'carol@example.org', name: 'carol' });

@@ -26,11 +26,26 @@ describe('portcullis explain', () => {
     expect(out).toContain('decision:    deny (user_not_allowed)');
   });
 
-  it('shows the canonical path a bypass attempt resolves to', () => {
-    const { code, out } = run('https://wiki.example.com/public/..%2fadmin');
+  it.each(['/admin/..;/public/x', '/admin/%2e%2e/public/x', '/admin/..%2fpublic/x', '/admin/..%5cpublic/x'])(
+    'shows that the gateway refuses the ambiguous path %s with 400, and why',
+    (path) => {
+      const { code, out } = run(`https://wiki.example.com${path}`, '--user', 'alice');
+      expect(code).toBe(1);
+      expect(out).toMatch(/path: +ambiguous \((a dot-segment|an encoded slash or backslash)\)/);
+      expect(out).toMatch(/decision: +refused: 400 Ambiguous path \((a dot-segment|an encoded slash or backslash)\)/);
+      expect(out).not.toContain('/public/x is public');
+    },
+  );
+
+  it('shows every reading of a path and decides on the strictest', () => {
+    const { code, out } = run('https://wiki.example.com/public;x/page');
     expect(code).toBe(1);
-    expect(out).toContain('path:        /admin');
+    expect(out).toContain('path:        /public;x/page, also read as /public/page');
+    expect(out).toContain('path:        /public;x/page is not public: the strictest reading decides');
     expect(out).toContain('decision:    login_required');
+    const both = run('https://wiki.example.com/public//page');
+    expect(both.code).toBe(0);
+    expect(both.out).toContain('path:        /public//page, /public/page are public: allow');
   });
 
   it('allows a listed person and exits 0', () => {

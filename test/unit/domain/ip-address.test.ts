@@ -1,4 +1,4 @@
-import { compileIpRanges, inRanges, parseIpInto } from '../../../src/domain/ip-address';
+import { addressBlock, compileIpRanges, inRanges, parseIpInto } from '../../../src/domain/ip-address';
 
 function family(text: string): number {
   return parseIpInto(text, new Uint32Array(4));
@@ -61,5 +61,24 @@ describe('IP addresses', () => {
     const { problems, set } = compileIpRanges(['10.0.0.0/8', '10.0.0.0/33', 'nope', '2001:db8::/129', '1.2.3.4/x', '1.2.3.4/8/8']);
     expect(problems).toHaveLength(5);
     expect(set.size).toBe(1);
+  });
+});
+
+describe('addressBlock', () => {
+  it('takes an IPv4 address as its own block, also when IPv4-mapped', () => {
+    expect(addressBlock('198.51.100.7')).toBe('198.51.100.7');
+    expect(addressBlock('::ffff:198.51.100.7')).toBe('198.51.100.7');
+  });
+
+  it('takes the /64 of an IPv6 address, however it is written', () => {
+    expect(addressBlock('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:0DB8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressBlock('2001:db8:1:3::7')).not.toBe(addressBlock('2001:db8:1:2::7'));
+  });
+
+  it('leaves text that is no address as it is', () => {
+    expect(addressBlock('unknown')).toBe('unknown');
+    expect(addressBlock('')).toBe('');
   });
 });

@@ -24,7 +24,14 @@ describe('failure keys', () => {
 
   it('keeps accounts and addresses in separate namespaces', () => {
     expect(accountKey('10.0.0.1')).not.toBe(addressKey('10.0.0.1'));
-    expect(addressKey('2001:db8::1')).toBe('address:2001:db8::1');
+    expect(addressKey('2001:db8::1')).toBe('address:2001:db8:0:0::/64');
+  });
+
+  it('counts addresses per block: an IPv6 /64 is one client, an IPv4 address is one', () => {
+    expect(addressKey('2001:db8:1:2::7')).toBe(addressKey('2001:db8:1:2:ffff:1:2:3'));
+    expect(addressKey('2001:db8:1:2::7')).not.toBe(addressKey('2001:db8:1:3::7'));
+    expect(addressKey('198.51.100.7')).not.toBe(addressKey('198.51.100.8'));
+    expect(addressKey('::ffff:198.51.100.7')).toBe(addressKey('198.51.100.7'));
   });
 });
 

@@ -9,7 +9,8 @@ describe('RequestAuthenticator', () => {
     it('finds the live session in a cookie', async () => {
       const core = makeCore([alice()]);
       const { token, session } = await signIn(core, 'alice', 'pw');
-      expect(await core.authenticator.authenticate({ sessionToken: token, ip })).toEqual({ kind: 'session', identity: session, session });
+      const identity = { username: 'alice', name: 'alice', email: 'alice@example.com', groups: [], provider: 'username', oauth: false, totp: false };
+      expect(await core.authenticator.authenticate({ sessionToken: token, ip })).toEqual({ kind: 'session', identity, session });
     });
 
     it('ignores absent, forged, expired and revoked sessions', async () => {

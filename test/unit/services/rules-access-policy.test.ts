@@ -14,7 +14,7 @@ function compiled(doc: unknown): AccessRules {
 }
 
 const original = (() => {
-  const r = parseForwarded({ proto: 'https', host: 'wiki.example.com', uri: '/x' });
+  const r = parseForwarded({ proxy: 'traefik', proto: 'https', host: 'wiki.example.com', uri: '/x' });
   if (!r.ok) throw new Error('bad test request');
   return r.value;
 })();
@@ -59,7 +59,7 @@ describe('RulesAccessPolicy', () => {
 });
 
 describe('AuthorizeProxyRequestUseCase with access rules', () => {
-  const forwarded = { proto: 'https', host: 'wiki.example.com', uri: '/x' };
+  const forwarded = { proxy: 'traefik', proto: 'https', host: 'wiki.example.com', uri: '/x' } as const;
 
   it('passes a refusal about the address on as a network refusal', async () => {
     const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: { wiki: { ip: { block: ['192.0.2.0/24'] } } } })));
@@ -76,6 +76,14 @@ describe('AuthorizeProxyRequestUseCase with access rules', () => {
     const core = makeCore([], { policy });
     const result = await core.authorize.execute({ forwarded, ip: '198.51.100.1' });
     expect(result).toEqual({ ok: true, value: { identity: null, headers: { 'x-team': 'wiki' } } });
+  });
+
+  it('refuses an ambiguous path on an application with path rules as ambiguous_path, and audits it', async () => {
+    const policy = new RulesAccessPolicy(new InMemoryAccessRulesSource(compiled({ apps: { wiki: { path: { allow: ['^/public/'] } } } })));
+    const core = makeCore([aUser().named('alice').build()], { policy });
+    const result = await core.authorize.execute({ forwarded: { ...forwarded, uri: '/admin/..;/public/x' }, ip: '198.51.100.1', requestId: 'r2' });
+    expect(result).toEqual({ ok: false, error: { code: 'ambiguous_path', why: 'a dot-segment', app: 'wiki' } });
+    expect(core.audit.events).toContainEqual({ event: 'access_denied', username: '', host: 'wiki.example.com', reason: 'ambiguous_path', requestId: 'r2' });
   });
 
   it('denies a request whose client address could not be read', async () => {

@@ -5,7 +5,7 @@ import { ScriptedAccessPolicy } from '../../support/fakes';
 
 describe('AuthorizeProxyRequestUseCase', () => {
   const ip = '198.51.100.7';
-  const app: ForwardedHeaders = { proto: 'https', host: 'app.example.com', uri: '/dashboard?tab=1' };
+  const app: ForwardedHeaders = { proxy: 'traefik', proto: 'https', host: 'app.example.com', uri: '/dashboard?tab=1' };
   const accounts = () => [aUser().named('alice').withPassword('pw').withGroups('admins').build(), aUser().named('tom').withPassword('pw').withTotp().build()];
 
   it('lets a live session through with its identity', async () => {
@@ -31,7 +31,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('builds the return URL from X-Original-URL too', async () => {
     const core = makeCore(accounts());
-    expect(await core.authorize.execute({ forwarded: { originalUrl: 'http://App.Example.com:8080/x' }, ip })).toEqual({
+    expect(await core.authorize.execute({ forwarded: { proxy: 'nginx', originalUrl: 'http://App.Example.com:8080/x' }, ip })).toEqual({
       ok: false,
       error: { code: 'unauthenticated', returnTo: 'http://app.example.com:8080/x' },
     });
@@ -40,7 +40,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
   it('never offers a return URL off the protected domain', async () => {
     const core = makeCore(accounts());
     for (const host of ['evilexample.com', 'example.com.evil.test', 'evil.test', '203.0.113.5', '[::1]']) {
-      expect(await core.authorize.execute({ forwarded: { proto: 'https', host, uri: '/' }, ip })).toEqual({
+      expect(await core.authorize.execute({ forwarded: { proxy: 'caddy', proto: 'https', host, uri: '/' }, ip })).toEqual({
         ok: false,
         error: { code: 'unauthenticated', returnTo: null },
       });
@@ -49,23 +49,26 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('asks for a login without a return URL when the proxy sent no forwarded headers', async () => {
     const core = makeCore(accounts());
-    expect(await core.authorize.execute({ forwarded: {}, ip })).toEqual({ ok: false, error: { code: 'unauthenticated', returnTo: null } });
+    expect(await core.authorize.execute({ forwarded: { proxy: 'traefik' }, ip })).toEqual({ ok: false, error: { code: 'unauthenticated', returnTo: null } });
   });
 
   it('refuses malformed forwarded headers before looking at any credentials', async () => {
     const core = makeCore(accounts());
-    const cases: Array<[ForwardedHeaders, string]> = [
-      [{ proto: 'ftp', host: 'app.example.com', uri: '/' }, 'X-Forwarded-Proto'],
-      [{ proto: 'https', host: 'evil.test/x', uri: '/' }, 'X-Forwarded-Host'],
-      [{ proto: 'https', host: 'app.example.com', uri: '//evil.test' }, 'X-Forwarded-Uri'],
-      [{ proto: 'https', uri: '/' }, 'X-Forwarded-Host'],
-      [{ originalUrl: 'javascript:alert(1)' }, 'X-Original-URL'],
+    const cases: Array<[ForwardedHeaders, string, string]> = [
+      [{ proxy: 'traefik', proto: 'ftp', host: 'app.example.com', uri: '/' }, 'X-Forwarded-Proto', 'malformed'],
+      [{ proxy: 'traefik', proto: 'https', host: 'evil.test/x', uri: '/' }, 'X-Forwarded-Host', 'malformed'],
+      [{ proxy: 'caddy', proto: 'https', host: 'app.example.com', uri: '//evil.test' }, 'X-Forwarded-Uri', 'malformed'],
+      [{ proxy: 'caddy', proto: 'https', uri: '/' }, 'X-Forwarded-Host', 'malformed'],
+      [{ proxy: 'nginx', originalUrl: 'javascript:alert(1)' }, 'X-Original-URL', 'malformed'],
+      [{ proxy: 'nginx', host: 'app.example.com' }, 'X-Original-URL', 'missing'],
+      [{ proxy: 'traefik', proto: 'https', host: 'evil.test, app.example.com', uri: '/' }, 'X-Forwarded-Host', 'repeated'],
     ];
-    for (const [forwarded, field] of cases) {
-      expect(await core.authorize.execute({ forwarded, authorization: basicAuth('alice', 'pw'), ip })).toEqual({
+    for (const [forwarded, field, problem] of cases) {
+      expect(await core.authorize.execute({ forwarded, authorization: basicAuth('alice', 'pw'), ip, requestId: 'r1' })).toEqual({
         ok: false,
-        error: { code: 'bad_forwarded_headers', field },
+        error: { code: 'bad_forwarded_headers', field, problem },
       });
+      expect(core.audit.events.at(-1)).toEqual({ event: 'forwarded_request_refused', proxy: forwarded.proxy, field, problem, ip, requestId: 'r1' });
     }
     expect(core.hasher.verifications).toBe(0);
   });
@@ -139,11 +142,11 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('offers only the gateway host as a return URL when the cookie is host-only', async () => {
     const core = makeCore(accounts(), { settings: { protectedDomain: { domain: 'localhost', shareable: false } } });
-    expect(await core.authorize.execute({ forwarded: { proto: 'http', host: 'localhost:8080', uri: '/a' }, ip })).toEqual({
+    expect(await core.authorize.execute({ forwarded: { proxy: 'traefik', proto: 'http', host: 'localhost:8080', uri: '/a' }, ip })).toEqual({
       ok: false,
       error: { code: 'unauthenticated', returnTo: 'http://localhost:8080/a' },
     });
-    expect(await core.authorize.execute({ forwarded: { proto: 'http', host: 'app.localhost', uri: '/a' }, ip })).toEqual({
+    expect(await core.authorize.execute({ forwarded: { proxy: 'traefik', proto: 'http', host: 'app.localhost', uri: '/a' }, ip })).toEqual({
       ok: false,
       error: { code: 'unauthenticated', returnTo: null },
     });

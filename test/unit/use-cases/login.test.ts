@@ -31,6 +31,22 @@ describe('LoginUseCase', () => {
     expect(core.hasher.verifications).toBe(2);
   });
 
+  it("hands the client's address block to the password check, so the hasher can share its waiting line fairly", async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::7' });
+    await core.login.execute({ login: 'mallory', password: 'pw', ip: '2001:db8:1:2::8' });
+    await core.login.execute({ login: 'alice', password: 'pw', ip: '198.51.100.7' });
+    expect(core.hasher.requesters).toEqual(['2001:db8:1:2::/64', '2001:db8:1:2::/64', '198.51.100.7']);
+  });
+
+  it('counts failures from one IPv6 /64 against one address lock', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    // lockPolicy(3, 60): an address block is locked after 30 failures, whichever of its addresses they came from.
+    for (let i = 0; i < 30; i += 1) await core.login.execute({ login: `name-${i}`, password: 'x', ip: `2001:db8:1:2::${(i + 1).toString(16)}` });
+    expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({ ok: false, error: { code: 'account_locked' } });
+    expect((await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:3::1' })).ok).toBe(true);
+  });
+
   it('gives an account with TOTP a short pending session only', async () => {
     const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()]);
     const result = await core.login.execute({ login: 'tom', password: 'pw', ip });

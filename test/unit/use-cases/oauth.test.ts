@@ -193,6 +193,28 @@ describe('CompleteOAuthUseCase', () => {
     expect(result).toEqual({ ok: false, error: { code: 'email_missing', flowId: started.flow.id } });
   });
 
+  it.each([
+    ['a zero-width space', 'al\u200bice@example.com'],
+    ['a control character', 'alice\u0085@example.com'],
+    ['white space', 'al ice@example.com'],
+    ['a character a header cannot carry', 'алиса@example.com'],
+  ])('refuses an identity whose e-mail (its username here) carries %s, before any decision', async (_what, email) => {
+    const { core, provider, start } = setup();
+    provider.codes.set('c', { ...alice, email });
+    const started = await start();
+    const result = await core.completeOAuth.execute({ provider: 'generic', code: 'c', state: started.state, heldFlows: [started.held], ip });
+    expect(result).toEqual({ ok: false, error: { code: 'identity_invalid', flowId: started.flow.id } });
+    expect(core.audit.events).toContainEqual(expect.objectContaining({ event: 'login_failed', reason: 'identity_invalid' }));
+  });
+
+  it('leaves out groups whose names carry a comma or invisible characters, and a display name with invisible characters', async () => {
+    const { core, provider, start } = setup();
+    provider.codes.set('c', { ...alice, name: 'Ali\u200bce', groups: ['admins,staff', 'ops\u200b', 'Domain Admins', 'users'] });
+    const started = await start();
+    const result = await core.completeOAuth.execute({ provider: 'generic', code: 'c', state: started.state, heldFlows: [started.held], ip });
+    expect(result.ok && result.value.session).toMatchObject({ username: 'alice@example.com', name: 'alice', groups: ['Domain Admins', 'users'] });
+  });
+
   it('refuses an e-mail outside the whitelist and admits one inside, case-insensitively', async () => {
     const { core, provider, start } = setup({ oauth: { whitelist: whitelist('*@example.com') } });
     provider.codes.set('in', alice);

@@ -7,7 +7,7 @@ import { FakeOAuthProvider, FakeTotpVerifier } from '../../support/fakes';
 /** Login attempts whose backing store is down, as the Redis adapter reports it. */
 function downAttempts(): LoginAttempts {
   const fail = async (): Promise<never> => Promise.reject(new StateStoreUnavailableError('fake'));
-  return { lockedUntil: fail, recordFailure: fail, reset: fail };
+  return { lockedUntil: fail, reserve: fail, refund: fail, reset: fail };
 }
 
 describe('use cases when the shared state store is down', () => {
@@ -31,7 +31,7 @@ describe('use cases when the shared state store is down', () => {
   it('answers forward auth with HTTP Basic as unavailable rather than anonymous', async () => {
     const core = makeCore([aUser().named('alice').withPassword('pw').build()], { attempts: downAttempts() });
     const result = await core.authorize.execute({
-      forwarded: { proto: 'https', host: 'app.example.com', uri: '/' },
+      forwarded: { proxy: 'traefik', proto: 'https', host: 'app.example.com', uri: '/' },
       authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}`,
       ip,
     });
@@ -44,7 +44,7 @@ describe('use cases when the shared state store is down', () => {
     if (!login.ok) throw new Error('login failed');
     const downCore = makeCore([aUser().named('alice').withPassword('pw').build()], { attempts: downAttempts() });
     const result = await downCore.authorize.execute({
-      forwarded: { proto: 'https', host: 'app.example.com', uri: '/' },
+      forwarded: { proxy: 'traefik', proto: 'https', host: 'app.example.com', uri: '/' },
       sessionToken: downCore.sealer.seal(login.value.session),
       ip,
     });
