@@ -1,4 +1,4 @@
-import { runDoctor, startLab, type DoctorRun, type Lab, type Mistakes, type ProxyKind } from './support/doctor-lab';
+import { runDoctor, startExamples, startLab, type DoctorRun, type Lab, type Mistakes, type ProxyKind } from './support/doctor-lab';
 
 /**
  * `portcullis doctor` against real nginx and Caddy in front of the real gateway and an upstream
@@ -117,5 +117,20 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor and TLS, behind %s
     const run = await runDoctor([lab.appUrl, ...RESOLVE]);
     expect(run.stdout).toMatch(/^FAIL {2}baseline: .*not trusted.*--insecure/m);
     expect(run.code).toBe(1);
+  });
+});
+
+describe.each(['nginx', 'caddy'] as const)('the shipped %s example, checked by portcullis doctor', (kind: ProxyKind) => {
+  it('passes every check, ambiguous paths aimed at a path the rules make public included; only the plain-http login is a warning', async () => {
+    const site = await startExamples(kind);
+    try {
+      const run = await runDoctor([site.appUrl, '--as', site.username, ...RESOLVE, '--public-path', '/public/x'], `${site.password}\n`);
+      // The examples run on plain http here (as the end-to-end suite fills them): the cookie cannot be Secure.
+      expect(run.stdout.split('\n').filter((l) => /^(WARN|FAIL|SKIP)/.test(l))).toEqual([expect.stringMatching(/^WARN {2}cookie-secure: the login is plain http/)]);
+      expect([...run.verdicts.keys()].sort()).toEqual([...ALL_CHECKS].sort());
+      expect(run.code).toBe(0);
+    } finally {
+      await site.stop();
+    }
   });
 });

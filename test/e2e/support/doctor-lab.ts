@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import bcrypt from 'bcrypt';
 import { freePort, startChild, waitForHttp, type Child } from './processes';
+import { startCaddy, startNginx } from './proxies';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const BIN = join(ROOT, 'dist', 'src', 'main.js');
@@ -298,6 +299,54 @@ export async function startLab(options: { gatewayEnv?: Record<string, string> } 
       if (process.env.E2E_KEEP_DIR === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The shipped `examples/` as an operator would run them: the built gateway with forward auth on its
+ * own listener and an access rule that makes `/public/` public, nginx or Caddy from the example
+ * files (plain http on a loopback port, as the end-to-end tests fill them) in front of it and of the
+ * header-echoing upstream, the login host routed through the proxy.
+ */
+export async function startExamples(kind: ProxyKind): Promise<{ appUrl: string; username: string; password: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'portcullis-doctor-examples-'));
+  const upstream = await startHeaderEcho();
+  const port = await freePort();
+  const gatewayPort = await freePort();
+  const forwardAuthPort = await freePort();
+  const username = 'alice';
+  const password = 'alice-Pa55word!';
+  const rules = join(dir, 'rules.yml');
+  writeFileSync(rules, 'apps:\n  app:\n    domain: app.example.test\n    path: { allow: ["^/public/"] }\n');
+  const children: Child[] = [];
+  const stop = async (): Promise<void> => {
+    for (const child of children.reverse()) await child.stop();
+    await upstream.close();
+    if (process.env.E2E_KEEP_DIR === undefined) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const gateway = startChild('gateway', process.execPath, [BIN], {
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(gatewayPort),
+        FORWARD_AUTH_PORT: String(forwardAuthPort),
+        ADDRESS: '127.0.0.1',
+        APP_URL: `http://auth.example.test:${port}`,
+        SECRET: 'doctor-secret-doctor-secret-doctor-secret-0123',
+        USERS: `${username}:${bcrypt.hashSync(password, 4)}`,
+        ACCESS_CONFIG: rules,
+        LOG_LEVEL: 'warn',
+      },
+      logFile: join(dir, 'gateway.log'),
+    });
+    children.push(gateway);
+    await waitForHttp(gateway, gatewayPort, `auth.example.test:${port}`);
+    const layout = { port, authHost: 'auth.example.test', gatewayPort, forwardAuthPort, apps: [{ host: 'app.example.test', upstreamPort: upstream.port }] };
+    children.push(kind === 'nginx' ? await startNginx(join(dir, 'nginx'), layout) : await startCaddy(join(dir, 'caddy'), layout));
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { appUrl: `http://app.example.test:${port}/`, username, password, stop };
 }
 
 /** Resolves once the port accepts TLS connections, or fails when the child dies or time runs out. */
