@@ -52,7 +52,7 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
     const help = await doctor(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: portcullis doctor <protected-url>/);
-    for (const option of ['--as', '--password-file', '--public-path', '--resolve', '--insecure', '--timeout']) expect(help.stdout).toContain(option);
+    for (const option of ['--as', '--password-stdin', '--password-file', '--public-path', '--resolve', '--insecure', '--timeout']) expect(help.stdout).toContain(option);
   });
 
   it('refuses a password given as an argument, before sending anything', async () => {
@@ -70,6 +70,8 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
     [['https://app.example.com/', '--frobnicate'], 'unknown option --frobnicate'],
     [['https://app.example.com/', '--resolve', 'nocolon'], '--resolve takes HOST:ADDRESS (e.g. app.example.com:203.0.113.7)'],
     [['https://app.example.com/', '--password-file', '/dev/null'], '--password-file goes with --as'],
+    [['https://app.example.com/', '--password-stdin'], '--password-stdin goes with --as'],
+    [['https://app.example.com/', '--as', 'alice', '--password-stdin', '--password-file', '/dev/null'], 'give --password-stdin or --password-file, not both'],
   ])('answers the invocation %j with one line and exit code 2', async (args, message) => {
     const run = await doctor(args);
     expect(run.code).toBe(2);
@@ -161,9 +163,20 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
     it('reads the password from the first line of standard input', async () => {
       const run = await doctor([`http://127.0.0.1:${port}/`, '--as', 'alice'], 'from the file\n');
       expect(run.stdout).toContain('PASS  login: logged in as alice');
+      const explicit = await doctor([`http://127.0.0.1:${port}/`, '--as', 'alice', '--password-stdin'], 'from the file\n');
+      expect(explicit.stdout).toContain('PASS  login: logged in as alice');
       const wrong = await doctor([`http://127.0.0.1:${port}/`, '--as', 'alice'], 'wrong\n');
       expect(wrong.stdout).toContain('FAIL  login: could not log in as alice');
       expect(wrong.code).toBe(1);
+    });
+
+    it('names a password file it cannot read, and sends nothing', async () => {
+      const before = logins.length;
+      const run = await doctor([`http://127.0.0.1:${port}/`, '--as', 'alice', '--password-file', '/nonexistent/password']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe('portcullis: cannot read the password file /nonexistent/password\n');
+      expect(run.stdout).toBe('');
+      expect(logins.length).toBe(before);
     });
 
     it('refuses to run without a password rather than trying an empty one', async () => {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { CliIo } from '../cli-io';
 import { diagnose } from './diagnose';
 import { formatFinding, summary, type Finding } from './findings';
@@ -13,8 +12,10 @@ PASS, WARN, FAIL or SKIP with the fix. Exit code 1 when anything FAILs.
 
   --as USER             also log in as USER through the gateway's /api/login (found through the
                         login redirect) to check the session cookie and the headers the app sees;
-                        the password is read from standard input (hidden when typed), never an argument
-  --password-file PATH  read the password from the first line of PATH instead
+                        the password is asked for (hidden) on a terminal, else read from the first
+                        line of standard input; never an argument
+  --password-stdin      read it from the first line of standard input, even on a terminal
+  --password-file PATH  read it from the first line of PATH
   --public-path PATH    a path the access rules leave public: ambiguous paths then aim at it
   --resolve HOST:ADDR   connect to ADDR for HOST (repeatable; HOST may be *.example.com), for a
                         proxy whose names do not resolve from here yet
@@ -34,6 +35,7 @@ interface DoctorArgs {
   readonly url: URL;
   readonly as?: string;
   readonly passwordFile?: string;
+  readonly passwordStdin: boolean;
   readonly publicPath?: string;
   readonly transport: SocketTransportOptions;
 }
@@ -45,6 +47,7 @@ function parse(args: readonly string[]): DoctorArgs {
   let passwordFile: string | undefined;
   let publicPath: string | undefined;
   let insecure = false;
+  let passwordStdin = false;
   let timeoutMs = 10_000;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
@@ -56,6 +59,10 @@ function parse(args: readonly string[]): DoctorArgs {
     const flag = eq === -1 ? arg : arg.slice(0, eq);
     if (flag === '--insecure' && eq === -1) {
       insecure = true;
+      continue;
+    }
+    if (flag === '--password-stdin' && eq === -1) {
+      passwordStdin = true;
       continue;
     }
     if (flag === '--password' || flag === '--pass') {
@@ -104,19 +111,20 @@ function parse(args: readonly string[]): DoctorArgs {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DoctorUsageError('the protected URL must be an absolute http:// or https:// URL');
   if (url.username !== '' || url.password !== '') throw new DoctorUsageError('never put credentials in the URL: use --as and standard input');
   url.hash = '';
-  if (passwordFile !== undefined && as === undefined) throw new DoctorUsageError('--password-file goes with --as');
-  return { url, as, passwordFile, publicPath, transport: { insecure, resolve, timeoutMs } };
+  if ((passwordFile !== undefined || passwordStdin) && as === undefined) throw new DoctorUsageError(`${passwordStdin ? '--password-stdin' : '--password-file'} goes with --as`);
+  if (passwordFile !== undefined && passwordStdin) throw new DoctorUsageError('give --password-stdin or --password-file, not both');
+  return { url, as, passwordFile, passwordStdin, publicPath, transport: { insecure, resolve, timeoutMs } };
 }
 
 async function readPassword(args: DoctorArgs, io: CliIo): Promise<string | null> {
   if (args.passwordFile !== undefined) {
     try {
-      return readFileSync(args.passwordFile, 'utf8').split(/\r?\n/)[0] ?? '';
+      return (await io.readFile(args.passwordFile)).split(/\r?\n/)[0] ?? '';
     } catch {
       return null;
     }
   }
-  if (io.interactive) return io.promptHidden(`Password for ${args.as}: `).catch(() => null);
+  if (io.interactive && !args.passwordStdin) return io.promptHidden(`Password for ${args.as}: `).catch(() => null);
   return (await io.readLines())[0] ?? '';
 }
 
@@ -138,7 +146,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo, deps: Do
   if (args.as !== undefined) {
     const password = await readPassword(args, io);
     if (password === null && args.passwordFile !== undefined) {
-      io.err(`portcullis: cannot read --password-file ${printable(args.passwordFile)}\n`);
+      io.err(`portcullis: cannot read the password file ${printable(args.passwordFile)}\n`);
       return 1;
     }
     if (password === null || password === '') {
