@@ -1,7 +1,7 @@
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { concurrentGuessesSuite } from '../support/concurrent-guesses';
 import { RedisServer } from '../support/redis-server';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 // Every round trip to Redis is a chance for simultaneous guesses to slip between a check and its count.
 concurrentGuessesSuite('Redis', async () => {
-  const c = new RedisConnection({ target, prefix: `guesses${(prefixes += 1)}:`, logger: new JsonLinesLogger('silent') });
+  const c = new RedisConnection({ target, prefix: `guesses${(prefixes += 1)}:`, logger: silentLogger });
   connections.push(c);
   await c.ready();
   return new RedisLoginAttempts(c);

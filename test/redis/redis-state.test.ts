@@ -4,7 +4,7 @@ import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempt
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
 import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
@@ -17,11 +17,10 @@ let server: RedisServer;
 let target: RedisTarget;
 const connections: RedisConnection[] = [];
 let prefixes = 0;
-const silent = new JsonLinesLogger('silent');
 
 /** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
 async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ target, prefix, logger: silent });
+  const c = new RedisConnection({ target, prefix, logger: silentLogger });
   connections.push(c);
   await c.ready();
   return c;
@@ -47,7 +46,7 @@ async function perTest(env: ContractEnv): Promise<RedisConnection> {
 
 loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempts(await perTest(env)));
 revokedSessionsContract('RedisRevokedSessions', async (env) => {
-  const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
+  const store = new RedisRevokedSessions(await perTest(env), env.clock, silentLogger);
   store.start();
   // Before its first sync the store refuses to answer (tested below); the contract is about a loaded one.
   if (!(await eventually(async () => store.hasLoaded()))) throw new Error('revocations never loaded');
@@ -98,8 +97,8 @@ describe('Redis stores shared by two replicas', () => {
   it('pushes a revocation made on one replica to the other without a request to Redis', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-revoked:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
-    const b = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
+    const b = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     b.start();
     expect(await eventually(async () => a.isSynced() && b.isSynced())).toBe(true);
@@ -110,10 +109,10 @@ describe('Redis stores shared by two replicas', () => {
   it('refuses to say a session is unrevoked, and is not ready, until it has loaded the shared set', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-unloaded:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     await a.revoke('s-elsewhere', clock.now() + 60_000);
-    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     await expect(late.isRevoked('s-elsewhere')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     await expect(late.isRevoked('s-other')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     await expect(late.check()).rejects.toThrow('revocations not loaded');
@@ -127,10 +126,10 @@ describe('Redis stores shared by two replicas', () => {
   it('loads the revocations made before it started', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-late:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     await a.revoke('s-early', clock.now() + 60_000);
-    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     late.start();
     expect(await eventually(async () => late.isSynced())).toBe(true);
     expect(await late.isRevoked('s-early')).toBe(true);
@@ -141,7 +140,7 @@ describe('Redis stores shared by two replicas', () => {
     const clock = new FixedClock();
     await new RedisLoginAttempts(c).reserve([{ key: 'account:t', maxFailures: 5 }], clock.now(), 60_000);
     await new RedisUsedTotpSteps(c, clock).claim('t', 1, clock.now() + 90_000);
-    const revoked = new RedisRevokedSessions(c, clock, silent);
+    const revoked = new RedisRevokedSessions(c, clock, silentLogger);
     await revoked.revoke('s-t', clock.now() + 60_000);
     const keys = await c.client.keys('*');
     const ours = keys.filter((k) => k.startsWith('ttl-check:'));
@@ -159,13 +158,13 @@ describe('Redis stores while Redis is down', () => {
     const own = await RedisServer.start();
     const parsed = parseRedisUrl(own.url);
     if (!parsed.ok) throw new Error(parsed.problem);
-    const c = new RedisConnection({ target: parsed.target, prefix: 'down:', logger: silent });
+    const c = new RedisConnection({ target: parsed.target, prefix: 'down:', logger: silentLogger });
     connections.push(c);
     await c.ready();
     const clock = new FixedClock();
     const attempts = new RedisLoginAttempts(c);
     const steps = new RedisUsedTotpSteps(c, clock);
-    const revoked = new RedisRevokedSessions(c, clock, silent);
+    const revoked = new RedisRevokedSessions(c, clock, silentLogger);
     revoked.start();
     expect(await eventually(async () => revoked.hasLoaded())).toBe(true);
     await revoked.revoke('before', clock.now() + 60_000);

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { RedisServer } from '../support/redis-server';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { hashOf } from '../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
 
 const json = { 'Content-Type': 'application/json' };
 const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/', Accept: 'application/json' };

@@ -1,10 +1,11 @@
 import { generate } from 'otplib';
 import { TOKENS } from '../../src/composition/tokens';
-import { capturedLogger } from '../support/log-capture';
-import { freePort, RedisServer } from '../support/redis-server';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { capturedLogger } from '../support/loggers';
+import { freePort } from '../support/net';
+import { RedisServer } from '../support/redis-server';
+import { hashOf, TOTP_SECRET } from '../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
 
-const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const json = { 'Content-Type': 'application/json' };
 const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/', Accept: 'application/json' };
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import bcrypt from 'bcrypt';
-import { built, freePort, runNode, type Child } from '../../support/process';
+import { freePort } from '../../support/net';
+import { built, runNode, type Child } from '../../support/process';
 
 const MAIN = 'src/main.js';
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 /**
  * The gateway's server answers forward auth before Koa (`forwardAuthFirst`); hosts that mount

@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { loadConfig } from '../../../src/composition/config';
 import { createGateway, type Gateway } from '../../../src/composition/gateway';
-import { built, freePort, runNode, type Child } from '../../support/process';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import { freePort } from '../../support/net';
+import { built, runNode, type Child } from '../../support/process';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
 
 /** One raw HTTP/1.1 exchange (any request target, absolute-form included); resolves the status line and body. */
 function rawHttp(port: number, head: string): Promise<{ status: number; body: string }> {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 
 /** Asks `probe` again every 25 ms until it returns true; fails after `ms` (the file watcher is asynchronous). */
 async function eventually(probe: () => Promise<boolean>, ms = 8000): Promise<void> {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChild, waitForHttp, type Child } from './processes';
+import { startChild, waitForHttp, type Child } from '../../support/process';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
