@@ -12,7 +12,10 @@ export class TestLogger implements Logger {
   private readonly min: number;
 
   /** `write` gets each entry at or above `level` as one JSON line (`{time, level, msg, ...fields}`). */
-  constructor(level: LogLevel, private readonly write: (line: string, level: LogLevel) => void = () => undefined) {
+  constructor(
+    level: LogLevel,
+    private readonly write: (line: string, level: LogLevel) => void = () => undefined,
+  ) {
     this.min = RANK[level];
   }
 
@@ -52,6 +55,10 @@ export function capturedLogger(level: 'debug' | 'info' = 'debug'): { logger: Pin
   return {
     logger,
     text,
-    lines: () => text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      text()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }

@@ -181,7 +181,8 @@ export async function runCli(args: readonly string[], options: { input?: string;
 export async function waitForHttp(child: Child, port: number, host: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`${child.name} exited with ${child.process.exitCode}; ${child.logFile === null ? child.stderr : `see ${child.logFile}`}`);
+    if (child.process.exitCode !== null)
+      throw new Error(`${child.name} exited with ${child.process.exitCode}; ${child.logFile === null ? child.stderr : `see ${child.logFile}`}`);
     const up = await new Promise<boolean>((resolve) => {
       const req = request({ host: '127.0.0.1', port, path: '/', method: 'HEAD', headers: { host }, timeout: 1000 }, (res) => {
         res.resume();
@@ -192,7 +193,8 @@ export async function waitForHttp(child: Child, port: number, host: string, time
       req.end();
     });
     if (up) return;
-    if (Date.now() > deadline) throw new Error(`${child.name} did not answer on port ${port} in time; ${child.logFile === null ? child.stderr : `see ${child.logFile}`}`);
+    if (Date.now() > deadline)
+      throw new Error(`${child.name} did not answer on port ${port} in time; ${child.logFile === null ? child.stderr : `see ${child.logFile}`}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
