@@ -1,5 +1,5 @@
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
 import { silentLogger } from '../support/loggers';
 import { concurrentGuessesSuite } from '../support/concurrent-guesses';
@@ -12,9 +12,7 @@ let prefixes = 0;
 
 beforeAll(async () => {
   server = await RedisServer.start();
-  const parsed = parseRedisUrl(server.url);
-  if (!parsed.ok) throw new Error(parsed.problem);
-  target = parsed.target;
+  target = server.target;
 });
 afterAll(async () => {
   await Promise.all(connections.map((c) => c.close()));

@@ -1,5 +1,5 @@
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
@@ -12,6 +12,7 @@ import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contrac
 import { FixedClock } from '../support/fakes';
 import type { ContractEnv } from '../contract/ports/harness';
 import { RedisServer } from '../support/redis-server';
+import { eventually } from '../support/wait';
 
 let server: RedisServer;
 let target: RedisTarget;
@@ -28,9 +29,7 @@ async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection
 
 beforeAll(async () => {
   server = await RedisServer.start();
-  const parsed = parseRedisUrl(server.url);
-  if (!parsed.ok) throw new Error(parsed.problem);
-  target = parsed.target;
+  target = server.target;
 });
 afterAll(async () => {
   await Promise.all(connections.map((c) => c.close()));
@@ -54,16 +53,6 @@ revokedSessionsContract('RedisRevokedSessions', async (env) => {
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
 usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
-
-/** Waits (bounded) for something another replica caused to arrive here by pub/sub. */
-async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return check();
-}
 
 describe('Redis stores shared by two replicas', () => {
   it('lets exactly one of two replicas claim the same TOTP step', async () => {
@@ -156,9 +145,7 @@ describe('Redis stores shared by two replicas', () => {
 describe('Redis stores while Redis is down', () => {
   it('fail closed for locks and TOTP claims, answer revocations from memory, and recover by themselves', async () => {
     const own = await RedisServer.start();
-    const parsed = parseRedisUrl(own.url);
-    if (!parsed.ok) throw new Error(parsed.problem);
-    const c = new RedisConnection({ target: parsed.target, prefix: 'down:', logger: silentLogger });
+    const c = new RedisConnection({ target: own.target, prefix: 'down:', logger: silentLogger });
     connections.push(c);
     await c.ready();
     const clock = new FixedClock();

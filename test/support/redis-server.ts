@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
 import { freePort } from './net';
 
 function answersPing(port: number): Promise<boolean> {
@@ -41,6 +42,13 @@ export class RedisServer {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Where a RedisConnection finds this server. */
+  get target(): RedisTarget {
+    const parsed = parseRedisUrl(this.url);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    return parsed.target;
   }
 
   /** Starts (again) on the same port, empty. Resolves once it answers PING. */
