@@ -8,7 +8,7 @@ import { connect } from 'node:tls';
 import { TEST_SECRET, usersEntry } from '../../support/credentials';
 import { freePort } from '../../support/net';
 import { runCli, startChild, startGatewayProcess, waitForHttp, type Child } from '../../support/process';
-import { startCaddy, startNginx } from './proxies';
+import { nginxMainHead, startCaddy, startNginx } from './proxies';
 
 /**
  * The classic wiring mistakes, each one switch away from the correct configuration:
@@ -157,14 +157,7 @@ server {
     return 444;
 }`;
   return [
-    'daemon off;',
-    'worker_processes 1;',
-    `pid ${join(dir, 'nginx.pid')};`,
-    `error_log ${join(dir, 'error.log')} warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    `  access_log ${join(dir, 'access.log')};`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`),
+    ...nginxMainHead(dir),
     '  map "$http_authorization|$http_accept" $portcullis_browser { default 0; "~^\\|.*text/html" 1; }',
     // Without a default server the first one answers every unknown host: here, the app.
     m.noDefaultHost ? app + login : fallback + app + login,
