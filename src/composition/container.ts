@@ -145,8 +145,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   bind(
     TOKENS.ReadinessChecks,
-    (lifecycle: GatewayLifecycle, redis: RedisHolder): ReadinessCheck[] => [lifecycle, ...(redis.connection === null ? [] : [redis.connection])],
-    [TOKENS.Lifecycle, TOKENS.Redis],
+    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions): ReadinessCheck[] => [
+      lifecycle,
+      ...(redis.connection === null ? [] : [redis.connection]),
+      // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
+      ...(revoked instanceof RedisRevokedSessions ? [revoked] : []),
+    ],
+    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions],
   );
   bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());

@@ -186,7 +186,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis']);
+      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
       expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();

@@ -90,12 +90,21 @@ export class RequestAuthenticator {
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
   async session(token: string | undefined): Promise<Session | null> {
+    const session = this.unexpiredSession(token);
+    if (session === null || (await this.revoked.isRevoked(session.id))) return null;
+    return session;
+  }
+
+  /**
+   * The session in a cookie value when it is genuine and unexpired, without asking whether it was
+   * revoked: for logout, which may revoke it again even when revocations cannot be read.
+   */
+  unexpiredSession(token: string | undefined): Session | null {
     if (token === undefined || token === '') return null;
     const session = this.sealer.unseal(token);
     if (session === null || !isActive(session, this.clock.now())) return null;
     // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
     if (session.oauth && (this.oauth.providers.get(session.provider) === null || !isWhitelisted(this.oauth.whitelist, session.email))) return null;
-    if (await this.revoked.isRevoked(session.id)) return null;
     return session;
   }
 
