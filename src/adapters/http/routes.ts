@@ -159,9 +159,21 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   router.post('/logout', async (ctx) => {
-    await useCases.logout.execute({ sessionToken: sessionToken(ctx), requestId: requestIdOf(ctx) });
-    ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
-    reply(ctx, 200, MESSAGES.loggedOut);
+    const result = await useCases.logout.execute({ sessionToken: sessionToken(ctx), requestId: requestIdOf(ctx) });
+    if (result.ok) {
+      ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+      return reply(ctx, 200, MESSAGES.loggedOut);
+    }
+    const error = result.error;
+    switch (error.code) {
+      // The cookie stays: clearing it would look like a logout while a copy of it still works.
+      case 'store_unavailable':
+        return reply(ctx, 503, MESSAGES.unavailable);
+      default: {
+        const unreachable: never = error.code;
+        throw new Error(`unmapped logout outcome ${String(unreachable)}`);
+      }
+    }
   });
 
   const appBody = { ...settings.app };

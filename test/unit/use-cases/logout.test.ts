@@ -10,7 +10,7 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token } = await signIn(core, 'alice', 'pw');
     expect((await core.authorize.execute({ forwarded, sessionToken: token, ip })).ok).toBe(true);
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: true });
+    expect(await core.logout.execute({ sessionToken: token })).toEqual({ ok: true, value: { revoked: true } });
     expect(await core.authorize.execute({ forwarded, sessionToken: token, ip })).toMatchObject({ ok: false, error: { code: 'unauthenticated' } });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
   });
@@ -34,7 +34,7 @@ describe('LogoutUseCase', () => {
     const { token } = await signIn(core, 'alice', 'pw');
     await core.logout.execute({ sessionToken: token });
     for (const sessionToken of [token, undefined, '', 'v1.AAAA', 'garbage']) {
-      expect(await core.logout.execute({ sessionToken })).toEqual({ revoked: false });
+      expect(await core.logout.execute({ sessionToken })).toEqual({ ok: true, value: { revoked: false } });
     }
   });
 
@@ -42,7 +42,7 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
     core.clock.set(session.expiresAt);
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: false });
+    expect(await core.logout.execute({ sessionToken: token })).toEqual({ ok: true, value: { revoked: false } });
   });
 
   it('keeps the revocation only until the session would have expired anyway', async () => {
@@ -58,7 +58,7 @@ describe('LogoutUseCase', () => {
   it('revokes a pending TOTP session too', async () => {
     const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()]);
     const { token } = await signIn(core, 'tom', 'pw');
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: true });
+    expect(await core.logout.execute({ sessionToken: token })).toEqual({ ok: true, value: { revoked: true } });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
   });
 });
