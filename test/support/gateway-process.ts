@@ -41,13 +41,15 @@ export class GatewayProcess {
    * gateway would keep its database in ./data of the working directory: it gets a temp dir of its
    * own instead, removed when it exits.
    */
-  static start(env: Record<string, string>, options: { wrap?: (argv: string[]) => [string, string[]] } = {}): GatewayProcess {
+  static start(env: Record<string, string>, options: { wrap?: (argv: string[]) => [string, string[]]; uid?: number; gid?: number } = {}): GatewayProcess {
     const data = env.DATA_DIR === undefined && env.REDIS_URL === undefined ? tempDataDir() : null;
     const argv = [process.execPath, MAIN];
     const [command, args] = options.wrap?.(argv) ?? [argv[0], argv.slice(1)];
     const child = spawn(command, args, {
       env: { PATH: process.env.PATH ?? '', ...(data === null ? {} : { DATA_DIR: data.dir }), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      uid: options.uid,
+      gid: options.gid,
     });
     const gateway = new GatewayProcess(child);
     if (data !== null) child.once('exit', () => data.remove());
