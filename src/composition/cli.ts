@@ -2,6 +2,7 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { loadConfig, OPTIONS } from './config';
+import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
 
 /** The `portcullis` executable: the CLI, wired to this process's environment. */
@@ -15,6 +16,15 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         return 1;
       }),
     options: OPTIONS,
+    // The database tools load only for their own commands; the data dir is read like the gateway reads it.
+    backup: async (file, dataDir) => {
+      const { backupDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file);
+    },
+    restore: async (file, dataDir) => {
+      const { restoreDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now());
+    },
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {
       const loaded = loadConfig({ env, argv: args });

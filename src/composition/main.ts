@@ -5,11 +5,10 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { DatabaseStartError } from '../adapters/sqlite/sqlite-database';
 import { loadConfig, type Config } from './config';
+import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
 
-/** Where a gateway process without DATA_DIR keeps its database. */
-export const DEFAULT_DATA_DIR = './data';
 
 /**
  * The state store of the gateway process: Redis when REDIS_URL is set (shared by replicas, so it

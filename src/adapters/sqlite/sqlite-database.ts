@@ -11,7 +11,7 @@ import { EXPIRING_TABLES, MIGRATIONS, type Migration } from './migrations';
  * better-sqlite3, loaded when a database is opened: a gateway on Redis or in memory (tests, library
  * use) never carries the native module.
  */
-const driver = lazyModule(() => require('better-sqlite3') as typeof import('better-sqlite3'));
+export const driver: () => typeof BetterSqlite3 = lazyModule(() => require('better-sqlite3') as typeof import('better-sqlite3'));
 
 export type Database = BetterSqlite3.Database;
 export type Statement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
@@ -53,7 +53,7 @@ function isSqliteError(e: unknown): e is Error & { code: string } {
   return e instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_');
 }
 
-function reasonOf(e: unknown): string {
+export function reasonOf(e: unknown): string {
   const code = (e as { code?: unknown })?.code;
   return typeof code === 'string' ? code : e instanceof Error ? e.name : 'unknown';
 }
@@ -249,7 +249,7 @@ function prepareDirectory(dir: string): void {
  * An exclusive lock on a small file of its own (not on portcullis.db, which `portcullis backup`
  * must still be able to read); the kernel drops it when the process ends, even by kill -9.
  */
-function takeGatewayLock(dir: string): Database {
+export function takeGatewayLock(dir: string): Database {
   const path = join(dir, GATEWAY_LOCK_FILE);
   let lock: Database | null = null;
   try {

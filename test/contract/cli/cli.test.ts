@@ -36,12 +36,12 @@ describe('portcullis CLI (the built executable)', () => {
   it('lists its commands with --help', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check']) expect(run.stdout).toContain(command);
+    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check', 'backup <file>', 'restore <file>']) expect(run.stdout).toContain(command);
   });
 
   it('has --help on every command', async () => {
     expect((await cli(['explain', '--help'])).code).toBe(0);
-    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help']]) {
+    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help'], ['backup', '--help'], ['restore', '--help']]) {
       const run = await cli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: portcullis/);
