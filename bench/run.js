@@ -117,6 +117,8 @@ async function startGateway(name, extraEnv = {}, main = MAIN) {
       LOG_LEVEL: 'warn',
       ADDRESS: '127.0.0.1',
       PORT: String(port),
+      // Each gateway its own database (the default store without REDIS_URL), never ./data of the checkout.
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `portcullis-bench-${name}-`)),
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
