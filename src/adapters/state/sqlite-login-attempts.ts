@@ -23,6 +23,7 @@ export class SqliteLoginAttempts implements LoginAttempts {
   private readonly select: Statement<[string], Row>;
   private readonly upsert: Statement<[{ key: string; failures: number; locked: number; until: number }]>;
   private readonly remove: Statement<[string]>;
+  private readonly exists: Statement<[string], { one: number }>;
 
   constructor(private readonly database: SqliteDatabase, clock: Clock, capacity = 1_000_000) {
     const { db } = database;
@@ -33,6 +34,7 @@ export class SqliteLoginAttempts implements LoginAttempts {
        ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until, until = excluded.until`,
     );
     this.remove = db.prepare('DELETE FROM login_attempts WHERE key = ?');
+    this.exists = db.prepare('SELECT 1 AS one FROM login_attempts WHERE key = ?');
     const rows = db.prepare('SELECT key, locked_until FROM login_attempts WHERE locked_until > ?').iterate(clock.now()) as IterableIterator<{ key: string; locked_until: number }>;
     for (const row of rows) this.locks.set(row.key, row.locked_until, row.locked_until);
     database.onSweep((at) => this.locks.sweep(at));
@@ -66,7 +68,8 @@ export class SqliteLoginAttempts implements LoginAttempts {
   }
 
   async reset(key: string): Promise<void> {
-    await this.database.write(() => this.remove.run(key));
+    // Most successful logins follow no failure: nothing to delete, so no commit (and no fsync) to wait for.
+    if (this.exists.get(key) !== undefined) await this.database.write(() => this.remove.run(key));
     this.locks.delete(key);
   }
 }

@@ -194,3 +194,24 @@ describe('SqliteDatabase', () => {
     }
   });
 });
+
+describe('SqliteLoginAttempts', () => {
+  it('writes nothing for the reset after a login that followed no failure', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    try {
+      const attempts = new SqliteLoginAttempts(database, clock);
+      const writes = jest.spyOn(database, 'write');
+      await attempts.reset('account:alice');
+      expect(writes).not.toHaveBeenCalled();
+      await attempts.recordFailure('account:alice', clock.now(), 3, 60_000);
+      await attempts.reset('account:alice');
+      expect(writes).toHaveBeenCalledTimes(2);
+      expect(database.db.prepare('SELECT count(*) AS n FROM login_attempts').get()).toEqual({ n: 0 });
+    } finally {
+      database.close();
+      data.remove();
+    }
+  });
+});
