@@ -102,10 +102,15 @@ export class SqliteDatabase {
   static open(dir: string, options: SqliteDatabaseOptions): SqliteDatabase {
     const absolute = resolve(dir);
     prepareDirectory(absolute);
+    const file = join(absolute, DATABASE_FILE);
+    // Created 0600 here; a file copied in by hand may be wider. Said once, not changed behind the operator's back.
+    if ((statSync(file).mode & 0o077) !== 0) {
+      options.logger.warn('the database file is readable by other users: chmod 600 it', { database: file });
+    }
     const lock = takeGatewayLock(absolute);
     let db: Database | null = null;
     try {
-      db = openDatabase(join(absolute, DATABASE_FILE));
+      db = openDatabase(file);
       migrate(db, options.migrations ?? MIGRATIONS, absolute);
       return new SqliteDatabase(absolute, db, lock, options);
     } catch (e) {
@@ -275,7 +280,8 @@ function openDatabase(path: string): Database {
   const Driver = driver();
   let db: Database | null = null;
   try {
-    db = new Driver(path, { timeout: 2_000 });
+    // A write waits at most this long for a lock; writes run on the event loop, so keep it short.
+    db = new Driver(path, { timeout: 500 });
     // Reading the schema is the first real read: a file that is not a database fails here.
     db.pragma('schema_version');
     db.pragma('journal_mode = WAL');
