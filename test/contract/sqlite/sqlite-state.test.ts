@@ -215,3 +215,31 @@ describe('SqliteLoginAttempts', () => {
     }
   });
 });
+
+describe('the forward-auth questions never read the database', () => {
+  it('answers isRevoked and lockedUntil from memory, even with the connection closed underneath', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const first = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    await new SqliteRevokedSessions(first, clock).revoke('revoked-before', clock.now() + HOUR);
+    const attempts = new SqliteLoginAttempts(first, clock);
+    for (let i = 0; i < 3; i += 1) await attempts.recordFailure('account:mallory', clock.now(), 3, 60_000);
+    first.close();
+
+    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    const revoked = new SqliteRevokedSessions(database, clock);
+    const locks = new SqliteLoginAttempts(database, clock);
+    await revoked.revoke('revoked-now', clock.now() + HOUR);
+    database.db.close();
+    try {
+      expect(await revoked.isRevoked('revoked-before')).toBe(true);
+      expect(await revoked.isRevoked('revoked-now')).toBe(true);
+      expect(await revoked.isRevoked('never')).toBe(false);
+      expect(await locks.lockedUntil('account:mallory', clock.now())).toBe(clock.now() + 60_000);
+      expect(await locks.lockedUntil('account:alice', clock.now())).toBe(0);
+    } finally {
+      database.close();
+      data.remove();
+    }
+  });
+});
