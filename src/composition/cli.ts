@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
@@ -34,6 +35,8 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
       if (c.usersFile !== null) summary.push(`USERS_FILE ${c.usersFile.path}: ${c.usersFile.entries.length} account${c.usersFile.entries.length === 1 ? '' : 's'} (watched for changes)`);
       if (c.ldap !== null) summary.push(`LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}`);
+      // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
+      summary.push(c.redis !== null ? 'state: shared in Redis (REDIS_URL; DATA_DIR is not used)' : `state: ${join(resolve(c.dataDir ?? DEFAULT_DATA_DIR), 'portcullis.db')}`);
       return { problems: [], summary, demo: c.demo };
     },
   });

@@ -147,9 +147,10 @@ describe('portcullis CLI (the built executable)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
     try {
       writeFileSync(join(dir, 'users.yml'), `users:\n  - username: dan\n    password: "${HASH}"\n`);
-      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY } });
+      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY, DATA_DIR: join(dir, 'state') } });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('The configuration is valid.');
+      expect(run.stdout).toContain(`state: ${join(dir, 'state', 'portcullis.db')}`);
       expect(run.stdout).toContain('USERS: 1 account');
       expect(run.stdout).toContain('users.yml: 1 account');
     } finally {
