@@ -157,17 +157,15 @@ describe('a gateway killed (kill -9) while logouts and failed logins are in flig
     const running = gw;
     const acknowledgedLogouts: string[] = [];
     let acknowledgedFailures = 0;
-    let answered = 0;
     let killed = false;
-    const killAfter = 40;
+    // Killed once some of each were answered, while the rest are still in flight.
     const settle = (p: Promise<Response>, onOk: (status: number) => void): Promise<void> =>
       p.then(
         (res) => {
           // Only answers that arrived before the kill count; the process is gone after it.
           if (killed) return;
           onOk(res.status);
-          answered += 1;
-          if (answered >= killAfter && !killed) {
+          if (acknowledgedLogouts.length >= 10 && acknowledgedFailures >= 10) {
             killed = true;
             running.process.child.kill('SIGKILL');
           }
@@ -187,8 +185,8 @@ describe('a gateway killed (kill -9) while logouts and failed logins are in flig
     await Promise.all(inFlight);
     await running.process.exited;
     expect(killed).toBe(true);
-    expect(acknowledgedLogouts.length).toBeGreaterThan(0);
-    expect(acknowledgedFailures).toBeGreaterThan(0);
+    // Something was still in flight when it died (otherwise this would test a clean stop).
+    expect(acknowledgedLogouts.length + acknowledgedFailures).toBeLessThan(cookies.length * 2);
 
     gw = await start(data.dir, env);
     for (const cookie of acknowledgedLogouts) expect(await forwardAuth(gw, cookie)).toBe(401);
