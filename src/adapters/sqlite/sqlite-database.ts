@@ -1,5 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { StateStoreUnavailableError } from '../../application/ports/state-store-unavailable';
 import type { Clock } from '../../application/ports/clock';
@@ -234,7 +234,7 @@ export class SqliteDatabase {
 /** Creates the data directory owner-only when absent, and checks that it is a writable directory. */
 function prepareDirectory(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectory(dir);
   } catch (e) {
     throw new DatabaseStartError(`cannot create the data directory ${dir} (${reasonOf(e)}); set DATA_DIR to a directory this user may write`, { cause: e });
   }
@@ -247,6 +247,17 @@ function prepareDirectory(dir: string): void {
   } catch (e) {
     throw new DatabaseStartError(`the data directory ${dir} is not writable (${reasonOf(e)}); set DATA_DIR to a directory this user may write`, { cause: e });
   }
+}
+
+/**
+ * `mkdir -p` with mode 0700. Not `mkdirSync(dir, { recursive: true })`: on Node 20 that never
+ * returns for a path under /proc (it retries the ENOENT forever), which would hang start-up.
+ */
+function makeDirectory(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirectory(parent);
+  mkdirSync(dir, { mode: 0o700 });
 }
 
 /**

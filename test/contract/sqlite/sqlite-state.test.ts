@@ -243,3 +243,23 @@ describe('the forward-auth questions never read the database', () => {
     }
   });
 });
+
+describe('SqliteDatabase start-up errors', () => {
+  const clock = new FixedClock(Date.UTC(2026, 5, 1));
+
+  it('refuses a data directory that cannot be created, at once (a path under /proc once hung Node 20 mkdir -p)', () => {
+    expect(() => SqliteDatabase.open('/proc/portcullis-test/data', { logger: silent, clock })).toThrow(
+      /^cannot create the data directory \/proc\/portcullis-test\/data \((ENOENT|EACCES|EPERM)\); set DATA_DIR to a directory this user may write$/,
+    );
+  });
+
+  it('refuses a data directory below a file', () => {
+    const data = tempDataDir();
+    try {
+      writeFileSync(join(data.dir, 'file'), 'x');
+      expect(() => SqliteDatabase.open(join(data.dir, 'file', 'data'), { logger: silent, clock })).toThrow(/^cannot create the data directory .* \(ENOTDIR\)/);
+    } finally {
+      data.remove();
+    }
+  });
+});
