@@ -124,6 +124,8 @@ async function startGateway(name, extraEnv = {}, main = MAIN) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // The database goes with the gateway (its size is read before the gateway is stopped).
+  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
     if (child.exitCode !== null) throw new Error(`gateway ${name} exited with ${child.exitCode}`);

@@ -77,17 +77,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     removeThrowaway();
     throw e;
   }
-  if (banner !== null) process.stderr.write(`${banner}\n`);
-  gateway.logger.info('portcullis listening', {
-    address: config.address,
-    port,
-    appUrl: config.appUrl,
-    demo: config.demo,
-    sharedState: stateStoreOf(config),
-    dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,
-    metricsPort: metrics?.port ?? null,
-  });
-
+  // Listening for signals before saying "listening": a supervisor (or a test) that stops the
+  // gateway as soon as it reads that line must not find the default action (immediate death,
+  // leaving the demo's throwaway directory behind).
   const stop = (signal: string): void => {
     // shutdown() stops the listeners before it returns; the line below is written after that.
     const stopped = gateway.shutdown();
@@ -106,5 +98,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  if (banner !== null) process.stderr.write(`${banner}\n`);
+  gateway.logger.info('portcullis listening', {
+    address: config.address,
+    port,
+    appUrl: config.appUrl,
+    demo: config.demo,
+    sharedState: stateStoreOf(config),
+    dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,
+    metricsPort: metrics?.port ?? null,
+  });
   return 0;
 }
