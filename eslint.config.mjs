@@ -72,6 +72,10 @@ export default tseslint.config(
       sourceType: 'module',
       globals: { ...globals.node },
     },
+    rules: {
+      // An empty case with a comment above the next one groups outcomes on purpose (see credential-check.ts).
+      'no-fallthrough': ['error', { allowEmptyCase: true }],
+    },
   },
   {
     files: ['**/*.js', '**/*.cjs'],

@@ -44,6 +44,7 @@ export type { VerifiedCredentials } from './application/ports/verified-credentia
 export type { GatewaySettings, OAuthSettings } from './application/settings';
 
 export { LoginGuard } from './application/services/login-guard';
+export { CredentialCheck, type PasswordGuess, type TotpGuess, type CredentialProof } from './application/services/credential-check';
 export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/services/request-authenticator';
 export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
 export { RulesAccessPolicy } from './application/services/rules-access-policy';
@@ -66,4 +67,6 @@ export * from './application/use-cases/complete-oauth';
 
 export { loadConfig, type Config, type ConfigResult } from './composition/config';
 export { createGateway, type Gateway } from './composition/gateway';
+// A gateway whose config has a dataDir keeps its state there; opening it may throw this (one line for the operator).
+export { DatabaseStartError } from './adapters/sqlite/sqlite-database';
 export { TOKENS } from './composition/tokens';

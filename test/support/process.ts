@@ -3,6 +3,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { TEST_SECRET } from './credentials';
+import { tempDataDir } from './data-dir';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -155,12 +156,17 @@ export function runNode(script: string, args: readonly string[], env: Record<str
 /**
  * The built gateway (`dist/src/main.js`) as its own process, as an operator starts it: `env` on top of
  * the test defaults (loopback address, {@link TEST_SECRET}). Pass `PORT` (a {@link freePort}) to reach it.
+ * Without DATA_DIR or REDIS_URL the gateway would keep its database in ./data of the working
+ * directory: it gets a temp dir of its own instead, removed when it exits.
  */
 export function startGatewayProcess(env: Record<string, string | undefined>, options: Omit<ChildOptions, 'env'> & { args?: readonly string[] } = {}): Child {
-  return startChild('gateway', process.execPath, [gatewayMain(), ...(options.args ?? [])], {
+  const data = env.DATA_DIR === undefined && env.REDIS_URL === undefined ? tempDataDir() : null;
+  const child = startChild('gateway', process.execPath, [gatewayMain(), ...(options.args ?? [])], {
     ...options,
-    env: { APP_URL: 'http://localhost', SECRET: TEST_SECRET, ADDRESS: '127.0.0.1', ...env },
+    env: { APP_URL: 'http://localhost', SECRET: TEST_SECRET, ADDRESS: '127.0.0.1', ...(data === null ? {} : { DATA_DIR: data.dir }), ...env },
   });
+  if (data !== null) void child.exited.then(() => data.remove());
+  return child;
 }
 
 export interface CliRun {
