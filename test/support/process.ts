@@ -47,6 +47,9 @@ export interface ChildOptions {
   readonly logFile?: string;
   /** Written to its stdin, which is then closed. */
   readonly input?: string;
+  /** Runs it as this user and group (tests run as root in CI containers). */
+  readonly uid?: number;
+  readonly gid?: number;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -61,6 +64,8 @@ export function startChild(name: string, command: string, args: readonly string[
     cwd: options.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    uid: options.uid,
+    gid: options.gid,
   });
   const log = options.logFile === undefined ? null : createWriteStream(options.logFile, { flags: 'a' });
   const waiters: Array<{ pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }> = [];
@@ -159,9 +164,15 @@ export function runNode(script: string, args: readonly string[], env: Record<str
  * Without DATA_DIR or REDIS_URL the gateway would keep its database in ./data of the working
  * directory: it gets a temp dir of its own instead, removed when it exits.
  */
-export function startGatewayProcess(env: Record<string, string | undefined>, options: Omit<ChildOptions, 'env'> & { args?: readonly string[] } = {}): Child {
+export function startGatewayProcess(
+  env: Record<string, string | undefined>,
+  options: Omit<ChildOptions, 'env'> & { args?: readonly string[]; wrap?: (argv: string[]) => [string, string[]] } = {},
+): Child {
   const data = env.DATA_DIR === undefined && env.REDIS_URL === undefined ? tempDataDir() : null;
-  const child = startChild('gateway', process.execPath, [gatewayMain(), ...(options.args ?? [])], {
+  // `wrap` runs the gateway under another program (a small-disk mount, say): it gets the whole command line.
+  const argv = [process.execPath, gatewayMain(), ...(options.args ?? [])];
+  const [command, args] = options.wrap?.(argv) ?? [argv[0], argv.slice(1)];
+  const child = startChild('gateway', command, args, {
     ...options,
     env: { APP_URL: 'http://localhost', SECRET: TEST_SECRET, ADDRESS: '127.0.0.1', ...(data === null ? {} : { DATA_DIR: data.dir }), ...env },
   });
