@@ -247,16 +247,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
-    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
+    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints, SessionSealer]) => new LoginUseCase(...d),
+    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.SessionSealer],
   );
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) =>
+    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints, SessionSealer]) =>
       new VerifyTotpUseCase(...d),
     [
       TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock,
-      TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints,
+      TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.SessionSealer,
     ],
   );
   bind(
@@ -277,15 +277,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog]) => new CompleteOAuthUseCase(...d),
-    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog],
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) => new CompleteOAuthUseCase(...d),
+    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog, TOKENS.SessionSealer],
   );
   bind(
     TOKENS.HttpSettings,
-    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
+    (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
-      sessionSealer: sealer,
       app: {
         title: config.appTitle,
         genericName: config.genericName,
@@ -300,7 +299,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       logger,
       metrics: m.metrics ?? undefined,
     }),
-    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
+    [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   return c;
 }

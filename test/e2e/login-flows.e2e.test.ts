@@ -173,7 +173,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     const res = await rawRequest(site().port, `${site().host}:${site().port}`, '/api-call', { accept: 'application/json' });
     expect(res.status).toBe(401);
     expect(res.headers.location).toBeUndefined();
-    expect(JSON.parse(res.body)).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(JSON.parse(res.body)).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
   });
 
   test('a browser request without a session is redirected to the login page with its URL as redirect_uri', async () => {

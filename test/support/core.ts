@@ -81,9 +81,9 @@ export function makeCore(
     clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
-    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
-    login: new LoginUseCase(users, guard, clock, ids, settings, audit, fingerprints),
-    verifyTotp: new VerifyTotpUseCase(users, totp, usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints),
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer),
+    login: new LoginUseCase(users, guard, clock, ids, settings, audit, fingerprints, sealer),
+    verifyTotp: new VerifyTotpUseCase(users, totp, usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints, sealer),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),
@@ -96,5 +96,5 @@ export type Core = ReturnType<typeof makeCore>;
 export async function signIn(core: Core, login: string, password: string, ip = '198.51.100.7'): Promise<{ session: Session; token: string }> {
   const result = await core.login.execute({ login, password, ip });
   if (!result.ok) throw new Error(`login of ${login} refused: ${result.error.code}`);
-  return { session: result.value.session, token: core.sealer.seal(result.value.session) };
+  return { session: result.value.session, token: result.value.token };
 }

@@ -6,6 +6,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
+import type { SessionSealer } from '../ports/session-sealer';
 import type { UserStore } from '../ports/user-store';
 import type { LoginGuard } from '../services/login-guard';
 import { isStoreUnavailable } from '../services/store-unavailable';
@@ -24,6 +25,8 @@ export interface LoginInput {
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
 export interface LoginOutput {
   readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
 }
 
 export type LoginError =
@@ -41,6 +44,7 @@ export class LoginUseCase {
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
     private readonly fingerprints: CredentialFingerprints,
+    private readonly sealer: SessionSealer,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -93,6 +97,6 @@ export class LoginUseCase {
       credential: this.fingerprints.of(account),
     };
     if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
-    return ok({ session });
+    return ok({ session, token: this.sealer.seal(session) });
   }
 }

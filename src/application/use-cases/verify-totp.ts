@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { SessionSealer } from '../ports/session-sealer';
 import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
@@ -25,6 +26,8 @@ export interface VerifyTotpInput {
 
 export interface VerifyTotpOutput {
   readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
 }
 
 export type VerifyTotpError =
@@ -48,6 +51,7 @@ export class VerifyTotpUseCase {
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
     private readonly fingerprints: CredentialFingerprints,
+    private readonly sealer: SessionSealer,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -109,7 +113,7 @@ export class VerifyTotpUseCase {
       credential,
     };
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
-    return ok({ session });
+    return ok({ session, token: this.sealer.seal(session) });
   }
 
   private failed(username: string, input: VerifyTotpInput, ticket: GuessTicket, code: 'invalid_code' | 'totp_replayed'): Result<never, VerifyTotpError> {
