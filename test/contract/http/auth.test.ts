@@ -416,6 +416,7 @@ describe('forward auth and the lock', () => {
       const body = await expectEnvelope(res, 429);
       expect(body.message).toMatch(/^Too many failed login attempts\. Try again in \d+ seconds$/);
       expect(body.message).toContain(`in ${res.headers.get('retry-after')} seconds`);
+      expect(body).toMatchObject({ code: 'account_locked', retryAfter: Number(res.headers.get('retry-after')) });
     } finally {
       await gw.close();
     }

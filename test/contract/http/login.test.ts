@@ -210,6 +210,15 @@ describe('login lock', () => {
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
   });
 
+  it('gives the lock a stable code and the wait as a number, so no client reads it out of the message', async () => {
+    const res = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' });
+    const body = await expectEnvelope(res, 429);
+    expect(body.code).toBe('account_locked');
+    expect(typeof body.retryAfter).toBe('number');
+    expect(String(body.retryAfter)).toBe(res.headers.get('retry-after'));
+    expect(body.message).toBe(`Too many failed login attempts. Try again in ${String(body.retryAfter)} seconds`);
+  });
+
   it('locks the account under every name it is known by', async () => {
     const res = await postJson(gw, '/api/login', { email: 'ALICE@example.test', password: 'alice-pw' });
     expect(res.status).toBe(429);
