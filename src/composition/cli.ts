@@ -1,6 +1,7 @@
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
+import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
 import { configWarnings, loadConfig, OPTIONS, secretFlagWarnings } from './config';
 import { explain } from './explain';
 
@@ -15,6 +16,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         return 1;
       }),
     options: OPTIONS,
+    doctor: { transport: socketProbeTransport },
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {
       const loaded = loadConfig({ env, argv: args });

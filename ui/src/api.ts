@@ -3,9 +3,10 @@
 // Types only, erased by the build: the server's own declarations of what `/api/app` answers and
 // of the `code` every answer carries, so a code the server drops or renames is a compile error here.
 import type { AppContext } from '../../src/adapters/http/app-context';
-import type { AnswerCode, LoginCode, OAuthCallbackCode, TotpCode } from '../../src/adapters/http/messages';
+import type { AnswerCode, LoginCode, TotpCode } from '../../src/adapters/http/messages';
+import type { Answer } from './answer';
 
-export type { AnswerCode, AppContext, LoginCode, OAuthCallbackCode, TotpCode };
+export type { Answer, AppContext };
 
 export interface UserContext {
   readonly isLoggedIn: boolean;
@@ -15,19 +16,6 @@ export interface UserContext {
   readonly provider: string;
   readonly oauth: boolean;
   readonly totpPending: string;
-}
-
-/**
- * Any answer: the envelope (`code` is what the UI decides on; `message` is for people), the rest
- * of the body, and the seconds to wait when the gateway sent them (a locked account).
- */
-export interface Answer<C extends string = AnswerCode> {
-  readonly status: number;
-  /** The stable code, or '' when the body carries none (not an answer of the gateway's API). */
-  readonly code: C | '';
-  readonly message: string;
-  readonly body: Readonly<Record<string, unknown>>;
-  readonly retryAfter: number | null;
 }
 
 /** Thrown when the gateway cannot be reached or answers with something that is not our JSON. */

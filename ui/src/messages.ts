@@ -1,4 +1,4 @@
-import type { Answer } from './api';
+import type { Answer } from './answer';
 import { formatWait } from './navigation';
 
 /** Text for answers every form can get: lockout, service down, anything else. */

@@ -3,7 +3,8 @@
  * how a wait is told to a person. No DOM here, so unit tests run them under Node.
  */
 
-import type { OAuthCallbackCode } from './api';
+// Type only, erased by the build: the callback's codes as the server declares them.
+import type { OAuthCallbackCode } from '../../src/adapters/http/messages';
 
 /** Why a continue target was refused; `null` target means "nothing to continue to". */
 export type TargetCheck =

@@ -3,6 +3,7 @@ import qrcode from 'qrcode-terminal';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
+import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
@@ -22,6 +23,8 @@ export interface CliDeps {
   explain(argv: readonly string[], write: (line: string) => void): number;
   /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
   readonly options: readonly string[];
+  /** What `doctor` probes a live proxy with. */
+  readonly doctor: DoctorDeps;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -38,6 +41,7 @@ Commands:
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
+  doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
 
 Run "portcullis <command> --help" for a command's options.
 `;
@@ -124,6 +128,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     }
     return deps.explain(args, write);
   }
+  if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));

@@ -1,4 +1,4 @@
-import type { Answer } from '../../../ui/src/api';
+import type { Answer } from '../../../ui/src/answer';
 import { commonProblem } from '../../../ui/src/messages';
 
 const answerOf = (fields: Partial<Answer<string>>): Answer<string> => ({ status: 500, code: '', message: '', body: {}, retryAfter: null, ...fields });
