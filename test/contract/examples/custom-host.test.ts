@@ -27,7 +27,7 @@ describe('examples/custom-host: a plain node:http host over the use cases', () =
   it('logs in with the right password and the cookie then passes forward auth with Remote-User', async () => {
     const res = await login('alice', 'alice-pw');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
+    expect(await res.json()).toEqual({ status: 200, message: 'Logged in', totpPending: 'false' });
     const setCookie = res.headers.getSetCookie()[0];
     expect(setCookie).toMatch(/; Domain=example\.test; Secure$/);
     const cookie = setCookie.split(';')[0];
