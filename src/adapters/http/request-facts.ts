@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { PresentedCredentials } from '../../domain/credentials';
 import type { ForwardedHeaders, ProxyKind } from '../../domain/forwarded-request';
+import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
+import type { HeldOAuthFlow } from '../../application/use-cases/start-oauth';
 import { isBasicAuthorization, parseBasicAuthorization } from './basic-authorization';
 import type { ClientAddressResolver } from './client-address';
-import { readCookie, SESSION_COOKIE } from './cookies';
+import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
 
 /**
@@ -30,9 +32,11 @@ export interface ForwardAuthFacts extends RequestFacts {
   readonly forwarded: ForwardedHeaders;
 }
 
+const HTML = /text\/html/i;
+
 function isApiMode(authorization: string | undefined, accept: string | undefined): boolean {
   if (isBasicAuthorization(authorization)) return true;
-  return accept === undefined || !accept.toLowerCase().includes('text/html');
+  return accept === undefined || !HTML.test(accept);
 }
 
 export function clientAddressOf(req: IncomingMessage, resolver: ClientAddressResolver): string {
@@ -76,4 +80,14 @@ export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, req
       originalMethod: header(headers, 'x-original-method'),
     },
   };
+}
+
+/** Reading a few more than the cap lets stale extras be cleared. */
+const MAX_FLOW_COOKIES_READ = MAX_LIVE_OAUTH_FLOWS * 2;
+
+/** The OAuth flows this browser holds: one `portcullis-oauth-<flow id>` cookie each, well-named ones only. */
+export function readHeldOAuthFlows(req: IncomingMessage): HeldOAuthFlow[] {
+  return readCookiesWithPrefix(header(req.headers, 'cookie'), OAUTH_FLOW_COOKIE_PREFIX, MAX_FLOW_COOKIES_READ)
+    .filter((c) => FLOW_ID_PATTERN.test(c.suffix))
+    .map((c) => ({ id: c.suffix, token: c.value }));
 }
