@@ -21,7 +21,8 @@ export class HmacVerifiedCredentials implements VerifiedCredentials {
 
   keyFor(credentials: BasicCredentials): string {
     // The username's length first, so no other split of the same text gives the same key.
-    return createHmac('sha256', this.key).update(`${credentials.username.length}:${credentials.username}`).update(credentials.password).digest('base64url');
+    // One update: each call into the hash costs about as much as the bytes of a short password.
+    return createHmac('sha256', this.key).update(`${credentials.username.length}:${credentials.username}${credentials.password}`).digest('base64url');
   }
 
   get(key: string, nowMs: number): Entry | null {
