@@ -101,8 +101,11 @@ export function logoutAnswer(result: Result<unknown, LogoutError>, cookies: Cook
   switch (error.code) {
     case 'cross_site_request':
       return answer(403, 'cross_site_request', []);
+    // The cookie stays: clearing it would look like a logout while a copy of it still works.
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
     default:
-      return unmapped('logout', error.code);
+      return unmapped('logout', error);
   }
 }
 
