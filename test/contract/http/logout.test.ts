@@ -150,7 +150,7 @@ describe('POST /api/logout when the revocation cannot be stored', () => {
     const cookie = await loginCookie(gw, 'alice', 'alice-pw');
     failing = true;
     const res = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
-    expect(await expectEnvelope(res, 503)).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    expect(await expectEnvelope(res, 503)).toEqual({ status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later' });
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
     failing = false;
     const retry = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
