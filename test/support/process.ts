@@ -153,9 +153,16 @@ export function startChild(name: string, command: string, args: readonly string[
   return child;
 }
 
-/** Runs `node <script> ...args` with exactly `env` (plus PATH). */
+/**
+ * Runs `node <script> ...args` with exactly `env` (plus PATH), in a throwaway working directory
+ * (removed when it exits), so whatever it writes relative to it (the gateway's ./data without
+ * DATA_DIR) never lands in the checkout.
+ */
 export function runNode(script: string, args: readonly string[], env: Record<string, string>): Child {
-  return startChild(script, process.execPath, [script, ...args], { env });
+  const cwd = tempDataDir('portcullis-cwd');
+  const child = startChild(script, process.execPath, [script, ...args], { env, cwd: cwd.dir });
+  void child.exited.then(() => cwd.remove());
+  return child;
 }
 
 /**
