@@ -1,5 +1,3 @@
-import 'reflect-metadata';
-import { Container } from 'inversify';
 import { ClientAddressResolver, buildTrustedProxies } from '../adapters/http/client-address';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
@@ -78,10 +76,12 @@ import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
-import { TOKENS, type Token } from './tokens';
+import { TypedContainer, type Overrides, type Wiring } from './binding';
+import type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
+import { TOKENS } from './tokens';
 
-/** Values that replace a binding, by token (tests swap ports for fakes this way). */
-export type Overrides = Partial<Record<Token, unknown>>;
+export type { Overrides, Wiring } from './binding';
+export type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
@@ -97,31 +97,13 @@ function oauthProvidersOf(config: Config): OAuthProviders {
 /** How long one readiness probe of a store may take before it counts as down. */
 const READINESS_TIMEOUT_MS = 1000;
 
-/** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
-export interface RedisHolder {
-  readonly connection: RedisConnection | null;
-}
-/**
- * The embedded database, when this gateway keeps its state on disk: no Redis (which is shared by
- * replicas and so wins) and a data directory.
- */
-export interface DatabaseHolder {
-  readonly database: SqliteDatabase | null;
-}
-export interface MetricsHolder {
-  readonly metrics: PrometheusMetrics | null;
-}
-
 /**
  * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
  * holds one of each for its lifetime.
  */
-export function buildContainer(config: Config, overrides: Overrides = {}): Container {
-  const c = new Container({ defaultScope: 'Singleton' });
-  const bind = <T>(token: Token, factory: (...deps: never[]) => T, deps: Token[] = []): void => {
-    if (Object.prototype.hasOwnProperty.call(overrides, token)) c.bind(token).toConstantValue(overrides[token]);
-    else c.bind(token).toResolvedValue(factory as (...args: unknown[]) => T, deps);
-  };
+export function buildContainer(config: Config, overrides: Overrides = {}): Wiring {
+  const c = new TypedContainer(overrides);
+  const bind = c.bind.bind(c) as TypedContainer['bind'];
   const domain = protectedDomainOf(new URL(config.appUrl).hostname);
 
   bind(TOKENS.Config, () => config);

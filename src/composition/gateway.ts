@@ -3,14 +3,10 @@ import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
-import type { HttpSettings } from '../adapters/http/http-settings';
-import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
-import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
-import { buildContainer, type DatabaseHolder, type MetricsHolder, type Overrides, type RedisHolder } from './container';
-import type { Resources } from './resources';
+import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
 
 export interface Gateway {
@@ -111,19 +107,19 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
   };
-  const logger = container.get<Logger>(TOKENS.Logger);
-  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
-  const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
-  const { database } = container.get<DatabaseHolder>(TOKENS.Database);
+  const logger = container.get(TOKENS.Logger);
+  const rulesSource = container.get(TOKENS.AccessRulesSource);
+  const { connection: redis } = container.get(TOKENS.Redis);
+  const { database } = container.get(TOKENS.Database);
   let app: Koa | null = null;
-  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings)));
   const separateForwardAuth = config.forwardAuthPort !== null;
-  const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
   const requestListener = (): GatewayRequestListener =>
     (listener ??= separateForwardAuth ? publicOnly(koa()) : forwardAuthFirst(koa(), forwardAuth()));
   let internalListener: GatewayRequestListener | null = null;
-  const resources = container.get<Resources>(TOKENS.Resources);
+  const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
@@ -141,7 +137,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   return {
     config,
     useCases,
-    sessions: container.get<SessionSealer>(TOKENS.SessionSealer),
+    sessions: container.get(TOKENS.SessionSealer),
     logger,
     get app() {
       return koa();
@@ -161,7 +157,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       return listenOn(server, port, address);
     },
     async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
-      const { metrics } = container.get<MetricsHolder>(TOKENS.Metrics);
+      const { metrics } = container.get(TOKENS.Metrics);
       if (metrics === null) return null;
       const server = createServer((req, res) => {
         if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
@@ -181,7 +177,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     },
     shutdown() {
       stopping ??= (async () => {
-        container.get<GatewayLifecycle>(TOKENS.Lifecycle).drain();
+        container.get(TOKENS.Lifecycle).drain();
         const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
         const drained = await Promise.all(servers.map((s) => drain(s, deadline)));
         await release();
