@@ -8,6 +8,7 @@ import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
@@ -89,6 +90,8 @@ export interface Config {
   readonly shutdownTimeoutSeconds: number;
   /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
   readonly accessConfig: string | null;
+  /** The rules `accessConfig` held when the configuration was loaded (read once; the gateway watches it from then on). */
+  readonly accessRules: AccessRules | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -339,9 +342,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   }
   // The rules file is validated now, so that start-up lists its problems with all the others.
   const accessConfig = read('ACCESS_CONFIG');
+  let accessRules: AccessRules | null = null;
   if (accessConfig !== null) {
     const rules = loadAccessRulesFile(accessConfig, readFile);
-    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+    if (rules.ok) accessRules = rules.value;
+    else problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
   }
 
   const config: Config = {
@@ -375,6 +380,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     forwardAuthAddress,
     shutdownTimeoutSeconds: read('SHUTDOWN_TIMEOUT'),
     accessConfig,
+    accessRules,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }

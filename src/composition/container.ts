@@ -159,10 +159,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
   bind(TOKENS.PasswordHasher, (): PasswordHasher => {
     // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
-    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
-    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
-    hasher.verifyDecoy('').catch(() => undefined);
-    return hasher;
+    // The decoy hash is made in gateway.start(), off the event loop (a factory only constructs).
+    return new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
   });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(
@@ -186,9 +184,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.RevokedSessions,
     (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder): RevokedSessions => {
       if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
-      const revoked = new RedisRevokedSessions(redis.connection, clock, logger);
-      revoked.start();
-      return revoked;
+      // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
+      return new RedisRevokedSessions(redis.connection, clock, logger);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database],
   );
@@ -205,7 +202,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.AccessRulesSource,
     (logger: Logger): AccessRulesSource =>
-      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, { logger }),
+      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, {
+            logger,
+            // The rules loadConfig read and validated: the file is not read a second time. Watched from gateway.start().
+            initial: config.accessRules ?? undefined,
+            watch: false,
+          }),
     [TOKENS.Logger],
   );
   bind(

@@ -8,6 +8,9 @@ import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
+import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
+import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
 
 export interface Gateway {
   readonly config: Config;
@@ -26,6 +29,13 @@ export interface Gateway {
    * `app`; with FORWARD_AUTH_PORT, the UI and browser API only (`/api/auth/*` is 404 there).
    */
   readonly listener: GatewayRequestListener;
+  /**
+   * Starts what runs in the background: the Redis revocation feed, the access rules file watch, the
+   * decoy hash. Building the gateway starts nothing; `listen`, `listenForwardAuth` and
+   * `listenMetrics` call this first, and a host with its own server calls it before serving.
+   * Idempotent.
+   */
+  start(): void;
   /** Starts the public listener (UI, browser API, and forward auth unless it has its own); resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
   /**
@@ -121,6 +131,17 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   let internalListener: GatewayRequestListener | null = null;
   const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    const revoked = container.get(TOKENS.RevokedSessions);
+    if (revoked instanceof RedisRevokedSessions) revoked.start();
+    if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
+    // The decoy for unknown names made now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    const hasher = container.get(TOKENS.PasswordHasher);
+    if (hasher instanceof BcryptPasswordHasher) hasher.verifyDecoy('').catch(() => undefined);
+  };
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
   const release = (): Promise<void> => {
@@ -145,13 +166,16 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     get listener() {
       return requestListener();
     },
+    start,
     async listen(port = config.port, address = config.address) {
+      start();
       const server = boundedServer(requestListener());
       servers.push(server);
       return listenOn(server, port, address);
     },
     async listenForwardAuth(port = config.forwardAuthPort ?? 0, address = config.forwardAuthAddress) {
       if (!separateForwardAuth) return null;
+      start();
       const server = boundedServer((internalListener ??= forwardAuthOnly(koa(), forwardAuth())));
       servers.push(server);
       return listenOn(server, port, address);
@@ -159,6 +183,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
       const { metrics } = container.get(TOKENS.Metrics);
       if (metrics === null) return null;
+      start();
       const server = createServer((req, res) => {
         if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

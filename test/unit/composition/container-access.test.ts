@@ -36,4 +36,17 @@ describe('container: access policy', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads the rules file once: the container holds the rules the configuration loaded and validated', () => {
+    // The file exists only for loadConfig's reader: a second read from disk would fail.
+    const path = join(tmpdir(), 'portcullis-never-written', 'rules.yaml');
+    const loaded = loadConfig({
+      env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', ACCESS_CONFIG: path },
+      readFile: (p) => (p === path ? 'default_policy: deny\n' : ''),
+    });
+    if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+    const source = buildContainer(loaded.config).get(TOKENS.AccessRulesSource);
+    expect(source.current().defaultPolicy).toBe('deny');
+    source.close();
+  });
 });
