@@ -11,7 +11,10 @@ export { identityOf, isActive, type Identity, type IdentityProvider, type Sessio
 export { protectedDomainOf, isWithinDomain, type ProtectedDomain } from './domain/cookie-domain';
 export { safeRedirectTarget } from './domain/redirect-target';
 export type { ForwardedHeaders, OriginalRequest, ProxyKind } from './domain/forwarded-request';
-export { printableHeaderValue } from './domain/header-value';
+export type { BasicCredentials, PresentedCredentials } from './domain/credentials';
+// Header reading a host without Koa needs: Basic decoding for the use cases, cleaning for upstream headers.
+export { isBasicAuthorization, parseBasicAuthorization } from './adapters/http/basic-authorization';
+export { printableHeaderValue } from './adapters/http/header-value';
 export { lockPolicy, type LockPolicy } from './domain/login-failures';
 export type { AccessDecision, DenyReason } from './domain/access-decision';
 export { allowAuthenticatedRules, compileAccessRules, type AccessRules, type AppRules } from './domain/access-rules';

@@ -26,12 +26,12 @@ export const clock: Clock = c.get<typeof TOKENS.IdGenerator>(TOKENS.Clock);
 export const typed = token<Clock>('TypedWiringExample');
 export const sameType: Clock = c.get(typed);
 
-const loginDeps = [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog] as const;
+const loginDeps = [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer] as const;
 // The binding of the real container, spelled out: it compiles.
 container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [...loginDeps]);
 
 // @ts-expect-error dependencies in another order than the constructor's parameters
-container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [TOKENS.CredentialCheck, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog]);
+container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [TOKENS.CredentialCheck, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer]);
 
 // @ts-expect-error a dependency token that does not match the factory's declared parameter
 container.bind(TOKENS.Clock, (clock: Clock) => clock, [TOKENS.IdGenerator]);
