@@ -79,6 +79,7 @@ import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
+import { optionalModules, terminalLogStream } from './optional-modules';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
@@ -113,11 +114,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     protectedDomain: domain,
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
-  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel }));
+  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel, destination: terminalLogStream() }));
   bind(
     TOKENS.Redis,
     (logger: Logger): RedisHolder => ({
-      connection: config.redis === null ? null : new RedisConnection({ target: config.redis, prefix: config.redisPrefix, logger }),
+      connection: config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
     }),
     [TOKENS.Logger],
   );
@@ -131,7 +132,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Metrics,
     (redis: RedisHolder, data: DatabaseHolder): MetricsHolder => ({
-      metrics: config.metricsPort === null ? null : new PrometheusMetrics([...(redis.connection === null ? [] : [redis.connection]), ...(data.database === null ? [] : [data.database])]),
+      metrics: config.metricsPort === null ? null : new PrometheusMetrics(optionalModules.promClient(), [...(redis.connection === null ? [] : [redis.connection]), ...(data.database === null ? [] : [data.database])]),
     }),
     [TOKENS.Redis, TOKENS.Database],
   );
