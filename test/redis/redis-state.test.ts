@@ -1,3 +1,4 @@
+import * as ioredis from 'ioredis';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
@@ -21,7 +22,7 @@ let prefixes = 0;
 
 /** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
 async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ target, prefix, logger: silentLogger });
+  const c = new RedisConnection({ ioredis, target, prefix, logger: silentLogger });
   connections.push(c);
   await c.ready();
   return c;
@@ -145,7 +146,7 @@ describe('Redis stores shared by two replicas', () => {
 describe('Redis stores while Redis is down', () => {
   it('fail closed for locks and TOTP claims, answer revocations from memory, and recover by themselves', async () => {
     const own = await RedisServer.start();
-    const c = new RedisConnection({ target: own.target, prefix: 'down:', logger: silentLogger });
+    const c = new RedisConnection({ ioredis, target: own.target, prefix: 'down:', logger: silentLogger });
     connections.push(c);
     await c.ready();
     const clock = new FixedClock();
