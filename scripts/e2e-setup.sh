@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end suite needs from Debian's packages: nginx, caddy and chromium.
+# Installs what the end-to-end suite needs from Debian's packages: nginx, caddy and chromium (and
+# openssl, which makes the doctor suite's self-signed certificate).
 # Skips the install when all three are present. Needs root (or sudo) for apt-get.
 # The suite starts its own nginx and caddy as child processes; the packages' system services are
 # neither needed nor started by this script.
@@ -9,9 +10,10 @@ missing=()
 command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "e2e-setup: nginx, caddy and chromium are present"
+  echo "e2e-setup: nginx, caddy, chromium and openssl are present"
   exit 0
 fi
 

@@ -44,6 +44,7 @@ export type { VerifiedCredentials } from './application/ports/verified-credentia
 export type { GatewaySettings, OAuthSettings } from './application/settings';
 
 export { LoginGuard } from './application/services/login-guard';
+export { CredentialCheck, type PasswordGuess, type TotpGuess, type CredentialProof } from './application/services/credential-check';
 export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/services/request-authenticator';
 export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
 export { RulesAccessPolicy } from './application/services/rules-access-policy';

@@ -1,7 +1,8 @@
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
-import { loadConfig, OPTIONS } from './config';
+import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
+import { configWarnings, loadConfig, OPTIONS, secretFlagWarnings } from './config';
 import { explain } from './explain';
 
 /** The `portcullis` executable: the CLI, wired to this process's environment. */
@@ -15,10 +16,12 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         return 1;
       }),
     options: OPTIONS,
+    doctor: { transport: socketProbeTransport },
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {
       const loaded = loadConfig({ env, argv: args });
-      if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false };
+      const flagWarnings = secretFlagWarnings(args);
+      if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
       const summary = [`APP_URL ${c.appUrl}`];
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
@@ -29,7 +32,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
           : `forward auth (/api/auth/*) only on ${c.forwardAuthAddress}:${c.forwardAuthPort}; the public port answers it 404`,
       );
       if (c.ldap !== null) summary.push(`LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}`);
-      return { problems: [], summary, demo: c.demo };
+      return { problems: [], summary, demo: c.demo, warnings: [...flagWarnings, ...configWarnings(c)] };
     },
   });
 }

@@ -11,6 +11,7 @@ import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
+import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 
 export interface GitHubConfig {
   readonly clientId: string;
@@ -175,6 +176,12 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const env: Env = { ...sources.env, ...flags.env };
   const readFile = sources.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const problems = [...flags.problems];
+  // Names the option and the marker found, never the value.
+  const placeholder = (name: string, value: string | undefined, fix: string): boolean => {
+    const marker = value === undefined ? null : placeholderMarkerIn(value);
+    if (marker !== null) problems.push(`${name} is a placeholder copied from the examples (it contains "${marker}"): ${fix}`);
+    return marker !== null;
+  };
   const get = (name: string): string | undefined => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -232,6 +239,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     if (demo) secret = randomBytes(32).toString('base64url');
     else problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
   } else if (secret.length < 32) problems.push('SECRET must be at least 32 characters long');
+  else placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
 
   const users: UsersListEntry[] = [];
   const usersVar = get('USERS');
@@ -239,6 +247,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const parsed = parseUsersList(usersVar, 'comma');
     users.push(...parsed.entries);
     problems.push(...parsed.problems.map((p) => `USERS ${p}`));
+    problems.push(...exampleCredentials('USERS', parsed.entries));
   }
   // The file is read here once, so that its problems join all the others at start-up; afterwards
   // the store watches and reloads it.
@@ -252,6 +261,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
       for (const entry of parsed.entries) if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
+      problems.push(...exampleCredentials('USERS_FILE', parsed.entries));
     } catch {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
@@ -292,6 +302,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       problems.push(`${unprintable.map(([n]) => n).join(' and ')} may hold only printable ASCII characters`);
       return undefined;
     }
+    if (placeholder(`${prefix}_CLIENT_SECRET`, clientSecret, `use the client secret your ${prefix.toLowerCase()} OAuth app shows`)) return undefined;
     return { clientId: clientId as string, clientSecret: clientSecret as string };
   };
   const githubClient = client('GITHUB', []);
@@ -319,6 +330,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
   const ldap = ldapSettings(get, fromFile, integer, bool, problems);
+  if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || get('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
     problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
@@ -346,8 +358,13 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const redisUrl = fromFile('REDIS_URL')?.trim();
   if (redisUrl !== undefined && redisUrl !== '') {
     const parsed = parseRedisUrl(redisUrl);
-    if (parsed.ok) redis = parsed.target;
-    else problems.push(parsed.problem);
+    if (parsed.ok) {
+      redis = parsed.target;
+      const passwords = [parsed.target.password, parsed.target.kind === 'sentinel' ? parsed.target.sentinelPassword : undefined];
+      if (passwords.some((pw) => pw !== undefined && placeholderMarkerIn(pw) !== null)) {
+        problems.push('REDIS_URL holds a placeholder password copied from the examples: set a real password on Redis and in REDIS_URL');
+      }
+    } else problems.push(parsed.problem);
   }
   const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
@@ -402,6 +419,53 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     accessConfig,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}
+
+/** Accounts whose hash or TOTP secret is one from the examples: named by account, never by value. */
+function exampleCredentials(option: string, entries: readonly UsersListEntry[]): string[] {
+  const problems: string[] = [];
+  for (const entry of entries) {
+    if (isPlaceholderHash(entry.hash)) {
+      problems.push(`${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`);
+    }
+    if (entry.totpSecret !== undefined && isExampleTotpSecret(entry.totpSecret)) {
+      problems.push(`${option}: ${entry.username}'s TOTP secret is the example one from the documentation: make a real one with "portcullis totp enroll ${entry.username}"`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * What a valid configuration still gets a loud warning for (logged at start, printed by
+ * `config check`): OAuth with neither OAUTH_WHITELIST nor access rules admits every account of
+ * the provider, which is rarely meant (anyone with a GitHub account, for one).
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const providers = (['github', 'google', 'generic'] as const).filter((p) => config.oauth[p] !== undefined);
+  if (providers.length > 0 && config.oauth.whitelist.trim() === '' && config.accessConfig === null) {
+    warnings.push(
+      `OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of ${providers.join(', ')} can log in and pass every protected application. ` +
+        'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
+    );
+  }
+  return warnings;
+}
+
+/** Options whose value is a secret: on the command line they show in `ps` and stay in shell history. */
+const SECRET_OPTIONS = new Set(['SECRET', 'GITHUB_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET', 'LDAP_BIND_PASSWORD']);
+
+/** One warning per secret given as a `--flag` (a REDIS_URL only when it holds a password); never the value. */
+export function secretFlagWarnings(argv: readonly string[]): string[] {
+  const { env } = flagsToEnv(argv);
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    const withPassword = name === 'REDIS_URL' && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
+    if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
+    const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
+    warnings.push(`${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`);
+  }
+  return warnings;
 }
 
 const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;

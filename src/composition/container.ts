@@ -58,6 +58,7 @@ import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
+import { CredentialCheck } from '../application/services/credential-check';
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
@@ -144,8 +145,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   bind(
     TOKENS.ReadinessChecks,
-    (lifecycle: GatewayLifecycle, redis: RedisHolder): ReadinessCheck[] => [lifecycle, ...(redis.connection === null ? [] : [redis.connection])],
-    [TOKENS.Lifecycle, TOKENS.Redis],
+    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions): ReadinessCheck[] => [
+      lifecycle,
+      ...(redis.connection === null ? [] : [redis.connection]),
+      // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
+      ...(revoked instanceof RedisRevokedSessions ? [revoked] : []),
+    ],
+    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions],
   );
   bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
@@ -230,29 +236,30 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.LoginAttempts, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
   );
   bind(
+    TOKENS.CredentialCheck,
+    (...d: [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints]) => new CredentialCheck(...d),
+    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
+  );
+  bind(
     TOKENS.RequestAuthenticator,
     (
-      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials,
-      guard: LoginGuard, clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
-    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
+      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials, guard: LoginGuard, credentials: CredentialCheck,
+      clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
+    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
     [
-      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard,
+      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard, TOKENS.CredentialCheck,
       TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
     ],
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [UserStore, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) => new LoginUseCase(...d),
-    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
+    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog]) => new LoginUseCase(...d),
+    [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
   );
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [UserStore, TotpVerifier, UsedTotpSteps, RevokedSessions, RequestAuthenticator, LoginGuard, Clock, IdGenerator, GatewaySettings, AuditLog, CredentialFingerprints]) =>
-      new VerifyTotpUseCase(...d),
-    [
-      TOKENS.UserStore, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.LoginGuard, TOKENS.Clock,
-      TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints,
-    ],
+    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog]) => new VerifyTotpUseCase(...d),
+    [TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
   );
   bind(
     TOKENS.LogoutUseCase,

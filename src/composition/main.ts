@@ -1,11 +1,12 @@
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
-import { loadConfig } from './config';
+import { configWarnings, loadConfig, secretFlagWarnings } from './config';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
 
 /** The `npm start` entry: read config, start, and shut down cleanly on SIGTERM/SIGINT. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  for (const warning of secretFlagWarnings(argv)) process.stderr.write(`portcullis: warning: ${warning}\n`);
   const loaded = loadConfig({ env, argv });
   if (!loaded.ok) {
     process.stderr.write(`Portcullis cannot start; fix the configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
@@ -27,6 +28,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 2;
   }
+  // Valid but risky: said once, loudly, where operators look (the log), before the first request.
+  for (const warning of configWarnings(config)) gateway.logger.warn(warning);
   const { port } = await gateway.listen();
   const forwardAuth = await gateway.listenForwardAuth();
   const metrics = await gateway.listenMetrics();

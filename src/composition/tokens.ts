@@ -24,6 +24,7 @@ export const TOKENS = {
   UsedOAuthFlows: Symbol.for('portcullis.UsedOAuthFlows'),
   Pkce: Symbol.for('portcullis.Pkce'),
   LoginGuard: Symbol.for('portcullis.LoginGuard'),
+  CredentialCheck: Symbol.for('portcullis.CredentialCheck'),
   RequestAuthenticator: Symbol.for('portcullis.RequestAuthenticator'),
   LoginUseCase: Symbol.for('portcullis.LoginUseCase'),
   VerifyTotpUseCase: Symbol.for('portcullis.VerifyTotpUseCase'),

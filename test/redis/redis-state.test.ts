@@ -49,6 +49,8 @@ loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempt
 revokedSessionsContract('RedisRevokedSessions', async (env) => {
   const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
   store.start();
+  // Before its first sync the store refuses to answer (tested below); the contract is about a loaded one.
+  if (!(await eventually(async () => store.hasLoaded()))) throw new Error('revocations never loaded');
   return store;
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
@@ -105,6 +107,23 @@ describe('Redis stores shared by two replicas', () => {
     expect(await eventually(() => b.isRevoked('s-42'))).toBe(true);
   });
 
+  it('refuses to say a session is unrevoked, and is not ready, until it has loaded the shared set', async () => {
+    const clock = new FixedClock();
+    const prefix = 'shared-unloaded:';
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    a.start();
+    await a.revoke('s-elsewhere', clock.now() + 60_000);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    await expect(late.isRevoked('s-elsewhere')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(late.isRevoked('s-other')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
+    await expect(late.check()).rejects.toThrow('revocations not loaded');
+    late.start();
+    expect(await eventually(async () => late.hasLoaded())).toBe(true);
+    await expect(late.check()).resolves.toBeUndefined();
+    expect(await late.isRevoked('s-elsewhere')).toBe(true);
+    expect(await late.isRevoked('s-other')).toBe(false);
+  });
+
   it('loads the revocations made before it started', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-late:';
@@ -148,6 +167,7 @@ describe('Redis stores while Redis is down', () => {
     const steps = new RedisUsedTotpSteps(c, clock);
     const revoked = new RedisRevokedSessions(c, clock, silent);
     revoked.start();
+    expect(await eventually(async () => revoked.hasLoaded())).toBe(true);
     await revoked.revoke('before', clock.now() + 60_000);
 
     await own.kill();

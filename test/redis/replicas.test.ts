@@ -50,7 +50,7 @@ describe('two gateways on one Redis', () => {
   });
 
   it('report Redis in readiness', async () => {
-    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({ status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up' } });
+    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({ status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up', revocations: 'up' } });
   });
 
   it('share a lock: failures on one replica lock the account on the other', async () => {
@@ -63,7 +63,7 @@ describe('two gateways on one Redis', () => {
   it('share a logout: a session revoked on one replica is refused by the other', async () => {
     const cookie = await sessionOf(a, 'carol');
     expect(await authStatus(b, cookie)).toBe(200);
-    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${cookie}` } })).status).toBe(200);
+    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${cookie}` }, body: '{}' })).status).toBe(200);
     expect(await eventually(async () => (await authStatus(b, cookie)) === 401)).toBe(true);
   });
 
@@ -80,7 +80,7 @@ describe('two gateways on one Redis', () => {
     const live = await sessionOf(a, 'alice');
     const revoked = await sessionOf(a, 'dave');
     const loggedOutDuring = await sessionOf(a, 'carol');
-    await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${revoked}` } });
+    await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${revoked}` }, body: '{}' });
     expect(await eventually(async () => (await authStatus(a, revoked)) === 401)).toBe(true);
 
     await redis.kill();
@@ -91,7 +91,7 @@ describe('two gateways on one Redis', () => {
       expect((await login(gw, 'alice', 'wrong')).status).toBe(503);
     }
     // A logout during the outage: honoured at once where it happened, and by the others once Redis is back.
-    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${loggedOutDuring}` } })).status).toBe(200);
+    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${loggedOutDuring}` }, body: '{}' })).status).toBe(200);
     expect(await authStatus(a, loggedOutDuring)).toBe(401);
     expect(await authStatus(b, loggedOutDuring)).toBe(200);
     const notReady = await fetch(`${a.url}/api/ready`);

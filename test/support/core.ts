@@ -11,6 +11,7 @@ import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
 import type { LoginAttempts } from '../../src/application/ports/login-attempts';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
+import { CredentialCheck } from '../../src/application/services/credential-check';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
@@ -73,17 +74,18 @@ export function makeCore(
   const usedFlows = new InMemoryUsedOAuthFlows(clock);
   const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
-  const authenticator = new RequestAuthenticator(sealer, revoked, users, verified, guard, clock, settings, audit, fingerprints, {
+  const credentials = new CredentialCheck(users, guard, totp, usedSteps, audit, fingerprints);
+  const authenticator = new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
     providers,
     whitelist: oauthSettings.whitelist,
   });
   return {
-    clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, authenticator,
+    clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, credentials, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
-    login: new LoginUseCase(users, guard, clock, ids, settings, audit, fingerprints),
-    verifyTotp: new VerifyTotpUseCase(users, totp, usedSteps, revoked, authenticator, guard, clock, ids, settings, audit, fingerprints),
+    login: new LoginUseCase(credentials, clock, ids, settings, audit),
+    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),

@@ -3,6 +3,7 @@ import { createGuardrails, generate } from 'otplib';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { ClientAddressResolver } from '../../src/adapters/http/client-address';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
+import { CredentialCheck } from '../../src/application/services/credential-check';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
@@ -101,6 +102,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(pkce.challenge(verifier)).not.toBe(verifier);
   },
   LoginGuard: isA(LoginGuard),
+  CredentialCheck: isA(CredentialCheck),
   RequestAuthenticator: isA(RequestAuthenticator),
   LoginUseCase: isA(LoginUseCase),
   VerifyTotpUseCase: isA(VerifyTotpUseCase),
@@ -184,7 +186,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis']);
+      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
       expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();

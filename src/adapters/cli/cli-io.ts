@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+
 /** What the CLI needs of a terminal; tests and hosts may supply their own. */
 export interface CliIo {
   out(text: string): void;
@@ -8,6 +10,8 @@ export interface CliIo {
   promptHidden(question: string): Promise<string>;
   /** All of standard input, split into lines (for piped passwords). */
   readLines(): Promise<string[]>;
+  /** A whole file as UTF-8 text (for `--password-file`); rejects when it cannot be read. */
+  readFile(path: string): Promise<string>;
 }
 
 /** Standard streams of the running process. */
@@ -26,6 +30,10 @@ export class ProcessIo implements CliIo {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8').split(/\r?\n/);
+  }
+
+  readFile(path: string): Promise<string> {
+    return readFile(path, 'utf8');
   }
 
   promptHidden(question: string): Promise<string> {

@@ -3,19 +3,28 @@ import qrcode from 'qrcode-terminal';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
+import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
   /** A bcrypt hasher of the given cost. */
   hasher(cost: number): PasswordHasher;
   /** Validates the whole configuration (environment plus `argv` flags). */
-  checkConfig(argv: readonly string[]): { readonly problems: readonly string[]; readonly summary: readonly string[]; readonly demo: boolean };
+  checkConfig(argv: readonly string[]): {
+    readonly problems: readonly string[];
+    readonly summary: readonly string[];
+    readonly demo: boolean;
+    /** Valid but risky settings, and secrets given as flags: printed, never fatal. */
+    readonly warnings: readonly string[];
+  };
   /** Runs the gateway; resolves its exit code (0 while it keeps running). */
   serve(argv: readonly string[]): Promise<number>;
   /** `explain <url> ...`: which access rule decides a request; resolves the exit code. */
   explain(argv: readonly string[], write: (line: string) => void): number;
   /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
   readonly options: readonly string[];
+  /** What `doctor` probes a live proxy with. */
+  readonly doctor: DoctorDeps;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -28,28 +37,33 @@ const HELP = `Usage: portcullis [command]
 Commands:
   serve [--option value ...]        start the gateway (the default when no command is given)
   user add <name>                   make a USERS entry with a bcrypt hash (asks for the password)
-  user verify <entry> <password>    check a password against a USERS entry ("-" reads it from stdin)
+  user verify <entry>               check a password against a USERS entry (asks, or --password-stdin/-file)
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
+  doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
 
 Run "portcullis <command> --help" for a command's options.
 `;
 
 const COMMAND_HELP: Record<string, string> = {
-  'user add': `Usage: portcullis user add <name> [--cost N] [--plain]
+  'user add': `Usage: portcullis user add <name> [--cost N] [--plain] [--password-stdin | --password-file F]
 
 Asks for the password twice (hidden). When standard input is not a terminal, its first line is
 the password and its second line, if there is one, the confirmation.
 Prints a USERS entry (name:bcrypt-hash) and the same entry with every $ doubled for docker-compose.
 
-  --cost N   bcrypt cost, 4 to 15 (default 10)
-  --plain    print only the entry line, nothing else
+  --cost N            bcrypt cost, 4 to 15 (default 10)
+  --plain             print only the entry line, nothing else
+  --password-stdin    read the password from the first line of standard input, even on a terminal
+  --password-file F   read the password from the first line of file F
 `,
-  'user verify': `Usage: portcullis user verify <entry> <password>
+  'user verify': `Usage: portcullis user verify <entry> [--password-stdin | --password-file F | -]
 
 Checks a password against a USERS entry (name:hash[:totp], $$ accepted) or a bare bcrypt hash.
-Give "-" as the password to read it from the first line of standard input (keeps it out of ps).
+The password is asked for (hidden) on a terminal, or read from the first line of standard input
+(--password-stdin, or "-") or of a file (--password-file F). A password given as an argument
+still works but shows in ps and shell history: a warning says so.
 Exit code 0 when it matches, 1 when it does not.
 `,
   'totp enroll': `Usage: portcullis totp enroll <name> [--entry <USERS entry>] [--issuer <text>] [--no-qr]
@@ -114,6 +128,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     }
     return deps.explain(args, write);
   }
+  if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));
@@ -172,12 +187,12 @@ function oneName(positional: string[], command: string): string {
 }
 
 async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['--cost'], ['--plain']);
+  const { positional, flags } = parseArgs(args, ['--cost', '--password-file'], ['--plain', '--password-stdin']);
   const name = oneName(positional, 'user add');
   const costRaw = flags.get('--cost') ?? '10';
   const cost = Number(costRaw);
   if (!/^\d+$/.test(costRaw) || cost < 4 || cost > 15) throw new UsageError('--cost must be a whole number from 4 to 15');
-  const password = await readNewPassword(io);
+  const password = await readNewPassword(io, flags);
   const hash = await deps.hasher(cost).hash(password);
   const entry = formatUsersEntry({ username: name, hash });
   if (flags.has('--plain')) io.out(`${entry}\n`);
@@ -198,10 +213,13 @@ async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promi
   return 0;
 }
 
-async function readNewPassword(io: CliIo): Promise<string> {
+async function readNewPassword(io: CliIo, flags: ReadonlyMap<string, string>): Promise<string> {
   let password: string;
   let confirmation: string | undefined;
-  if (io.interactive) {
+  if (flags.has('--password-file') && flags.has('--password-stdin')) throw new UsageError('give --password-stdin or --password-file, not both');
+  if (flags.has('--password-file')) {
+    password = await passwordFromFile(io, flags.get('--password-file') as string);
+  } else if (io.interactive && !flags.has('--password-stdin')) {
     password = await io.promptHidden('Password: ').catch(() => {
       throw new CommandError('cancelled');
     });
@@ -219,6 +237,17 @@ async function readNewPassword(io: CliIo): Promise<string> {
   return password;
 }
 
+/** The first line of a password file (its line ending is not part of the password). */
+async function passwordFromFile(io: CliIo, path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await io.readFile(path);
+  } catch {
+    throw new CommandError(`cannot read the password file ${printable(path)}`);
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
 /** Reads one USERS entry, or a bare hash, as `user verify` and `totp enroll` accept it. */
 function readEntry(text: string): UsersListEntry {
   const trimmed = text.trim().replace(/\$\$/g, '$');
@@ -230,10 +259,24 @@ function readEntry(text: string): UsersListEntry {
 }
 
 async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
-  const { positional } = parseArgs(args, [], []);
-  if (positional.length !== 2) throw new UsageError('user verify takes <entry> and <password>');
+  const { positional, flags } = parseArgs(args, ['--password-file'], ['--password-stdin']);
+  if (positional.length < 1 || positional.length > 2) throw new UsageError('user verify takes an <entry>, and the password by --password-stdin, --password-file or a prompt');
   const entry = readEntry(positional[0]);
-  const password = positional[1] === '-' ? ((await io.readLines())[0] ?? '') : positional[1];
+  const given = positional[1];
+  const sources = [given !== undefined, flags.has('--password-stdin'), flags.has('--password-file')].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('give the password one way: --password-stdin, --password-file, "-" or an argument');
+  let password: string;
+  if (flags.has('--password-file')) password = await passwordFromFile(io, flags.get('--password-file') as string);
+  else if (given === '-' || flags.has('--password-stdin') || (given === undefined && !io.interactive)) password = (await io.readLines())[0] ?? '';
+  else if (given === undefined) {
+    password = await io.promptHidden('Password: ').catch(() => {
+      throw new CommandError('cancelled');
+    });
+  } else {
+    // Still accepted (scripts use it), but the password is now in ps and the shell's history.
+    io.err('portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n');
+    password = given;
+  }
   const who = entry.username === '' ? 'the hash' : `${entry.username}'s entry`;
   if (await deps.hasher(10).verify(password, entry.hash)) {
     io.out(`the password matches ${who}\n`);
@@ -273,6 +316,7 @@ function qr(text: string): Promise<string> {
 
 async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const result = deps.checkConfig(args);
+  for (const warning of result.warnings) io.err(`portcullis: warning: ${warning}\n`);
   if (result.problems.length > 0) {
     io.err(`The configuration has ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:\n${result.problems.map((p) => `  - ${p}\n`).join('')}`);
     return 1;

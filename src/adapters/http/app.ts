@@ -3,6 +3,7 @@ import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/a
 import { API_HEADERS, MESSAGES } from './envelope';
 import { forwardAuth } from './forward-auth';
 import { NO_METRICS } from './http-metrics';
+import { UnsupportedBodyEncodingError } from './json-body';
 import type { HttpSettings } from './http-settings';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { API_METHODS, apiRoutes, reply, type GatewayUseCases } from './routes';
@@ -24,7 +25,7 @@ function errorEnvelope(settings: HttpSettings): Koa.Middleware {
     } catch (e) {
       const status = typeof (e as { status?: unknown }).status === 'number' ? (e as { status: number }).status : 500;
       if (status === 413) return reply(ctx, 413, MESSAGES.tooLarge);
-      if (status === 415) return reply(ctx, 415, MESSAGES.unsupportedMedia);
+      if (status === 415) return reply(ctx, 415, e instanceof UnsupportedBodyEncodingError ? MESSAGES.unsupportedEncoding : MESSAGES.unsupportedMedia);
       if (status === 400) return reply(ctx, 400, MESSAGES.malformedJson);
       settings.logger.error('request failed', {
         requestId: ctx.state.requestId,

@@ -33,6 +33,8 @@ export const MESSAGES = {
   tooLarge: 'Request body too large',
   malformedJson: 'Malformed JSON body',
   unsupportedMedia: 'Request body must be application/json',
+  unsupportedEncoding: 'Request body must not be compressed: Content-Encoding is not supported',
+  crossSiteLogout: 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
   redirecting: 'Redirecting to login',
   ambiguousPath: 'Ambiguous path',
 } as const;

@@ -12,6 +12,7 @@ import { API_HEADERS, MESSAGES } from './envelope';
 import { header } from './header-access';
 import { NO_METRICS } from './http-metrics';
 import { jsonBody } from './json-body';
+import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
 
@@ -158,10 +159,27 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     }
   });
 
+  const appOrigin = new URL(settings.appUrl).origin;
   router.post('/logout', async (ctx) => {
-    await useCases.logout.execute({ sessionToken: sessionToken(ctx), requestId: requestIdOf(ctx) });
-    ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
-    reply(ctx, 200, MESSAGES.loggedOut);
+    const result = await useCases.logout.execute({
+      sessionToken: sessionToken(ctx),
+      fromThisSite: isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES))),
+      ip: clientIp(ctx, settings),
+      requestId: requestIdOf(ctx),
+    });
+    if (result.ok) {
+      ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+      return reply(ctx, 200, MESSAGES.loggedOut);
+    }
+    const error = result.error;
+    switch (error.code) {
+      case 'cross_site_request':
+        return reply(ctx, 403, MESSAGES.crossSiteLogout);
+      default: {
+        const unreachable: never = error.code;
+        throw new Error(`unmapped logout outcome ${String(unreachable)}`);
+      }
+    }
   });
 
   const appBody = { ...settings.app };

@@ -1,5 +1,7 @@
 import type Redis from 'ioredis';
 import type { Clock } from '../../application/ports/clock';
+import type { ReadinessCheck } from '../../application/ports/readiness-check';
+import { StateStoreUnavailableError } from '../../application/ports/state-store-unavailable';
 import type { RevokedSessions } from '../../application/ports/revoked-sessions';
 import type { RedisConnection } from '../redis/redis-connection';
 import type { Logger } from '../system/logger';
@@ -36,6 +38,8 @@ interface Commands {
 
 /** How many revocations one script call carries when this replica re-seeds Redis. */
 const CHUNK = 500;
+/** How many members one ZSCAN call asks for while a replica loads the set. */
+const SCAN_PAGE = 5000;
 
 /**
  * Revoked sessions shared by every replica, answered from memory.
@@ -47,9 +51,14 @@ const CHUNK = 500;
  * set and pushes back the ones Redis lost (a restart without persistence), so nothing that was
  * revoked before an outage is forgotten. While Redis is down, `isRevoked` keeps answering from
  * memory, and a logout is honoured locally at once and written to Redis when it returns.
+ *
+ * Until its first sync has finished, a replica knows none of the revocations made elsewhere:
+ * `isRevoked` throws {@link StateStoreUnavailableError} then (cookie sessions get a 503, never a
+ * pass), and the readiness check `revocations` fails, so a load balancer waits for it.
  * See docs/adr/0006-revocations-pushed-to-local-memory.md.
  */
-export class RedisRevokedSessions implements RevokedSessions {
+export class RedisRevokedSessions implements RevokedSessions, ReadinessCheck {
+  readonly name = 'revocations';
   private readonly known: BoundedExpiringMap<true>;
   /** Revocations made here that Redis has not confirmed yet. */
   private readonly pending = new Map<string, number>();
@@ -57,6 +66,8 @@ export class RedisRevokedSessions implements RevokedSessions {
   private readonly channel: string;
   private subscriber: Redis | null = null;
   private synced = false;
+  /** Set by the first sync that completes, never cleared: from then on memory may answer alone. */
+  private loaded = false;
   private syncing: Promise<void> | null = null;
   private writes = 0;
 
@@ -94,6 +105,16 @@ export class RedisRevokedSessions implements RevokedSessions {
     return this.synced;
   }
 
+  /** True once a first sync has completed: only then does an unknown id mean "not revoked". */
+  hasLoaded(): boolean {
+    return this.loaded;
+  }
+
+  /** Readiness: fails until the revocations Redis holds have been loaded once. */
+  async check(): Promise<void> {
+    if (!this.loaded) throw new Error('revocations not loaded from redis yet');
+  }
+
   /** Resolves when a sync that is running has finished (for tests and start-up). */
   async settled(): Promise<void> {
     while (this.syncing !== null) await this.syncing;
@@ -112,6 +133,8 @@ export class RedisRevokedSessions implements RevokedSessions {
   }
 
   async isRevoked(id: string): Promise<boolean> {
+    // A replica that has not read the shared set yet cannot tell a revoked session from a live one.
+    if (!this.loaded) throw new StateStoreUnavailableError('redis');
     return this.known.size !== 0 && this.known.get(id, this.clock.now()) === true;
   }
 
@@ -142,14 +165,27 @@ export class RedisRevokedSessions implements RevokedSessions {
     try {
       await sub.subscribe(this.channel);
       const now = this.clock.now();
-      const entries = await this.redis.run((c) => c.zrangebyscore(this.key, `(${now}`, '+inf', 'WITHSCORES'));
-      for (let i = 0; i + 1 < entries.length; i += 2) {
-        const until = Number(entries[i + 1]);
-        if (until > now) this.known.set(entries[i], true, until);
-      }
-      // Everything known here goes back: pending logouts and whatever a restarted Redis lost.
+      // Read in pages: one reply with a million members takes seconds, past the command timeout,
+      // and a replica that can never finish its first sync could never answer a cookie.
+      const inRedis = new Set<string>();
+      let cursor = '0';
+      do {
+        const [next, entries] = await this.redis.run((c) => c.zscan(this.key, cursor, 'COUNT', SCAN_PAGE));
+        cursor = next;
+        for (let i = 0; i + 1 < entries.length; i += 2) {
+          const until = Number(entries[i + 1]);
+          if (until > now) {
+            this.known.set(entries[i], true, until);
+            inRedis.add(entries[i]);
+          }
+        }
+      } while (cursor !== '0');
+      // Everything Redis knew is known here now: from this point an unknown id is a live session.
+      this.loaded = true;
+      // What is known here and not in Redis goes back: pending logouts and whatever a restarted Redis lost.
       const pairs: (string | number)[] = [];
       for (const id of this.known.keys()) {
+        if (inRedis.has(id) && !this.pending.has(id)) continue;
         const until = this.untilOf(id, now);
         if (until > now) pairs.push(id, until);
       }

@@ -2,6 +2,10 @@
 export interface RevokedSessions {
   /** Marks session `id` revoked until `untilMs` (its own expiry). */
   revoke(id: string, untilMs: number): Promise<void>;
-  /** Resolves true when session `id` was revoked and has not yet expired. */
+  /**
+   * Resolves true when session `id` was revoked and has not yet expired. Throws
+   * StateStoreUnavailableError when it cannot tell yet (a replica that has not loaded the shared
+   * revocations): the caller must not treat the session as live then.
+   */
   isRevoked(id: string): Promise<boolean>;
 }

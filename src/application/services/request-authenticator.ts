@@ -1,6 +1,5 @@
 import { hasTotp } from '../../domain/account';
 import { parseBasicAuthorization } from '../../domain/basic-credentials';
-import { addressBlock } from '../../domain/ip-address';
 import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
@@ -13,6 +12,7 @@ import type { SessionSealer } from '../ports/session-sealer';
 import type { UserStore } from '../ports/user-store';
 import type { VerifiedCredentials } from '../ports/verified-credentials';
 import type { GatewaySettings } from '../settings';
+import type { CredentialCheck } from './credential-check';
 import type { LoginGuard } from './login-guard';
 import { isStoreUnavailable } from './store-unavailable';
 
@@ -70,10 +70,6 @@ export class RequestAuthenticator {
   // One Basic identity object per account object: a store that keeps its accounts (USERS) hands
   // out the same identity on every request, so the HTTP adapter can reuse what it built for it.
   private readonly basicIdentities = new WeakMap<Account, Identity>();
-  // Checks of the same Basic header that are under way, by cache key: when a cache entry expires
-  // while a client keeps its connections busy, every one of them misses at once; they share one
-  // bcrypt instead of queueing one each (with bcrypt limited to cores - 1, that stalled seconds).
-  private readonly checking = new Map<string, Promise<BasicCheck>>();
   // What sessions of each account version may carry (see currentIdentity).
   private readonly views = new WeakMap<Account, AccountView>();
   private readonly staleAudited = new Set<string>();
@@ -84,6 +80,7 @@ export class RequestAuthenticator {
     private readonly users: UserStore,
     private readonly verified: VerifiedCredentials,
     private readonly guard: LoginGuard,
+    private readonly credentials: CredentialCheck,
     private readonly clock: Clock,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
@@ -93,12 +90,21 @@ export class RequestAuthenticator {
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
   async session(token: string | undefined): Promise<Session | null> {
+    const session = this.unexpiredSession(token);
+    if (session === null || (await this.revoked.isRevoked(session.id))) return null;
+    return session;
+  }
+
+  /**
+   * The session in a cookie value when it is genuine and unexpired, without asking whether it was
+   * revoked: for logout, which may revoke it again even when revocations cannot be read.
+   */
+  unexpiredSession(token: string | undefined): Session | null {
     if (token === undefined || token === '') return null;
     const session = this.sealer.unseal(token);
     if (session === null || !isActive(session, this.clock.now())) return null;
     // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
     if (session.oauth && (this.oauth.providers.get(session.provider) === null || !isWhitelisted(this.oauth.whitelist, session.email))) return null;
-    if (await this.revoked.isRevoked(session.id)) return null;
     return session;
   }
 
@@ -193,13 +199,27 @@ export class RequestAuthenticator {
           this.verified.forgetUser(hit.username);
         }
       }
-      const account = await this.users.findAccount(parsed.username);
-      const lockName = account?.username ?? parsed.username.trim();
-      const check = await this.checkPassword(key, lockName, account, parsed.password, ip, requestId);
-      if (check.kind === 'locked') return check;
-      if (account === null || !check.valid) return ANONYMOUS;
-      // Basic is disabled for accounts with a second factor: the password alone must not pass.
-      if (hasTotp(account)) return ANONYMOUS;
+      const checked = await this.credentials.basicPassword({ login: parsed.username, password: parsed.password, ip, requestId }, key);
+      if (!checked.ok) {
+        switch (checked.error.code) {
+          case 'account_locked':
+            return { kind: 'locked', retryAfter: checked.error.retryAfter };
+          case 'invalid_credentials':
+            // Guesses that locked the account also drop what the cache knew of it.
+            if (checked.error.locked !== null) this.verified.forgetUser(checked.error.locked);
+            return ANONYMOUS;
+          // Basic is disabled for accounts with a second factor: the password alone must not pass.
+          case 'second_factor_required':
+            return ANONYMOUS;
+          case 'store_unavailable':
+            return UNAVAILABLE;
+          default: {
+            const unreachable: never = checked.error;
+            return unreachable;
+          }
+        }
+      }
+      const { account } = checked.value;
       // Audited when the password was actually checked; cache hits are not new logins.
       this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
       if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
@@ -218,48 +238,4 @@ export class RequestAuthenticator {
     }
     return identity;
   }
-
-  /**
-   * One guess under the lock: reserved, checked, settled. Identical headers being checked at the
-   * same time share it (`key` is '' when the cache is off: no sharing), so a client that keeps its
-   * connections busy spends one reservation and one bcrypt on its password, not one per connection.
-   */
-  private checkPassword(key: string, lockName: string, account: Account | null, password: string, ip: string, requestId: string | undefined): Promise<BasicCheck> {
-    if (key === '') return this.guardedCheck(lockName, account, password, ip, requestId);
-    // The account's credential version is part of the key: a password changed meanwhile is checked afresh.
-    const id = `${key} ${account === null ? '' : account.credentialVersion}`;
-    let check = this.checking.get(id);
-    if (check === undefined) {
-      check = this.guardedCheck(lockName, account, password, ip, requestId).finally(() => this.checking.delete(id));
-      this.checking.set(id, check);
-    }
-    return check;
-  }
-
-  private async guardedCheck(lockName: string, account: Account | null, password: string, ip: string, requestId: string | undefined): Promise<BasicCheck> {
-    // The guess counts as a failure before it is checked, so simultaneous guesses cannot outrun the lock.
-    const reservation = await this.guard.reserve(lockName, ip);
-    if (reservation.kind === 'locked') return { kind: 'locked', retryAfter: reservation.retryAfter };
-    const { ticket } = reservation;
-    let valid: boolean;
-    try {
-      const requester = addressBlock(ip);
-      valid = account === null ? await this.users.verifyDecoy(lockName, password, requester) : await this.users.verifyPassword(account, password, requester);
-    } catch (e) {
-      // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
-      await this.guard.refund(ticket);
-      throw e;
-    }
-    if (account === null || !valid) {
-      this.audit.record({ event: 'login_failed', login: lockName, method: 'basic', ip, reason: 'invalid_credentials', requestId });
-      if (this.guard.fail(ticket, requestId)) this.verified.forgetUser(lockName);
-      return { kind: 'checked', valid: false };
-    }
-    // A TOTP account's right password is refused like a wrong one, so it neither counts nor clears.
-    if (hasTotp(account)) await this.guard.refund(ticket);
-    else await this.guard.succeed(ticket);
-    return { kind: 'checked', valid: true };
-  }
 }
-
-type BasicCheck = { readonly kind: 'checked'; readonly valid: boolean } | { readonly kind: 'locked'; readonly retryAfter: number };

@@ -1,10 +1,21 @@
+import { err, ok, type Result } from '../../domain/result';
+import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface LogoutInput {
   /** The session cookie's value, if any. */
   readonly sessionToken?: string;
+  /**
+   * Whether the request provably comes from the gateway's own pages (the HTTP adapter decides
+   * from Sec-Fetch-Site, Origin and the body type). A cross-site request is refused: another site
+   * must not be able to end a session (login CSRF's twin).
+   */
+  readonly fromThisSite: boolean;
+  /** The client's address, for the audit of a refused request. */
+  readonly ip?: string;
   /** Correlates the audit event with the request that caused it. */
   readonly requestId?: string;
 }
@@ -14,6 +25,8 @@ export interface LogoutOutput {
   readonly revoked: boolean;
 }
 
+export type LogoutError = { readonly code: 'cross_site_request' };
+
 /** Ends a session on the server too, so a copied cookie stops working at once. */
 export class LogoutUseCase {
   constructor(
@@ -22,12 +35,23 @@ export class LogoutUseCase {
     private readonly audit: AuditLog,
   ) {}
 
-  async execute(input: LogoutInput): Promise<LogoutOutput> {
-    const session = await this.authenticator.session(input.sessionToken);
-    if (session === null) return { revoked: false };
+  async execute(input: LogoutInput): Promise<Result<LogoutOutput, LogoutError>> {
+    if (!input.fromThisSite) {
+      this.audit.record({ event: 'logout_refused', ip: input.ip ?? 'unknown', reason: 'cross_site', requestId: input.requestId });
+      return err({ code: 'cross_site_request' });
+    }
+    let session: Session | null;
+    try {
+      session = await this.authenticator.session(input.sessionToken);
+    } catch (e) {
+      // Revocations cannot be read yet (a replica still syncing): revoking again is harmless, refusing the logout is not.
+      if (!isStoreUnavailable(e)) throw e;
+      session = this.authenticator.unexpiredSession(input.sessionToken);
+    }
+    if (session === null) return ok({ revoked: false });
     // Kept only until the session would have expired anyway: the revocation list stays bounded.
     await this.revokedSessions.revoke(session.id, session.expiresAt);
     this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
-    return { revoked: true };
+    return ok({ revoked: true });
   }
 }

@@ -190,4 +190,65 @@ describe('portcullis CLI (the built executable)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown option --no-such-option');
   });
+
+  describe('secrets kept out of arguments', () => {
+    const ARG_WARNING = 'portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n';
+
+    it('user verify warns on stderr when the password is an argument, and not when it comes from stdin or a file', async () => {
+      const argument = await cli(['user', 'verify', ENTRY, 's3cret pw']);
+      expect(argument).toMatchObject({ code: 0, stderr: ARG_WARNING });
+      expect(await cli(['user', 'verify', ENTRY, '--password-stdin'], { input: 's3cret pw\n' })).toMatchObject({ code: 0, stderr: '', stdout: "the password matches alice's entry\n" });
+      expect(await cli(['user', 'verify', ENTRY, '-'], { input: 's3cret pw\n' })).toMatchObject({ code: 0, stderr: '' });
+      const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
+      try {
+        writeFileSync(join(dir, 'pw'), 's3cret pw\n');
+        expect(await cli(['user', 'verify', ENTRY, '--password-file', join(dir, 'pw')])).toMatchObject({ code: 0, stderr: '' });
+        expect(await cli(['user', 'verify', ENTRY, `--password-file=${join(dir, 'pw')}`])).toMatchObject({ code: 0 });
+        writeFileSync(join(dir, 'wrong'), 'nope\n');
+        expect(await cli(['user', 'verify', ENTRY, '--password-file', join(dir, 'wrong')])).toMatchObject({ code: 1 });
+        const missing = await cli(['user', 'verify', ENTRY, '--password-file', join(dir, 'absent')]);
+        expect(missing.code).toBe(1);
+        expect(missing.stderr).toMatch(/^portcullis: cannot read the password file /);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const both = await cli(['user', 'verify', ENTRY, 'x', '--password-stdin']);
+      expect(both.code).toBe(2);
+    });
+
+    it('user add reads the password from --password-file or --password-stdin (one line, no confirmation needed)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
+      try {
+        writeFileSync(join(dir, 'pw'), 'correct horse\n');
+        const fromFile = await cli(['user', 'add', 'alice', '--cost', '4', '--plain', '--password-file', join(dir, 'pw')]);
+        expect(fromFile.code).toBe(0);
+        const hash = fromFile.stdout.trim().slice('alice:'.length);
+        expect(bcrypt.compareSync('correct horse', hash)).toBe(true);
+        const fromStdin = await cli(['user', 'add', 'bob', '--cost', '4', '--plain', '--password-stdin'], { input: 'battery staple\n' });
+        expect(fromStdin.code).toBe(0);
+        expect(bcrypt.compareSync('battery staple', fromStdin.stdout.trim().slice('bob:'.length))).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('config check warns about a secret given as a flag and about OAuth open to every account, and still exits 0', async () => {
+      const run = await cli(['config', 'check', '--secret', 'a-flag-secret-a-flag-secret-a-flag-secret'], {
+        env: { APP_URL: 'https://auth.example.com', GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'gh-client-secret-0123456789' },
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('The configuration is valid.');
+      expect(run.stderr).toContain('portcullis: warning: --secret on the command line is visible to other users (ps)');
+      expect(run.stderr).toContain('portcullis: warning: OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of github can log in');
+      expect(run.stderr + run.stdout).not.toMatch(/a-flag-secret|gh-client-secret/);
+    });
+
+    it('config check refuses placeholder secrets from the examples, naming the option', async () => {
+      const run = await cli(['config', 'check'], {
+        env: { APP_URL: 'https://auth.example.com', SECRET: 'change-me-to-at-least-32-random-characters-please', USERS: ENTRY },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('SECRET is a placeholder copied from the examples');
+    });
+  });
 });

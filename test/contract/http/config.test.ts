@@ -97,4 +97,39 @@ describe('starting portcullis as a process', () => {
       await new Promise((resolve) => taken.close(resolve));
     }
   }, 30_000);
+
+  it('warns loudly at start when OAuth admits every account of the provider (no OAUTH_WHITELIST, no access rules)', async () => {
+    const port = await freePort();
+    child = runNode(built(MAIN), [], {
+      APP_URL: 'https://auth.example.test', SECRET: 's'.repeat(40), GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'gh-client-secret-0123456789',
+      PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info',
+    });
+    await child.waitFor(/portcullis listening/);
+    const lines = child.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of github can log in/) }));
+    expect(child.stdout).not.toContain('gh-client-secret-0123456789');
+  }, 30_000);
+
+  it('refuses to start with the SECRET and the account of the docker-compose example, naming both', async () => {
+    child = runNode(built(MAIN), [], {
+      APP_URL: 'https://auth.example.test',
+      SECRET: 'change-this-to-a-long-random-secret-of-at-least-32-characters',
+      USERS: 'alice:$$2b$$10$$qh8XTM/ilzLw1WKUE1404.udAi8OZn8nKDbNvDORqMRu1KM6HS19q',
+    });
+    expect(await child.exited).not.toBe(0);
+    expect(child.stderr).toMatch(/SECRET is a placeholder copied from the examples/);
+    expect(child.stderr).toMatch(/USERS: alice's password hash is a placeholder/);
+    expect(child.stderr).not.toContain('change-this-to-a-long-random-secret');
+  }, 30_000);
+
+  it('warns on stderr when a secret is given as a command-line flag, without repeating it', async () => {
+    const port = await freePort();
+    const secret = 'flag-secret-flag-secret-flag-secret-0123';
+    child = runNode(built(MAIN), ['--secret', secret, '--port', String(port)], {
+      APP_URL: 'https://auth.example.test', USERS: `alice:${bcrypt.hashSync('pw', 4)}`, ADDRESS: '127.0.0.1', LOG_LEVEL: 'info',
+    });
+    await child.waitFor(/portcullis listening/);
+    expect(child.stderr).toMatch(/warning: --secret on the command line is visible to other users \(ps\)/);
+    expect(child.stderr + child.stdout).not.toContain(secret);
+  }, 30_000);
 });

@@ -25,7 +25,7 @@ describe('logs', () => {
     await fetch(`${gw.url}/api/auth/nginx`, { headers: { 'X-Original-URL': 'https://app.example.test/', Authorization: `Basic ${Buffer.from(`alice:${PASSWORD}!`).toString('base64')}` } });
     const anonymous = await fetch(`${gw.url}/api/auth/traefik`, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/private?token=abc' } });
     ids.denied = anonymous.headers.get('x-request-id') ?? '';
-    const logout = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie: `portcullis-session=${cookie}` } });
+    const logout = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${cookie}` }, body: '{}' });
     ids.logout = logout.headers.get('x-request-id') ?? '';
     await capture.logger.flush();
   });

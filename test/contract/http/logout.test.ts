@@ -1,3 +1,5 @@
+import { TOKENS } from '../../../src/composition/tokens';
+import { capturedLogger } from '../../support/log-capture';
 import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
 
@@ -5,13 +7,75 @@ const APP = 'https://app.example.test/';
 
 describe('POST /api/logout', () => {
   let gw: RunningGateway;
+  const capture = capturedLogger('info');
   beforeAll(async () => {
-    gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')},carol:${hashOf('carol-pw')}:${TOTP_SECRET}` });
+    gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')},carol:${hashOf('carol-pw')}:${TOTP_SECRET}`, LOG_LEVEL: 'info' }, { [TOKENS.Logger]: capture.logger });
   });
   afterAll(() => gw.close());
 
+  // As the UI sends it: a JSON body, which a cross-site form cannot send.
   const logout = (cookie?: string): Promise<Response> =>
-    fetch(`${gw.url}/api/logout`, { method: 'POST', headers: cookie === undefined ? {} : { cookie } });
+    fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie === undefined ? {} : { cookie }) }, body: '{}' });
+  const post = (cookie: string, headers: Record<string, string>, body?: string): Promise<Response> =>
+    fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, ...headers }, body });
+  const stillLoggedIn = async (cookie: string): Promise<boolean> => (await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status === 200;
+  const CROSS_SITE_MESSAGE = 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)';
+
+  describe('cross-site requests (CSRF)', () => {
+    it('refuses a cross-site form post with 403, keeps the session and the cookie, and audits it', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      const res = await post(cookie, {
+        'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example.net', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate',
+      }, 'x=1');
+      expect(await expectEnvelope(res, 403)).toEqual({ status: 403, message: CROSS_SITE_MESSAGE });
+      expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
+      expect(await stillLoggedIn(cookie)).toBe(true);
+      await capture.logger.flush();
+      expect(capture.lines()).toContainEqual(expect.objectContaining({ msg: 'audit', event: 'logout_refused', reason: 'cross_site', requestId: res.headers.get('x-request-id') }));
+    });
+
+    it('refuses a text/plain or bodiless post that carries no sign of coming from this site', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      expect((await post(cookie, { 'Content-Type': 'text/plain' }, '{}')).status).toBe(403);
+      expect((await post(cookie, {})).status).toBe(403);
+      expect((await post(cookie, { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x--')).status).toBe(403);
+      expect(await stillLoggedIn(cookie)).toBe(true);
+    });
+
+    it('refuses what a browser calls cross-site or same-site (a sibling app), even with a JSON type', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      expect((await post(cookie, { 'Sec-Fetch-Site': 'same-site', 'Content-Type': 'application/json' }, '{}')).status).toBe(403);
+      expect((await post(cookie, { 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'application/json' }, '{}')).status).toBe(403);
+      expect(await stillLoggedIn(cookie)).toBe(true);
+    });
+
+    it('refuses a form from a foreign or opaque Origin when the browser sends no Sec-Fetch-Site', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+      expect((await post(cookie, { ...form, Origin: 'https://app.example.test' }, 'x=1')).status).toBe(403);
+      expect((await post(cookie, { ...form, Origin: 'null' }, 'x=1')).status).toBe(403);
+      expect((await post(cookie, { ...form, Origin: 'https://auth.example.test.evil.example.net' }, 'x=1')).status).toBe(403);
+      expect(await stillLoggedIn(cookie)).toBe(true);
+    });
+
+    it('accepts a same-origin browser request, form or not (Sec-Fetch-Site same-origin or none, or Origin of APP_URL)', async () => {
+      for (const headers of <Record<string, string>[]>[
+        { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/x-www-form-urlencoded' },
+        { 'Sec-Fetch-Site': 'none' },
+        { Origin: 'https://auth.example.test', 'Content-Type': 'application/x-www-form-urlencoded' },
+      ]) {
+        const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+        expect((await post(cookie, headers, 'x=1')).status).toBe(200);
+        expect(await stillLoggedIn(cookie)).toBe(false);
+      }
+    });
+
+    it('accepts the request the UI sends (JSON, same origin)', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      expect((await post(cookie, { 'Content-Type': 'application/json', Origin: 'https://auth.example.test', 'Sec-Fetch-Site': 'same-origin' }, '{}')).status).toBe(200);
+      expect(await stillLoggedIn(cookie)).toBe(false);
+    });
+  });
 
   it('answers 200 Logged out and tells the client to forget the cookie (Max-Age=0, same scope)', async () => {
     const cookie = await loginCookie(gw, 'alice', 'alice-pw');

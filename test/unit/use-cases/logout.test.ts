@@ -1,3 +1,4 @@
+import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { aUser } from '../../support/builders';
 import { makeCore, signIn } from '../../support/core';
 
@@ -10,14 +11,14 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token } = await signIn(core, 'alice', 'pw');
     expect((await core.authorize.execute({ forwarded, sessionToken: token, ip })).ok).toBe(true);
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: true });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
     expect(await core.authorize.execute({ forwarded, sessionToken: token, ip })).toMatchObject({ ok: false, error: { code: 'unauthenticated' } });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
   });
 
   it('records who logged out', async () => {
     const core = makeCore([alice()]);
-    await core.logout.execute({ sessionToken: (await signIn(core, 'alice', 'pw')).token });
+    await core.logout.execute({ sessionToken: (await signIn(core, 'alice', 'pw')).token, fromThisSite: true });
     expect(core.audit.events).toContainEqual({ event: 'logout', username: 'alice' });
   });
 
@@ -25,16 +26,16 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const laptop = await signIn(core, 'alice', 'pw');
     const phone = await signIn(core, 'alice', 'pw');
-    await core.logout.execute({ sessionToken: laptop.token });
+    await core.logout.execute({ sessionToken: laptop.token, fromThisSite: true });
     expect((await core.authorize.execute({ forwarded, sessionToken: phone.token, ip })).ok).toBe(true);
   });
 
   it('answers a second logout, a missing or a forged cookie without revoking anything', async () => {
     const core = makeCore([alice()]);
     const { token } = await signIn(core, 'alice', 'pw');
-    await core.logout.execute({ sessionToken: token });
+    await core.logout.execute({ sessionToken: token, fromThisSite: true });
     for (const sessionToken of [token, undefined, '', 'v1.AAAA', 'garbage']) {
-      expect(await core.logout.execute({ sessionToken })).toEqual({ revoked: false });
+      expect(await core.logout.execute({ sessionToken, fromThisSite: true })).toEqual({ ok: true, value: { revoked: false } });
     }
   });
 
@@ -42,13 +43,13 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
     core.clock.set(session.expiresAt);
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: false });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: false } });
   });
 
   it('keeps the revocation only until the session would have expired anyway', async () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
-    await core.logout.execute({ sessionToken: token });
+    await core.logout.execute({ sessionToken: token, fromThisSite: true });
     core.clock.set(session.expiresAt - 1);
     expect(await core.revoked.isRevoked(session.id)).toBe(true);
     core.clock.set(session.expiresAt);
@@ -58,7 +59,25 @@ describe('LogoutUseCase', () => {
   it('revokes a pending TOTP session too', async () => {
     const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()]);
     const { token } = await signIn(core, 'tom', 'pw');
-    expect(await core.logout.execute({ sessionToken: token })).toEqual({ revoked: true });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
+  });
+
+  it('refuses a request that does not come from this site, revokes nothing and audits the refusal', async () => {
+    const core = makeCore([alice()]);
+    const { token, session } = await signIn(core, 'alice', 'pw');
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: false, ip, requestId: 'r-1' })).toEqual({ ok: false, error: { code: 'cross_site_request' } });
+    expect(await core.revoked.isRevoked(session.id)).toBe(false);
+    expect(core.audit.events).toContainEqual({ event: 'logout_refused', ip, reason: 'cross_site', requestId: 'r-1' });
+    expect(core.audit.events).not.toContainEqual(expect.objectContaining({ event: 'logout' }));
+  });
+
+  it('still revokes the session when the revocations cannot be read yet (a replica that is still syncing)', async () => {
+    const core = makeCore([alice()]);
+    const { token, session } = await signIn(core, 'alice', 'pw');
+    const unreadable = jest.spyOn(core.revoked, 'isRevoked').mockRejectedValue(new StateStoreUnavailableError('redis'));
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    unreadable.mockRestore();
+    expect(await core.revoked.isRevoked(session.id)).toBe(true);
   });
 });
