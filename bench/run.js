@@ -42,6 +42,9 @@ const SETTINGS = {
 const SECRET = randomBytes(32).toString('base64url');
 const USERNAME = 'bench';
 const PASSWORD = randomBytes(12).toString('base64url');
+// One hash for every gateway of a run: a session carries its account's credential fingerprint, so
+// the cookie one gateway issued opens on the other (BENCH_BEFORE) only when both hold the same hash.
+const HASH = bcrypt.hashSync(PASSWORD, 10);
 const APP_URL = 'https://auth.bench.test';
 const FORWARDED = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1' };
 const BROWSER = { ...FORWARDED, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': 'bench' };
@@ -105,21 +108,16 @@ async function measure(target, j) {
   return res;
 }
 
-/** The bcrypt hash each gateway's account was started with, by gateway name (its sessions carry its fingerprint). */
-const HASHES = new Map();
-
 async function startGateway(name, extraEnv = {}, main = MAIN) {
   const port = await freePort();
   const args = [];
   if (SETTINGS.profileDir !== null) args.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.profileDir)}`, `--cpu-prof-name=${name}.cpuprofile`);
-  const hash = bcrypt.hashSync(PASSWORD, 10);
-  HASHES.set(name, hash);
   const child = spawn(process.execPath, [...args, main], {
     env: {
       PATH: env.PATH,
       APP_URL,
       SECRET,
-      USERS: `${USERNAME}:${hash}`,
+      USERS: `${USERNAME}:${HASH}`,
       LOG_LEVEL: 'warn',
       ADDRESS: '127.0.0.1',
       PORT: String(port),
@@ -337,7 +335,7 @@ async function memory(basicHeader) {
       { method: 'GET', path: '/api/auth/traefik', headers: API },
       { method: 'GET', path: '/api/auth/caddy', headers: BROWSER },
     ];
-    const rotateCookies = mintSessions(SETTINGS.rssSessions, HASHES.get('memory'));
+    const rotateCookies = mintSessions(SETTINGS.rssSessions, HASH);
     const mixed = (amount) => ({ url: gateway.url, connections: SETTINGS.connections, amount, requests, rotateCookies });
     const first = await load(mixed(SETTINGS.rssFirst));
     const afterFirst = readMemory(gateway.pid);
