@@ -112,6 +112,7 @@ async function startGateway(name, extraEnv = {}, main = MAIN) {
   const port = await freePort();
   const args = [];
   if (SETTINGS.profileDir !== null) args.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.profileDir)}`, `--cpu-prof-name=${name}.cpuprofile`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portcullis-bench-${name}-`));
   const child = spawn(process.execPath, [...args, main], {
     env: {
       PATH: env.PATH,
@@ -121,16 +122,20 @@ async function startGateway(name, extraEnv = {}, main = MAIN) {
       LOG_LEVEL: 'warn',
       ADDRESS: '127.0.0.1',
       PORT: String(port),
+      // Each gateway its own database (the default store without REDIS_URL), never ./data of the checkout.
+      DATA_DIR: dataDir,
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // The database goes with the gateway (its size is read before the gateway is stopped).
+  child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
     if (child.exitCode !== null) throw new Error(`gateway ${name} exited with ${child.exitCode}`);
     try {
       const r = await probe(url, { path: '/api/healthcheck' });
-      if (r.status === 200) return { name, url, pid: child.pid, child };
+      if (r.status === 200) return { name, url, pid: child.pid, child, dataDir };
     } catch {
       await sleep(50);
     }
@@ -362,6 +367,78 @@ async function memory(basicHeader) {
       growth: afterAll.rssMb / afterFirst.rssMb - 1,
       rate: (first.total + rest.total) / (first.seconds + rest.seconds),
       distinctSessions: SETTINGS.rssSessions,
+      databaseBytes: databaseBytes(gateway.dataDir),
+    };
+  } finally {
+    await stopProcess(gateway.child);
+  }
+}
+
+/** Bytes the gateway's database takes on disk (the file and its write-ahead log). */
+function databaseBytes(dataDir) {
+  let total = 0;
+  for (const f of ['portcullis.db', 'portcullis.db-wal']) {
+    try {
+      total += fs.statSync(path.join(dataDir, f)).size;
+    } catch {
+      // absent
+    }
+  }
+  return total;
+}
+
+/**
+ * Logouts per second: each one revokes a distinct live session and answers only after its
+ * revocation is committed to disk. Sessions come from real logins (cost-4 hashes, so making them
+ * is quick); the logouts then run with SETTINGS.connections in flight.
+ */
+async function logoutRate() {
+  const count = quick ? 2_000 : 10_000;
+  const gateway = await startGateway('logout', { USERS: `${USERNAME}:${bcrypt.hashSync(PASSWORD, 4)}` });
+  try {
+    const cookies = [];
+    let asked = 0;
+    const loginOne = async () => {
+      while (asked < count) {
+        asked += 1;
+        cookies.push(await login(gateway));
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, loginOne));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: SETTINGS.connections });
+    const latencies = [];
+    let next = 0;
+    const statuses = {};
+    const worker = async () => {
+      while (next < cookies.length) {
+        const cookie = cookies[next++];
+        const t0 = process.hrtime.bigint();
+        const status = await new Promise((resolve, reject) => {
+          const req = http.request(`${gateway.url}/api/logout`, { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          });
+          req.on('error', reject);
+          req.end('{}');
+        });
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    };
+    const started = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: SETTINGS.connections }, worker));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    agent.destroy();
+    if (statuses[200] !== count) throw new Error(`logout run: unexpected answers ${JSON.stringify(statuses)}`);
+    const sorted = latencies.sort((a, b) => a - b);
+    return {
+      id: 'logout',
+      title: 'logouts (each revocation committed before its 200)',
+      logouts: count,
+      rate: count / seconds,
+      p50: sorted[Math.floor(sorted.length * 0.5)],
+      p99: sorted[Math.floor(sorted.length * 0.99)],
+      databaseBytes: databaseBytes(gateway.dataDir),
     };
   } finally {
     await stopProcess(gateway.child);
@@ -406,7 +483,7 @@ function table(results) {
   ];
   const withBefore = results.scenarios.some((s) => s.beforeRatio !== undefined);
   for (const s of results.scenarios) {
-    if (s.id === 'memory') continue;
+    if (s.id === 'memory' || s.id === 'logout') continue;
     if (s.skipped) {
       lines.push(`| ${s.title} | skipped: ${s.skipped} | | | | | | |`);
       continue;
@@ -426,6 +503,14 @@ function table(results) {
     lines.push(`| RSS after ${m.requestsFirst} requests | ${fmt(m.rssAfterFirstMb, 1)} MB | |`);
     lines.push(`| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %) |`);
     lines.push(`| peak RSS (VmHWM) | ${fmt(m.peakRssMb, 1)} MB | |`);
+    if (m.databaseBytes !== undefined) lines.push(`| database size after ${m.requestsTotal} requests | ${fmt(m.databaseBytes / 1024, 0)} KiB | |`);
+  }
+  const lo = results.scenarios.find((s) => s.id === 'logout');
+  if (lo) {
+    lines.push('', '| logouts | value |', '|---|---|');
+    lines.push(`| logouts per second (${lo.logouts} distinct sessions, committed before each 200) | ${fmt(lo.rate)} |`);
+    lines.push(`| p50 / p99 ms | ${fmt(lo.p50, 1)} / ${fmt(lo.p99, 1)} |`);
+    lines.push(`| database size after them | ${fmt(lo.databaseBytes / 1024, 0)} KiB |`);
   }
   return lines.join('\n');
 }
@@ -515,6 +600,10 @@ async function main() {
       add(await underFlood(gateway, cookieRequest), (s) => ({ text: '≥ 0.5 of calm, p99 < 50 ms', pass: s.ratio >= 0.5 && s.gateway.p99 < 50 }));
     }
     for (const c of children) await stopProcess(c);
+    if (wanted('logout')) {
+      log('scenario 6: logouts per second (revocations committed to the database)');
+      results.scenarios.push(await logoutRate());
+    }
     if (wanted('memory')) {
       log(`scenario 5: memory (${SETTINGS.rssFirst} then ${SETTINGS.rssTotal} requests, ${SETTINGS.rssSessions} distinct sessions)`);
       results.scenarios.push(await memory(basic));

@@ -67,4 +67,6 @@ export * from './application/use-cases/complete-oauth';
 
 export { loadConfig, type Config, type ConfigResult } from './composition/config';
 export { createGateway, type Gateway } from './composition/gateway';
+// A gateway whose config has a dataDir keeps its state there; opening it may throw this (one line for the operator).
+export { DatabaseStartError } from './adapters/sqlite/sqlite-database';
 export { TOKENS } from './composition/tokens';

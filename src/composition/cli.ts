@@ -1,8 +1,10 @@
+import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
 import { configWarnings, loadConfig, OPTIONS, secretFlagWarnings } from './config';
+import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
 
 /** The `portcullis` executable: the CLI, wired to this process's environment. */
@@ -17,6 +19,15 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       }),
     options: OPTIONS,
     doctor: { transport: socketProbeTransport },
+    // The database tools load only for their own commands; the data dir is read like the gateway reads it.
+    backup: async (file, dataDir) => {
+      const { backupDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file);
+    },
+    restore: async (file, dataDir) => {
+      const { restoreDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now());
+    },
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {
       const loaded = loadConfig({ env, argv: args });
@@ -32,6 +43,8 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
           : `forward auth (/api/auth/*) only on ${c.forwardAuthAddress}:${c.forwardAuthPort}; the public port answers it 404`,
       );
       if (c.ldap !== null) summary.push(`LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}`);
+      // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
+      summary.push(c.redis !== null ? 'state: shared in Redis (REDIS_URL; DATA_DIR is not used)' : `state: ${join(resolve(c.dataDir ?? DEFAULT_DATA_DIR), 'portcullis.db')}`);
       return { problems: [], summary, demo: c.demo, warnings: [...flagWarnings, ...configWarnings(c)] };
     },
   });

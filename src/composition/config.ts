@@ -69,6 +69,12 @@ export interface Config {
   readonly redis: RedisTarget | null;
   /** Prepended to every Redis key and channel. */
   readonly redisPrefix: string;
+  /**
+   * `DATA_DIR` as given, or null when unset. Without Redis, the gateway process (`main`) keeps its
+   * state in `portcullis.db` there (default `./data`; the demo uses a throwaway directory); a
+   * gateway built as a library with no data dir keeps it in memory.
+   */
+  readonly dataDir: string | null;
   /** Port of the separate Prometheus endpoint; null when metrics are off. */
   readonly metricsPort: number | null;
   readonly metricsAddress: string;
@@ -122,7 +128,7 @@ export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
-  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
+  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'DATA_DIR', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
   'FORWARD_AUTH_PORT', 'FORWARD_AUTH_ADDRESS',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
@@ -411,6 +417,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     logLevel,
     redis,
     redisPrefix,
+    dataDir: get('DATA_DIR') ?? null,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
     forwardAuthPort: forwardAuthPort === 0 ? null : forwardAuthPort,

@@ -12,6 +12,11 @@ import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-ses
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
 import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { RedisConnection } from '../adapters/redis/redis-connection';
+import { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
+import { SqliteLoginAttempts } from '../adapters/state/sqlite-login-attempts';
+import { SqliteRevokedSessions } from '../adapters/state/sqlite-revoked-sessions';
+import { SqliteUsedOAuthFlows } from '../adapters/state/sqlite-used-oauth-flows';
+import { SqliteUsedTotpSteps } from '../adapters/state/sqlite-used-totp-steps';
 import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
@@ -96,6 +101,13 @@ const READINESS_TIMEOUT_MS = 1000;
 export interface RedisHolder {
   readonly connection: RedisConnection | null;
 }
+/**
+ * The embedded database, when this gateway keeps its state on disk: no Redis (which is shared by
+ * replicas and so wins) and a data directory.
+ */
+export interface DatabaseHolder {
+  readonly database: SqliteDatabase | null;
+}
 export interface MetricsHolder {
   readonly metrics: PrometheusMetrics | null;
 }
@@ -128,11 +140,18 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     [TOKENS.Logger],
   );
   bind(
-    TOKENS.Metrics,
-    (redis: RedisHolder): MetricsHolder => ({
-      metrics: config.metricsPort === null ? null : new PrometheusMetrics(redis.connection === null ? [] : [redis.connection]),
+    TOKENS.Database,
+    (logger: Logger, clock: Clock): DatabaseHolder => ({
+      database: config.redis === null && config.dataDir !== null ? SqliteDatabase.open(config.dataDir, { logger, clock }) : null,
     }),
-    [TOKENS.Redis],
+    [TOKENS.Logger, TOKENS.Clock],
+  );
+  bind(
+    TOKENS.Metrics,
+    (redis: RedisHolder, data: DatabaseHolder): MetricsHolder => ({
+      metrics: config.metricsPort === null ? null : new PrometheusMetrics([...(redis.connection === null ? [] : [redis.connection]), ...(data.database === null ? [] : [data.database])]),
+    }),
+    [TOKENS.Redis, TOKENS.Database],
   );
   bind(
     TOKENS.AuditLog,
@@ -166,25 +185,30 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(
     TOKENS.UsedTotpSteps,
-    (clock: Clock, redis: RedisHolder): UsedTotpSteps =>
-      redis.connection === null ? new InMemoryUsedTotpSteps(clock) : new RedisUsedTotpSteps(redis.connection, clock),
-    [TOKENS.Clock, TOKENS.Redis],
+    (clock: Clock, redis: RedisHolder, data: DatabaseHolder): UsedTotpSteps => {
+      if (redis.connection !== null) return new RedisUsedTotpSteps(redis.connection, clock);
+      return data.database === null ? new InMemoryUsedTotpSteps(clock) : new SqliteUsedTotpSteps(data.database, clock);
+    },
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database],
   );
   bind(
     TOKENS.LoginAttempts,
-    (redis: RedisHolder): LoginAttempts => (redis.connection === null ? new InMemoryLoginAttempts() : new RedisLoginAttempts(redis.connection)),
-    [TOKENS.Redis],
+    (redis: RedisHolder, data: DatabaseHolder, clock: Clock): LoginAttempts => {
+      if (redis.connection !== null) return new RedisLoginAttempts(redis.connection);
+      return data.database === null ? new InMemoryLoginAttempts() : new SqliteLoginAttempts(data.database, clock);
+    },
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Clock],
   );
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
   bind(
     TOKENS.RevokedSessions,
-    (clock: Clock, redis: RedisHolder, logger: Logger): RevokedSessions => {
-      if (redis.connection === null) return new InMemoryRevokedSessions(clock);
+    (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder): RevokedSessions => {
+      if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
       const revoked = new RedisRevokedSessions(redis.connection, clock, logger);
       revoked.start();
       return revoked;
     },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger],
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database],
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
@@ -224,9 +248,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
   bind(
     TOKENS.UsedOAuthFlows,
-    (clock: Clock, redis: RedisHolder): UsedOAuthFlows =>
-      redis.connection === null ? new InMemoryUsedOAuthFlows(clock) : new RedisUsedOAuthFlows(redis.connection, clock),
-    [TOKENS.Clock, TOKENS.Redis],
+    (clock: Clock, redis: RedisHolder, data: DatabaseHolder): UsedOAuthFlows => {
+      if (redis.connection !== null) return new RedisUsedOAuthFlows(redis.connection, clock);
+      return data.database === null ? new InMemoryUsedOAuthFlows(clock) : new SqliteUsedOAuthFlows(data.database, clock);
+    },
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
 

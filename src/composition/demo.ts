@@ -11,13 +11,14 @@ export async function withDemoAccount(config: Config, hasher: PasswordHasher): P
   return { config: { ...config, users: [{ username: DEMO_USERNAME, hash }] }, password };
 }
 
-export function demoBanner(config: Config, password: string): string {
+export function demoBanner(config: Config, password: string, dataDir: string | null = null): string {
   const line = '!'.repeat(72);
   return [
     line,
     '!! DEMO MODE: nothing is configured, so Portcullis made a throwaway setup.',
     '!! The secret is random and the account below vanishes on restart.',
     '!! Do not protect anything real with it: set APP_URL, SECRET and USERS.',
+    ...(dataDir === null ? [] : [`!! State (logouts, locks) is kept in a throwaway directory, removed on exit: ${dataDir}`]),
     line,
     `   Open ${config.appUrl}/login`,
     `   username: ${DEMO_USERNAME}`,

@@ -9,7 +9,7 @@ import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
-import { buildContainer, type MetricsHolder, type Overrides, type RedisHolder } from './container';
+import { buildContainer, type DatabaseHolder, type MetricsHolder, type Overrides, type RedisHolder } from './container';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
 
@@ -114,6 +114,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const logger = container.get<Logger>(TOKENS.Logger);
   const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
   const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
+  const { database } = container.get<DatabaseHolder>(TOKENS.Database);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
   const separateForwardAuth = config.forwardAuthPort !== null;
@@ -131,6 +132,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       rulesSource.close();
       await resources.closeAll();
       if (redis !== null) await redis.close();
+      // Last: requests drained before this commit their writes first.
+      database?.close();
     })();
     return closing;
   };

@@ -1,8 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
-import { configWarnings, loadConfig, secretFlagWarnings } from './config';
+import { DatabaseStartError } from '../adapters/sqlite/sqlite-database';
+import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './config';
+import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
+
+
+/**
+ * The state store of the gateway process: Redis when REDIS_URL is set (shared by replicas, so it
+ * wins), otherwise the embedded database in DATA_DIR (default ./data; for the demo a throwaway
+ * directory, removed when it stops).
+ */
+function withDataDir(config: Config): { config: Config; throwaway: string | null } {
+  if (config.redis !== null || config.dataDir !== null) return { config, throwaway: null };
+  if (!config.demo) return { config: { ...config, dataDir: DEFAULT_DATA_DIR }, throwaway: null };
+  const throwaway = mkdtempSync(join(tmpdir(), 'portcullis-demo-'));
+  return { config: { ...config, dataDir: throwaway }, throwaway };
+}
+
+/** Which store holds the state, for the start-up log line. */
+function stateStoreOf(config: Config): string {
+  if (config.redis !== null) return 'redis';
+  return config.dataDir === null ? 'memory' : 'sqlite';
+}
 
 /** The `npm start` entry: read config, start, and shut down cleanly on SIGTERM/SIGINT. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -12,27 +36,73 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stderr.write(`Portcullis cannot start; fix the configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 2;
   }
-  let config = loaded.config;
+  const stored = withDataDir(loaded.config);
+  let config = stored.config;
+  const removeThrowaway = (): void => {
+    if (stored.throwaway !== null) rmSync(stored.throwaway, { recursive: true, force: true });
+  };
   let banner: string | null = null;
   if (config.demo) {
     const demo = await withDemoAccount(config, new BcryptPasswordHasher());
     config = demo.config;
-    banner = demoBanner(config, demo.password);
+    banner = demoBanner(config, demo.password, stored.throwaway);
   }
   let gateway: ReturnType<typeof createGateway>;
   try {
     gateway = createGateway(config);
   } catch (e) {
+    removeThrowaway();
     // The rules file changed between validation and loading: still a list of problems, not a stack trace.
-    if (!(e instanceof InvalidAccessRulesError)) throw e;
-    process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
+    if (e instanceof InvalidAccessRulesError) {
+      process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      return 2;
+    }
+    // A locked, corrupt, newer or unwritable database: one line that says what to do, exit code 2 like any configuration problem.
+    const cause = e instanceof DatabaseStartError ? e : (e as { cause?: unknown })?.cause;
+    if (cause instanceof DatabaseStartError) {
+      process.stderr.write(`Portcullis cannot start; fix the database:\n  - ${cause.message}\n`);
+      return 2;
+    }
+    throw e;
   }
   // Valid but risky: said once, loudly, where operators look (the log), before the first request.
   for (const warning of configWarnings(config)) gateway.logger.warn(warning);
-  const { port } = await gateway.listen();
-  const forwardAuth = await gateway.listenForwardAuth();
-  const metrics = await gateway.listenMetrics();
+  if (loaded.config.redis !== null && loaded.config.dataDir !== null) {
+    gateway.logger.warn('DATA_DIR is not used: with REDIS_URL the state is shared in Redis', { dataDir: loaded.config.dataDir });
+  }
+  let port: number;
+  let forwardAuth: Awaited<ReturnType<typeof gateway.listenForwardAuth>>;
+  let metrics: Awaited<ReturnType<typeof gateway.listenMetrics>>;
+  try {
+    ({ port } = await gateway.listen());
+    forwardAuth = await gateway.listenForwardAuth();
+    metrics = await gateway.listenMetrics();
+  } catch (e) {
+    await gateway.close();
+    removeThrowaway();
+    throw e;
+  }
+  // Listening for signals before saying "listening": a supervisor (or a test) that stops the
+  // gateway as soon as it reads that line must not find the default action (immediate death,
+  // leaving the demo's throwaway directory behind).
+  const stop = (signal: string): void => {
+    // shutdown() stops the listeners before it returns; the line below is written after that.
+    const stopped = gateway.shutdown();
+    gateway.logger.info('shutting down: no new connections, finishing in-flight requests', { signal });
+    stopped.then(
+      (clean) => {
+        if (!clean) gateway.logger.warn('shutdown timed out; open requests were cut', { timeoutSeconds: config.shutdownTimeoutSeconds });
+        removeThrowaway();
+        process.exit(clean ? 0 : 1);
+      },
+      () => {
+        removeThrowaway();
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   if (banner !== null) process.stderr.write(`${banner}\n`);
   gateway.logger.info('portcullis listening', {
     address: config.address,
@@ -41,23 +111,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     forwardAuth: forwardAuth === null ? null : `${config.forwardAuthAddress}:${forwardAuth.port}`,
     appUrl: config.appUrl,
     demo: config.demo,
-    sharedState: config.redis === null ? 'memory' : 'redis',
+    sharedState: stateStoreOf(config),
+    dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,
     metricsPort: metrics?.port ?? null,
   });
-
-  const stop = (signal: string): void => {
-    // shutdown() stops the listeners before it returns; the line below is written after that.
-    const stopped = gateway.shutdown();
-    gateway.logger.info('shutting down: no new connections, finishing in-flight requests', { signal });
-    stopped.then(
-      (clean) => {
-        if (!clean) gateway.logger.warn('shutdown timed out; open requests were cut', { timeoutSeconds: config.shutdownTimeoutSeconds });
-        process.exit(clean ? 0 : 1);
-      },
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
   return 0;
 }

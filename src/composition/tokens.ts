@@ -35,6 +35,7 @@ export const TOKENS = {
   CompleteOAuthUseCase: Symbol.for('portcullis.CompleteOAuthUseCase'),
   HttpSettings: Symbol.for('portcullis.HttpSettings'),
   Redis: Symbol.for('portcullis.Redis'),
+  Database: Symbol.for('portcullis.Database'),
   Metrics: Symbol.for('portcullis.Metrics'),
   Lifecycle: Symbol.for('portcullis.Lifecycle'),
   ReadinessChecks: Symbol.for('portcullis.ReadinessChecks'),

@@ -1,6 +1,6 @@
 /**
  * The ways an upstream may read the path of a request target, so that a path rule never decides on
- * a reading the upstream does not serve (see docs/adr/0008-ambiguous-paths.md).
+ * a reading the upstream does not serve (see docs/adr/0009-ambiguous-paths.md).
  *
  * nginx and caddy forward the path as the client sent it, and upstreams differ: Koa and Flask route
  * on the raw or the percent-decoded path, Tomcat drops `;` parameters, some merge `//`, a few treat

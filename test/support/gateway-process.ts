@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { tempDataDir } from './data-dir';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 
 /** The built gateway (`npm run build`) as a child process, with its stdout lines at hand. */
 export class GatewayProcess {
   readonly lines: string[] = [];
+  /** What the process wrote on stderr (start-up errors, the demo banner). */
+  stderr = '';
   private readonly waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   readonly exited: Promise<number | null>;
 
@@ -26,15 +29,31 @@ export class GatewayProcess {
         }
       }
     });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      process.stderr.write(chunk);
+    });
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  static start(env: Record<string, string>): GatewayProcess {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  /**
+   * Starts `node dist/src/main.js` with exactly `env` (plus PATH). Without DATA_DIR or REDIS_URL the
+   * gateway would keep its database in ./data of the working directory: it gets a temp dir of its
+   * own instead, removed when it exits.
+   */
+  static start(env: Record<string, string>, options: { wrap?: (argv: string[]) => [string, string[]]; uid?: number; gid?: number } = {}): GatewayProcess {
+    const data = env.DATA_DIR === undefined && env.REDIS_URL === undefined ? tempDataDir() : null;
+    const argv = [process.execPath, MAIN];
+    const [command, args] = options.wrap?.(argv) ?? [argv[0], argv.slice(1)];
+    const child = spawn(command, args, {
+      env: { PATH: process.env.PATH ?? '', ...(data === null ? {} : { DATA_DIR: data.dir }), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      uid: options.uid,
+      gid: options.gid,
     });
-    return new GatewayProcess(child);
+    const gateway = new GatewayProcess(child);
+    if (data !== null) child.once('exit', () => data.remove());
+    return gateway;
   }
 
   /** Resolves the first stdout line (past or future) that contains `text`; rejects after `ms`. */

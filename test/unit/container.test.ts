@@ -17,7 +17,16 @@ import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
 import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
 import { loadConfig, type Config } from '../../src/composition/config';
-import { buildContainer, type MetricsHolder, type RedisHolder } from '../../src/composition/container';
+import { buildContainer, type DatabaseHolder, type MetricsHolder, type RedisHolder } from '../../src/composition/container';
+import { SqliteDatabase } from '../../src/adapters/sqlite/sqlite-database';
+import { SqliteLoginAttempts } from '../../src/adapters/state/sqlite-login-attempts';
+import { SqliteRevokedSessions } from '../../src/adapters/state/sqlite-revoked-sessions';
+import { SqliteUsedOAuthFlows } from '../../src/adapters/state/sqlite-used-oauth-flows';
+import { SqliteUsedTotpSteps } from '../../src/adapters/state/sqlite-used-totp-steps';
+import { InMemoryRevokedSessions } from '../../src/adapters/state/in-memory-revoked-sessions';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDataDir } from '../support/data-dir';
 import { PrometheusMetrics } from '../../src/adapters/metrics/prometheus-metrics';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
@@ -112,6 +121,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   StartOAuthUseCase: isA(StartOAuthUseCase),
   CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
   Redis: (value) => expect(value).toEqual({ connection: null }),
+  Database: (value) => expect(value).toEqual({ database: null }),
   Metrics: (value) => expect(value).toEqual({ metrics: null }),
   Lifecycle: hasMethods('check', 'drain'),
   ReadinessChecks: (value) => expect((value as { name: string }[]).map((c) => c.name)).toEqual(['gateway']),
@@ -190,6 +200,42 @@ describe('buildContainer', () => {
       expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();
+    }
+  });
+
+  it('keeps the state in memory when there is neither REDIS_URL nor DATA_DIR (a library gateway)', () => {
+    const container = buildContainer(testConfig());
+    expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(InMemoryRevokedSessions);
+  });
+
+  it('binds the SQLite stores on one database in DATA_DIR when REDIS_URL is not set', () => {
+    const data = tempDataDir();
+    const container = buildContainer(testConfig({ DATA_DIR: data.dir, METRICS_PORT: '9100' }));
+    const { database } = container.get<DatabaseHolder>(TOKENS.Database);
+    try {
+      expect(database).toBeInstanceOf(SqliteDatabase);
+      expect(database?.path).toBe(join(data.dir, 'portcullis.db'));
+      expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(SqliteLoginAttempts);
+      expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(SqliteRevokedSessions);
+      expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(SqliteUsedTotpSteps);
+      expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(SqliteUsedOAuthFlows);
+    } finally {
+      database?.close();
+      data.remove();
+    }
+  });
+
+  it('lets REDIS_URL win over DATA_DIR: the shared store for several replicas, and no file is made', async () => {
+    const data = tempDataDir();
+    const container = buildContainer(testConfig({ DATA_DIR: data.dir, REDIS_URL: 'redis://127.0.0.1:1' }));
+    const { connection } = container.get<RedisHolder>(TOKENS.Redis);
+    try {
+      expect(container.get<DatabaseHolder>(TOKENS.Database).database).toBeNull();
+      expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
+      expect(existsSync(join(data.dir, 'portcullis.db'))).toBe(false);
+    } finally {
+      await connection?.close();
+      data.remove();
     }
   });
 

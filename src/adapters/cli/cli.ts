@@ -21,6 +21,13 @@ export interface CliDeps {
   serve(argv: readonly string[]): Promise<number>;
   /** `explain <url> ...`: which access rule decides a request; resolves the exit code. */
   explain(argv: readonly string[], write: (line: string) => void): number;
+  /**
+   * `backup <file>`: an online copy of the database in `dataDir` (null: DATA_DIR, or ./data).
+   * Resolves a summary line; throws an Error whose message is for the operator.
+   */
+  backup(file: string, dataDir: string | null): Promise<string>;
+  /** `restore <file>`: puts a backup in place (the gateway stopped). Like {@link backup}. */
+  restore(file: string, dataDir: string | null): Promise<string>;
   /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
   readonly options: readonly string[];
   /** What `doctor` probes a live proxy with. */
@@ -42,9 +49,30 @@ Commands:
   config check [--option value ...] validate the whole configuration and list every problem
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
+  backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
+  restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
 Run "portcullis <command> --help" for a command's options.
 `;
+
+const DATABASE_HELP: Record<string, string> = {
+  backup: `Usage: portcullis backup <file> [--data-dir DIR]
+
+Writes a consistent copy of the gateway's database (portcullis.db in DATA_DIR, default ./data)
+to <file>, a new file, owner-only. Safe while the gateway runs: it reads one snapshot and never
+blocks the gateway's writes.
+
+  --data-dir DIR   the gateway's DATA_DIR (default: the DATA_DIR variable, or ./data)
+`,
+  restore: `Usage: portcullis restore <file> [--data-dir DIR]
+
+Checks that <file> is a backup this Portcullis can read, then puts it in place of the database in
+DATA_DIR. The gateway must be stopped. The database it replaces is kept next to it as
+portcullis.db.replaced-<time>.
+
+  --data-dir DIR   the gateway's DATA_DIR (default: the DATA_DIR variable, or ./data)
+`,
+};
 
 const COMMAND_HELP: Record<string, string> = {
   'user add': `Usage: portcullis user add <name> [--cost N] [--plain] [--password-stdin | --password-file F]
@@ -129,6 +157,22 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     return deps.explain(args, write);
   }
   if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
+  if (command === 'backup' || command === 'restore') {
+    const args = argv.slice(1);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(DATABASE_HELP[command]);
+      return 0;
+    }
+    const { positional, flags } = parseArgs(args, ['--data-dir'], []);
+    if (positional.length !== 1) throw new UsageError(`${command} takes exactly one <file>`);
+    try {
+      const summary = await (command === 'backup' ? deps.backup : deps.restore)(positional[0], flags.get('--data-dir') ?? null);
+      io.out(`${summary}\n`);
+      return 0;
+    } catch (e) {
+      throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
+    }
+  }
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));

@@ -175,9 +175,12 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     switch (error.code) {
       case 'cross_site_request':
         return reply(ctx, 403, MESSAGES.crossSiteLogout);
+      // The cookie stays: clearing it would look like a logout while a copy of it still works.
+      case 'store_unavailable':
+        return reply(ctx, 503, MESSAGES.unavailable);
       default: {
-        const unreachable: never = error.code;
-        throw new Error(`unmapped logout outcome ${String(unreachable)}`);
+        const unreachable: never = error;
+        throw new Error(`unmapped logout outcome ${JSON.stringify(unreachable)}`);
       }
     }
   });

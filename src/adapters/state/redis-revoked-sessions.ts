@@ -55,7 +55,7 @@ const SCAN_PAGE = 5000;
  * Until its first sync has finished, a replica knows none of the revocations made elsewhere:
  * `isRevoked` throws {@link StateStoreUnavailableError} then (cookie sessions get a 503, never a
  * pass), and the readiness check `revocations` fails, so a load balancer waits for it.
- * See docs/adr/0006-revocations-pushed-to-local-memory.md.
+ * See docs/adr/0007-revocations-pushed-to-local-memory.md.
  */
 export class RedisRevokedSessions implements RevokedSessions, ReadinessCheck {
   readonly name = 'revocations';

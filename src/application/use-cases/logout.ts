@@ -25,9 +25,17 @@ export interface LogoutOutput {
   readonly revoked: boolean;
 }
 
-export type LogoutError = { readonly code: 'cross_site_request' };
+/**
+ * `cross_site_request`: the request did not come from the gateway's own pages (CSRF), nothing ended.
+ * `store_unavailable`: the revocation could not be stored: the session is not ended, and the
+ * client must keep its cookie and retry.
+ */
+export type LogoutError = { readonly code: 'cross_site_request' } | { readonly code: 'store_unavailable' };
 
-/** Ends a session on the server too, so a copied cookie stops working at once. */
+/**
+ * Ends a session on the server too, so a copied cookie stops working at once. Succeeds only once
+ * the revocation is stored: a "logged out" that a copied cookie survives is never reported.
+ */
 export class LogoutUseCase {
   constructor(
     private readonly authenticator: RequestAuthenticator,
@@ -49,8 +57,13 @@ export class LogoutUseCase {
       session = this.authenticator.unexpiredSession(input.sessionToken);
     }
     if (session === null) return ok({ revoked: false });
-    // Kept only until the session would have expired anyway: the revocation list stays bounded.
-    await this.revokedSessions.revoke(session.id, session.expiresAt);
+    try {
+      // Kept only until the session would have expired anyway: the revocation list stays bounded.
+      await this.revokedSessions.revoke(session.id, session.expiresAt);
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
     this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
     return ok({ revoked: true });
   }

@@ -36,12 +36,12 @@ describe('portcullis CLI (the built executable)', () => {
   it('lists its commands with --help', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check']) expect(run.stdout).toContain(command);
+    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check', 'backup <file>', 'restore <file>']) expect(run.stdout).toContain(command);
   });
 
   it('has --help on every command', async () => {
     expect((await cli(['explain', '--help'])).code).toBe(0);
-    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help']]) {
+    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help'], ['backup', '--help'], ['restore', '--help']]) {
       const run = await cli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: portcullis/);
@@ -147,9 +147,10 @@ describe('portcullis CLI (the built executable)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
     try {
       writeFileSync(join(dir, 'users.yml'), `users:\n  - username: dan\n    password: "${HASH}"\n`);
-      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY } });
+      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY, DATA_DIR: join(dir, 'state') } });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('The configuration is valid.');
+      expect(run.stdout).toContain(`state: ${join(dir, 'state', 'portcullis.db')}`);
       expect(run.stdout).toContain('USERS: 1 account');
       expect(run.stdout).toContain('users.yml: 1 account');
     } finally {

@@ -1,15 +1,21 @@
 import { createServer } from 'node:net';
 import bcrypt from 'bcrypt';
 import { built, freePort, runNode, type Child } from '../../support/process';
+import { tempDataDir } from '../../support/data-dir';
 
 const MAIN = 'src/main.js';
 
 /** Start-up as the product runs it: `node dist/src/main.js`, configured by its environment and flags. */
 describe('starting portcullis as a process', () => {
   let child: Child | null = null;
+  let cleanups: Array<() => void> = [];
+  const afterThis = (fn: () => void): void => {
+    cleanups.push(fn);
+  };
   afterEach(async () => {
     await child?.stop();
     child = null;
+    for (const fn of cleanups.splice(0)) fn();
   });
 
   it('refuses an invalid configuration with one message listing every problem, a non-zero exit and no stack trace', async () => {
@@ -69,10 +75,12 @@ describe('starting portcullis as a process', () => {
 
   it('starts without any demo banner when configured through --kebab-case flags', async () => {
     const port = await freePort();
+    const data = tempDataDir();
+    afterThis(() => data.remove());
     child = runNode(
       built(MAIN),
       ['--app-url', 'https://auth.example.test', `--secret=${'s'.repeat(40)}`, '--users', `alice:${bcrypt.hashSync('pw', 4)}`, '--port', String(port)],
-      { ADDRESS: '127.0.0.1', LOG_LEVEL: 'info' },
+      { ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: data.dir },
     );
     await child.waitFor(/portcullis listening/);
     expect(child.stderr).not.toMatch(/DEMO|password:/);

@@ -1,3 +1,5 @@
+import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
+import type { RevokedSessions } from '../../../src/application/ports/revoked-sessions';
 import { TOKENS } from '../../../src/composition/tokens';
 import { capturedLogger } from '../../support/log-capture';
 import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
@@ -125,5 +127,34 @@ describe('POST /api/logout', () => {
     const res = await fetch(`${gw.url}/api/logout`);
     await expectEnvelope(res, 405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('POST /api/logout when the revocation cannot be stored', () => {
+  let gw: RunningGateway;
+  let failing = false;
+  const stored = new Set<string>();
+  const revoked: RevokedSessions = {
+    revoke: async (id) => {
+      if (failing) throw new StateStoreUnavailableError('fake');
+      stored.add(id);
+    },
+    isRevoked: async (id) => stored.has(id),
+  };
+  beforeAll(async () => {
+    gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}` }, { [TOKENS.RevokedSessions]: revoked });
+  });
+  afterAll(() => gw.close());
+
+  it('answers 503 and leaves the cookie in place, never a "Logged out" that a copied cookie survives', async () => {
+    const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+    failing = true;
+    const res = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(await expectEnvelope(res, 503)).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
+    failing = false;
+    const retry = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(retry.status).toBe(200);
+    expect((await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status).toBe(401);
   });
 });

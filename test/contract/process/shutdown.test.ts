@@ -47,7 +47,7 @@ describe('graceful shutdown of the built gateway process', () => {
       LOG_LEVEL: 'info',
     });
     const listening = JSON.parse(await gateway.waitFor('portcullis listening'));
-    expect(listening).toMatchObject({ level: 'info', port, sharedState: 'memory' });
+    expect(listening).toMatchObject({ level: 'info', port, sharedState: 'sqlite' });
 
     // A login whose body is still on its way: the server has the headers (it said 100 Continue), not the body.
     const body = JSON.stringify({ email: 'alice', password: 'pw' });

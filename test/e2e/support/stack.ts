@@ -136,6 +136,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SECRET: TEST_SECRET,
         USERS: users,
         LOG_LEVEL: 'warn',
+        // Its database in the stack's temp dir, never ./data of the checkout.
+        DATA_DIR: join(dir, 'data'),
         ...oauthEnv,
         ...options.env,
       },

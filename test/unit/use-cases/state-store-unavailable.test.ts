@@ -66,3 +66,16 @@ describe('an OAuth callback when the shared record of used flows is down', () =>
     expect(await core.usedFlows.use(started.value.flow.id, core.clock.now() + 60_000)).toBe(true);
   });
 });
+
+describe('a logout when the revocation cannot be written', () => {
+  it('fails closed as unavailable and records no logout', async () => {
+    const ip = '198.51.100.7';
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const login = await core.login.execute({ login: 'alice', password: 'pw', ip });
+    if (!login.ok) throw new Error('login failed');
+    const sessionToken = core.sealer.seal(login.value.session);
+    core.revoked.revoke = async () => Promise.reject(new StateStoreUnavailableError('fake'));
+    expect(await core.logout.execute({ sessionToken, fromThisSite: true })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+    expect(core.audit.events.filter((e) => e.event === 'logout')).toEqual([]);
+  });
+});
