@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { VerifiedCredentials } from '../../application/ports/verified-credentials';
+import type { BasicCredentials } from '../../domain/credentials';
 import { BoundedExpiringMap } from '../state/bounded-map';
 import { deriveKey } from './key-derivation';
 
@@ -9,8 +10,8 @@ interface Entry {
 }
 
 /**
- * Verified Basic headers in this process, keyed by a keyed hash of the header so no password is
- * kept: SHA-512/256 over a secret prefix (a key derived from SECRET) and the header.
+ * Verified Basic credentials in this process, keyed by a keyed hash of them so no password is
+ * kept: SHA-512/256 over a secret prefix (a key derived from SECRET) and the credentials.
  *
  * Why not HMAC (which this was): every cached Basic request computes this key, and `createHmac`
  * builds a native object per call whose clean-up the garbage collector pays for later; under
@@ -29,8 +30,9 @@ export class KeyedHashVerifiedCredentials implements VerifiedCredentials {
     this.entries = new BoundedExpiringMap(capacity);
   }
 
-  keyFor(authorization: string): string {
-    return hash('sha512-256', this.prefix + authorization, 'base64url');
+  keyFor(credentials: BasicCredentials): string {
+    // The username's length first, so no other split of the same text gives the same key.
+    return hash('sha512-256', `${this.prefix}${credentials.username.length}:${credentials.username}${credentials.password}`, 'base64url');
   }
 
   get(key: string, nowMs: number): Entry | null {
