@@ -144,7 +144,11 @@ if (require.main === module) {
     process.stderr.write(`custom host cannot start:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     process.exit(2);
   }
-  const server = createCustomHost(createGateway(loaded.config));
+  const gateway = createGateway(loaded.config);
+  // Building the gateway starts nothing; start() runs what works in the background (the Redis
+  // revocation feed, the rules file watch) before the first request is served.
+  gateway.start();
+  const server = createCustomHost(gateway);
   server.listen(loaded.config.port, loaded.config.address, () => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : loaded.config.port;

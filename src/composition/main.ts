@@ -8,6 +8,7 @@ import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './c
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
+import { unknownOptionWarnings } from './option-docs';
 
 
 /**
@@ -66,7 +67,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     throw e;
   }
   // Valid but risky: said once, loudly, where operators look (the log), before the first request.
-  for (const warning of configWarnings(config)) gateway.logger.warn(warning);
+  for (const warning of [...unknownOptionWarnings(env), ...configWarnings(config)]) gateway.logger.warn(warning);
   if (loaded.config.redis !== null && loaded.config.dataDir !== null) {
     gateway.logger.warn('DATA_DIR is not used: with REDIS_URL the state is shared in Redis', { dataDir: loaded.config.dataDir });
   }
