@@ -8,6 +8,7 @@ import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import type { LogLevel } from '../adapters/system/logger';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
+import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
@@ -75,6 +76,12 @@ export interface Config {
    * gateway built as a library with no data dir keeps it in memory.
    */
   readonly dataDir: string | null;
+  /**
+   * Durable state in PostgreSQL, shared by several replicas (`DATABASE_URL` or `DATABASE_URL_FILE`,
+   * `DATABASE_SSL`, `DATABASE_CA_FILE`); null: SQLite in DATA_DIR (or Redis alone). With Redis as
+   * well, PostgreSQL keeps the revocations and Redis the short-lived state.
+   */
+  readonly database: PostgresTarget | null;
   /** Port of the separate Prometheus endpoint; null when metrics are off. */
   readonly metricsPort: number | null;
   readonly metricsAddress: string;
@@ -128,7 +135,7 @@ export const OPTIONS = [
   'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
   'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
   'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
-  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'DATA_DIR', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
+  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_URL_FILE', 'DATABASE_SSL', 'DATABASE_CA_FILE', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
   'FORWARD_AUTH_PORT', 'FORWARD_AUTH_ADDRESS',
   'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
   'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
@@ -374,6 +381,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   }
   const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
+  const database = databaseSettings(get, fromFile, readFile, problems);
   const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
   // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
   // Loopback by default, the proxy being on the same machine; a container or pod sets an
@@ -418,6 +426,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     redis,
     redisPrefix,
     dataDir: get('DATA_DIR') ?? null,
+    database,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
     forwardAuthPort: forwardAuthPort === 0 ? null : forwardAuthPort,
@@ -467,7 +476,7 @@ export function secretFlagWarnings(argv: readonly string[]): string[] {
   const { env } = flagsToEnv(argv);
   const warnings: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    const withPassword = name === 'REDIS_URL' && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
+    const withPassword = (name === 'REDIS_URL' || name === 'DATABASE_URL') && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
     if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
     const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
     warnings.push(`${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`);
@@ -543,4 +552,48 @@ function ldapSettings(
     cacheTtlMs: integer('LDAP_CACHE_TTL', 60, 0, 3600) * 1000,
   };
   return problems.length === before ? settings : null;
+}
+
+/**
+ * DATABASE_URL (or DATABASE_URL_FILE, so the password stays out of the environment), DATABASE_SSL
+ * and DATABASE_CA_FILE. The URL holds a password: problems name the form, never the value.
+ */
+function databaseSettings(
+  get: (name: string) => string | undefined,
+  fromFile: (name: string) => string | undefined,
+  readFile: (path: string) => string,
+  problems: string[],
+): PostgresTarget | null {
+  const raw = fromFile('DATABASE_URL')?.trim();
+  const ssl = get('DATABASE_SSL')?.toLowerCase();
+  const caFile = get('DATABASE_CA_FILE');
+  if (raw === undefined || raw === '') {
+    if (ssl !== undefined || caFile !== undefined) problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || !['postgres:', 'postgresql:'].includes(url.protocol) || url.hostname === '') {
+    problems.push('DATABASE_URL must look like postgres://user:password@host:5432/database');
+    return null;
+  }
+  if (placeholderMarkerIn(url.password) !== null) {
+    problems.push('DATABASE_URL holds a placeholder password copied from the examples: set a real password on PostgreSQL and in DATABASE_URL');
+  }
+  if (ssl !== undefined && !['require', 'verify-full'].includes(ssl)) problems.push('DATABASE_SSL must be require or verify-full');
+  if (ssl !== undefined && url.searchParams.has('sslmode')) problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
+  if (caFile !== undefined && ssl !== 'verify-full') problems.push('DATABASE_CA_FILE needs DATABASE_SSL=verify-full');
+  let ca: string | null = null;
+  if (caFile !== undefined) {
+    try {
+      ca = readFile(caFile);
+    } catch {
+      problems.push(`DATABASE_CA_FILE: cannot read ${caFile}`);
+    }
+  }
+  return { url: raw, ssl: ssl === 'require' || ssl === 'verify-full' ? ssl : null, ca };
 }

@@ -9,7 +9,7 @@ import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
-import { buildContainer, type DatabaseHolder, type MetricsHolder, type Overrides, type RedisHolder } from './container';
+import { buildContainer, type DatabaseHolder, type MetricsHolder, type Overrides, type PostgresHolder, type RedisHolder } from './container';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
 
@@ -42,6 +42,13 @@ export interface Gateway {
    * are off (no METRICS_PORT).
    */
   listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
+  /**
+   * Resolves once the stores that load at start are ready to be used (PostgreSQL: schema checked
+   * and updated; when the server is unreachable it resolves too and keeps trying, cookie sessions
+   * answering 503 meanwhile). Rejects with DatabaseStartError when the database can never work
+   * with this configuration (a newer schema, a wrong password). Started by createGateway.
+   */
+  started(): Promise<void>;
   /**
    * Releases what the gateway holds besides its servers (rules and users file watches, Redis and
    * directory connections), without draining requests. Idempotent.
@@ -115,6 +122,10 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
   const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
   const { database } = container.get<DatabaseHolder>(TOKENS.Database);
+  const { postgres } = container.get<PostgresHolder>(TOKENS.Postgres);
+  // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
+  const started = postgres === null ? Promise.resolve() : postgres.start();
+  started.catch(() => undefined);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
   const separateForwardAuth = config.forwardAuthPort !== null;
@@ -132,6 +143,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       rulesSource.close();
       await resources.closeAll();
       if (redis !== null) await redis.close();
+      await postgres?.close();
       // Last: requests drained before this commit their writes first.
       database?.close();
     })();
@@ -175,6 +187,9 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       });
       servers.push(server);
       return listenOn(server, port, address);
+    },
+    started() {
+      return started;
     },
     close() {
       return release();

@@ -36,6 +36,7 @@ export const TOKENS = {
   HttpSettings: Symbol.for('portcullis.HttpSettings'),
   Redis: Symbol.for('portcullis.Redis'),
   Database: Symbol.for('portcullis.Database'),
+  Postgres: Symbol.for('portcullis.Postgres'),
   Metrics: Symbol.for('portcullis.Metrics'),
   Lifecycle: Symbol.for('portcullis.Lifecycle'),
   ReadinessChecks: Symbol.for('portcullis.ReadinessChecks'),
