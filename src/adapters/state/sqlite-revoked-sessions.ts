@@ -10,7 +10,7 @@ import { BoundedExpiringMap } from './bounded-map';
  * every revocation (loaded from the file at start, added to after each committed write), never
  * the disk. This gateway is the only writer of its database (SqliteDatabase holds a lock), so
  * the map is complete. A revocation lives until its session would have expired; the periodic
- * sweep deletes it then. See docs/adr/0007-embedded-sqlite-store.md.
+ * sweep deletes it then. See docs/adr/0018-embedded-sqlite-store.md.
  */
 export class SqliteRevokedSessions implements RevokedSessions {
   private readonly known: BoundedExpiringMap<true>;
