@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './redis-server';
@@ -35,6 +35,7 @@ export class PostgresServer {
   private readonly bin = binDir();
   private readonly user = osUser();
   private running = false;
+  private extraOptions = '';
   private readonly onExit = (): void => {
     if (this.running) this.ctl(['stop', '-m', 'immediate']);
   };
@@ -66,8 +67,32 @@ export class PostgresServer {
   }
 
   async up(): Promise<void> {
-    this.ctl(['start', '-w', '-t', '30', '-l', join(this.dir, 'server.log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`]);
+    this.ctl(['start', '-w', '-t', '30', '-l', join(this.dir, 'server.log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1${this.extraOptions}`]);
     this.running = true;
+  }
+
+  /**
+   * Restarts with TLS on (a certificate for 127.0.0.1 signed by a throwaway CA, made with openssl);
+   * resolves the CA's PEM for clients to trust.
+   */
+  async enableTls(): Promise<string> {
+    const tls = (name: string): string => join(this.dir, name);
+    const openssl = (args: string[]): void => {
+      const r = spawnSync('openssl', args, { cwd: this.dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
+    };
+    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=portcullis test CA', '-keyout', tls('ca.key'), '-out', tls('ca.pem')]);
+    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', tls('server.key'), '-out', tls('server.csr')]);
+    writeFileSync(tls('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    openssl(['x509', '-req', '-in', tls('server.csr'), '-CA', tls('ca.pem'), '-CAkey', tls('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', tls('san.ext'), '-out', tls('server.pem')]);
+    for (const f of ['server.key', 'server.pem']) {
+      chmodSync(tls(f), 0o600);
+      if (this.user.uid !== null && this.user.gid !== null) chownSync(tls(f), this.user.uid, this.user.gid);
+    }
+    this.extraOptions = ` -c ssl=on -c ssl_cert_file=${tls('server.pem')} -c ssl_key_file=${tls('server.key')}`;
+    await this.down('fast');
+    await this.up();
+    return readFileSync(tls('ca.pem'), 'utf8');
   }
 
   /** Stops the server: `immediate` is a crash (no checkpoint), `fast` a clean stop. */

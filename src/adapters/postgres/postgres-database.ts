@@ -42,7 +42,7 @@ type ChangeHandler = (key: string, untilMs: number) => void;
 type Resync = (query: Query) => Promise<void>;
 
 /** Errors that say "these settings will never work", as opposed to "the server is not there right now". */
-const FATAL_AT_START = new Set(['28P01', '28000', '3D000', '42501', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const FATAL_AT_START = new Set(['28P01', '28000', '3D000', '42501', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED']);
 /** Serialisation failures and deadlocks: the transaction is simply tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
