@@ -1,5 +1,5 @@
 import { GatewayProcess } from '../support/gateway-process';
-import { freePort } from '../support/redis-server';
+import { freePort, RedisServer } from '../support/redis-server';
 import { hashOf, TEST_SECRET } from '../support/server';
 import { TOTP_SECRET, totpCode } from '../support/http';
 import { PostgresServer } from '../support/postgres-server';
@@ -150,6 +150,33 @@ describe('two gateway processes on one PostgreSQL', () => {
     expect((await post(c, '/api/login', { email: 'bob', password: 'pw' })).status).toBe(429);
     expect(await forwardAuth(c, await login(c, 'alice'))).toBe(200);
     await stop(c);
+  });
+});
+
+describe('two gateway processes on PostgreSQL and Redis', () => {
+  let redis: RedisServer;
+  let a: Running;
+  let b: Running;
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    const env = { DATABASE_URL: pg.createDatabase('with_redis'), REDIS_URL: redis.url };
+    [a, b] = await Promise.all([start(env), start(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a, b].map((gw) => gw !== undefined && stop(gw)));
+    await redis?.stop();
+  });
+
+  it('keep revocations in PostgreSQL and locks in Redis, both shared', async () => {
+    expect(await readiness(a)).toEqual({ status: 200, body: { status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up', postgres: 'up', revocations: 'up' } } });
+    const cookie = await login(a, 'carol');
+    expect((await post(a, '/api/logout', {}, cookie)).status).toBe(200);
+    expect(await eventually(async () => (await forwardAuth(b, cookie)) === 401, 1000)).toBe(true);
+    expect(pg.sql('with_redis', 'SELECT count(*) FROM revoked_sessions').trim()).toBe('1');
+    for (let i = 0; i < 3; i += 1) expect((await post(a, '/api/login', { email: 'dave', password: 'wrong' })).status).toBe(401);
+    expect((await post(b, '/api/login', { email: 'dave', password: 'pw' })).status).toBe(429);
+    // The counters are Redis's: PostgreSQL holds no login attempts in this shape.
+    expect(pg.sql('with_redis', 'SELECT count(*) FROM login_attempts').trim()).toBe('0');
   });
 });
 
