@@ -8,9 +8,11 @@ export * from './domain/session';
 export * from './domain/cookie-domain';
 export * from './domain/redirect-target';
 export * from './domain/forwarded-request';
-export * from './domain/basic-credentials';
+export * from './domain/credentials';
 export * from './domain/login-failures';
-export * from './domain/header-value';
+// Header reading a host without Koa needs: Basic decoding for the use cases, cleaning for upstream headers.
+export { isBasicAuthorization, parseBasicAuthorization } from './adapters/http/basic-authorization';
+export { printableHeaderValue } from './adapters/http/header-value';
 export * from './domain/access-decision';
 export * from './domain/access-rules';
 export * from './domain/access-evaluation';

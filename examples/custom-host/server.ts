@@ -6,9 +6,9 @@
  * serves two routes with them:
  *
  * - `POST /login` with a JSON body `{"username": "...", "password": "..."}`: runs `LoginUseCase`
- *   and, on success, sets a cookie holding the sealed session (`gateway.sessions.seal`).
+ *   and, on success, sets a cookie holding the session the use case sealed (`result.value.token`).
  * - `GET /auth`: the forward-auth check. Runs `AuthorizeProxyRequestUseCase` with the cookie, any
- *   `Authorization` header and the `X-Forwarded-*` headers, and answers 200 with `Remote-User` or 401.
+ *   HTTP Basic credentials (`parseBasicAuthorization`) and the `X-Forwarded-*` headers, and answers 200 with `Remote-User` or 401.
  *
  * Run it (after `npm run build`), configured exactly like the gateway itself:
  *
@@ -22,7 +22,7 @@
  * one to an HTTP answer, and the compiler complains if a new code is left unmapped.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createGateway, loadConfig, printableHeaderValue, protectedDomainOf, type Gateway } from '../../src/index';
+import { createGateway, loadConfig, parseBasicAuthorization, printableHeaderValue, protectedDomainOf, type Gateway } from '../../src/index';
 
 const COOKIE = 'custom-session';
 const MAX_BODY = 16 * 1024;
@@ -77,7 +77,7 @@ export function createCustomHost(gateway: Gateway): Server {
     if (result.ok) {
       const { session } = result.value;
       const maxAge = Math.floor((session.expiresAt - session.issuedAt) / 1000);
-      const cookie = `${COOKIE}=${gateway.sessions.seal(session)}; Max-Age=${maxAge}; ${cookieAttributes}`;
+      const cookie = `${COOKIE}=${result.value.token}; Max-Age=${maxAge}; ${cookieAttributes}`;
       return send(res, 200, { message: 'Logged in', totpPending: String(session.totpPending) }, { 'set-cookie': cookie });
     }
     switch (result.error.code) {
@@ -99,7 +99,7 @@ export function createCustomHost(gateway: Gateway): Server {
       // The X-Forwarded-* headers as traefik and caddy send them; an nginx in front would send X-Original-URL.
       forwarded: { proxy: 'traefik', proto: header(req, 'x-forwarded-proto'), host: header(req, 'x-forwarded-host'), uri: header(req, 'x-forwarded-uri') },
       sessionToken: cookieValue(req),
-      authorization: header(req, 'authorization'),
+      credentials: parseBasicAuthorization(header(req, 'authorization')) ?? undefined,
       ip: req.socket.remoteAddress ?? 'unknown',
     });
     if (result.ok) {

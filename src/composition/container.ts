@@ -312,13 +312,17 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog]) => new LoginUseCase(...d),
-    [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d),
+    [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer],
   );
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog]) => new VerifyTotpUseCase(...d),
-    [TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog],
+    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) =>
+      new VerifyTotpUseCase(...d),
+    [
+      TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog,
+      TOKENS.SessionSealer,
+    ],
   );
   bind(
     TOKENS.LogoutUseCase,
@@ -338,15 +342,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog]) => new CompleteOAuthUseCase(...d),
-    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog],
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) => new CompleteOAuthUseCase(...d),
+    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog, TOKENS.SessionSealer],
   );
   bind(
     TOKENS.HttpSettings,
-    (sealer: SessionSealer, providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
+    (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
-      sessionSealer: sealer,
       app: {
         title: config.appTitle,
         genericName: config.genericName,
@@ -361,7 +364,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       logger,
       metrics: m.metrics ?? undefined,
     }),
-    [TOKENS.SessionSealer, TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
+    [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   return c;
 }

@@ -21,8 +21,8 @@ export interface Gateway {
   readonly sessions: SessionSealer;
   readonly logger: Logger;
   /**
-   * The Koa application serving the API and the UI (forward auth included, as its first
-   * middleware); built on first use, so a host with its own server never builds it.
+   * The Koa application serving the API and the UI; built on first use, so a host with its own
+   * server never builds it. Forward auth is not in it: `listener` answers `/api/auth/*` before Koa.
    */
   readonly app: Koa;
   /**

@@ -40,7 +40,7 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
   it('logs in a directory account by e-mail and passes its identity and groups upstream', async () => {
     const res = await login('ALICE@corp.example.test', 'alice-Pa55word');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 200, message: 'Logged in', totpPending: 'false' });
+    expect(await res.json()).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
     const auth = await forwardAuth(sessionOf(res));
     expect(auth.status).toBe(200);
     expect(auth.headers.get('remote-user')).toBe('alice');
@@ -74,7 +74,7 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
     const started = Date.now();
     const down = await login('alice', 'alice-Pa55word');
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    expect(await down.json()).toEqual({ status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later' });
     // Bounded by LDAP_TIMEOUT (2 s) for connecting plus as much for the operation, with room for a slow machine.
     expect(Date.now() - started).toBeLessThan(8000);
 

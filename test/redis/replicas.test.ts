@@ -50,7 +50,7 @@ describe('two gateways on one Redis', () => {
   });
 
   it('report Redis in readiness', async () => {
-    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({ status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up', revocations: 'up' } });
+    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({ status: 200, code: 'ready', message: 'Ready', checks: { gateway: 'up', redis: 'up', revocations: 'up' } });
   });
 
   it('share a lock: failures on one replica lock the account on the other', async () => {

@@ -1,3 +1,4 @@
+import type { BasicCredentials } from '../../src/domain/credentials';
 import type { Account } from '../../src/domain/account';
 
 /** Object mother for accounts: `aUser().named('bob').withTotp().build()`. Passwords use the fake hasher's format. */
@@ -43,4 +44,5 @@ export class UserBuilder {
 export const aUser = (): UserBuilder => new UserBuilder();
 
 /** An HTTP Basic `Authorization` value (RFC 7617, UTF-8). */
-export const basicAuth = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+/** Basic credentials as the HTTP adapter hands them to the use cases. */
+export const basicAuth = (username: string, password: string): BasicCredentials => ({ kind: 'basic', username, password });

@@ -34,7 +34,7 @@ export function concurrentGuessesSuite(name: string, makeAttempts: () => Promise
       const core = await make();
       const forwarded = { proxy: 'traefik' as const, proto: 'https', host: 'app.example.com', uri: '/' };
       await Promise.all(
-        Array.from({ length: 60 }, (_, i) => core.authorize.execute({ forwarded, authorization: basicAuth('alice', `guess-${i}`), ip: `203.0.113.${i % 200}` })),
+        Array.from({ length: 60 }, (_, i) => core.authorize.execute({ forwarded, credentials: basicAuth('alice', `guess-${i}`), ip: `203.0.113.${i % 200}` })),
       );
       expect(core.hasher.verifications).toBeLessThanOrEqual(MAX_RETRIES);
     });

@@ -83,9 +83,9 @@ export function makeCore(
     clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, credentials, authenticator,
     oauthSettings, oauthProviders, flowSealer, usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
-    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit),
-    login: new LoginUseCase(credentials, clock, ids, settings, audit),
-    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit),
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer),
+    login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer),
+    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),
@@ -98,5 +98,5 @@ export type Core = ReturnType<typeof makeCore>;
 export async function signIn(core: Core, login: string, password: string, ip = '198.51.100.7'): Promise<{ session: Session; token: string }> {
   const result = await core.login.execute({ login, password, ip });
   if (!result.ok) throw new Error(`login of ${login} refused: ${result.error.code}`);
-  return { session: result.value.session, token: core.sealer.seal(result.value.session) };
+  return { session: result.value.session, token: result.value.token };
 }

@@ -136,7 +136,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     const http = value as Record<string, unknown>;
     expect(http.appUrl).toBe('https://auth.example.com');
     expect(http.cookies).toEqual({ domain: { domain: 'example.com', shareable: true }, secure: true });
-    expect(http.sessionSealer).toBeInstanceOf(AesGcmSessionSealer);
+    expect(http).not.toHaveProperty('sessionSealer');
     expect(http.clientAddress).toBeInstanceOf(ClientAddressResolver);
     expect(http.app).toMatchObject({ title: 'Portcullis', domain: 'example.com', oauthAutoRedirect: 'none', configuredProviders: ['username'] });
   },
@@ -160,9 +160,11 @@ describe('buildContainer', () => {
     for (const token of Object.values(TOKENS)) expect(container.get(token)).toBe(container.get(token));
   });
 
-  it('gives the HTTP layer the same sealer the use cases open cookies with', () => {
+  it('has the login seal its session with the sealer that opens cookies', async () => {
     const container = buildContainer(testConfig());
-    expect(container.get<{ sessionSealer: unknown }>(TOKENS.HttpSettings).sessionSealer).toBe(container.get(TOKENS.SessionSealer));
+    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' });
+    if (!result.ok) throw new Error(result.error.code);
+    expect(container.get<AesGcmSessionSealer>(TOKENS.SessionSealer).unseal(result.value.token)).toMatchObject({ id: result.value.session.id, username: 'alice' });
   });
 
   it('wires the configured accounts, bcrypt and the sealer into a working login', async () => {

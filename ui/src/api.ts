@@ -1,9 +1,12 @@
 /** The gateway's JSON API as the UI uses it (see the API spec, parts 2 and 4). */
 
-// Type only, erased by the build: the server's own declaration of what `/api/app` answers.
+// Types only, erased by the build: the server's own declarations of what `/api/app` answers and
+// of the `code` every answer carries, so a code the server drops or renames is a compile error here.
 import type { AppContext } from '../../src/adapters/http/app-context';
+import type { AnswerCode, LoginCode, TotpCode } from '../../src/adapters/http/messages';
+import type { Answer } from './answer';
 
-export type { AppContext };
+export type { Answer, AppContext };
 
 export interface UserContext {
   readonly isLoggedIn: boolean;
@@ -15,18 +18,17 @@ export interface UserContext {
   readonly totpPending: string;
 }
 
-/** Any answer: the envelope, the rest of the body, and `Retry-After` when the gateway sent one. */
-export interface Answer {
-  readonly status: number;
-  readonly message: string;
-  readonly body: Readonly<Record<string, unknown>>;
-  readonly retryAfter: string | null;
-}
-
 /** Thrown when the gateway cannot be reached or answers with something that is not our JSON. */
 export class UnreachableError extends Error {}
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+/** The wait in seconds: the body's `retryAfter`, else the `Retry-After` header (as seconds), else null. */
+function retryAfterOf(record: Record<string, unknown>, header: string | null): number | null {
+  if (typeof record.retryAfter === 'number' && Number.isFinite(record.retryAfter) && record.retryAfter >= 0) return record.retryAfter;
+  if (header !== null && /^\d+$/.test(header.trim())) return Number(header.trim());
+  return null;
+}
+
+async function call<C extends string = AnswerCode>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<C>> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -48,17 +50,18 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promi
   const record = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   return {
     status: res.status,
+    code: typeof record.code === 'string' ? (record.code as C) : '',
     message: typeof record.message === 'string' ? record.message : '',
     body: record,
-    retryAfter: res.headers.get('Retry-After'),
+    retryAfter: retryAfterOf(record, res.headers.get('Retry-After')),
   };
 }
 
 export const api = {
   app: async (): Promise<AppContext> => (await call('GET', '/api/app')).body as unknown as AppContext,
   user: async (): Promise<UserContext> => (await call('GET', '/api/user')).body as unknown as UserContext,
-  login: (email: string, password: string): Promise<Answer> => call('POST', '/api/login', { email, password }),
-  totp: (code: string): Promise<Answer> => call('POST', '/api/totp', { code }),
+  login: (email: string, password: string): Promise<Answer<LoginCode>> => call('POST', '/api/login', { email, password }),
+  totp: (code: string): Promise<Answer<TotpCode>> => call('POST', '/api/totp', { code }),
   logout: (): Promise<Answer> => call('POST', '/api/logout', {}),
   oauthUrl: (provider: string, redirectUri: string | null): Promise<Answer> =>
     call('GET', `/api/oauth/url/${encodeURIComponent(provider)}${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ''}`),

@@ -1,16 +1,14 @@
-import type { Answer } from './api';
-import { formatWait, retryAfterSeconds } from './navigation';
+import type { Answer } from './answer';
+import { formatWait } from './navigation';
 
-/** Text for answers every form can get: lockout, bad input, service down, anything else. */
-export function commonProblem(answer: Answer): string {
-  switch (answer.status) {
-    case 429: {
-      const wait = retryAfterSeconds(answer.retryAfter, answer.message);
-      return wait === null
+/** Text for answers every form can get: lockout, service down, anything else. */
+export function commonProblem(answer: Answer<string>): string {
+  switch (answer.code) {
+    case 'account_locked':
+      return answer.retryAfter === null
         ? 'Too many failed login attempts. Wait a few minutes, then try again.'
-        : `Too many failed login attempts. Try again in ${formatWait(wait)}.`;
-    }
-    case 503:
+        : `Too many failed login attempts. Try again in ${formatWait(answer.retryAfter)}.`;
+    case 'store_unavailable':
       return 'The login service is unavailable right now. Try again in a moment.';
     default:
       return answer.message === '' ? `Something went wrong (error ${answer.status}). Try again.` : `Something went wrong: ${answer.message}`;

@@ -3,6 +3,9 @@
  * how a wait is told to a person. No DOM here, so unit tests run them under Node.
  */
 
+// Type only, erased by the build: the callback's codes as the server declares them.
+import type { OAuthCallbackCode } from '../../src/adapters/http/messages';
+
 /** Why a continue target was refused; `null` target means "nothing to continue to". */
 export type TargetCheck =
   | { readonly ok: true; readonly url: URL }
@@ -52,12 +55,6 @@ export function formatWait(seconds: number): string {
   return h === 1 ? '1 hour' : `${h} hours`;
 }
 
-/** Seconds to wait after a 429: the `Retry-After` header, else the number in the message, else null. */
-export function retryAfterSeconds(header: string | null, message: string): number | null {
-  if (header !== null && /^\d+$/.test(header.trim())) return Number(header.trim());
-  const m = /(\d+)\s*seconds?/i.exec(message);
-  return m === null ? null : Number(m[1]);
-}
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { github: 'GitHub', google: 'Google' };
 
@@ -87,10 +84,11 @@ export function autoRedirectProvider(setting: string, configured: readonly strin
 }
 
 /**
- * What a `reason` code from the OAuth callback means to a person. Unknown reasons are shown as
- * they came (text only), so a new code still says something.
+ * What a `reason` code from the OAuth callback means to a person, for every code the server can
+ * send (the type comes from the server: a new code is a compile error until it has a text).
+ * Unknown reasons are shown as they came (text only).
  */
-const REASONS: Readonly<Record<string, string>> = {
+const REASONS: Readonly<Record<OAuthCallbackCode, string>> = {
   unknown_provider: 'That login provider does not exist here.',
   provider_not_configured: 'That login provider is not set up on this gateway.',
   invalid_callback: 'The provider sent you back without the details of the login.',
@@ -101,11 +99,13 @@ const REASONS: Readonly<Record<string, string>> = {
   provider_denied: 'The provider did not grant the login (it was cancelled or refused there).',
   provider_refused: 'The provider refused the login.',
   email_missing: 'The provider did not share a verified e-mail address, which this login needs.',
+  identity_invalid: 'The provider gave an e-mail address with characters that cannot be used here.',
   not_whitelisted: 'This account is not on the list of accounts allowed to log in here.',
   provider_unavailable: 'The login provider cannot be reached right now. Try again later.',
   provider_invalid_response: 'The login provider gave an unexpected answer. Try again later.',
+  store_unavailable: 'The login service is unavailable right now. Try again in a moment.',
 };
 
 export function reasonText(reason: string): string {
-  return REASONS[reason] ?? reason;
+  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as OAuthCallbackCode] : reason;
 }

@@ -1,12 +1,14 @@
 import Koa, { type Context } from 'koa';
 import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
-import { API_HEADERS, MESSAGES } from './envelope';
-import { forwardAuth } from './forward-auth';
+import type { Answer } from './answer';
+import { BODY_TOO_LARGE, INTERNAL_ERROR, MALFORMED_JSON, methodNotAllowed, NOT_FOUND, UNSUPPORTED_ENCODING, UNSUPPORTED_MEDIA_TYPE } from './answers';
 import { NO_METRICS } from './http-metrics';
+import { instrumentation } from './instrumentation';
 import { UnsupportedBodyEncodingError } from './json-body';
 import type { HttpSettings } from './http-settings';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
-import { API_METHODS, apiRoutes, reply, type GatewayUseCases } from './routes';
+import { renderAnswer } from './koa-renderer';
+import { REQUEST_ID_HEADER } from './request-id';
+import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
 
 export interface HttpUseCases extends GatewayUseCases {
@@ -17,69 +19,61 @@ function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
-/** Maps anything thrown to a fixed envelope: client errors keep their status, everything else is a 500 that says nothing. */
-function errorEnvelope(settings: HttpSettings): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (e) {
-      const status = typeof (e as { status?: unknown }).status === 'number' ? (e as { status: number }).status : 500;
-      if (status === 413) return reply(ctx, 413, MESSAGES.tooLarge);
-      if (status === 415) return reply(ctx, 415, e instanceof UnsupportedBodyEncodingError ? MESSAGES.unsupportedEncoding : MESSAGES.unsupportedMedia);
-      if (status === 400) return reply(ctx, 400, MESSAGES.malformedJson);
-      settings.logger.error('request failed', {
-        requestId: ctx.state.requestId,
-        path: ctx.path,
-        method: ctx.method,
-        error: e instanceof Error ? e.name : 'unknown',
-      });
-      reply(ctx, 500, MESSAGES.internal);
-    }
-  };
+/** The answer to a client error the body parser threw (with its status); null for anything else. */
+function clientErrorAnswer(e: unknown): Answer | null {
+  const status = (e as { status?: unknown } | null)?.status;
+  if (status === 413) return BODY_TOO_LARGE;
+  if (status === 415) return e instanceof UnsupportedBodyEncodingError ? UNSUPPORTED_ENCODING : UNSUPPORTED_MEDIA_TYPE;
+  if (status === 400) return MALFORMED_JSON;
+  return null;
 }
 
 /**
- * Gives every request (past forward auth, which does its own) an id, returns it as
- * `X-Request-Id`, times the answer and logs it at debug level. The log line carries the path
- * only, never the query string (it may hold an OAuth code or state).
+ * The shared instrumentation (id, timing, metrics, catch-all 500) for every request Koa serves.
+ * The request log carries the path only, never the query string (it may hold an OAuth code or
+ * state). Client errors the body parser throws keep their status and get their own answer.
  */
-function requestContext(settings: HttpSettings): Koa.Middleware {
+function instrumented(settings: HttpSettings): Koa.Middleware {
   const metrics = settings.metrics ?? NO_METRICS;
-  return async (ctx, next) => {
-    const started = performance.now();
-    const requestId = requestIdOf(ctx.req.headers[REQUEST_ID_HEADER]);
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
-    try {
-      await next();
-    } finally {
-      const seconds = (performance.now() - started) / 1000;
+  const run = instrumentation<Context>(settings.logger, {
+    failure: 'request failed',
+    logFields: (ctx) => ({ path: ctx.path, method: ctx.method }),
+    internalError: (ctx) => renderAnswer(ctx, INTERNAL_ERROR),
+    abort: (ctx) => ctx.res.destroy(),
+    finished(ctx, requestId, seconds) {
       const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       metrics.request(typeof route === 'string' ? route : isApiPath(ctx.path) ? 'api_other' : 'ui', ctx.method, ctx.status, seconds);
       settings.logger.debug('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) });
-    }
-  };
+    },
+  });
+  return (ctx, next) =>
+    run(ctx, ctx.req.headers[REQUEST_ID_HEADER], async (c, requestId) => {
+      c.state.requestId = requestId;
+      c.set('X-Request-Id', requestId);
+      try {
+        await next();
+      } catch (e) {
+        const answer = clientErrorAnswer(e);
+        if (answer === null) throw e;
+        renderAnswer(c, answer);
+      }
+    });
 }
 
 /** 404 for unknown API paths, 405 (with `Allow`) for a known path asked with the wrong method. */
 function apiFallback(ctx: Context): void {
   const allowed = API_METHODS.get(ctx.path);
-  if (allowed !== undefined) {
-    ctx.set('Allow', allowed.join(', '));
-    return reply(ctx, 405, MESSAGES.methodNotAllowed);
-  }
-  if (/^\/api\/oauth\/(url|callback)\/[^/]+$/.test(ctx.path)) {
-    ctx.set('Allow', 'GET, HEAD');
-    return reply(ctx, 405, MESSAGES.methodNotAllowed);
-  }
-  reply(ctx, 404, MESSAGES.notFound);
+  if (allowed !== undefined) return renderAnswer(ctx, methodNotAllowed(allowed));
+  if (/^\/api\/oauth\/(url|callback)\/[^/]+$/.test(ctx.path)) return renderAnswer(ctx, methodNotAllowed(['GET', 'HEAD']));
+  renderAnswer(ctx, NOT_FOUND);
 }
 
 /**
- * The Koa application: forward auth first (the hot path, before any other middleware), then the
- * API router with its body parser, then the UI. Never sees the container; it is handed use cases.
+ * The Koa application: the instrumentation, then the API router with its body parser, then the
+ * UI. Forward auth never reaches it: the gateway's listeners answer `/api/auth/*` before Koa
+ * (see request-listener.ts). Never sees the container; it is handed use cases.
  */
-export function createHttpApp(useCases: HttpUseCases, settings: HttpSettings): Koa {
+export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings): Koa {
   const app = new Koa();
   app.proxy = false; // client addresses come from ClientAddressResolver, which honours TRUSTED_PROXIES only
   app.silent = true;
@@ -88,9 +82,7 @@ export function createHttpApp(useCases: HttpUseCases, settings: HttpSettings): K
   const router = apiRoutes(useCases, settings);
   const ui = uiRoutes(settings);
 
-  app.use(forwardAuth(useCases.authorizeProxyRequest, settings));
-  app.use(requestContext(settings));
-  app.use(errorEnvelope(settings));
+  app.use(instrumented(settings));
   app.use(router.routes());
   app.use(async (ctx, next) => {
     if (ctx.matched !== undefined && ctx.matched.length > 0 && ctx.status !== 404) return;
@@ -99,10 +91,7 @@ export function createHttpApp(useCases: HttpUseCases, settings: HttpSettings): K
   });
   app.use(ui);
   app.use((ctx) => {
-    if (ctx.body === undefined) {
-      ctx.set(API_HEADERS);
-      reply(ctx, 404, MESSAGES.notFound);
-    }
+    if (ctx.body === undefined) renderAnswer(ctx, NOT_FOUND);
   });
   return app;
 }

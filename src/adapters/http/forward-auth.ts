@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
-import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
-import type { Identity } from '../../domain/session';
-import { printableHeaderValue } from '../../domain/header-value';
-import { readCookie, SESSION_COOKIE } from './cookies';
+import type { AuthorizeProxyRequestError, AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
 import type { ProxyKind } from '../../domain/forwarded-request';
-import { API_HEADERS, envelope, FORWARDED_PROBLEMS, MESSAGES, writeRaw } from './envelope';
-import { header } from './header-access';
+import type { Identity } from '../../domain/session';
+import type { Answer, HeaderPair } from './answer';
+import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
+import { printableHeaderValue } from './header-value';
 import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
-import { isApiMode } from './request-mode';
+import { instrumentation } from './instrumentation';
+import { writeAnswer } from './raw-renderer';
+import { REQUEST_ID_HEADER } from './request-id';
+import { readForwardAuthFacts } from './request-facts';
 
 const PREFIX = '/api/auth/';
 const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
@@ -20,17 +20,26 @@ const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
 ]);
 /** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
-const UNKNOWN_PROXY: ProxyIndex = 3;
+const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
 
-const BODY_AUTHENTICATED = envelope(200, MESSAGES.authenticated);
-const BODY_UNAUTHORIZED = envelope(401, MESSAGES.unauthorized);
-const BODY_FORBIDDEN = envelope(403, MESSAGES.forbidden);
-const BODY_REDIRECT = envelope(302, MESSAGES.redirecting);
-const BODY_FORBIDDEN_REDIRECT = envelope(302, MESSAGES.forbidden);
-const BODY_UNKNOWN_PROXY = envelope(400, 'Unknown proxy; use one of traefik, nginx, caddy');
-const BODY_UNAVAILABLE = envelope(503, MESSAGES.unavailable);
-const BODY_AMBIGUOUS_PATH = envelope(400, MESSAGES.ambiguousPath);
-const BODY_INTERNAL = envelope(500, MESSAGES.internal);
+/** What the metrics of one forward-auth request need, filled in as it goes. */
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly head: boolean;
+  proxyIndex: ProxyIndex;
+  outcome: ForwardAuthOutcome;
+}
+
+/** The metrics outcome of each refusal; a new code is a compile error until it has one. */
+const OUTCOMES: Readonly<Record<AuthorizeProxyRequestError['code'], ForwardAuthOutcome>> = {
+  unauthenticated: OUTCOME.unauthenticated,
+  forbidden: OUTCOME.forbidden,
+  bad_forwarded_headers: OUTCOME.badRequest,
+  ambiguous_path: OUTCOME.badRequest,
+  account_locked: OUTCOME.locked,
+  store_unavailable: OUTCOME.unavailable,
+};
 
 /** True for the paths the forward-auth handler answers. */
 export function isForwardAuthPath(url: string | undefined): boolean {
@@ -41,157 +50,107 @@ export function isForwardAuthPath(url: string | undefined): boolean {
 export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** The identity headers for the upstream, cleaned of control and non-printable characters. */
-function cleanIdentityHeaders(identity: Identity): ReadonlyArray<readonly [string, string]> {
-  const out: Array<readonly [string, string]> = [
+function cleanIdentityHeaders(identity: Identity): readonly HeaderPair[] {
+  const out: HeaderPair[] = [
     ['remote-user', printableHeaderValue(identity.username)],
     ['remote-name', printableHeaderValue(identity.name)],
     ['remote-email', printableHeaderValue(identity.email)],
   ];
   if (identity.groups.length > 0) out.push(['remote-groups', printableHeaderValue(identity.groups.join(','))]);
-  return out;
+  return Object.freeze(out);
+}
+
+/** The answer to one forward-auth request, and what its metrics record. */
+export interface ForwardAuthDecision {
+  readonly answer: Answer;
+  readonly proxyIndex: ProxyIndex;
+  readonly outcome: ForwardAuthOutcome;
+}
+
+/** The proxy a forward-auth path names, by index; UNKNOWN_PROXY_INDEX (3) for any other. */
+export function proxyIndexOf(url: string | undefined): ProxyIndex {
+  const path = url ?? '';
+  const q = path.indexOf('?');
+  return PROXIES.get(path.slice(PREFIX.length, q === -1 ? undefined : q)) ?? UNKNOWN_PROXY_INDEX;
+}
+
+/**
+ * Reads a forward-auth request (its proxy from `proxyIndexOf`), asks the use case and maps its
+ * result; resolves the answer, for any renderer to write.
+ */
+export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, requestId: string) => Promise<ForwardAuthDecision>;
+
+export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settings: Pick<HttpSettings, 'appUrl' | 'clientAddress'>): ForwardAuthDecider {
+  const urls = { loginUrl: `${settings.appUrl}/login`, unauthorizedUrl: `${settings.appUrl}/unauthorized` };
+  const contexts = KINDS.map((proxy) => ({
+    browser: { proxy, apiMode: false, ...urls },
+    api: { proxy, apiMode: true, ...urls },
+  })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+  const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
+  // A session cookie opens to the same frozen identity object for as long as the sealer caches
+  // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
+  const identityHeadersCache = new WeakMap<Identity, readonly HeaderPair[]>();
+  /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
+  const upstreamHeaders = (identity: Identity | null, policy: Readonly<Record<string, string>>): readonly HeaderPair[] | null => {
+    let cleaned: readonly HeaderPair[] | null = null;
+    if (identity !== null) {
+      cleaned = identityHeadersCache.get(identity) ?? null;
+      if (cleaned === null) {
+        cleaned = cleanIdentityHeaders(identity);
+        identityHeadersCache.set(identity, cleaned);
+      }
+    }
+    let extra: HeaderPair[] | null = null;
+    for (const name in policy) (extra ??= [...(cleaned ?? [])]).push([name.toLowerCase(), printableHeaderValue(policy[name])]);
+    return extra ?? cleaned;
+  };
+
+  return async (req, known, requestId) => {
+    if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
+    const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
+    const result = await useCase.execute(facts);
+    if (result.ok) {
+      return { answer: forwardAuthAllowed(upstreamHeaders(result.value.identity, result.value.headers)), proxyIndex: known, outcome: OUTCOME.allowed };
+    }
+    const context = facts.apiMode ? contexts[known].api : contexts[known].browser;
+    return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
+  };
 }
 
 /**
  * `/api/auth/:proxy`, the hot path, answered straight on the Node response with precomputed
- * bodies: Koa's response machinery costs a third of the throughput here (see PERFORMANCE.md).
- * The gateway's server calls this before Koa sees the request (`forwardAuthFirst`); `forwardAuth`
- * puts the same handler in front of the Koa middleware for hosts that mount the Koa app.
+ * bodies: Koa's response machinery costs a third of the throughput here (see PERFORMANCE.md). The
+ * gateway's listeners call this before Koa sees the request; Koa never serves these paths.
  * Any method is answered, since nginx's `auth_request` asks with the original request's method.
  * Call it only for paths where `isForwardAuthPath` holds.
  */
 export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): ForwardAuthHandler {
-  const loginUrl = `${settings.appUrl}/login`;
-  const unauthorizedUrl = `${settings.appUrl}/unauthorized`;
   const metrics = settings.metrics ?? NO_METRICS;
-  // A session cookie opens to the same frozen identity object for as long as the sealer caches
-  // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
-  const identityHeadersCache = new WeakMap<Identity, ReadonlyArray<readonly [string, string]>>();
-  /** Identity headers for the upstream. Incoming `Remote-*` headers are never copied: only these are set. */
-  const identityHeaders = (identity: Identity, out: Record<string, string | number>): void => {
-    let cleaned = identityHeadersCache.get(identity);
-    if (cleaned === undefined) {
-      cleaned = cleanIdentityHeaders(identity);
-      identityHeadersCache.set(identity, cleaned);
-    }
-    for (const [name, value] of cleaned) out[name] = value;
+  const decide = forwardAuthDecider(useCase, settings);
+  const serve = async (x: Exchange, requestId: string): Promise<void> => {
+    x.proxyIndex = proxyIndexOf(x.req.url);
+    const decision = await decide(x.req, x.proxyIndex, requestId);
+    x.outcome = decision.outcome;
+    writeAnswer(x.res, decision.answer, requestId, x.head);
   };
 
-  return async (req, res) => {
-    const url = req.url ?? '';
-    const head = req.method === 'HEAD';
-    const started = performance.now();
-    const headers = req.headers;
-    const requestId = requestIdOf(headers[REQUEST_ID_HEADER]);
-    const out: Record<string, string | number> = { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId };
-    let proxyIndex: ProxyIndex = UNKNOWN_PROXY;
-    let outcome: ForwardAuthOutcome = OUTCOME.error;
-    try {
-      const q = url.indexOf('?');
-      const proxy = url.slice(PREFIX.length, q === -1 ? undefined : q);
-      const known = PROXIES.get(proxy);
-      if (known === undefined) {
-        outcome = OUTCOME.badRequest;
-        return writeRaw(res, 400, BODY_UNKNOWN_PROXY, out, head);
-      }
-      proxyIndex = known;
+  // Nothing may escape: the server's listener does not wait for this promise.
+  const instrumented = instrumentation<Exchange>(settings.logger, {
+    failure: 'forward auth failed',
+    internalError(x, requestId) {
+      x.outcome = OUTCOME.error;
+      if (!x.res.headersSent) writeAnswer(x.res, INTERNAL_ERROR, requestId, x.head);
+      else x.res.destroy();
+    },
+    abort(x) {
+      x.outcome = OUTCOME.error;
+      x.res.destroy();
+    },
+    finished(x, _requestId, seconds) {
+      metrics.forwardAuth(x.proxyIndex, x.outcome, seconds);
+    },
+  });
 
-      const ip = settings.clientAddress.resolve(req.socket.remoteAddress, headers['x-forwarded-for']) ?? 'unknown';
-      // Every header is handed over as Node joined it (repeats become "a, b"); the domain reads only
-      // the ones this proxy sets and refuses a joined value instead of picking one.
-      const result = await useCase.execute({
-        forwarded: {
-          proxy: KINDS[known],
-          proto: header(headers, 'x-forwarded-proto'),
-          host: header(headers, 'x-forwarded-host'),
-          uri: header(headers, 'x-forwarded-uri'),
-          method: header(headers, 'x-forwarded-method'),
-          originalUrl: header(headers, 'x-original-url'),
-          originalMethod: header(headers, 'x-original-method'),
-        },
-        sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
-        authorization: header(headers, 'authorization'),
-        ip,
-        requestId,
-      });
-
-      if (result.ok) {
-        if (result.value.identity !== null) identityHeaders(result.value.identity, out);
-        for (const name in result.value.headers) out[name.toLowerCase()] = printableHeaderValue(result.value.headers[name]);
-        outcome = OUTCOME.allowed;
-        return writeRaw(res, 200, BODY_AUTHENTICATED, out, head);
-      }
-
-      const error = result.error;
-      // nginx's auth_request cannot follow a redirect: it always gets the status, and the place to send the browser.
-      const redirects = proxy !== 'nginx' && !isApiMode(headers);
-      switch (error.code) {
-        case 'unauthenticated': {
-          outcome = OUTCOME.unauthenticated;
-          const target = error.returnTo === null ? loginUrl : `${loginUrl}?redirect_uri=${encodeURIComponent(error.returnTo)}`;
-          if (redirects) {
-            out.location = target;
-            return writeRaw(res, 302, BODY_REDIRECT, out, head);
-          }
-          if (proxy === 'nginx') out['x-portcullis-location'] = target;
-          return writeRaw(res, 401, BODY_UNAUTHORIZED, out, head);
-        }
-        case 'forbidden': {
-          outcome = OUTCOME.forbidden;
-          // Only a logged-in person refused for who they are gets the "not allowed" page; a refused
-          // address or an anonymous refusal is a plain 403 (there is nobody to tell, nothing to log in for).
-          if (error.network || error.username === '') return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
-          const params = new URLSearchParams();
-          if (error.app !== null) params.set('resource', error.app);
-          params.set('username', error.username);
-          const target = `${unauthorizedUrl}?${params.toString()}`;
-          if (redirects) {
-            out.location = target;
-            return writeRaw(res, 302, BODY_FORBIDDEN_REDIRECT, out, head);
-          }
-          if (proxy === 'nginx') out['x-portcullis-location'] = target;
-          return writeRaw(res, 403, BODY_FORBIDDEN, out, head);
-        }
-        case 'bad_forwarded_headers':
-          outcome = OUTCOME.badRequest;
-          return writeRaw(res, 400, envelope(400, `${FORWARDED_PROBLEMS[error.problem]} ${error.field}`), out, head);
-        case 'ambiguous_path':
-          // Never a redirect: logging in would not make the path any less ambiguous.
-          outcome = OUTCOME.badRequest;
-          return writeRaw(res, 400, BODY_AMBIGUOUS_PATH, out, head);
-        case 'account_locked':
-          outcome = OUTCOME.locked;
-          out['retry-after'] = error.retryAfter;
-          return writeRaw(res, 429, envelope(429, `Too many failed login attempts. Try again in ${error.retryAfter} seconds`), out, head);
-        case 'store_unavailable':
-          outcome = OUTCOME.unavailable;
-          return writeRaw(res, 503, BODY_UNAVAILABLE, out, head);
-        default: {
-          const unreachable: never = error;
-          throw new Error(`unmapped outcome ${String(unreachable)}`);
-        }
-      }
-    } catch (e) {
-      outcome = OUTCOME.error;
-      // Nothing may escape: the server's listener does not wait for this promise.
-      try {
-        settings.logger.error('forward auth failed', { requestId, error: e instanceof Error ? e.name : 'unknown' });
-        if (!res.headersSent) writeRaw(res, 500, BODY_INTERNAL, { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId }, head);
-        else res.destroy();
-      } catch {
-        res.destroy();
-      }
-    } finally {
-      metrics.forwardAuth(proxyIndex, outcome, (performance.now() - started) / 1000);
-    }
-  };
-}
-
-/** The handler as the first Koa middleware: answers forward-auth paths, passes everything else on. */
-export function forwardAuth(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): Middleware {
-  const handle = forwardAuthHandler(useCase, settings);
-  return (ctx, next) => {
-    if (!isForwardAuthPath(ctx.req.url)) return next();
-    ctx.respond = false;
-    return handle(ctx.req, ctx.res);
-  };
+  return (req, res) =>
+    instrumented({ req, res, head: req.method === 'HEAD', proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.error }, req.headers[REQUEST_ID_HEADER], serve);
 }

@@ -1,5 +1,4 @@
 import type { OAuthProviders } from '../../application/ports/oauth-providers';
-import type { SessionSealer } from '../../application/ports/session-sealer';
 import type { Logger } from '../system/logger';
 import type { CookieSettings } from './cookies';
 import type { HttpMetrics } from './http-metrics';
@@ -10,8 +9,6 @@ export interface HttpSettings {
   /** Public URL of the gateway, without a trailing slash. */
   readonly appUrl: string;
   readonly cookies: CookieSettings;
-  /** Seals sessions into cookie values. */
-  readonly sessionSealer: SessionSealer;
   readonly app: AppContext;
   readonly clientAddress: ClientAddressResolver;
   readonly providers: OAuthProviders;

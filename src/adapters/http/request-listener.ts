@@ -1,17 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
-import { API_HEADERS, envelope, MESSAGES, writeRaw } from './envelope';
+import { NOT_FOUND } from './answers';
 import { isForwardAuthPath, type ForwardAuthHandler } from './forward-auth';
+import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 
 /** What `http.createServer` takes; resolves when the answer has been handed over. */
 export type GatewayRequestListener = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-const BODY_NOT_FOUND = envelope(404, MESSAGES.notFound);
-
 function notFound(req: IncomingMessage, res: ServerResponse): void {
-  const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
-  writeRaw(res, 404, BODY_NOT_FOUND, { ...API_HEADERS, [REQUEST_ID_HEADER]: requestId }, req.method === 'HEAD');
+  writeAnswer(res, NOT_FOUND, requestIdOf(req.headers[REQUEST_ID_HEADER]), req.method === 'HEAD');
 }
 
 /**

@@ -5,13 +5,13 @@ import type { GetCurrentUserUseCase } from '../../application/use-cases/get-curr
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
 import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
-import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
-import type { Session } from '../../domain/session';
-import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies';
-import { API_HEADERS, MESSAGES } from './envelope';
-import { header } from './header-access';
+import { currentUserAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { answer } from './answer';
 import { NO_METRICS } from './http-metrics';
 import { jsonBody } from './json-body';
+import { koaFacts } from './koa-facts';
+import { renderAnswer } from './koa-renderer';
+import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -39,181 +39,69 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/user', ['GET', 'HEAD']],
 ]);
 
-export function reply(ctx: Context, status: number, message: string, fields?: Record<string, unknown>): void {
-  ctx.status = status;
-  ctx.set(API_HEADERS);
-  ctx.body = { status, message, ...fields };
-}
-
-function lockedReply(ctx: Context, retryAfter: number): void {
-  ctx.set('Retry-After', String(retryAfter));
-  reply(ctx, 429, `Too many failed login attempts. Try again in ${retryAfter} seconds`);
-}
-
-function clientIp(ctx: Context, settings: HttpSettings): string {
-  return settings.clientAddress.resolve(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']) ?? 'unknown';
-}
-
-/** The id the request-id middleware gave this request. */
-export function requestIdOf(ctx: Context): string | undefined {
-  return (ctx.state as { requestId?: string }).requestId;
-}
-
 /** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
 const JSON_TYPES = ['application/json', '+json'];
 
 function requireJson(ctx: Context): boolean {
   if (ctx.is(JSON_TYPES)) return true;
-  reply(ctx, 415, MESSAGES.unsupportedMedia);
+  renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
   return false;
 }
 
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
   const router = new Router({ prefix: '/api' });
   const body = jsonBody({ types: JSON_TYPES, limit: '64kb' });
-  // The session was issued just now on the gateway clock: its own lifetime is the cookie's Max-Age.
-  const sessionCookie = (session: Session): string =>
-    setCookie(SESSION_COOKIE, settings.sessionSealer.seal(session), (session.expiresAt - session.issuedAt) / 1000, settings.cookies);
-  const sessionToken = (ctx: Context): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), SESSION_COOKIE);
+  const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
   const metrics = settings.metrics ?? NO_METRICS;
 
   // Liveness: the process answers. Readiness (below) asks the stores.
-  router.get('/healthcheck', (ctx) => reply(ctx, 200, MESSAGES.ok));
+  router.get('/healthcheck', (ctx) => renderAnswer(ctx, OK));
 
-  router.get('/ready', async (ctx) => {
-    const result = await useCases.checkReadiness.execute();
-    if (result.ok) return reply(ctx, 200, 'Ready', { checks: result.value.checks });
-    const error = result.error;
-    switch (error.code) {
-      case 'not_ready':
-        return reply(ctx, 503, `Not ready: ${error.down.join(', ')} unavailable`, { checks: error.checks, down: error.down });
-      default: {
-        const unreachable: never = error.code;
-        throw new Error(`unmapped readiness outcome ${String(unreachable)}`);
-      }
-    }
-  });
+  router.get('/ready', async (ctx) => renderAnswer(ctx, readinessAnswer(await useCases.checkReadiness.execute())));
 
   router.post('/login', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
     const raw = ctx.request.body as Record<string, unknown> | undefined;
     const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
     const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
-    if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
-    const result = await useCases.login.execute({
-      login: input.value.email,
-      password: input.value.password,
-      ip: clientIp(ctx, settings),
-      requestId: requestIdOf(ctx),
-    });
-    if (result.ok) {
-      ctx.append('Set-Cookie', sessionCookie(result.value.session));
-      return reply(ctx, 200, MESSAGES.loggedIn, { totpPending: String(result.value.session.totpPending) });
-    }
-    const error = result.error;
-    switch (error.code) {
-      case 'invalid_credentials':
-        return reply(ctx, 401, MESSAGES.unauthorized);
-      case 'account_locked':
-        metrics.login('password', 'locked');
-        return lockedReply(ctx, error.retryAfter);
-      case 'store_unavailable':
-        metrics.login('password', 'unavailable');
-        return reply(ctx, 503, MESSAGES.unavailable);
-      default: {
-        const unreachable: never = error;
-        throw new Error(`unmapped login outcome ${String(unreachable)}`);
-      }
-    }
+    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+    const { ip, requestId } = facts(ctx);
+    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId });
+    if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
+    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
+    renderAnswer(ctx, loginAnswer(result, settings.cookies));
   });
 
   router.post('/totp', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
     const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
-    if (!input.ok) return reply(ctx, 400, `Invalid or missing fields: ${input.fields.join(', ')}`, { fields: input.fields });
-    const result = await useCases.verifyTotp.execute({
-      sessionToken: sessionToken(ctx),
-      code: input.value.code,
-      ip: clientIp(ctx, settings),
-      requestId: requestIdOf(ctx),
-    });
-    if (result.ok) {
-      ctx.append('Set-Cookie', sessionCookie(result.value.session));
-      return reply(ctx, 200, MESSAGES.loggedIn);
-    }
-    const error = result.error;
-    switch (error.code) {
-      case 'not_pending':
-        return reply(ctx, 401, 'No login is waiting for a TOTP code');
-      case 'invalid_code':
-      case 'totp_replayed':
-        return reply(ctx, 401, 'Invalid TOTP code');
-      case 'account_locked':
-        metrics.login('totp', 'locked');
-        return lockedReply(ctx, error.retryAfter);
-      case 'store_unavailable':
-        metrics.login('totp', 'unavailable');
-        return reply(ctx, 503, MESSAGES.unavailable);
-      default: {
-        const unreachable: never = error;
-        throw new Error(`unmapped totp outcome ${String(unreachable)}`);
-      }
-    }
+    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+    const { ip, requestId, sessionToken } = facts(ctx);
+    const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId });
+    if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
+    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
+    renderAnswer(ctx, totpAnswer(result, settings.cookies));
   });
 
   const appOrigin = new URL(settings.appUrl).origin;
   router.post('/logout', async (ctx) => {
+    const { ip, requestId, sessionToken } = facts(ctx);
     const result = await useCases.logout.execute({
-      sessionToken: sessionToken(ctx),
+      sessionToken,
       fromThisSite: isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES))),
-      ip: clientIp(ctx, settings),
-      requestId: requestIdOf(ctx),
+      ip,
+      requestId,
     });
-    if (result.ok) {
-      ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
-      return reply(ctx, 200, MESSAGES.loggedOut);
-    }
-    const error = result.error;
-    switch (error.code) {
-      case 'cross_site_request':
-        return reply(ctx, 403, MESSAGES.crossSiteLogout);
-      // The cookie stays: clearing it would look like a logout while a copy of it still works.
-      case 'store_unavailable':
-        return reply(ctx, 503, MESSAGES.unavailable);
-      default: {
-        const unreachable: never = error;
-        throw new Error(`unmapped logout outcome ${JSON.stringify(unreachable)}`);
-      }
-    }
+    renderAnswer(ctx, logoutAnswer(result, settings.cookies));
   });
 
-  const appBody = { ...settings.app };
-  router.get('/app', (ctx) => reply(ctx, 200, MESSAGES.ok, appBody));
+  const appAnswer = answer(200, 'ok', [], { fields: { ...settings.app } });
+  router.get('/app', (ctx) => renderAnswer(ctx, appAnswer));
 
   router.get('/user', async (ctx) => {
-    const user = await useCases.getCurrentUser.execute({
-      sessionToken: sessionToken(ctx),
-      authorization: header(ctx.req.headers, 'authorization'),
-      ip: clientIp(ctx, settings),
-      requestId: requestIdOf(ctx),
-    });
-    if (user.state === 'logged_out') {
-      return reply(ctx, 200, MESSAGES.unauthorized, {
-        isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',
-      });
-    }
-    const { identity } = user;
-    const pending = user.state === 'totp_pending';
-    reply(ctx, 200, pending ? 'TOTP code required' : 'Authenticated', {
-      isLoggedIn: !pending,
-      username: identity.username,
-      name: identity.name,
-      email: identity.email,
-      provider: identity.provider,
-      oauth: identity.oauth,
-      totpPending: String(pending),
-    });
+    const { ip, requestId, sessionToken, credentials } = facts(ctx);
+    renderAnswer(ctx, currentUserAnswer(await useCases.getCurrentUser.execute({ sessionToken, credentials, ip, requestId })));
   });
 
-  oauthRoutes(router, useCases, settings, reply, (ctx) => clientIp(ctx, settings), sessionCookie);
+  oauthRoutes(router, useCases, settings);
 
   return router;
 }

@@ -1,5 +1,5 @@
 import { hasTotp } from '../../domain/account';
-import { parseBasicAuthorization } from '../../domain/basic-credentials';
+import type { PresentedCredentials } from '../../domain/credentials';
 import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
@@ -16,12 +16,12 @@ import type { CredentialCheck } from './credential-check';
 import type { LoginGuard } from './login-guard';
 import { isStoreUnavailable } from './store-unavailable';
 
-/** The credentials a request carries, as raw strings. */
+/** The credentials a request carries. */
 export interface RequestCredentials {
   /** The session cookie's value, if any. */
   readonly sessionToken?: string;
-  /** The `Authorization` header, if any. */
-  readonly authorization?: string;
+  /** HTTP Basic credentials, decoded by the HTTP adapter, if the request presented any. */
+  readonly credentials?: PresentedCredentials;
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
@@ -121,7 +121,7 @@ export class RequestAuthenticator {
       if (identity === null) return ANONYMOUS;
       return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
     }
-    if (credentials.authorization !== undefined) return this.basic(credentials.authorization, credentials.ip, credentials.requestId);
+    if (credentials.credentials !== undefined) return this.basic(credentials.credentials, credentials.ip, credentials.requestId);
     return ANONYMOUS;
   }
 
@@ -178,12 +178,10 @@ export class RequestAuthenticator {
     this.audit.record({ event: 'session_stale', username: session.username, reason, requestId });
   }
 
-  private async basic(authorization: string, ip: string, requestId: string | undefined): Promise<Authentication> {
-    const parsed = parseBasicAuthorization(authorization);
-    if (parsed === null) return ANONYMOUS;
+  private async basic(parsed: PresentedCredentials, ip: string, requestId: string | undefined): Promise<Authentication> {
     const now = this.clock.now();
     const cacheTtl = this.settings.basicCacheTtlMs;
-    const key = cacheTtl > 0 ? this.verified.keyFor(authorization) : '';
+    const key = cacheTtl > 0 ? this.verified.keyFor(parsed) : '';
     try {
       if (cacheTtl > 0) {
         const hit = this.verified.get(key, now);

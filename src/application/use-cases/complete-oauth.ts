@@ -10,6 +10,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
 import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
+import type { SessionSealer } from '../ports/session-sealer';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import { isStoreUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
@@ -32,6 +33,8 @@ export interface CompleteOAuthInput {
 
 export interface CompleteOAuthOutput {
   readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
   /** Where to send the person now (the target kept when the flow started), or null. */
   readonly redirectTarget: string | null;
   /** The finished flow; the browser should forget it. */
@@ -88,6 +91,7 @@ export class CompleteOAuthUseCase {
     private readonly settings: GatewaySettings,
     private readonly oauth: OAuthSettings,
     private readonly audit: AuditLog,
+    private readonly sessions: SessionSealer,
   ) {}
 
   async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
@@ -166,7 +170,7 @@ export class CompleteOAuthUseCase {
     this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip, requestId: input.requestId });
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);
-    return ok({ session, redirectTarget, flowId: flow.id });
+    return ok({ session, token: this.sessions.seal(session), redirectTarget, flowId: flow.id });
   }
 
   /** The live-or-expired flows of this provider the browser holds; unreadable and mislabelled ones are ignored. */

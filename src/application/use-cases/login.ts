@@ -5,6 +5,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { CredentialCheck } from '../services/credential-check';
+import type { SessionSealer } from '../ports/session-sealer';
 import type { GatewaySettings } from '../settings';
 
 export interface LoginInput {
@@ -20,6 +21,8 @@ export interface LoginInput {
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
 export interface LoginOutput {
   readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
 }
 
 export type LoginError =
@@ -39,6 +42,7 @@ export class LoginUseCase {
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly sealer: SessionSealer,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -58,6 +62,6 @@ export class LoginUseCase {
       credential,
     };
     if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
-    return ok({ session });
+    return ok({ session, token: this.sealer.seal(session) });
   }
 }

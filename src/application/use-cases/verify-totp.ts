@@ -4,6 +4,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { SessionSealer } from '../ports/session-sealer';
 import type { CredentialCheck } from '../services/credential-check';
 import { isStoreUnavailable } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
@@ -20,6 +21,8 @@ export interface VerifyTotpInput {
 
 export interface VerifyTotpOutput {
   readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
 }
 
 export type VerifyTotpError =
@@ -43,6 +46,7 @@ export class VerifyTotpUseCase {
     private readonly ids: IdGenerator,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly sealer: SessionSealer,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -85,6 +89,6 @@ export class VerifyTotpUseCase {
       credential,
     };
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
-    return ok({ session });
+    return ok({ session, token: this.sealer.seal(session) });
   }
 }

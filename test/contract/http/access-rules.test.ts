@@ -110,7 +110,7 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
       expect(res.headers.get('remote-groups')).toBeNull();
       expect(res.headers.get('x-team')).toBe('wiki');
       expect(res.headers.get('authorization')).toBe(`Basic ${Buffer.from('svc:upstream-secret').toString('base64')}`);
-      expect(await res.json()).toEqual({ status: 200, message: 'Authenticated' });
+      expect(await res.json()).toEqual({ status: 200, code: 'authenticated', message: 'Authenticated' });
     });
 
     it('refuses a logged-in person who is not allowed: the unauthorized page in browser mode, 403 otherwise', async () => {
@@ -126,7 +126,7 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
       expect(res.headers.get('remote-user')).toBeNull();
       const api = await ask(gw, proxy, { host: 'wiki.example.test', uri: '/page', cookie: carol, html: false });
       expect(api.status).toBe(403);
-      expect(await api.json()).toEqual({ status: 403, message: 'Forbidden' });
+      expect(await api.json()).toEqual({ status: 403, code: 'forbidden', message: 'Forbidden' });
     });
 
     it('sends an anonymous request on a private path to login', async () => {
@@ -162,7 +162,7 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
         for (const cookie of [undefined, alice]) {
           const res = await ask(gw, proxy, { host: 'wiki.example.test', uri, cookie, html: false });
           expect(res.status).toBe(400);
-          expect(await res.json()).toEqual({ status: 400, message: 'Ambiguous path' });
+          expect(await res.json()).toEqual({ status: 400, code: 'ambiguous_path', message: 'Ambiguous path' });
           expect(res.headers.get('x-team')).toBeNull();
           expect(res.headers.get('authorization')).toBeNull();
         }
@@ -236,7 +236,7 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
     // docs.example.test is public outside /admin, wiki.example.test is not: the left-most value is the client's.
     const res = await ask(gw, proxy, { host: 'docs.example.test, wiki.example.test', uri: '/page', html: false, extra: { 'x-request-id': `repeat-${proxy}` } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ status: 400, message: 'Repeated forwarded header X-Forwarded-Host' });
+    expect(await res.json()).toEqual({ status: 400, code: 'bad_forwarded_headers', message: 'Repeated forwarded header X-Forwarded-Host' });
     const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
     expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
   });

@@ -8,6 +8,7 @@ describe('GET /api/app', () => {
       const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
       expect(body).toEqual({
         status: 200,
+        code: 'ok',
         message: 'OK',
         title: 'Portcullis',
         genericName: 'Generic',

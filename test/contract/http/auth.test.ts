@@ -33,7 +33,7 @@ describe('GET /api/auth/:proxy', () => {
   describe.each(PROXIES)('for %s', (proxy) => {
     it('lets a session through with 200 Authenticated and the identity headers', async () => {
       const res = await askForwardAuth(gw, proxy, { cookie: alice, accept: BROWSER_ACCEPT, ...forwardedBy(proxy, ORIGINAL) });
-      expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Authenticated' });
+      expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'authenticated', message: 'Authenticated' });
       expect(res.headers.get('remote-user')).toBe('alice');
       expect(res.headers.get('remote-name')).toBe('alice');
       expect(res.headers.get('remote-email')).toBe('alice@example.test');
@@ -62,14 +62,14 @@ describe('GET /api/auth/:proxy', () => {
     it('answers API mode (Accept without text/html) with a 401 JSON envelope and never a redirect', async () => {
       for (const accept of ['application/json', '*/*']) {
         const res = await askForwardAuth(gw, proxy, { accept, ...forwardedBy(proxy, ORIGINAL) });
-        expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
+        expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
         expect(res.headers.get('location')).toBeNull();
       }
     });
 
     it('answers Basic credentials that fail with 401 JSON even when the client accepts HTML (API mode)', async () => {
       const res = await askForwardAuth(gw, proxy, { authorization: basic('alice', 'wrong'), accept: BROWSER_ACCEPT, ...forwardedBy(proxy, ORIGINAL) });
-      expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
+      expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
       expect(res.headers.get('location')).toBeNull();
     });
 
@@ -99,7 +99,7 @@ describe('GET /api/auth/:proxy', () => {
 
   it('answers a browser on nginx with 401 and the login URL in X-Portcullis-Location (auth_request cannot follow a redirect)', async () => {
     const res = await askForwardAuth(gw, 'nginx', { accept: BROWSER_ACCEPT, 'x-original-url': ORIGINAL });
-    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
     expect(res.headers.get('location')).toBeNull();
     expect(res.headers.get('x-portcullis-location')).toBe(loginUrlFor(ORIGINAL));
   });
@@ -416,6 +416,7 @@ describe('forward auth and the lock', () => {
       const body = await expectEnvelope(res, 429);
       expect(body.message).toMatch(/^Too many failed login attempts\. Try again in \d+ seconds$/);
       expect(body.message).toContain(`in ${res.headers.get('retry-after')} seconds`);
+      expect(body).toMatchObject({ code: 'account_locked', retryAfter: Number(res.headers.get('retry-after')) });
     } finally {
       await gw.close();
     }

@@ -52,7 +52,7 @@ describe('starting portcullis as a process', () => {
 
     const health = await fetch(`http://127.0.0.1:${port}/api/healthcheck`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 200, message: 'OK' });
+    expect(await health.json()).toEqual({ status: 200, code: 'ok', message: 'OK' });
     const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo', password }),
     });

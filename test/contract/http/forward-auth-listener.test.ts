@@ -1,9 +1,16 @@
 import { createServer, type Server } from 'node:http';
+import { BlockList } from 'node:net';
+import Koa from 'koa';
+import { ClientAddressResolver } from '../../../src/adapters/http/client-address';
+import { forwardAuthDecider, isForwardAuthPath, proxyIndexOf } from '../../../src/adapters/http/forward-auth';
+import { renderAnswer } from '../../../src/adapters/http/koa-renderer';
+import { requestIdOf } from '../../../src/adapters/http/request-id';
 import { hashOf, startGateway, type RunningGateway } from '../../support/server';
 
 /**
- * The gateway's server answers forward auth before Koa (`forwardAuthFirst`); hosts that mount
- * `gateway.app` get the same handler as Koa's first middleware. Both must answer byte for byte alike.
+ * The gateway's server answers forward auth before Koa (`forwardAuthFirst`), writing precomputed
+ * answers straight to the socket. The reference renders the same decisions through Koa's
+ * response machinery (`renderAnswer`, as every other API route does): both must answer byte for byte alike.
  */
 describe('forward auth before Koa', () => {
   let gw: RunningGateway;
@@ -15,7 +22,18 @@ describe('forward auth before Koa', () => {
 
   beforeAll(async () => {
     gw = await startGateway({ USERS: `alice:${hashOf('pw')},bob:${hashOf('pw2')}` });
-    koaOnly = createServer(gw.gateway.app.callback());
+    const decide = forwardAuthDecider(gw.gateway.useCases.authorizeProxyRequest, {
+      appUrl: gw.gateway.config.appUrl,
+      clientAddress: new ClientAddressResolver(new BlockList()),
+    });
+    const reference = new Koa();
+    reference.use(async (ctx, next) => {
+      if (!isForwardAuthPath(ctx.req.url)) return next();
+      const requestId = requestIdOf(ctx.get('x-request-id'));
+      ctx.set('X-Request-Id', requestId);
+      renderAnswer(ctx, (await decide(ctx.req, proxyIndexOf(ctx.req.url), requestId)).answer);
+    });
+    koaOnly = createServer(reference.callback());
     await new Promise<void>((resolve) => koaOnly.listen(0, '127.0.0.1', resolve));
     const addr = koaOnly.address();
     koaUrl = `http://127.0.0.1:${typeof addr === 'object' && addr !== null ? addr.port : 0}`;
@@ -69,7 +87,7 @@ describe('forward auth before Koa', () => {
       const res = await answer(gw.url, '/api/auth/traefik', { headers: { ...forwarded, cookie } });
       expect(res.status).toBe(200);
       expect(res.headers['remote-user']).toBe('alice');
-      expect(JSON.parse(res.body)).toEqual({ status: 200, message: 'Authenticated' });
+      expect(JSON.parse(res.body)).toEqual({ status: 200, code: 'authenticated', message: 'Authenticated' });
     }
   });
 

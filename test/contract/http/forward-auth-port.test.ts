@@ -28,7 +28,7 @@ function close(server: Server): Promise<void> {
 }
 
 const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/page' };
-const NOT_FOUND = { status: 404, message: 'Not found' };
+const NOT_FOUND = { status: 404, code: 'not_found', message: 'Not found' };
 
 describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
   let gateway: Gateway;

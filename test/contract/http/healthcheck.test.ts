@@ -12,7 +12,7 @@ describe('GET /api/healthcheck', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ status: 200, message: 'OK' });
+    expect(await res.json()).toEqual({ status: 200, code: 'ok', message: 'OK' });
   });
 
   it('answers HEAD with the status and no body', async () => {
@@ -25,12 +25,12 @@ describe('GET /api/healthcheck', () => {
     const res = await fetch(`${gw.url}/api/healthcheck`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toEqual({ status: 405, message: 'Method not allowed' });
+    expect(await res.json()).toEqual({ status: 405, code: 'method_not_allowed', message: 'Method not allowed' });
   });
 
   it('gives an unknown API path a 404 envelope', async () => {
     const res = await fetch(`${gw.url}/api/nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ status: 404, message: 'Not found' });
+    expect(await res.json()).toEqual({ status: 404, code: 'not_found', message: 'Not found' });
   });
 });

@@ -19,13 +19,13 @@ describe('POST /api/login', () => {
 
   it('logs a local account in with 200 Logged in, totpPending "false" and a session cookie', async () => {
     const res = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' });
-    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Logged in', totpPending: 'false' });
+    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
     expect(cookieFrom(res, SESSION_COOKIE)?.value).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
   });
 
   it('answers an account with TOTP with totpPending "true" and a pending cookie living at most ten minutes', async () => {
     const res = await postJson(gw, '/api/login', { email: 'carol', password: 'carol-pw' });
-    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Logged in', totpPending: 'true' });
+    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'true' });
     const cookie = cookieFrom(res, SESSION_COOKIE);
     const maxAge = Number(cookie?.attributes.find((a) => a.startsWith('Max-Age='))?.slice(8));
     expect(maxAge).toBeGreaterThan(0);
@@ -55,7 +55,7 @@ describe('POST /api/login', () => {
     const wrong = await postJson(gw, '/api/login', { email: 'alice', password: 'not-it' });
     const unknownBody = await expectEnvelope(unknown, 401);
     expect(await expectEnvelope(wrong, 401)).toEqual(unknownBody);
-    expect(unknownBody).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(unknownBody).toEqual({ status: 401, code: 'invalid_credentials', message: 'Unauthorized' });
     expect(cookieFrom(unknown, SESSION_COOKIE)).toBeNull();
     expect(cookieFrom(wrong, SESSION_COOKIE)).toBeNull();
   });
@@ -131,7 +131,7 @@ describe('POST /api/login', () => {
 
   it('answers GET on the login path with a 405 envelope allowing POST', async () => {
     const res = await fetch(`${gw.url}/api/login`);
-    expect(await expectEnvelope(res, 405)).toEqual({ status: 405, message: 'Method not allowed' });
+    expect(await expectEnvelope(res, 405)).toEqual({ status: 405, code: 'method_not_allowed', message: 'Method not allowed' });
     expect(res.headers.get('allow')).toBe('POST');
   });
 });
@@ -208,6 +208,15 @@ describe('login lock', () => {
     expect(seconds).toBeLessThanOrEqual(120);
     expect(res.headers.get('retry-after')).toBe(String(seconds));
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
+  });
+
+  it('gives the lock a stable code and the wait as a number, so no client reads it out of the message', async () => {
+    const res = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' });
+    const body = await expectEnvelope(res, 429);
+    expect(body.code).toBe('account_locked');
+    expect(typeof body.retryAfter).toBe('number');
+    expect(String(body.retryAfter)).toBe(res.headers.get('retry-after'));
+    expect(body.message).toBe(`Too many failed login attempts. Try again in ${String(body.retryAfter)} seconds`);
   });
 
   it('locks the account under every name it is known by', async () => {
@@ -335,7 +344,7 @@ describe('failures behind the login endpoint', () => {
     const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.UserStore]: down });
     try {
       expect(await expectEnvelope(await postJson(gw, '/api/login', { email: 'alice', password: 'pw' }), 503)).toEqual({
-        status: 503, message: 'Service unavailable, try again later',
+        status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later',
       });
     } finally {
       await gw.close();
@@ -348,10 +357,10 @@ describe('failures behind the login endpoint', () => {
     try {
       const res = await postJson(gw, '/api/login', { email: 'alice', password: 'pw' });
       const text = await res.clone().text();
-      expect(await expectEnvelope(res, 500)).toEqual({ status: 500, message: 'Internal server error' });
+      expect(await expectEnvelope(res, 500)).toEqual({ status: 500, code: 'internal_error', message: 'Internal server error' });
       expect(text).not.toContain('hunter2');
       const auth = await fetch(`${gw.url}/api/auth/traefik`, { headers: { authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}` } });
-      expect(await expectEnvelope(auth, 500)).toEqual({ status: 500, message: 'Internal server error' });
+      expect(await expectEnvelope(auth, 500)).toEqual({ status: 500, code: 'internal_error', message: 'Internal server error' });
     } finally {
       await gw.close();
     }

@@ -29,7 +29,7 @@ describe('POST /api/logout', () => {
       const res = await post(cookie, {
         'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example.net', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate',
       }, 'x=1');
-      expect(await expectEnvelope(res, 403)).toEqual({ status: 403, message: CROSS_SITE_MESSAGE });
+      expect(await expectEnvelope(res, 403)).toEqual({ status: 403, code: 'cross_site_request', message: CROSS_SITE_MESSAGE });
       expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
       expect(await stillLoggedIn(cookie)).toBe(true);
       await capture.logger.flush();
@@ -82,7 +82,7 @@ describe('POST /api/logout', () => {
   it('answers 200 Logged out and tells the client to forget the cookie (Max-Age=0, same scope)', async () => {
     const cookie = await loginCookie(gw, 'alice', 'alice-pw');
     const res = await logout(cookie);
-    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Logged out' });
+    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'logged_out', message: 'Logged out' });
     const cleared = cookieFrom(res, SESSION_COOKIE);
     expect(cleared?.value).toBe('');
     expect(cleared?.attributes).toEqual(expect.arrayContaining(['Max-Age=0', 'Path=/', 'Domain=example.test', 'HttpOnly', 'SameSite=Lax', 'Secure']));
@@ -115,7 +115,7 @@ describe('POST /api/logout', () => {
 
   it('answers 200 and clears the cookie when nobody is logged in', async () => {
     const res = await logout();
-    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Logged out' });
+    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'logged_out', message: 'Logged out' });
     expect(cookieFrom(res, SESSION_COOKIE)?.attributes).toContain('Max-Age=0');
   });
 
@@ -150,7 +150,7 @@ describe('POST /api/logout when the revocation cannot be stored', () => {
     const cookie = await loginCookie(gw, 'alice', 'alice-pw');
     failing = true;
     const res = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
-    expect(await expectEnvelope(res, 503)).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    expect(await expectEnvelope(res, 503)).toEqual({ status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later' });
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
     failing = false;
     const retry = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });

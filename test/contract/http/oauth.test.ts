@@ -57,7 +57,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       back.searchParams.set('state', `${back.searchParams.get('state')}x`);
       const res = await browser.callback(back, 'api');
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ status: 400, message: 'The OAuth state does not match a login of this browser' });
+      expect(await res.json()).toEqual({ status: 400, code: 'oauth_state_mismatch', message: 'The OAuth state does not match a login of this browser' });
       expect(res.headers.getSetCookie().some((c) => c.startsWith('portcullis-session='))).toBe(false);
       expect((await browser.user()).isLoggedIn).toBe(false);
     });
@@ -86,7 +86,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const attacker = new GatewayBrowser(gw.url);
       const res = await attacker.callback(back, 'api');
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ status: 400, message: 'No OAuth login is in progress in this browser' });
+      expect(await res.json()).toEqual({ status: 400, code: 'oauth_flow_missing', message: 'No OAuth login is in progress in this browser' });
       expect((await attacker.user()).isLoggedIn).toBe(false);
     });
 
@@ -99,7 +99,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       expect(browser.flowCookies()).toEqual([]);
       const replay = await fetch(`${gw.url}${back.pathname}${back.search}`, { headers: { cookie: copied.replace(/portcullis-session=[^;]*;?\s*/, ''), accept: 'application/json' } });
       expect(replay.status).toBe(400);
-      expect(await replay.json()).toEqual({ status: 400, message: 'This OAuth login was already completed' });
+      expect(await replay.json()).toEqual({ status: 400, code: 'oauth_flow_replayed', message: 'This OAuth login was already completed' });
       expect(replay.headers.getSetCookie().some((c) => c.startsWith('portcullis-session=') && !c.startsWith('portcullis-session=;'))).toBe(false);
     });
 
@@ -107,7 +107,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const api = new GatewayBrowser(gw.url);
       const res = await api.callback(await login(api, 'mallory'), 'api');
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ status: 403, message: 'This account may not log in here' });
+      expect(await res.json()).toEqual({ status: 403, code: 'not_whitelisted', message: 'This account may not log in here' });
       expect((await api.user()).isLoggedIn).toBe(false);
 
       const browser = new GatewayBrowser(gw.url);
@@ -129,7 +129,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const browser = new GatewayBrowser(gw.url);
       const res = await browser.callback(await login(browser, 'zwalice'), 'api');
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ status: 403, message: 'The OAuth provider gave an e-mail address with characters that cannot be used here' });
+      expect(await res.json()).toEqual({ status: 403, code: 'identity_invalid', message: 'The OAuth provider gave an e-mail address with characters that cannot be used here' });
       expect((await browser.user()).isLoggedIn).toBe(false);
     });
 
@@ -244,7 +244,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const session = res.headers.getSetCookie().find((c) => c.startsWith('portcullis-session='))!;
       expect(session).toMatch(/Domain=example\.test/);
       expect(await browser.user()).toEqual({
-        status: 200, message: 'Authenticated', isLoggedIn: true, username: 'alice@example.test', name: 'Alice Liddell',
+        status: 200, code: 'authenticated', message: 'Authenticated', isLoggedIn: true, username: 'alice@example.test', name: 'Alice Liddell',
         email: 'alice@example.test', provider: 'generic', oauth: true, totpPending: 'false',
       });
     });
@@ -274,7 +274,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const browser = new GatewayBrowser(gw.url);
       const res = await browser.callback(await login(browser, 'alice'), 'api');
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: 200, message: 'Logged in' });
+      expect(await res.json()).toEqual({ status: 200, code: 'logged_in', message: 'Logged in' });
       expect((await browser.user()).provider).toBe('generic');
     });
 
@@ -350,7 +350,7 @@ describe('OAuth providers that are down or answer junk', () => {
   it('answers 502, never 500, when the provider cannot be reached', async () => {
     const res = await callbackOn(down, 'api');
     expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ status: 502, message: 'The OAuth provider cannot be reached; try again later' });
+    expect(await res.json()).toEqual({ status: 502, code: 'provider_unavailable', message: 'The OAuth provider cannot be reached; try again later' });
   });
 
   it('sends a browser to the error page when the provider cannot be reached', async () => {
@@ -362,7 +362,7 @@ describe('OAuth providers that are down or answer junk', () => {
   it('answers 502 when the token endpoint answers something that is not JSON', async () => {
     const res = await callbackOn(junkToken, 'api');
     expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ status: 502, message: 'The OAuth provider gave an unexpected answer' });
+    expect(await res.json()).toEqual({ status: 502, code: 'provider_invalid_response', message: 'The OAuth provider gave an unexpected answer' });
   });
 
   it('answers 502 when the user endpoint answers broken JSON', async () => {

@@ -13,7 +13,7 @@ describe('GET /api/ready and request ids', () => {
     const res = await fetch(`${gw.url}/api/ready`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ status: 200, message: 'Ready', checks: { gateway: 'up' } });
+    expect(await res.json()).toEqual({ status: 200, code: 'ready', message: 'Ready', checks: { gateway: 'up' } });
   });
 
   it('gives a wrong method on the readiness path a 405 envelope with Allow', async () => {
@@ -49,6 +49,7 @@ describe('GET /api/ready when a store is down', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({
         status: 503,
+        code: 'not_ready',
         message: 'Not ready: redis, ldap unavailable',
         checks: { redis: 'down', ldap: 'down' },
         down: ['redis', 'ldap'],

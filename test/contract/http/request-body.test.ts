@@ -7,7 +7,7 @@ const BODY_ENDPOINTS: readonly [string, string][] = [
   ['/api/login', JSON.stringify({ email: 'alice', password: 'pw' })],
   ['/api/totp', JSON.stringify({ code: '123456' })],
 ];
-const UNSUPPORTED = { status: 415, message: 'Request body must not be compressed: Content-Encoding is not supported' };
+const UNSUPPORTED = { status: 415, code: 'unsupported_encoding', message: 'Request body must not be compressed: Content-Encoding is not supported' };
 
 describe('request bodies with a Content-Encoding', () => {
   let gw: RunningGateway;

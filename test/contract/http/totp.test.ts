@@ -18,7 +18,7 @@ describe('POST /api/totp', () => {
   it('lets a pending session pass nothing but /api/totp: forward auth treats it as logged out', async () => {
     const pending = await loginCookie(gw, 'carol', 'carol-pw');
     const res = await askForwardAuth(gw, 'traefik', { cookie: pending, ...forwardedFor(APP) });
-    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
     expect(res.headers.get('remote-user')).toBeNull();
   });
 
@@ -31,7 +31,7 @@ describe('POST /api/totp', () => {
   it('turns a pending session into a full one with a valid code: 200 Logged in and a new session cookie', async () => {
     const pending = await loginCookie(gw, 'carol', 'carol-pw');
     const res = await postJson(gw, '/api/totp', { code: await totpCode() }, { cookie: pending });
-    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, message: 'Logged in' });
+    expect(await expectEnvelope(res, 200)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in' });
     const full = cookieFrom(res, SESSION_COOKIE);
     expect(full).not.toBeNull();
     expect(full?.attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', 'Domain=example.test', 'Secure']));
@@ -56,20 +56,20 @@ describe('POST /api/totp', () => {
     expect((await postJson(gw, '/api/totp', { code }, { cookie: first })).status).toBe(200);
     const second = await loginCookie(gw, 'grace', 'grace-pw');
     const res = await postJson(gw, '/api/totp', { code }, { cookie: second });
-    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Invalid TOTP code' });
+    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'totp_invalid', message: 'Invalid TOTP code' });
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
   });
 
   it('answers a wrong code with 401 and no cookie', async () => {
     const pending = await loginCookie(gw, 'carol', 'carol-pw');
     const res = await postJson(gw, '/api/totp', { code: await wrongTotpCode() }, { cookie: pending });
-    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'Invalid TOTP code' });
+    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'totp_invalid', message: 'Invalid TOTP code' });
     expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
   });
 
   it('answers a code without a pending session with 401', async () => {
     const res = await postJson(gw, '/api/totp', { code: await totpCode() });
-    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, message: 'No login is waiting for a TOTP code' });
+    expect(await expectEnvelope(res, 401)).toEqual({ status: 401, code: 'not_pending', message: 'No login is waiting for a TOTP code' });
   });
 
   it('does not let a full session of an account without TOTP submit codes', async () => {

@@ -41,7 +41,7 @@ describe('GET /api/auth/traefik as Traefik ForwardAuth calls it', () => {
     const res = await fetch(`${gw.url}/api/auth/traefik`, { redirect: 'manual', headers: traefikHeaders({ accept: 'application/json' }) });
     expect(res.status).toBe(401);
     expect(res.headers.get('location')).toBeNull();
-    expect(await res.json()).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(await res.json()).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('answers a request with a session 200 and the Remote-* headers authResponseHeaders names', async () => {

@@ -2,7 +2,7 @@ import { hashOf, startGateway, type RunningGateway } from '../../support/server'
 import { basic, expectEnvelope, loginCookie, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
 
 const LOGGED_OUT = {
-  status: 200, message: 'Unauthorized', isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',
+  status: 200, code: 'unauthorized', message: 'Unauthorized', isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',
 };
 
 describe('GET /api/user', () => {
@@ -23,6 +23,7 @@ describe('GET /api/user', () => {
     const body = await expectEnvelope(await user({ cookie }), 200);
     expect(body).toEqual({
       status: 200,
+      code: 'authenticated',
       message: expect.any(String),
       isLoggedIn: true,
       username: 'alice',

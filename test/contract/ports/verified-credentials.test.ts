@@ -6,7 +6,7 @@ const SECRET = 'verified-credentials-secret-0123456789-abcdef';
 verifiedCredentialsContract('HmacVerifiedCredentials', () => new HmacVerifiedCredentials(SECRET));
 
 describe('HmacVerifiedCredentials', () => {
-  const header = `Basic ${Buffer.from('alice:pw').toString('base64')}`;
+  const header = { kind: 'basic' as const, username: 'alice', password: 'pw' };
 
   it('derives different keys under different secrets, so a key is useless elsewhere', () => {
     expect(new HmacVerifiedCredentials(SECRET).keyFor(header)).not.toBe(new HmacVerifiedCredentials(`${SECRET}x`).keyFor(header));
@@ -22,7 +22,7 @@ describe('HmacVerifiedCredentials', () => {
 
   it('never holds more entries than its capacity', () => {
     const cache = new HmacVerifiedCredentials(SECRET, 3);
-    const keys = ['a', 'b', 'c', 'd'].map((u) => cache.keyFor(`Basic ${u}`));
+    const keys = ['a', 'b', 'c', 'd'].map((u) => cache.keyFor({ kind: 'basic', username: u, password: 'pw' }));
     keys.forEach((key, i) => cache.put(key, { username: `u${i}`, credentialVersion: 'v' }, 0, 60_000));
     expect(cache.get(keys[0], 0)).toBeNull();
     expect(cache.get(keys[3], 0)).toEqual({ username: 'u3', credentialVersion: 'v' });

@@ -136,7 +136,7 @@ describe('a disk that fills up while the gateway runs', () => {
       expect(res.status).toBe(200);
     }
     expect(refused).not.toBeNull();
-    expect(await refused!.json()).toEqual({ status: 503, message: 'Service unavailable, try again later' });
+    expect(await refused!.json()).toEqual({ status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later' });
     expect(refused!.headers.getSetCookie()).toEqual([]);
     const failing = await logout(cookies[0]);
     expect(failing.status).toBe(503);

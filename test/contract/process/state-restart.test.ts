@@ -109,7 +109,7 @@ describe('state kept in DATA_DIR across restarts of the gateway process', () => 
     const again = await login(gw, 'tom', 'tom-pw');
     const replay = await post(gw, '/api/totp', { code }, again);
     expect(replay.status).toBe(401);
-    expect(await replay.json()).toEqual({ status: 401, message: 'Invalid TOTP code' });
+    expect(await replay.json()).toEqual({ status: 401, code: 'totp_invalid', message: 'Invalid TOTP code' });
   }, 30_000);
 
   describe('with an OAuth provider', () => {
@@ -136,7 +136,7 @@ describe('state kept in DATA_DIR across restarts of the gateway process', () => 
       gw = await start(data.dir, env);
       const replay = await fetch(`${gw.url}${back.pathname}${back.search}`, { headers: { cookie: copied, accept: 'application/json' } });
       expect(replay.status).toBe(400);
-      expect(await replay.json()).toEqual({ status: 400, message: 'This OAuth login was already completed' });
+      expect(await replay.json()).toEqual({ status: 400, code: 'oauth_flow_replayed', message: 'This OAuth login was already completed' });
     }, 30_000);
   });
 });

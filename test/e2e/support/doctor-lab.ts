@@ -132,12 +132,12 @@ ${m.clientForwarded ? '' : `        proxy_set_header X-Forwarded-Proto $scheme;
     location @portcullis_login {
         if ($portcullis_browser) { return 302 $portcullis_location; }
         default_type application/json;
-        return 401 '{"status":401,"message":"Unauthorized"}';
+        return 401 '{"status":401,"code":"unauthorized","message":"Unauthorized"}';
     }
     location @portcullis_denied {
         if ($portcullis_browser) { return 302 $portcullis_location; }
         default_type application/json;
-        return 403 '{"status":403,"message":"Forbidden"}';
+        return 403 '{"status":403,"code":"forbidden","message":"Forbidden"}';
     }
 }`;
   const login = `

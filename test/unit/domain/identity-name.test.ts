@@ -1,4 +1,4 @@
-import { printableHeaderValue } from '../../../src/domain/header-value';
+import { printableHeaderValue } from '../../../src/adapters/http/header-value';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../../src/domain/identity-name';
 
 const code = (r: { ok: boolean; error?: { code: string } }): string => (r.ok ? 'ok' : (r.error?.code ?? '?'));

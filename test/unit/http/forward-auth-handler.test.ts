@@ -62,7 +62,7 @@ describe('forwardAuthHandler', () => {
       'remote-groups': 'admins,ops',
       'content-length': answer.body?.length,
     });
-    expect(JSON.parse(String(answer.body))).toEqual({ status: 200, message: 'Authenticated' });
+    expect(JSON.parse(String(answer.body))).toEqual({ status: 200, code: 'authenticated', message: 'Authenticated' });
   });
 
   it('gives the same identity the same headers again and another identity its own', async () => {
@@ -107,7 +107,7 @@ describe('forwardAuthHandler', () => {
     const handle = forwardAuthHandler(useCaseAnswering([err({ code: 'unauthenticated', returnTo: null })]), settings);
     const answer = await ask(handle);
     expect(answer.status).toBe(401);
-    expect(JSON.parse(String(answer.body))).toEqual({ status: 401, message: 'Unauthorized' });
+    expect(JSON.parse(String(answer.body))).toEqual({ status: 401, code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('answers 500 with a fixed envelope when the use case throws, and never rejects', async () => {

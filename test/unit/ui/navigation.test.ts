@@ -5,7 +5,6 @@ import {
   oauthProviders,
   providerLabel,
   reasonText,
-  retryAfterSeconds,
   showsPasswordForm,
   withRedirect,
 } from '../../../ui/src/navigation';
@@ -65,14 +64,6 @@ describe('formatWait', () => {
   });
 });
 
-describe('retryAfterSeconds', () => {
-  test('prefers the Retry-After header, then the number in the message', () => {
-    expect(retryAfterSeconds('120', 'Too many failed login attempts. Try again in 300 seconds')).toBe(120);
-    expect(retryAfterSeconds(null, 'Too many failed login attempts. Try again in 300 seconds')).toBe(300);
-    expect(retryAfterSeconds('soon', 'Too many')).toBeNull();
-  });
-});
-
 describe('providers', () => {
   test('OAuth buttons follow the gateway\'s order and leave local accounts out', () => {
     expect(oauthProviders(['github', 'google', 'generic', 'username'])).toEqual(['github', 'google', 'generic']);
@@ -104,5 +95,7 @@ describe('reasonText', () => {
     expect(reasonText('not_whitelisted')).toBe('This account is not on the list of accounts allowed to log in here.');
     expect(reasonText('provider_denied')).toContain('did not grant the login');
     expect(reasonText('something new')).toBe('something new');
+    expect(reasonText('constructor')).toBe('constructor');
+    expect(reasonText('identity_invalid')).toContain('cannot be used here');
   });
 });

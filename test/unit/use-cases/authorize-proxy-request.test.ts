@@ -17,7 +17,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('lets valid HTTP Basic credentials through', async () => {
     const core = makeCore(accounts());
-    const result = await core.authorize.execute({ forwarded: app, authorization: basicAuth('alice', 'pw'), ip });
+    const result = await core.authorize.execute({ forwarded: app, credentials: basicAuth('alice', 'pw'), ip });
     expect(result).toMatchObject({ ok: true, value: { identity: { username: 'alice', provider: 'basic' } } });
   });
 
@@ -64,7 +64,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
       [{ proxy: 'traefik', proto: 'https', host: 'evil.test, app.example.com', uri: '/' }, 'X-Forwarded-Host', 'repeated'],
     ];
     for (const [forwarded, field, problem] of cases) {
-      expect(await core.authorize.execute({ forwarded, authorization: basicAuth('alice', 'pw'), ip, requestId: 'r1' })).toEqual({
+      expect(await core.authorize.execute({ forwarded, credentials: basicAuth('alice', 'pw'), ip, requestId: 'r1' })).toEqual({
         ok: false,
         error: { code: 'bad_forwarded_headers', field, problem },
       });
@@ -81,7 +81,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('does not let Basic credentials of a TOTP account through', async () => {
     const core = makeCore(accounts());
-    expect(await core.authorize.execute({ forwarded: app, authorization: basicAuth('tom', 'pw'), ip })).toMatchObject({
+    expect(await core.authorize.execute({ forwarded: app, credentials: basicAuth('tom', 'pw'), ip })).toMatchObject({
       ok: false,
       error: { code: 'unauthenticated' },
     });
@@ -90,7 +90,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
   it('reports a locked account as locked, with the seconds to wait', async () => {
     const core = makeCore(accounts());
     for (let i = 0; i < 3; i += 1) await core.login.execute({ login: 'alice', password: 'bad', ip });
-    expect(await core.authorize.execute({ forwarded: app, authorization: basicAuth('alice', 'pw'), ip })).toEqual({
+    expect(await core.authorize.execute({ forwarded: app, credentials: basicAuth('alice', 'pw'), ip })).toEqual({
       ok: false,
       error: { code: 'account_locked', retryAfter: 60 },
     });
@@ -99,7 +99,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
   it('reports an unreachable user store for Basic credentials as unavailable', async () => {
     const core = makeCore(accounts());
     core.users.down = true;
-    expect(await core.authorize.execute({ forwarded: app, authorization: basicAuth('alice', 'pw'), ip })).toEqual({
+    expect(await core.authorize.execute({ forwarded: app, credentials: basicAuth('alice', 'pw'), ip })).toEqual({
       ok: false,
       error: { code: 'store_unavailable' },
     });

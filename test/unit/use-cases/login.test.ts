@@ -15,6 +15,13 @@ describe('LoginUseCase', () => {
     expect(result.value.session.expiresAt - core.clock.now()).toBe(core.settings.sessionLifetimeMs);
   });
 
+  it('seals the session it creates: the token opens to that very session', async () => {
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
+    const result = await core.login.execute({ login: 'alice', password: 'pw', ip });
+    if (!result.ok) throw new Error(result.error.code);
+    expect(core.sealer.unseal(result.value.token)).toEqual(result.value.session);
+  });
+
   it('finds the account by e-mail, case-insensitively', async () => {
     const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
     const result = await core.login.execute({ login: 'ALICE@Example.com', password: 'pw', ip });

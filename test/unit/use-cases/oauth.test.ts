@@ -95,6 +95,7 @@ describe('CompleteOAuthUseCase', () => {
       provider: 'generic', oauth: true, totp: false, totpPending: false,
     });
     expect(result.value.session.expiresAt - core.clock.now()).toBe(core.settings.sessionLifetimeMs);
+    expect(core.sealer.unseal(result.value.token)).toEqual(result.value.session);
     expect(result.value.redirectTarget).toBe('https://app.example.com/back');
     expect(result.value.flowId).toBe(started.flow.id);
     expect(core.audit.events).toContainEqual({ event: 'login_succeeded', username: 'alice@example.com', method: 'oauth:generic', ip });

@@ -32,7 +32,7 @@ describe('use cases when the shared state store is down', () => {
     const core = makeCore([aUser().named('alice').withPassword('pw').build()], { attempts: downAttempts() });
     const result = await core.authorize.execute({
       forwarded: { proxy: 'traefik', proto: 'https', host: 'app.example.com', uri: '/' },
-      authorization: `Basic ${Buffer.from('alice:pw').toString('base64')}`,
+      credentials: { kind: 'basic', username: 'alice', password: 'pw' },
       ip,
     });
     expect(result).toEqual({ ok: false, error: { code: 'store_unavailable' } });

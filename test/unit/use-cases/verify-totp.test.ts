@@ -21,6 +21,7 @@ describe('VerifyTotpUseCase', () => {
     expect(session.issuedAt).toBe(core.clock.now());
     expect(session.expiresAt).toBe(core.clock.now() + core.settings.sessionLifetimeMs);
     expect(core.audit.events).toContainEqual({ event: 'login_succeeded', username: 'tom', method: 'totp', ip });
+    expect(core.sealer.unseal(result.value.token)).toEqual(session);
   });
 
   it('accepts the code of the previous and of the next time step', async () => {

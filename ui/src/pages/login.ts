@@ -14,7 +14,7 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
       goTo(url);
       return '';
     }
-    return answer.status === 429 || answer.status === 503 ? commonProblem(answer) : `Could not start the ${label} login. Try again or use another way to log in.`;
+    return answer.code === 'account_locked' || answer.code === 'store_unavailable' ? commonProblem(answer) : `Could not start the ${label} login. Try again or use another way to log in.`;
   } catch (e) {
     if (e instanceof UnreachableError) return UNREACHABLE;
     throw e;
@@ -80,19 +80,28 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       busy(submit, true, 'Logging in…');
       try {
         const answer = await api.login(login, secret);
-        if (answer.status === 200) {
-          goTo(withRedirect(answer.body.totpPending === 'true' ? '/totp' : '/continue', ctx.redirectUri));
-          return;
-        }
-        if (answer.status === 401) {
-          markInvalid([email.input, password.input], true, alert.id);
-          showAlert(alert, 'Wrong username or password. Check both and try again.');
-          password.input.value = '';
-          password.input.focus();
-        } else if (answer.status === 400) {
-          showAlert(alert, 'Enter your username or e-mail and your password.');
-        } else {
-          showAlert(alert, commonProblem(answer));
+        switch (answer.code) {
+          case 'logged_in':
+            goTo(withRedirect(answer.body.totpPending === 'true' ? '/totp' : '/continue', ctx.redirectUri));
+            return;
+          case 'invalid_credentials':
+            markInvalid([email.input, password.input], true, alert.id);
+            showAlert(alert, 'Wrong username or password. Check both and try again.');
+            password.input.value = '';
+            password.input.focus();
+            break;
+          case 'invalid_fields':
+            showAlert(alert, 'Enter your username or e-mail and your password.');
+            break;
+          case 'account_locked':
+          case 'store_unavailable':
+          case '':
+            showAlert(alert, commonProblem(answer));
+            break;
+          default: {
+            const unmapped: never = answer.code;
+            showAlert(alert, commonProblem({ ...answer, code: unmapped }));
+          }
         }
       } catch (e) {
         if (!(e instanceof UnreachableError)) throw e;

@@ -32,17 +32,28 @@ export function totpPage(ctx: PageContext): void {
     busy(submit, true, 'Verifying…');
     try {
       const answer = await api.totp(value);
-      if (answer.status === 200) {
-        goTo(withRedirect('/continue', ctx.redirectUri));
-        return;
-      }
-      if (answer.status === 401) {
-        // A 401 means a wrong or used code while the login still waits, or a login that timed out.
-        const user = await api.user();
-        if (user.totpPending === 'true') fail('That code is not right. Wait for the next code in your app and try again.');
-        else fail('Your login timed out. ', h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Log in again'), '.');
-      } else {
-        fail(answer.status === 400 ? 'Enter the 6-digit code from your authenticator app.' : commonProblem(answer));
+      switch (answer.code) {
+        case 'logged_in':
+          goTo(withRedirect('/continue', ctx.redirectUri));
+          return;
+        case 'totp_invalid':
+          fail('That code is not right. Wait for the next code in your app and try again.');
+          break;
+        case 'not_pending':
+          fail('Your login timed out. ', h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Log in again'), '.');
+          break;
+        case 'invalid_fields':
+          fail('Enter the 6-digit code from your authenticator app.');
+          break;
+        case 'account_locked':
+        case 'store_unavailable':
+        case '':
+          fail(commonProblem(answer));
+          break;
+        default: {
+          const unmapped: never = answer.code;
+          fail(commonProblem({ ...answer, code: unmapped }));
+        }
       }
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;

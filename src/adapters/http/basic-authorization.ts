@@ -1,8 +1,4 @@
-/** Username and password from an HTTP Basic `Authorization` header (RFC 7617). */
-export interface BasicCredentials {
-  readonly username: string;
-  readonly password: string;
-}
+import type { BasicCredentials } from '../../domain/credentials';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -10,7 +6,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export const isBasicAuthorization = (header: string | undefined): header is string =>
   header !== undefined && header.length > 6 && header.slice(0, 6).toLowerCase() === 'basic ';
 
-/** Decodes a Basic header; null for another scheme, bad base64, no colon, or an empty username. */
+/** Decodes a Basic `Authorization` header; null for another scheme, bad base64, no colon, or an empty username. */
 export function parseBasicAuthorization(header: string | undefined): BasicCredentials | null {
   if (!isBasicAuthorization(header)) return null;
   const payload = header.slice(6).trim();
@@ -18,5 +14,5 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
   const decoded = Buffer.from(payload, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

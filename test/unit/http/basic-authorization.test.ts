@@ -1,4 +1,4 @@
-import { isBasicAuthorization, parseBasicAuthorization } from '../../../src/domain/basic-credentials';
+import { isBasicAuthorization, parseBasicAuthorization } from '../../../src/adapters/http/basic-authorization';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 
@@ -16,21 +16,21 @@ describe('isBasicAuthorization', () => {
 
 describe('parseBasicAuthorization', () => {
   it('decodes username and password', () => {
-    expect(parseBasicAuthorization(`Basic ${b64('alice:correct horse')}`)).toEqual({ username: 'alice', password: 'correct horse' });
+    expect(parseBasicAuthorization(`Basic ${b64('alice:correct horse')}`)).toEqual({ kind: 'basic', username: 'alice', password: 'correct horse' });
   });
 
   it('splits at the first colon only, so passwords may contain colons', () => {
-    expect(parseBasicAuthorization(`Basic ${b64('alice:a:b::c')}`)).toEqual({ username: 'alice', password: 'a:b::c' });
+    expect(parseBasicAuthorization(`Basic ${b64('alice:a:b::c')}`)).toEqual({ kind: 'basic', username: 'alice', password: 'a:b::c' });
   });
 
   it('accepts an empty password and UTF-8 names (RFC 7617 charset)', () => {
-    expect(parseBasicAuthorization(`Basic ${b64('alice:')}`)).toEqual({ username: 'alice', password: '' });
-    expect(parseBasicAuthorization(`Basic ${b64('jörg@example.com:pässwort')}`)).toEqual({ username: 'jörg@example.com', password: 'pässwort' });
+    expect(parseBasicAuthorization(`Basic ${b64('alice:')}`)).toEqual({ kind: 'basic', username: 'alice', password: '' });
+    expect(parseBasicAuthorization(`Basic ${b64('jörg@example.com:pässwort')}`)).toEqual({ kind: 'basic', username: 'jörg@example.com', password: 'pässwort' });
   });
 
   it('accepts the scheme in any case, extra spaces and unpadded base64', () => {
-    expect(parseBasicAuthorization(`bAsIc    ${b64('alice:pw')}  `)).toEqual({ username: 'alice', password: 'pw' });
-    expect(parseBasicAuthorization(`Basic ${b64('alice:pw1').replace(/=+$/, '')}`)).toEqual({ username: 'alice', password: 'pw1' });
+    expect(parseBasicAuthorization(`bAsIc    ${b64('alice:pw')}  `)).toEqual({ kind: 'basic', username: 'alice', password: 'pw' });
+    expect(parseBasicAuthorization(`Basic ${b64('alice:pw1').replace(/=+$/, '')}`)).toEqual({ kind: 'basic', username: 'alice', password: 'pw1' });
   });
 
   it('refuses other schemes and missing headers', () => {

@@ -1,5 +1,5 @@
 import { validateHeaderValue } from 'node:http';
-import { printableHeaderValue } from '../../../src/domain/header-value';
+import { printableHeaderValue } from '../../../src/adapters/http/header-value';
 
 describe('printableHeaderValue', () => {
   it('keeps printable ASCII and Latin-1 as they are', () => {

@@ -1,0 +1,279 @@
+import type { AuthorizeProxyRequestError } from '../../application/use-cases/authorize-proxy-request';
+import type { CheckReadinessOutput, CheckReadinessError } from '../../application/use-cases/check-readiness';
+import type { CompleteOAuthError, CompleteOAuthOutput } from '../../application/use-cases/complete-oauth';
+import type { GetCurrentUserOutput } from '../../application/use-cases/get-current-user';
+import type { LoginError, LoginOutput } from '../../application/use-cases/login';
+import type { LogoutError } from '../../application/use-cases/logout';
+import type { StartOAuthError, StartOAuthOutput } from '../../application/use-cases/start-oauth';
+import type { VerifyTotpError, VerifyTotpOutput } from '../../application/use-cases/verify-totp';
+import type { Result } from '../../domain/result';
+import type { ProxyKind } from '../../domain/forwarded-request';
+import { answer, fixed, withHeaders, type Answer, type HeaderPair } from './answer';
+import { clearCookie, OAUTH_FLOW_COOKIE_PREFIX, OAUTH_REDIRECT_COOKIE_PREFIX, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
+import type { OAuthCallbackCode } from './messages';
+import { FLOW_ID_PATTERN } from '../../domain/oauth-flow';
+
+// One pure function per use case from its result to an answer; every message comes from the
+// table in messages.ts. Each maps its error codes in an exhaustive switch: a new code is a compile
+// error here until it has an answer.
+
+function unmapped(what: string, value: never): never {
+  throw new Error(`unmapped ${what} outcome ${String(value)}`);
+}
+
+export const OK = fixed(200, 'ok');
+export const NOT_FOUND = fixed(404, 'not_found');
+export const INTERNAL_ERROR = fixed(500, 'internal_error');
+export const STORE_UNAVAILABLE = fixed(503, 'store_unavailable');
+export const MALFORMED_JSON = fixed(400, 'malformed_json');
+export const UNSUPPORTED_MEDIA_TYPE = fixed(415, 'unsupported_media_type');
+export const UNSUPPORTED_ENCODING = fixed(415, 'unsupported_encoding');
+export const BODY_TOO_LARGE = fixed(413, 'body_too_large');
+
+export function methodNotAllowed(allowed: readonly string[]): Answer {
+  return answer(405, 'method_not_allowed', [], { headers: [['allow', allowed.join(', ')]] });
+}
+
+export function invalidFields(fields: readonly string[]): Answer {
+  return answer(400, 'invalid_fields', [fields], { fields: { fields } });
+}
+
+function locked(retryAfter: number): Answer {
+  // `retryAfter` in the body too, so a client never reads the wait out of the message.
+  return answer(429, 'account_locked', [retryAfter], { fields: { retryAfter }, headers: [['retry-after', String(retryAfter)]] });
+}
+
+/** The session cookie for a token sealed just now: the session's own lifetime is the cookie's Max-Age. */
+function sessionCookie(created: { readonly session: { readonly issuedAt: number; readonly expiresAt: number }; readonly token: string }, cookies: CookieSettings): string {
+  return setCookie(SESSION_COOKIE, created.token, (created.session.expiresAt - created.session.issuedAt) / 1000, cookies);
+}
+
+export function readinessAnswer(result: Result<CheckReadinessOutput, CheckReadinessError>): Answer {
+  if (result.ok) return answer(200, 'ready', [], { fields: { checks: result.value.checks } });
+  const error = result.error;
+  switch (error.code) {
+    case 'not_ready':
+      return answer(503, 'not_ready', [error.down], { fields: { checks: error.checks, down: error.down } });
+    default:
+      return unmapped('readiness', error.code);
+  }
+}
+
+export function loginAnswer(result: Result<LoginOutput, LoginError>, cookies: CookieSettings): Answer {
+  if (result.ok) {
+    return answer(200, 'logged_in', [], { fields: { totpPending: String(result.value.session.totpPending) }, cookies: [sessionCookie(result.value, cookies)] });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'invalid_credentials':
+      return answer(401, 'invalid_credentials', []);
+    case 'account_locked':
+      return locked(error.retryAfter);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('login', error);
+  }
+}
+
+export function totpAnswer(result: Result<VerifyTotpOutput, VerifyTotpError>, cookies: CookieSettings): Answer {
+  if (result.ok) return answer(200, 'logged_in', [], { cookies: [sessionCookie(result.value, cookies)] });
+  const error = result.error;
+  switch (error.code) {
+    case 'not_pending':
+      return answer(401, 'not_pending', []);
+    // One answer for a wrong and a used code: the code is spent either way.
+    case 'invalid_code':
+    case 'totp_replayed':
+      return answer(401, 'totp_invalid', []);
+    case 'account_locked':
+      return locked(error.retryAfter);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('totp', error);
+  }
+}
+
+export function logoutAnswer(result: Result<unknown, LogoutError>, cookies: CookieSettings): Answer {
+  if (result.ok) return answer(200, 'logged_out', [], { cookies: [clearCookie(SESSION_COOKIE, cookies)] });
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return answer(403, 'cross_site_request', []);
+    // The cookie stays: clearing it would look like a logout while a copy of it still works.
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('logout', error);
+  }
+}
+
+const LOGGED_OUT_USER = { isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false' };
+
+export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
+  if (user.state === 'logged_out') return answer(200, 'unauthorized', [], { fields: LOGGED_OUT_USER });
+  const { identity } = user;
+  const pending = user.state === 'totp_pending';
+  return answer(200, pending ? 'totp_pending' : 'authenticated', [], {
+    fields: {
+      isLoggedIn: !pending,
+      username: identity.username,
+      name: identity.name,
+      email: identity.email,
+      provider: identity.provider,
+      oauth: identity.oauth,
+      totpPending: String(pending),
+    },
+  });
+}
+
+/** Flow cookies are read for the gateway only: host-only, so protected apps never receive them. */
+const HOST_ONLY = { hostOnly: true } as const;
+
+/** The two `Set-Cookie` values that make the browser forget an OAuth flow. */
+function forgetFlow(flowId: string, cookies: CookieSettings): string[] {
+  return [
+    clearCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY),
+    clearCookie(`${OAUTH_REDIRECT_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY),
+  ];
+}
+
+export function oauthStartAnswer(result: Result<StartOAuthOutput, StartOAuthError>, provider: string, cookies: CookieSettings): Answer {
+  if (!result.ok) {
+    const error = result.error;
+    switch (error.code) {
+      case 'unknown_provider':
+        return answer(400, 'unknown_provider', []);
+      case 'provider_not_configured':
+        return answer(404, 'provider_not_configured', [provider]);
+      default:
+        return unmapped('oauth start', error);
+    }
+  }
+  const { flow, redirectTarget, discard, url } = result.value;
+  const set: string[] = [];
+  for (const id of discard) if (FLOW_ID_PATTERN.test(id)) set.push(...forgetFlow(id, cookies));
+  const maxAge = flow.lifetimeMs / 1000;
+  set.push(setCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flow.id}`, flow.token, maxAge, cookies, HOST_ONLY));
+  if (redirectTarget !== null) {
+    // Mirrors the target for the UI; the callback trusts only the sealed copy in the flow cookie,
+    // since a sibling subdomain can plant a plain cookie but cannot forge a sealed one.
+    set.push(setCookie(`${OAUTH_REDIRECT_COOKIE_PREFIX}${flow.id}`, encodeURIComponent(redirectTarget), maxAge, cookies, HOST_ONLY));
+  }
+  return answer(200, 'ok', [], { fields: { url }, cookies: set });
+}
+
+/** The HTTP face of a failed callback: status for API mode, page for browser mode. */
+function callbackFailure(error: CompleteOAuthError): { status: number; code: OAuthCallbackCode; page: 'error' | 'unauthorized' } {
+  switch (error.code) {
+    case 'unknown_provider':
+    case 'invalid_callback':
+    case 'oauth_flow_missing':
+    case 'oauth_state_mismatch':
+    case 'oauth_flow_expired':
+    case 'oauth_flow_replayed':
+      return { status: 400, code: error.code, page: 'error' };
+    case 'provider_not_configured':
+      return { status: 404, code: error.code, page: 'error' };
+    case 'provider_denied':
+    case 'provider_refused':
+      return { status: 401, code: error.code, page: 'error' };
+    case 'email_missing':
+    case 'identity_invalid':
+    case 'not_whitelisted':
+      return { status: 403, code: error.code, page: 'unauthorized' };
+    case 'provider_unavailable':
+    case 'provider_invalid_response':
+      return { status: 502, code: error.code, page: 'error' };
+    case 'store_unavailable':
+      return { status: 503, code: error.code, page: 'error' };
+    default:
+      return unmapped('oauth', error);
+  }
+}
+
+function redirectTo(location: string, cookies: readonly string[]): Answer {
+  return answer(302, 'redirecting', [], { headers: [['location', location]], cookies });
+}
+
+export function oauthCallbackAnswer(
+  result: Result<CompleteOAuthOutput, CompleteOAuthError>,
+  apiMode: boolean,
+  appUrl: string,
+  cookies: CookieSettings,
+): Answer {
+  if (result.ok) {
+    const { redirectTarget, flowId } = result.value;
+    const set = [...forgetFlow(flowId, cookies), sessionCookie(result.value, cookies)];
+    if (redirectTarget !== null) return redirectTo(redirectTarget, set);
+    if (!apiMode) return redirectTo(`${appUrl}/login`, set);
+    return answer(200, 'logged_in', [], { cookies: set });
+  }
+  const error = result.error;
+  const set = 'flowId' in error ? forgetFlow(error.flowId, cookies) : [];
+  const { status, code, page } = callbackFailure(error);
+  if (!apiMode) return redirectTo(`${appUrl}/${page}?reason=${encodeURIComponent(code)}`, set);
+  return answer(status, code, [], { cookies: set });
+}
+
+const AUTHENTICATED = fixed(200, 'authenticated');
+const UNAUTHORIZED = fixed(401, 'unauthorized');
+const FORBIDDEN = fixed(403, 'forbidden');
+const LOGIN_REQUIRED = fixed(302, 'login_required');
+const FORBIDDEN_REDIRECT = fixed(302, 'forbidden');
+const AMBIGUOUS_PATH = fixed(400, 'ambiguous_path');
+export const UNKNOWN_PROXY = fixed(400, 'unknown_proxy');
+
+/** What the forward-auth answer depends on besides the use case's result. */
+export interface ForwardAuthContext {
+  readonly proxy: ProxyKind;
+  readonly apiMode: boolean;
+  /** `${APP_URL}/login` and `${APP_URL}/unauthorized`. */
+  readonly loginUrl: string;
+  readonly unauthorizedUrl: string;
+}
+
+/** An allowed request: the fixed 200 with the upstream's identity headers. */
+export function forwardAuthAllowed(headers: readonly HeaderPair[] | null): Answer {
+  return headers === null || headers.length === 0 ? AUTHENTICATED : withHeaders(AUTHENTICATED, headers);
+}
+
+/**
+ * A refused forward-auth request. nginx's auth_request cannot follow a redirect: it always gets
+ * the status, and the place to send the browser in `X-Portcullis-Location`.
+ */
+export function forwardAuthRefused(error: AuthorizeProxyRequestError, context: ForwardAuthContext): Answer {
+  const redirects = context.proxy !== 'nginx' && !context.apiMode;
+  const sendTo = (target: string, redirect: Answer, refusal: Answer): Answer => {
+    if (redirects) return withHeaders(redirect, [['location', target]]);
+    if (context.proxy === 'nginx') return withHeaders(refusal, [['x-portcullis-location', target]]);
+    return refusal;
+  };
+  switch (error.code) {
+    case 'unauthenticated': {
+      const target = error.returnTo === null ? context.loginUrl : `${context.loginUrl}?redirect_uri=${encodeURIComponent(error.returnTo)}`;
+      return sendTo(target, LOGIN_REQUIRED, UNAUTHORIZED);
+    }
+    case 'forbidden': {
+      // Only a logged-in person refused for who they are gets the "not allowed" page; a refused
+      // address or an anonymous refusal is a plain 403 (there is nobody to tell, nothing to log in for).
+      if (error.network || error.username === '') return FORBIDDEN;
+      const params = new URLSearchParams();
+      if (error.app !== null) params.set('resource', error.app);
+      params.set('username', error.username);
+      return sendTo(`${context.unauthorizedUrl}?${params.toString()}`, FORBIDDEN_REDIRECT, FORBIDDEN);
+    }
+    case 'bad_forwarded_headers':
+      return answer(400, 'bad_forwarded_headers', [error.problem, error.field]);
+    case 'ambiguous_path':
+      // Never a redirect: logging in would not make the path any less ambiguous.
+      return AMBIGUOUS_PATH;
+    case 'account_locked':
+      return locked(error.retryAfter);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('forward auth', error);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Every message the HTTP API answers with, by its stable `code` (the `code` field of the
+ * envelope). Clients switch on the code; the message is for people and may be reworded. The login
+ * UI (ui/src) imports the code types from here, so the file stays free of imports: it must
+ * type-check under the UI's compiler settings as well.
+ */
+
+/** How forwarded headers can fail to name one well-formed request. */
+export type ForwardedProblem = 'missing' | 'malformed' | 'repeated';
+
+const FORWARDED_PROBLEMS: Readonly<Record<ForwardedProblem, string>> = {
+  missing: 'Missing forwarded header',
+  malformed: 'Malformed forwarded header',
+  repeated: 'Repeated forwarded header',
+};
+
+export const MESSAGES = {
+  // Success
+  ok: () => 'OK',
+  ready: () => 'Ready',
+  authenticated: () => 'Authenticated',
+  logged_in: () => 'Logged in',
+  logged_out: () => 'Logged out',
+  totp_pending: () => 'TOTP code required',
+  redirecting: () => 'Redirecting',
+  // Who the caller is
+  unauthorized: () => 'Unauthorized',
+  login_required: () => 'Redirecting to login',
+  forbidden: () => 'Forbidden',
+  invalid_credentials: () => 'Unauthorized',
+  account_locked: (retryAfter: number) => `Too many failed login attempts. Try again in ${retryAfter} seconds`,
+  not_pending: () => 'No login is waiting for a TOTP code',
+  totp_invalid: () => 'Invalid TOTP code',
+  cross_site_request: () => 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
+  // Forward auth
+  unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
+  bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,
+  ambiguous_path: () => 'Ambiguous path',
+  // OAuth
+  unknown_provider: () => 'Unknown OAuth provider; use one of github, google, generic',
+  provider_not_configured: (provider?: string) =>
+    provider === undefined ? 'This OAuth provider is not configured' : `OAuth provider ${provider} is not configured`,
+  invalid_callback: () => 'The OAuth callback needs a code and a state',
+  oauth_flow_missing: () => 'No OAuth login is in progress in this browser',
+  oauth_state_mismatch: () => 'The OAuth state does not match a login of this browser',
+  oauth_flow_expired: () => 'The OAuth login took too long; start again',
+  oauth_flow_replayed: () => 'This OAuth login was already completed',
+  provider_denied: () => 'The OAuth provider did not grant the login',
+  provider_refused: () => 'The OAuth provider refused the login',
+  email_missing: () => 'The OAuth provider vouches for no verified e-mail address',
+  identity_invalid: () => 'The OAuth provider gave an e-mail address with characters that cannot be used here',
+  not_whitelisted: () => 'This account may not log in here',
+  provider_unavailable: () => 'The OAuth provider cannot be reached; try again later',
+  provider_invalid_response: () => 'The OAuth provider gave an unexpected answer',
+  // The request itself
+  invalid_fields: (fields: readonly string[]) => `Invalid or missing fields: ${fields.join(', ')}`,
+  malformed_json: () => 'Malformed JSON body',
+  unsupported_media_type: () => 'Request body must be application/json',
+  unsupported_encoding: () => 'Request body must not be compressed: Content-Encoding is not supported',
+  body_too_large: () => 'Request body too large',
+  not_found: () => 'Not found',
+  method_not_allowed: () => 'Method not allowed',
+  // The gateway
+  not_ready: (down: readonly string[]) => `Not ready: ${down.join(', ')} unavailable`,
+  store_unavailable: () => 'Service unavailable, try again later',
+  internal_error: () => 'Internal server error',
+} as const;
+
+/** Every `code` an API answer can carry. */
+export type AnswerCode = keyof typeof MESSAGES;
+
+/** The codes of `POST /api/login`. */
+export type LoginCode = 'logged_in' | 'invalid_fields' | 'invalid_credentials' | 'account_locked' | 'store_unavailable';
+
+/** The codes of `POST /api/totp`; `not_pending` means the password step is over or timed out: log in again. */
+export type TotpCode = 'logged_in' | 'invalid_fields' | 'not_pending' | 'totp_invalid' | 'account_locked' | 'store_unavailable';
+
+/** The codes of `GET /api/oauth/callback/:provider`, also sent to the UI's error pages as `reason`. */
+export type OAuthCallbackCode =
+  | 'unknown_provider'
+  | 'provider_not_configured'
+  | 'invalid_callback'
+  | 'oauth_flow_missing'
+  | 'oauth_state_mismatch'
+  | 'oauth_flow_expired'
+  | 'oauth_flow_replayed'
+  | 'provider_denied'
+  | 'provider_refused'
+  | 'email_missing'
+  | 'identity_invalid'
+  | 'not_whitelisted'
+  | 'provider_unavailable'
+  | 'provider_invalid_response'
+  | 'store_unavailable';

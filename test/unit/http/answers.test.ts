@@ -1,0 +1,41 @@
+import { envelopeOf } from '../../../src/adapters/http/answer';
+import { forwardAuthRefused, loginAnswer, oauthCallbackAnswer, totpAnswer } from '../../../src/adapters/http/answers';
+import type { CookieSettings } from '../../../src/adapters/http/cookies';
+import { err, ok } from '../../../src/domain/result';
+import type { Session } from '../../../src/domain/session';
+
+const cookies: CookieSettings = { domain: { domain: 'example.com', shareable: true }, secure: true };
+const session = { issuedAt: 1_000_000, expiresAt: 1_000_000 + 3_600_000, totpPending: false } as Session;
+const context = { apiMode: false, loginUrl: 'https://auth.example.com/login', unauthorizedUrl: 'https://auth.example.com/unauthorized' };
+
+describe('answers, one pure mapping per use case', () => {
+  it('sets the cookie value the login use case sealed, for the session\'s own lifetime', () => {
+    const answer = loginAnswer(ok({ session, token: 'sealed-by-the-use-case' }), cookies);
+    expect(envelopeOf(answer)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
+    expect(answer.cookies).toEqual(['portcullis-session=sealed-by-the-use-case; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure']);
+  });
+
+  it('gives a wrong and a replayed TOTP code one answer, and a login that no longer waits another', () => {
+    expect(totpAnswer(err({ code: 'invalid_code' }), cookies)).toMatchObject({ status: 401, code: 'totp_invalid' });
+    expect(totpAnswer(err({ code: 'totp_replayed' }), cookies)).toMatchObject({ status: 401, code: 'totp_invalid' });
+    expect(totpAnswer(err({ code: 'not_pending' }), cookies)).toMatchObject({ status: 401, code: 'not_pending' });
+  });
+
+  it('tells nginx where to send the browser in a header, and redirects for the other proxies', () => {
+    const refused = { code: 'unauthenticated', returnTo: 'https://app.example.com/x' } as const;
+    expect(forwardAuthRefused(refused, { ...context, proxy: 'nginx' })).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+      headers: [['x-portcullis-location', 'https://auth.example.com/login?redirect_uri=https%3A%2F%2Fapp.example.com%2Fx']],
+    });
+    expect(forwardAuthRefused(refused, { ...context, proxy: 'caddy' })).toMatchObject({ status: 302, code: 'login_required', headers: [['location', expect.any(String)]] });
+    expect(forwardAuthRefused(refused, { ...context, proxy: 'caddy', apiMode: true })).toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  it('sends a browser whose OAuth callback failed to the page named for it, with the code as reason', () => {
+    const answer = oauthCallbackAnswer(err({ code: 'not_whitelisted', flowId: 'f1', email: 'x@example.com' }), false, 'https://auth.example.com', cookies);
+    expect(answer).toMatchObject({ status: 302, code: 'redirecting', headers: [['location', 'https://auth.example.com/unauthorized?reason=not_whitelisted']] });
+    expect(answer.cookies).toHaveLength(2);
+    expect(oauthCallbackAnswer(err({ code: 'provider_unavailable', flowId: 'f1' }), true, 'https://auth.example.com', cookies)).toMatchObject({ status: 502, code: 'provider_unavailable' });
+  });
+});

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { BlockList } from 'node:net';
+import { ClientAddressResolver } from '../../../src/adapters/http/client-address';
+import { readForwardAuthFacts, readRequestFacts } from '../../../src/adapters/http/request-facts';
+
+const resolver = new ClientAddressResolver(new BlockList());
+const request = (headers: Record<string, string | string[]>): IncomingMessage =>
+  ({ headers, socket: { remoteAddress: '::ffff:192.0.2.7' } }) as unknown as IncomingMessage;
+const b64 = (text: string): string => Buffer.from(text).toString('base64');
+
+describe('reading a request into facts', () => {
+  it('hands Basic credentials on decoded, never the header', () => {
+    const facts = readRequestFacts(request({ authorization: `Basic ${b64('alice:pw:x')}`, accept: 'text/html' }), 'r1', resolver);
+    expect(facts).toEqual({ requestId: 'r1', ip: '192.0.2.7', apiMode: true, sessionToken: undefined, credentials: { kind: 'basic', username: 'alice', password: 'pw:x' } });
+  });
+
+  it('presents no credentials for malformed Basic headers and other schemes', () => {
+    for (const authorization of ['Basic', 'Basic !!!', `Basic ${b64('no-colon')}`, `Basic ${b64(':pw')}`, 'Bearer token', 'Digest x']) {
+      expect(readRequestFacts(request({ authorization }), 'r', resolver).credentials).toBeUndefined();
+      expect(readForwardAuthFacts(request({ authorization }), 'nginx', 'r', resolver).credentials).toBeUndefined();
+    }
+  });
+
+  it('keeps API mode for a request that claims Basic, even a malformed one, and for one that does not accept HTML', () => {
+    expect(readRequestFacts(request({ authorization: 'Basic !!!', accept: 'text/html' }), 'r', resolver).apiMode).toBe(true);
+    expect(readRequestFacts(request({ accept: 'application/json' }), 'r', resolver).apiMode).toBe(true);
+    expect(readRequestFacts(request({}), 'r', resolver).apiMode).toBe(true);
+    expect(readRequestFacts(request({ accept: 'text/html,*/*' }), 'r', resolver).apiMode).toBe(false);
+  });
+
+  it('reads the session cookie among others', () => {
+    expect(readRequestFacts(request({ cookie: 'a=1; portcullis-session=tok; b=2' }), 'r', resolver).sessionToken).toBe('tok');
+  });
+
+  it('hands the proxy its forwarded headers joined as Node joined them, for the domain to refuse', () => {
+    const facts = readForwardAuthFacts(request({ 'x-forwarded-host': 'a.example, b.example', 'x-original-url': 'https://x.example/' }), 'traefik', 'r', resolver);
+    expect(facts.forwarded).toMatchObject({ proxy: 'traefik', host: 'a.example, b.example', originalUrl: 'https://x.example/' });
+  });
+});
