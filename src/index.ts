@@ -1,25 +1,25 @@
 /**
- * Portcullis as a library: the use cases, the ports they need, the domain values, and a factory
- * that wires the whole gateway. A custom host can import these without Koa.
+ * Portcullis as a library: the deliberate public API. What a host that brings its own HTTP server
+ * needs (`createGateway`, `loadConfig`, the use cases with their input, output and error types),
+ * what one that wires its own adapters needs (the ports, the application services, the policies),
+ * the domain values those signatures mention, and the error types a caller may catch. Everything
+ * else (domain internals, adapters, the container and its tokens) is private and may change.
  */
-export * from './domain/result';
-export * from './domain/account';
-export * from './domain/session';
-export * from './domain/cookie-domain';
-export * from './domain/redirect-target';
-export * from './domain/forwarded-request';
-export * from './domain/credentials';
-export * from './domain/login-failures';
+export { ok, err, type Result } from './domain/result';
+export { hasTotp, type Account } from './domain/account';
+export { identityOf, isActive, type Identity, type IdentityProvider, type Session } from './domain/session';
+export { protectedDomainOf, isWithinDomain, type ProtectedDomain } from './domain/cookie-domain';
+export { safeRedirectTarget } from './domain/redirect-target';
+export type { ForwardedHeaders, OriginalRequest, ProxyKind } from './domain/forwarded-request';
+export type { BasicCredentials, PresentedCredentials } from './domain/credentials';
 // Header reading a host without Koa needs: Basic decoding for the use cases, cleaning for upstream headers.
 export { isBasicAuthorization, parseBasicAuthorization } from './adapters/http/basic-authorization';
 export { printableHeaderValue } from './adapters/http/header-value';
-export * from './domain/access-decision';
-export * from './domain/access-rules';
-export * from './domain/access-evaluation';
-export * from './domain/path-readings';
-export * from './domain/ip-address';
-export * from './domain/oauth-flow';
-export * from './domain/oauth-whitelist';
+export { lockPolicy, type LockPolicy } from './domain/login-failures';
+export type { AccessDecision, DenyReason } from './domain/access-decision';
+export { allowAuthenticatedRules, compileAccessRules, type AccessRules, type AppRules } from './domain/access-rules';
+export { parseOAuthWhitelist, type OAuthWhitelist } from './domain/oauth-whitelist';
+export type { OAuthFlow, OAuthProviderKind } from './domain/oauth-flow';
 
 export type { AccessPolicy, AccessRequest } from './application/ports/access-policy';
 export type { AccessRulesSource } from './application/ports/access-rules-source';
@@ -71,4 +71,3 @@ export { loadConfig, type Config, type ConfigResult } from './composition/config
 export { createGateway, type Gateway } from './composition/gateway';
 // A gateway whose config has a dataDir keeps its state there; opening it may throw this (one line for the operator).
 export { DatabaseStartError } from './adapters/sqlite/sqlite-database';
-export { TOKENS } from './composition/tokens';

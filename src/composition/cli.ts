@@ -4,7 +4,8 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
-import { configWarnings, loadConfig, OPTIONS, secretFlagWarnings } from './config';
+import { configWarnings, loadConfig, secretFlagWarnings } from './config';
+import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
 
@@ -26,7 +27,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         io.err(`Portcullis failed to start: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
         return 1;
       }),
-    options: OPTIONS,
+    optionsHelp: renderOptionsHelp(),
     doctor: { transport: socketProbeTransport },
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {
@@ -49,7 +50,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {
       const loaded = loadConfig({ env, argv: args });
-      const flagWarnings = secretFlagWarnings(args);
+      const flagWarnings = [...unknownOptionWarnings(env), ...secretFlagWarnings(args)];
       if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
       const summary = [`APP_URL ${c.appUrl}`];

@@ -6,13 +6,15 @@ import { filterTemplateProblem } from '../adapters/users/ldap-filter';
 import type { LdapUserStoreSettings } from '../adapters/users/ldap-user-store';
 import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
-import type { LogLevel } from '../adapters/system/logger';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
+import type { LogLevel } from '../adapters/system/logger';
+import { CONFIGURING_OPTIONS, OPTION_NAMES, OPTION_TABLE, SECRET_OPTIONS, optionsIn, type OptionName, type OptionValue } from './options';
 
 export interface GitHubConfig {
   readonly clientId: string;
@@ -95,54 +97,16 @@ export interface Config {
   readonly shutdownTimeoutSeconds: number;
   /** Path of the YAML access rules file, or null for "every logged-in person passes every application". */
   readonly accessConfig: string | null;
+  /** The rules `accessConfig` held when the configuration was loaded (read once; the gateway watches it from then on). */
+  readonly accessRules: AccessRules | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-/**
- * Only loopback by default: a trusted peer may name any client address in `X-Forwarded-For`, so
- * trusting the private ranges let every LAN, VPN or pod client choose its own address (and pass an
- * `ip.bypass`). A proxy elsewhere is named in `TRUSTED_PROXIES` by its own address.
- */
-export const DEFAULT_TRUSTED_PROXIES = ['127.0.0.0/8', '::1/128'];
-export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
-  'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
+export { DEFAULT_FORGOT_PASSWORD_MESSAGE, DEFAULT_LDAP_GROUP_FILTER, DEFAULT_LDAP_SEARCH_FILTER, DEFAULT_TRUSTED_PROXIES } from './options';
 
-/** Options that, when any is set, mean "this gateway is configured": the demo never starts then. */
-const CONFIGURING = [
-  'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE',
-  'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE',
-  'LDAP_ADDRESS',
-];
-
-const GITHUB_URL = 'https://github.com';
-const GITHUB_API_URL = 'https://api.github.com';
-const GOOGLE_AUTH_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
-const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
-const GOOGLE_USER_URL = 'https://openidconnect.googleapis.com/v1/userinfo';
-const GENERIC_SCOPES = ['openid', 'email', 'profile'];
-
-export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
-export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberUid=%s))';
-const LDAP_OPTIONS = [
-  'LDAP_ADDRESS', 'LDAP_BIND_DN', 'LDAP_BIND_PASSWORD', 'LDAP_BIND_PASSWORD_FILE', 'LDAP_BASE_DN', 'LDAP_SEARCH_FILTER',
-  'LDAP_USERNAME_ATTRIBUTE', 'LDAP_MAIL_ATTRIBUTE', 'LDAP_NAME_ATTRIBUTE', 'LDAP_GROUP_ATTRIBUTE', 'LDAP_GROUP_BASE_DN',
-  'LDAP_GROUP_FILTER', 'LDAP_GROUP_NAME_ATTRIBUTE', 'LDAP_TOTP_ATTRIBUTE', 'LDAP_INSECURE', 'LDAP_TIMEOUT', 'LDAP_CACHE_TTL',
-] as const;
-
-/** Every option, for `--kebab-case` flags and for telling typos apart. */
-export const OPTIONS = [
-  'PORT', 'ADDRESS', 'APP_URL', 'SECRET', 'SECRET_FILE', 'USERS', 'USERS_FILE', 'SESSION_EXPIRY', 'COOKIE_SECURE',
-  'LOGIN_MAX_RETRIES', 'LOGIN_TIMEOUT', 'BASIC_CACHE_TTL', 'APP_TITLE', 'FORGOT_PASSWORD_MESSAGE', 'GENERIC_NAME',
-  'DISABLE_CONTINUE', 'OAUTH_AUTO_REDIRECT', 'TRUSTED_PROXIES', 'LOG_LEVEL', 'ACCESS_CONFIG',
-  'REDIS_URL', 'REDIS_URL_FILE', 'REDIS_PREFIX', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_URL_FILE', 'DATABASE_SSL', 'DATABASE_CA_FILE', 'METRICS_PORT', 'METRICS_ADDRESS', 'SHUTDOWN_TIMEOUT',
-  'FORWARD_AUTH_PORT', 'FORWARD_AUTH_ADDRESS',
-  'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_ID_FILE', 'GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_SECRET_FILE', 'GITHUB_URL', 'GITHUB_API_URL',
-  'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_ID_FILE', 'GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET_FILE', 'GOOGLE_AUTH_URL', 'GOOGLE_TOKEN_URL', 'GOOGLE_USER_URL',
-  'GENERIC_CLIENT_ID', 'GENERIC_CLIENT_ID_FILE', 'GENERIC_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET_FILE',
-  'GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL', 'GENERIC_SCOPES',
-  'OAUTH_WHITELIST', 'OAUTH_TIMEOUT', ...LDAP_OPTIONS,
-] as const;
+/** Every option name (`_FILE` variants included), for `--kebab-case` flags and for telling typos apart. */
+export const OPTIONS = OPTION_NAMES;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -211,30 +175,22 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       return undefined;
     }
   };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
+  // Every plain value goes through the option table: its parser, or its fallback when unset or invalid.
+  const read = <K extends OptionName>(name: K): OptionValue<K> => {
+    const spec = OPTION_TABLE[name];
     const raw = get(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}`);
-      return fallback;
-    }
-    return n;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = get(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-    if (['false', '0', 'no', 'off'].includes(raw)) return false;
-    problems.push(`${name} must be true or false`);
-    return fallback;
+    if (raw === undefined) return spec.fallback as OptionValue<K>;
+    const parsed = spec.parse(raw, name);
+    if (parsed.ok) return parsed.value as OptionValue<K>;
+    problems.push(parsed.problem);
+    return spec.fallback as OptionValue<K>;
   };
 
-  const demo = CONFIGURING.every((name) => get(name) === undefined);
-  const port = integer('PORT', 3000, 0, 65535);
-  const address = get('ADDRESS') ?? '0.0.0.0';
+  const demo = CONFIGURING_OPTIONS.every((name) => get(name) === undefined);
+  const port = read('PORT');
+  const address = read('ADDRESS');
 
-  let appUrl = get('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
+  let appUrl = read('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
   if (appUrl === undefined) problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
   else {
     try {
@@ -255,7 +211,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   else placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
 
   const users: UsersListEntry[] = [];
-  const usersVar = get('USERS');
+  const usersVar = read('USERS');
   if (usersVar !== undefined) {
     const parsed = parseUsersList(usersVar, 'comma');
     users.push(...parsed.entries);
@@ -265,7 +221,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   // The file is read here once, so that its problems join all the others at start-up; afterwards
   // the store watches and reloads it.
   let usersFile: Config['usersFile'] = null;
-  const usersFilePath = get('USERS_FILE');
+  const usersFilePath = read('USERS_FILE');
   if (usersFilePath !== undefined) {
     try {
       const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath);
@@ -279,8 +235,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
   }
-  const httpUrl = (name: string, fallback?: string): string | undefined => {
-    const raw = get(name) ?? fallback;
+  const httpUrl = (name: 'GITHUB_URL' | 'GITHUB_API_URL' | 'GOOGLE_AUTH_URL' | 'GOOGLE_TOKEN_URL' | 'GOOGLE_USER_URL' | 'GENERIC_AUTH_URL' | 'GENERIC_TOKEN_URL' | 'GENERIC_USER_URL'): string | undefined => {
+    const raw = read(name);
     if (raw === undefined) return undefined;
     try {
       const url = new URL(raw);
@@ -319,16 +275,16 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     return { clientId: clientId as string, clientSecret: clientSecret as string };
   };
   const githubClient = client('GITHUB', []);
-  const github = githubClient && { ...githubClient, url: httpUrl('GITHUB_URL', GITHUB_URL) ?? '', apiUrl: httpUrl('GITHUB_API_URL', GITHUB_API_URL) ?? '' };
+  const github = githubClient && { ...githubClient, url: httpUrl('GITHUB_URL') ?? '', apiUrl: httpUrl('GITHUB_API_URL') ?? '' };
   const googleClient = client('GOOGLE', []);
   const google = googleClient && {
     ...googleClient,
-    authUrl: httpUrl('GOOGLE_AUTH_URL', GOOGLE_AUTH_URL) ?? '',
-    tokenUrl: httpUrl('GOOGLE_TOKEN_URL', GOOGLE_TOKEN_URL) ?? '',
-    userUrl: httpUrl('GOOGLE_USER_URL', GOOGLE_USER_URL) ?? '',
+    authUrl: httpUrl('GOOGLE_AUTH_URL') ?? '',
+    tokenUrl: httpUrl('GOOGLE_TOKEN_URL') ?? '',
+    userUrl: httpUrl('GOOGLE_USER_URL') ?? '',
   };
   const genericClient = client('GENERIC', ['GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL']);
-  const scopes = get('GENERIC_SCOPES')?.split(/[\s,]+/).filter((s) => s !== '') ?? GENERIC_SCOPES;
+  const scopes = [...read('GENERIC_SCOPES')];
   if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) problems.push('GENERIC_SCOPES holds a character a scope may not contain');
   const generic = genericClient && {
     ...genericClient,
@@ -337,21 +293,21 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     userUrl: httpUrl('GENERIC_USER_URL') ?? '',
     scopes,
   };
-  const whitelist = get('OAUTH_WHITELIST') ?? '';
+  const whitelist = read('OAUTH_WHITELIST');
   const parsedWhitelist = parseOAuthWhitelist(whitelist);
   if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
-  const ldap = ldapSettings(get, fromFile, integer, bool, problems);
+  const ldap = ldapSettings(read, get, fromFile, problems);
   if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
-  const anyStore = usersVar !== undefined || usersFilePath !== undefined || get('LDAP_ADDRESS') !== undefined;
+  const anyStore = usersVar !== undefined || usersFilePath !== undefined || read('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
     problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
   }
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
-  const cookieSecure = bool('COOKIE_SECURE', appUrlIsHttps);
-  const oauthAutoRedirect = get('OAUTH_AUTO_REDIRECT')?.toLowerCase() ?? 'none';
+  const cookieSecure = read('COOKIE_SECURE') ?? appUrlIsHttps;
+  const oauthAutoRedirect = read('OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
     problems.push(
       configuredProviders.length === 0
@@ -360,11 +316,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     );
   }
 
-  const trustedProxies = get('TRUSTED_PROXIES')?.split(/[\s,]+/).filter((s) => s !== '') ?? DEFAULT_TRUSTED_PROXIES;
+  const trustedProxies = read('TRUSTED_PROXIES');
   problems.push(...buildTrustedProxies(trustedProxies).problems);
 
-  const logLevel = (get('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) problems.push('LOG_LEVEL must be one of debug, info, warn, error, silent');
+  const logLevel = read('LOG_LEVEL');
 
   // REDIS_URL may hold a password: problems name the form, never the value.
   let redis: RedisTarget | null = null;
@@ -379,26 +334,27 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       }
     } else problems.push(parsed.problem);
   }
-  const redisPrefix = get('REDIS_PREFIX') ?? 'portcullis:';
+  const redisPrefix = read('REDIS_PREFIX');
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
-  const database = databaseSettings(get, fromFile, readFile, problems);
-  const metricsPortRaw = integer('METRICS_PORT', 0, 0, 65535);
+  const database = databaseSettings(read, get, fromFile, readFile, problems);
+  const metricsPortRaw = read('METRICS_PORT');
   // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
   // Loopback by default, the proxy being on the same machine; a container or pod sets an
   // address its proxy can reach, and does not publish the port.
-  const forwardAuthPortRaw = get('FORWARD_AUTH_PORT');
-  const forwardAuthPort = forwardAuthPortRaw === undefined ? null : integer('FORWARD_AUTH_PORT', 0, 1, 65535);
-  const forwardAuthAddress = get('FORWARD_AUTH_ADDRESS') ?? '127.0.0.1';
-  if (forwardAuthPort === null && get('FORWARD_AUTH_ADDRESS') !== undefined) problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
-  if (forwardAuthPort !== null && forwardAuthPort !== 0) {
+  const forwardAuthPort = read('FORWARD_AUTH_PORT');
+  const forwardAuthAddress = read('FORWARD_AUTH_ADDRESS');
+  if (get('FORWARD_AUTH_PORT') === undefined && get('FORWARD_AUTH_ADDRESS') !== undefined) problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
+  if (forwardAuthPort !== null) {
     if (forwardAuthPort === port) problems.push('FORWARD_AUTH_PORT must differ from PORT: forward auth gets a listener of its own');
     if (forwardAuthPort === metricsPortRaw) problems.push('FORWARD_AUTH_PORT must differ from METRICS_PORT');
   }
   // The rules file is validated now, so that start-up lists its problems with all the others.
-  const accessConfig = get('ACCESS_CONFIG') ?? null;
+  const accessConfig = read('ACCESS_CONFIG');
+  let accessRules: AccessRules | null = null;
   if (accessConfig !== null) {
     const rules = loadAccessRulesFile(accessConfig, readFile);
-    if (!rules.ok) problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
+    if (rules.ok) accessRules = rules.value;
+    else problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
   }
 
   const config: Config = {
@@ -410,29 +366,30 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     users,
     usersFile,
     ldap,
-    sessionExpirySeconds: integer('SESSION_EXPIRY', 86400, 60, 366 * 86400),
+    sessionExpirySeconds: read('SESSION_EXPIRY'),
     cookieSecure,
-    loginMaxRetries: integer('LOGIN_MAX_RETRIES', 5, 0, 1000),
-    loginTimeoutSeconds: integer('LOGIN_TIMEOUT', 300, 0, 86400 * 30),
-    basicCacheTtlSeconds: integer('BASIC_CACHE_TTL', 60, 0, 3600),
-    appTitle: get('APP_TITLE') ?? 'Portcullis',
-    forgotPasswordMessage: get('FORGOT_PASSWORD_MESSAGE') ?? DEFAULT_FORGOT_PASSWORD_MESSAGE,
-    genericName: get('GENERIC_NAME') ?? 'Generic',
-    disableContinue: bool('DISABLE_CONTINUE', false),
+    loginMaxRetries: read('LOGIN_MAX_RETRIES'),
+    loginTimeoutSeconds: read('LOGIN_TIMEOUT'),
+    basicCacheTtlSeconds: read('BASIC_CACHE_TTL'),
+    appTitle: read('APP_TITLE'),
+    forgotPasswordMessage: read('FORGOT_PASSWORD_MESSAGE'),
+    genericName: read('GENERIC_NAME'),
+    disableContinue: read('DISABLE_CONTINUE'),
     oauthAutoRedirect,
-    oauth: { github, google, generic, whitelist, timeoutSeconds: integer('OAUTH_TIMEOUT', 10, 1, 120) },
+    oauth: { github, google, generic, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
     trustedProxies,
     logLevel,
     redis,
     redisPrefix,
-    dataDir: get('DATA_DIR') ?? null,
+    dataDir: read('DATA_DIR'),
     database,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
-    metricsAddress: get('METRICS_ADDRESS') ?? '0.0.0.0',
-    forwardAuthPort: forwardAuthPort === 0 ? null : forwardAuthPort,
+    metricsAddress: read('METRICS_ADDRESS'),
+    forwardAuthPort,
     forwardAuthAddress,
-    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT', 10, 1, 600),
+    shutdownTimeoutSeconds: read('SHUTDOWN_TIMEOUT'),
     accessConfig,
+    accessRules,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }
@@ -468,8 +425,6 @@ export function configWarnings(config: Config): string[] {
   return warnings;
 }
 
-/** Options whose value is a secret: on the command line they show in `ps` and stay in shell history. */
-const SECRET_OPTIONS = new Set(['SECRET', 'GITHUB_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET', 'GENERIC_CLIENT_SECRET', 'LDAP_BIND_PASSWORD']);
 
 /** One warning per secret given as a `--flag` (a REDIS_URL only when it holds a password); never the value. */
 export function secretFlagWarnings(argv: readonly string[]): string[] {
@@ -488,15 +443,14 @@ const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)+)$/;
 
 /** The LDAP options, checked together; null when LDAP_ADDRESS is unset (other LDAP_ options are then an error). */
 function ldapSettings(
+  read: <K extends OptionName>(name: K) => OptionValue<K>,
   get: (name: string) => string | undefined,
   fromFile: (name: string) => string | undefined,
-  integer: (name: string, fallback: number, min: number, max: number) => number,
-  bool: (name: string, fallback: boolean) => boolean,
   problems: string[],
 ): LdapUserStoreSettings | null {
-  const address = get('LDAP_ADDRESS');
+  const address = read('LDAP_ADDRESS');
   if (address === undefined) {
-    const stray = LDAP_OPTIONS.filter((name) => get(name) !== undefined);
+    const stray = optionsIn('ldap').flatMap((name) => ('file' in OPTION_TABLE[name] ? [name, `${name}_FILE`] : [name])).filter((name) => get(name) !== undefined);
     if (stray.length > 0) problems.push(`${stray.join(', ')} set but LDAP_ADDRESS is not`);
     return null;
   }
@@ -511,26 +465,28 @@ function ldapSettings(
   } catch {
     problems.push('LDAP_ADDRESS is not a valid URL (e.g. ldaps://ldap.example.com)');
   }
-  const baseDn = get('LDAP_BASE_DN');
+  const baseDn = read('LDAP_BASE_DN');
   if (baseDn === undefined) problems.push('LDAP_BASE_DN is required with LDAP_ADDRESS (e.g. dc=example,dc=com)');
   else if (!baseDn.includes('=')) problems.push('LDAP_BASE_DN must be a DN such as dc=example,dc=com');
-  const bindDn = get('LDAP_BIND_DN');
+  const bindDn = read('LDAP_BIND_DN');
   // Keep the password exactly as written, apart from the newline most files end with.
   const bindPassword = fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
   if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '')) problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
-  const searchFilter = get('LDAP_SEARCH_FILTER') ?? DEFAULT_LDAP_SEARCH_FILTER;
+  const searchFilter = read('LDAP_SEARCH_FILTER');
   const searchProblem = filterTemplateProblem(searchFilter, 's');
   if (searchProblem !== null) problems.push(`LDAP_SEARCH_FILTER ${searchProblem}`);
-  const groupBaseDn = get('LDAP_GROUP_BASE_DN');
-  const groupFilter = get('LDAP_GROUP_FILTER') ?? DEFAULT_LDAP_GROUP_FILTER;
+  const groupBaseDn = read('LDAP_GROUP_BASE_DN');
+  const groupFilter = read('LDAP_GROUP_FILTER');
   if (get('LDAP_GROUP_FILTER') !== undefined && groupBaseDn === undefined) problems.push('LDAP_GROUP_FILTER needs LDAP_GROUP_BASE_DN');
   const groupProblem = filterTemplateProblem(groupFilter, 'sd');
   if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
   if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
-  const attribute = (name: string, fallback: string | undefined): string | undefined => {
-    const value = get(name) ?? fallback;
-    if (value !== undefined && !ATTRIBUTE.test(value)) problems.push(`${name} must be an attribute name such as ${fallback ?? 'memberOf'}`);
+  type AttributeOption = 'LDAP_USERNAME_ATTRIBUTE' | 'LDAP_MAIL_ATTRIBUTE' | 'LDAP_NAME_ATTRIBUTE' | 'LDAP_GROUP_ATTRIBUTE' | 'LDAP_GROUP_NAME_ATTRIBUTE' | 'LDAP_TOTP_ATTRIBUTE';
+  const attribute = (name: AttributeOption): string | undefined => {
+    const value: string | undefined = read(name);
+    const example: string | undefined = OPTION_TABLE[name].fallback;
+    if (value !== undefined && !ATTRIBUTE.test(value)) problems.push(`${name} must be an attribute name such as ${example ?? 'memberOf'}`);
     return value;
   };
   const settings: LdapUserStoreSettings = {
@@ -539,17 +495,17 @@ function ldapSettings(
     bindPassword,
     baseDn: baseDn ?? '',
     searchFilter,
-    usernameAttribute: attribute('LDAP_USERNAME_ATTRIBUTE', 'uid') as string,
-    mailAttribute: attribute('LDAP_MAIL_ATTRIBUTE', 'mail') as string,
-    nameAttribute: attribute('LDAP_NAME_ATTRIBUTE', 'displayName') as string,
-    groupAttribute: attribute('LDAP_GROUP_ATTRIBUTE', undefined),
+    usernameAttribute: attribute('LDAP_USERNAME_ATTRIBUTE') as string,
+    mailAttribute: attribute('LDAP_MAIL_ATTRIBUTE') as string,
+    nameAttribute: attribute('LDAP_NAME_ATTRIBUTE') as string,
+    groupAttribute: attribute('LDAP_GROUP_ATTRIBUTE'),
     groupBaseDn,
     groupFilter,
-    groupNameAttribute: attribute('LDAP_GROUP_NAME_ATTRIBUTE', 'cn') as string,
-    totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE', undefined),
-    insecure: bool('LDAP_INSECURE', false),
-    timeoutMs: integer('LDAP_TIMEOUT', 5, 1, 60) * 1000,
-    cacheTtlMs: integer('LDAP_CACHE_TTL', 60, 0, 3600) * 1000,
+    groupNameAttribute: attribute('LDAP_GROUP_NAME_ATTRIBUTE') as string,
+    totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE'),
+    insecure: read('LDAP_INSECURE'),
+    timeoutMs: read('LDAP_TIMEOUT') * 1000,
+    cacheTtlMs: read('LDAP_CACHE_TTL') * 1000,
   };
   return problems.length === before ? settings : null;
 }
@@ -559,16 +515,17 @@ function ldapSettings(
  * and DATABASE_CA_FILE. The URL holds a password: problems name the form, never the value.
  */
 function databaseSettings(
+  read: <K extends OptionName>(name: K) => OptionValue<K>,
   get: (name: string) => string | undefined,
   fromFile: (name: string) => string | undefined,
   readFile: (path: string) => string,
   problems: string[],
 ): PostgresTarget | null {
   const raw = fromFile('DATABASE_URL')?.trim();
-  const ssl = get('DATABASE_SSL')?.toLowerCase();
-  const caFile = get('DATABASE_CA_FILE');
+  const ssl = read('DATABASE_SSL');
+  const caFile = read('DATABASE_CA_FILE');
   if (raw === undefined || raw === '') {
-    if (ssl !== undefined || caFile !== undefined) problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
+    if (get('DATABASE_SSL') !== undefined || caFile !== null) problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
     return null;
   }
   let url: URL | null = null;
@@ -584,16 +541,16 @@ function databaseSettings(
   if (placeholderMarkerIn(url.password) !== null) {
     problems.push('DATABASE_URL holds a placeholder password copied from the examples: set a real password on PostgreSQL and in DATABASE_URL');
   }
-  if (ssl !== undefined && !['require', 'verify-full'].includes(ssl)) problems.push('DATABASE_SSL must be require or verify-full');
-  if (ssl !== undefined && url.searchParams.has('sslmode')) problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
-  if (caFile !== undefined && ssl !== 'verify-full') problems.push('DATABASE_CA_FILE needs DATABASE_SSL=verify-full');
+  // An unknown DATABASE_SSL was reported by its parser (read), and reads as unset here.
+  if (get('DATABASE_SSL') !== undefined && url.searchParams.has('sslmode')) problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
+  if (caFile !== null && ssl !== 'verify-full') problems.push('DATABASE_CA_FILE needs DATABASE_SSL=verify-full');
   let ca: string | null = null;
-  if (caFile !== undefined) {
+  if (caFile !== null) {
     try {
       ca = readFile(caFile);
     } catch {
       problems.push(`DATABASE_CA_FILE: cannot read ${caFile}`);
     }
   }
-  return { url: raw, ssl: ssl === 'require' || ssl === 'verify-full' ? ssl : null, ca };
+  return { url: raw, ssl, ca };
 }

@@ -1,5 +1,3 @@
-import 'reflect-metadata';
-import { Container } from 'inversify';
 import { ClientAddressResolver, buildTrustedProxies } from '../adapters/http/client-address';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
@@ -83,10 +81,13 @@ import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
-import { TOKENS, type Token } from './tokens';
+import { TypedContainer, type Overrides, type Wiring } from './binding';
+import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
+import { TOKENS } from './tokens';
+import { optionalModules, terminalLogStream } from './optional-modules';
 
-/** Values that replace a binding, by token (tests swap ports for fakes this way). */
-export type Overrides = Partial<Record<Token, unknown>>;
+export type { Overrides, Wiring } from './binding';
+export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
@@ -102,39 +103,13 @@ function oauthProvidersOf(config: Config): OAuthProviders {
 /** How long one readiness probe of a store may take before it counts as down. */
 const READINESS_TIMEOUT_MS = 1000;
 
-/** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
-export interface RedisHolder {
-  readonly connection: RedisConnection | null;
-}
-/**
- * The embedded database, when this gateway keeps its state on disk: no Redis (which is shared by
- * replicas and so wins) and a data directory.
- */
-export interface DatabaseHolder {
-  readonly database: SqliteDatabase | null;
-}
-/**
- * PostgreSQL, when DATABASE_URL is set: the durable records of several replicas (all the state,
- * or with Redis as well the revocations while Redis keeps the short-lived state). See
- * docs/operations.md#three-deployment-shapes.
- */
-export interface PostgresHolder {
-  readonly postgres: PostgresDatabase | null;
-}
-export interface MetricsHolder {
-  readonly metrics: PrometheusMetrics | null;
-}
-
 /**
  * Wires every port, service and use case for `config`. Everything is a singleton: the gateway
  * holds one of each for its lifetime.
  */
-export function buildContainer(config: Config, overrides: Overrides = {}): Container {
-  const c = new Container({ defaultScope: 'Singleton' });
-  const bind = <T>(token: Token, factory: (...deps: never[]) => T, deps: Token[] = []): void => {
-    if (Object.prototype.hasOwnProperty.call(overrides, token)) c.bind(token).toConstantValue(overrides[token]);
-    else c.bind(token).toResolvedValue(factory as (...args: unknown[]) => T, deps);
-  };
+export function buildContainer(config: Config, overrides: Overrides = {}): Wiring {
+  const c = new TypedContainer(overrides);
+  const bind = c.bind.bind(c) as TypedContainer['bind'];
   const domain = protectedDomainOf(new URL(config.appUrl).hostname);
 
   bind(TOKENS.Config, () => config);
@@ -144,11 +119,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
     protectedDomain: domain,
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
-  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel }));
+  bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel, destination: terminalLogStream() }));
   bind(
     TOKENS.Redis,
     (logger: Logger): RedisHolder => ({
-      connection: config.redis === null ? null : new RedisConnection({ target: config.redis, prefix: config.redisPrefix, logger }),
+      connection: config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
     }),
     [TOKENS.Logger],
   );
@@ -162,7 +137,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(
     TOKENS.Postgres,
     (logger: Logger, clock: Clock): PostgresHolder => ({
-      postgres: config.database === null ? null : new PostgresDatabase({ target: config.database, logger, clock }),
+      postgres: config.database === null ? null : new PostgresDatabase({ pg: optionalModules.pg(), target: config.database, logger, clock }),
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
@@ -172,7 +147,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       metrics:
         config.metricsPort === null
           ? null
-          : new PrometheusMetrics([
+          : new PrometheusMetrics(optionalModules.promClient(), [
               ...(redis.connection === null ? [] : [redis.connection]),
               ...(data.database === null ? [] : [data.database]),
               ...(pg.postgres === null ? [] : [pg.postgres]),
@@ -205,10 +180,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(TOKENS.IdGenerator, (): IdGenerator => new RandomIdGenerator());
   bind(TOKENS.PasswordHasher, (): PasswordHasher => {
     // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
-    const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
-    // Make the decoy hash now, off the event loop, so the first unknown name does not pay for it (and stand out).
-    hasher.verifyDecoy('').catch(() => undefined);
-    return hasher;
+    // The decoy hash is made in gateway.start(), off the event loop (a factory only constructs).
+    return new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
   });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(
@@ -236,9 +209,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
       // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
       if (pg.postgres !== null) return new PostgresRevokedSessions(pg.postgres, clock);
       if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
-      const revoked = new RedisRevokedSessions(redis.connection, clock, logger);
-      revoked.start();
-      return revoked;
+      // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
+      return new RedisRevokedSessions(redis.connection, clock, logger);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
   );
@@ -255,7 +227,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Conta
   bind(
     TOKENS.AccessRulesSource,
     (logger: Logger): AccessRulesSource =>
-      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, { logger }),
+      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, {
+            logger,
+            // The rules loadConfig read and validated: the file is not read a second time. Watched from gateway.start().
+            initial: config.accessRules ?? undefined,
+            watch: false,
+          }),
     [TOKENS.Logger],
   );
   bind(

@@ -3,15 +3,14 @@ import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
-import type { HttpSettings } from '../adapters/http/http-settings';
-import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
-import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { Config } from './config';
-import { buildContainer, type DatabaseHolder, type MetricsHolder, type Overrides, type PostgresHolder, type RedisHolder } from './container';
-import type { Resources } from './resources';
+import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
+import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
+import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
 
 export interface Gateway {
   readonly config: Config;
@@ -30,6 +29,17 @@ export interface Gateway {
    * `app`; with FORWARD_AUTH_PORT, the UI and browser API only (`/api/auth/*` is 404 there).
    */
   readonly listener: GatewayRequestListener;
+  /**
+   * Starts what runs in the background: the PostgreSQL schema check and change feed, the Redis
+   * revocation feed, the access rules file watch, the decoy hash. Building the gateway starts
+   * nothing; `listen`, `listenForwardAuth` and `listenMetrics` call this first (and wait for it),
+   * and a host with its own server awaits it before serving. Resolves once the stores that load at
+   * start are ready to be used (PostgreSQL: schema checked and updated; when the server is
+   * unreachable it resolves too and keeps trying, cookie sessions answering 503 meanwhile).
+   * Rejects with DatabaseStartError when the database can never work with this configuration (a
+   * newer schema, a wrong password). Idempotent: every call returns the same promise.
+   */
+  start(): Promise<void>;
   /** Starts the public listener (UI, browser API, and forward auth unless it has its own); resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
   /**
@@ -42,13 +52,6 @@ export interface Gateway {
    * are off (no METRICS_PORT).
    */
   listenMetrics(port?: number, address?: string): Promise<{ server: Server; port: number } | null>;
-  /**
-   * Resolves once the stores that load at start are ready to be used (PostgreSQL: schema checked
-   * and updated; when the server is unreachable it resolves too and keeps trying, cookie sessions
-   * answering 503 meanwhile). Rejects with DatabaseStartError when the database can never work
-   * with this configuration (a newer schema, a wrong password). Started by createGateway.
-   */
-  started(): Promise<void>;
   /**
    * Releases what the gateway holds besides its servers (rules and users file watches, Redis and
    * directory connections), without draining requests. Idempotent.
@@ -118,24 +121,36 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
   };
-  const logger = container.get<Logger>(TOKENS.Logger);
-  const rulesSource = container.get<AccessRulesSource>(TOKENS.AccessRulesSource);
-  const { connection: redis } = container.get<RedisHolder>(TOKENS.Redis);
-  const { database } = container.get<DatabaseHolder>(TOKENS.Database);
-  const { postgres } = container.get<PostgresHolder>(TOKENS.Postgres);
-  // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
-  const started = postgres === null ? Promise.resolve() : postgres.start();
-  started.catch(() => undefined);
+  const logger = container.get(TOKENS.Logger);
+  const rulesSource = container.get(TOKENS.AccessRulesSource);
+  const { connection: redis } = container.get(TOKENS.Redis);
+  const { database } = container.get(TOKENS.Database);
+  const { postgres } = container.get(TOKENS.Postgres);
   let app: Koa | null = null;
-  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get<HttpSettings>(TOKENS.HttpSettings)));
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings)));
   const separateForwardAuth = config.forwardAuthPort !== null;
-  const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get<HttpSettings>(TOKENS.HttpSettings));
+  const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
   const requestListener = (): GatewayRequestListener =>
     (listener ??= separateForwardAuth ? publicOnly(koa()) : forwardAuthFirst(koa(), forwardAuth()));
   let internalListener: GatewayRequestListener | null = null;
-  const resources = container.get<Resources>(TOKENS.Resources);
+  const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];
+  let starting: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    if (starting !== null) return starting;
+    // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
+    starting = postgres === null ? Promise.resolve() : postgres.start();
+    // Handled here so a host that does not await start() gets no unhandled rejection; awaiting it still sees the error.
+    starting.catch(() => undefined);
+    const revoked = container.get(TOKENS.RevokedSessions);
+    if (revoked instanceof RedisRevokedSessions) revoked.start();
+    if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
+    // The decoy for unknown names made now, off the event loop, so the first unknown name does not pay for it (and stand out).
+    const hasher = container.get(TOKENS.PasswordHasher);
+    if (hasher instanceof BcryptPasswordHasher) hasher.verifyDecoy('').catch(() => undefined);
+    return starting;
+  };
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
   const release = (): Promise<void> => {
@@ -153,7 +168,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   return {
     config,
     useCases,
-    sessions: container.get<SessionSealer>(TOKENS.SessionSealer),
+    sessions: container.get(TOKENS.SessionSealer),
     logger,
     get app() {
       return koa();
@@ -161,20 +176,24 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     get listener() {
       return requestListener();
     },
+    start,
     async listen(port = config.port, address = config.address) {
+      await start();
       const server = boundedServer(requestListener());
       servers.push(server);
       return listenOn(server, port, address);
     },
     async listenForwardAuth(port = config.forwardAuthPort ?? 0, address = config.forwardAuthAddress) {
       if (!separateForwardAuth) return null;
+      await start();
       const server = boundedServer((internalListener ??= forwardAuthOnly(koa(), forwardAuth())));
       servers.push(server);
       return listenOn(server, port, address);
     },
     async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
-      const { metrics } = container.get<MetricsHolder>(TOKENS.Metrics);
+      const { metrics } = container.get(TOKENS.Metrics);
       if (metrics === null) return null;
+      await start();
       const server = createServer((req, res) => {
         if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -188,15 +207,12 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       servers.push(server);
       return listenOn(server, port, address);
     },
-    started() {
-      return started;
-    },
     close() {
       return release();
     },
     shutdown() {
       stopping ??= (async () => {
-        container.get<GatewayLifecycle>(TOKENS.Lifecycle).drain();
+        container.get(TOKENS.Lifecycle).drain();
         const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
         const drained = await Promise.all(servers.map((s) => drain(s, deadline)));
         await release();

@@ -8,6 +8,7 @@ import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './c
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
+import { unknownOptionWarnings } from './option-docs';
 
 
 /**
@@ -78,8 +79,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     }
     throw e;
   }
+  // Before listening: PostgreSQL's schema is checked (and a newer one refused) before the first request.
   try {
-    await gateway.started();
+    await gateway.start();
   } catch (e) {
     await gateway.close();
     removeThrowaway();
@@ -90,7 +92,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     throw e;
   }
   // Valid but risky: said once, loudly, where operators look (the log), before the first request.
-  for (const warning of configWarnings(config)) gateway.logger.warn(warning);
+  for (const warning of [...unknownOptionWarnings(env), ...configWarnings(config)]) gateway.logger.warn(warning);
   if ((loaded.config.redis !== null || loaded.config.database !== null) && loaded.config.dataDir !== null) {
     gateway.logger.warn('DATA_DIR is not used: with REDIS_URL or DATABASE_URL the state is shared by the replicas there', { dataDir: loaded.config.dataDir });
   }

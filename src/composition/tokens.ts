@@ -1,46 +1,103 @@
-/** Inversify service identifiers, one per port, service and use case. */
+import type { HttpSettings } from '../adapters/http/http-settings';
+import type { GatewayLifecycle } from '../adapters/system/lifecycle';
+import type { Logger } from '../adapters/system/logger';
+import type { AccessPolicy } from '../application/ports/access-policy';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
+import type { IdGenerator } from '../application/ports/id-generator';
+import type { LoginAttempts } from '../application/ports/login-attempts';
+import type { OAuthFlowSealer } from '../application/ports/oauth-flow-sealer';
+import type { OAuthProviders } from '../application/ports/oauth-providers';
+import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { Pkce } from '../application/ports/pkce';
+import type { ReadinessCheck } from '../application/ports/readiness-check';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { SessionSealer } from '../application/ports/session-sealer';
+import type { TotpVerifier } from '../application/ports/totp-verifier';
+import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
+import type { UserStore } from '../application/ports/user-store';
+import type { VerifiedCredentials } from '../application/ports/verified-credentials';
+import type { CredentialCheck } from '../application/services/credential-check';
+import type { LoginGuard } from '../application/services/login-guard';
+import type { RequestAuthenticator } from '../application/services/request-authenticator';
+import type { GatewaySettings, OAuthSettings } from '../application/settings';
+import type { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
+import type { CheckReadinessUseCase } from '../application/use-cases/check-readiness';
+import type { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
+import type { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
+import type { LoginUseCase } from '../application/use-cases/login';
+import type { LogoutUseCase } from '../application/use-cases/logout';
+import type { StartOAuthUseCase } from '../application/use-cases/start-oauth';
+import type { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
+import type { Config } from './config';
+import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
+import type { Resources } from './resources';
+
+declare const resolvesTo: unique symbol;
+
+/**
+ * A container key that carries the type it resolves to. The brand is invariant (`T` appears as a
+ * parameter and as a result), so a `Token<Clock>` is neither a `Token<unknown>` nor a
+ * `Token<IdGenerator>`: handing the wrong token to a binding or to `get` is a compile error.
+ * At run time it is a plain registered symbol.
+ */
+export type Token<T> = symbol & { readonly [resolvesTo]: (value: T) => T };
+
+/** The type a token resolves to. */
+export type TokenType<K> = K extends Token<infer T> ? T : never;
+
+/** A token for `T`, registered under `portcullis.<name>` (the same symbol in every module copy). */
+export function token<T>(name: string): Token<T> {
+  return Symbol.for(`portcullis.${name}`) as Token<T>;
+}
+
+/** One key per port, service and use case the container wires, each typed by what it resolves to. */
 export const TOKENS = {
-  Config: Symbol.for('portcullis.Config'),
-  Settings: Symbol.for('portcullis.GatewaySettings'),
-  Logger: Symbol.for('portcullis.Logger'),
-  AuditLog: Symbol.for('portcullis.AuditLog'),
-  Clock: Symbol.for('portcullis.Clock'),
-  IdGenerator: Symbol.for('portcullis.IdGenerator'),
-  PasswordHasher: Symbol.for('portcullis.PasswordHasher'),
-  TotpVerifier: Symbol.for('portcullis.TotpVerifier'),
-  UsedTotpSteps: Symbol.for('portcullis.UsedTotpSteps'),
-  LoginAttempts: Symbol.for('portcullis.LoginAttempts'),
-  SessionSealer: Symbol.for('portcullis.SessionSealer'),
-  RevokedSessions: Symbol.for('portcullis.RevokedSessions'),
-  VerifiedCredentials: Symbol.for('portcullis.VerifiedCredentials'),
-  CredentialFingerprints: Symbol.for('portcullis.CredentialFingerprints'),
-  UserStore: Symbol.for('portcullis.UserStore'),
-  Resources: Symbol.for('portcullis.Resources'),
-  AccessPolicy: Symbol.for('portcullis.AccessPolicy'),
-  AccessRulesSource: Symbol.for('portcullis.AccessRulesSource'),
-  OAuthProviders: Symbol.for('portcullis.OAuthProviders'),
-  OAuthSettings: Symbol.for('portcullis.OAuthSettings'),
-  OAuthFlowSealer: Symbol.for('portcullis.OAuthFlowSealer'),
-  UsedOAuthFlows: Symbol.for('portcullis.UsedOAuthFlows'),
-  Pkce: Symbol.for('portcullis.Pkce'),
-  LoginGuard: Symbol.for('portcullis.LoginGuard'),
-  CredentialCheck: Symbol.for('portcullis.CredentialCheck'),
-  RequestAuthenticator: Symbol.for('portcullis.RequestAuthenticator'),
-  LoginUseCase: Symbol.for('portcullis.LoginUseCase'),
-  VerifyTotpUseCase: Symbol.for('portcullis.VerifyTotpUseCase'),
-  LogoutUseCase: Symbol.for('portcullis.LogoutUseCase'),
-  GetCurrentUserUseCase: Symbol.for('portcullis.GetCurrentUserUseCase'),
-  AuthorizeProxyRequestUseCase: Symbol.for('portcullis.AuthorizeProxyRequestUseCase'),
-  StartOAuthUseCase: Symbol.for('portcullis.StartOAuthUseCase'),
-  CompleteOAuthUseCase: Symbol.for('portcullis.CompleteOAuthUseCase'),
-  HttpSettings: Symbol.for('portcullis.HttpSettings'),
-  Redis: Symbol.for('portcullis.Redis'),
-  Database: Symbol.for('portcullis.Database'),
-  Postgres: Symbol.for('portcullis.Postgres'),
-  Metrics: Symbol.for('portcullis.Metrics'),
-  Lifecycle: Symbol.for('portcullis.Lifecycle'),
-  ReadinessChecks: Symbol.for('portcullis.ReadinessChecks'),
-  CheckReadinessUseCase: Symbol.for('portcullis.CheckReadinessUseCase'),
+  Config: token<Config>('Config'),
+  Settings: token<GatewaySettings>('GatewaySettings'),
+  Logger: token<Logger>('Logger'),
+  AuditLog: token<AuditLog>('AuditLog'),
+  Clock: token<Clock>('Clock'),
+  IdGenerator: token<IdGenerator>('IdGenerator'),
+  PasswordHasher: token<PasswordHasher>('PasswordHasher'),
+  TotpVerifier: token<TotpVerifier>('TotpVerifier'),
+  UsedTotpSteps: token<UsedTotpSteps>('UsedTotpSteps'),
+  LoginAttempts: token<LoginAttempts>('LoginAttempts'),
+  SessionSealer: token<SessionSealer>('SessionSealer'),
+  RevokedSessions: token<RevokedSessions>('RevokedSessions'),
+  VerifiedCredentials: token<VerifiedCredentials>('VerifiedCredentials'),
+  CredentialFingerprints: token<CredentialFingerprints>('CredentialFingerprints'),
+  UserStore: token<UserStore>('UserStore'),
+  Resources: token<Resources>('Resources'),
+  AccessPolicy: token<AccessPolicy>('AccessPolicy'),
+  AccessRulesSource: token<AccessRulesSource>('AccessRulesSource'),
+  OAuthProviders: token<OAuthProviders>('OAuthProviders'),
+  OAuthSettings: token<OAuthSettings>('OAuthSettings'),
+  OAuthFlowSealer: token<OAuthFlowSealer>('OAuthFlowSealer'),
+  UsedOAuthFlows: token<UsedOAuthFlows>('UsedOAuthFlows'),
+  Pkce: token<Pkce>('Pkce'),
+  LoginGuard: token<LoginGuard>('LoginGuard'),
+  CredentialCheck: token<CredentialCheck>('CredentialCheck'),
+  RequestAuthenticator: token<RequestAuthenticator>('RequestAuthenticator'),
+  LoginUseCase: token<LoginUseCase>('LoginUseCase'),
+  VerifyTotpUseCase: token<VerifyTotpUseCase>('VerifyTotpUseCase'),
+  LogoutUseCase: token<LogoutUseCase>('LogoutUseCase'),
+  GetCurrentUserUseCase: token<GetCurrentUserUseCase>('GetCurrentUserUseCase'),
+  AuthorizeProxyRequestUseCase: token<AuthorizeProxyRequestUseCase>('AuthorizeProxyRequestUseCase'),
+  StartOAuthUseCase: token<StartOAuthUseCase>('StartOAuthUseCase'),
+  CompleteOAuthUseCase: token<CompleteOAuthUseCase>('CompleteOAuthUseCase'),
+  HttpSettings: token<HttpSettings>('HttpSettings'),
+  Redis: token<RedisHolder>('Redis'),
+  Database: token<DatabaseHolder>('Database'),
+  Postgres: token<PostgresHolder>('Postgres'),
+  Metrics: token<MetricsHolder>('Metrics'),
+  Lifecycle: token<GatewayLifecycle>('Lifecycle'),
+  ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
+  CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
 } as const;
 
-export type Token = (typeof TOKENS)[keyof typeof TOKENS];
+/** Any of the container's tokens. */
+export type AnyToken = (typeof TOKENS)[keyof typeof TOKENS];

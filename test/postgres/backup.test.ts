@@ -1,3 +1,4 @@
+import * as nodePostgres from 'pg';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ describe('portcullis backup on PostgreSQL', () => {
     pg = await PostgresServer.start();
     url = pg.createDatabase('backup');
     const clock = new FixedClock(Date.now());
-    const database = new PostgresDatabase({ target: { url, ssl: null, ca: null }, logger: new JsonLinesLogger('silent'), clock });
+    const database = new PostgresDatabase({ pg: nodePostgres, target: { url, ssl: null, ca: null }, logger: new JsonLinesLogger('silent'), clock });
     const revoked = new PostgresRevokedSessions(database, clock);
     await database.start();
     await revoked.revoke('session-in-the-backup', clock.now() + 3_600_000);

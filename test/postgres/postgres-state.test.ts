@@ -1,3 +1,4 @@
+import * as nodePostgres from 'pg';
 import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function openDatabase(clock: Clock, databaseUrl = url): Promise<PostgresDatabase> {
-  const database = new PostgresDatabase({ target: { url: databaseUrl, ssl: null, ca: null }, logger: silent, clock, reconnectMs: 100 });
+  const database = new PostgresDatabase({ pg: nodePostgres, target: { url: databaseUrl, ssl: null, ca: null }, logger: silent, clock, reconnectMs: 100 });
   return database;
 }
 
@@ -67,7 +68,7 @@ describe('PostgreSQL schema', () => {
     const name = 'schema_newer';
     const newerUrl = server.createDatabase(name);
     const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)', postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
-    const future = new PostgresDatabase({ target: { url: newerUrl, ssl: null, ca: null }, logger: silent, clock: new FixedClock(Date.now()), migrations: newer });
+    const future = new PostgresDatabase({ pg: nodePostgres, target: { url: newerUrl, ssl: null, ca: null }, logger: silent, clock: new FixedClock(Date.now()), migrations: newer });
     await future.start();
     await future.close();
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);

@@ -1,3 +1,4 @@
+import * as ioredis from 'ioredis';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 // Every round trip to Redis is a chance for simultaneous guesses to slip between a check and its count.
 concurrentGuessesSuite('Redis', async () => {
-  const c = new RedisConnection({ target, prefix: `guesses${(prefixes += 1)}:`, logger: new JsonLinesLogger('silent') });
+  const c = new RedisConnection({ ioredis, target, prefix: `guesses${(prefixes += 1)}:`, logger: new JsonLinesLogger('silent') });
   connections.push(c);
   await c.ready();
   return new RedisLoginAttempts(c);

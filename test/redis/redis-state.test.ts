@@ -1,3 +1,4 @@
+import * as ioredis from 'ioredis';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
@@ -21,7 +22,7 @@ const silent = new JsonLinesLogger('silent');
 
 /** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
 async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ target, prefix, logger: silent });
+  const c = new RedisConnection({ ioredis, target, prefix, logger: silent });
   connections.push(c);
   await c.ready();
   return c;
@@ -159,7 +160,7 @@ describe('Redis stores while Redis is down', () => {
     const own = await RedisServer.start();
     const parsed = parseRedisUrl(own.url);
     if (!parsed.ok) throw new Error(parsed.problem);
-    const c = new RedisConnection({ target: parsed.target, prefix: 'down:', logger: silent });
+    const c = new RedisConnection({ ioredis, target: parsed.target, prefix: 'down:', logger: silent });
     connections.push(c);
     await c.ready();
     const clock = new FixedClock();

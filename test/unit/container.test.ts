@@ -17,7 +17,7 @@ import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
 import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
 import { loadConfig, type Config } from '../../src/composition/config';
-import { buildContainer, type DatabaseHolder, type MetricsHolder, type PostgresHolder, type RedisHolder } from '../../src/composition/container';
+import { buildContainer } from '../../src/composition/container';
 import { SqliteDatabase } from '../../src/adapters/sqlite/sqlite-database';
 import { SqliteLoginAttempts } from '../../src/adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../../src/adapters/state/sqlite-revoked-sessions';
@@ -162,25 +162,25 @@ describe('buildContainer', () => {
 
   it('has the login seal its session with the sealer that opens cookies', async () => {
     const container = buildContainer(testConfig());
-    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' });
+    const result = await container.get(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' });
     if (!result.ok) throw new Error(result.error.code);
-    expect(container.get<AesGcmSessionSealer>(TOKENS.SessionSealer).unseal(result.value.token)).toMatchObject({ id: result.value.session.id, username: 'alice' });
+    expect((container.get(TOKENS.SessionSealer) as AesGcmSessionSealer).unseal(result.value.token)).toMatchObject({ id: result.value.session.id, username: 'alice' });
   });
 
   it('wires the configured accounts, bcrypt and the sealer into a working login', async () => {
     const container = buildContainer(testConfig());
-    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice@example.com', password: 'pw', ip: '192.0.2.1' });
+    const result = await container.get(TOKENS.LoginUseCase).execute({ login: 'alice@example.com', password: 'pw', ip: '192.0.2.1' });
     expect(result.ok && result.value.session).toMatchObject({ username: 'alice', email: 'alice@example.com', totpPending: false });
   });
 
   it('wires otplib into a working TOTP step with a real code', async () => {
     const clock = new FixedClock(Date.UTC(2026, 0, 1, 12, 0, 10));
     const container = buildContainer(testConfig(), { [TOKENS.Clock]: clock });
-    const login = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'tom', password: 'pw', ip: '192.0.2.1' });
+    const login = await container.get(TOKENS.LoginUseCase).execute({ login: 'tom', password: 'pw', ip: '192.0.2.1' });
     if (!login.ok) throw new Error(login.error.code);
-    const sealer = container.get<AesGcmSessionSealer>(TOKENS.SessionSealer);
+    const sealer = container.get(TOKENS.SessionSealer);
     const code = await generate({ secret: TOTP_SECRET, epoch: clock.now() / 1000, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
-    const verified = await container.get<VerifyTotpUseCase>(TOKENS.VerifyTotpUseCase).execute({ sessionToken: sealer.seal(login.value.session), code, ip: '192.0.2.1' });
+    const verified = await container.get(TOKENS.VerifyTotpUseCase).execute({ sessionToken: sealer.seal(login.value.session), code, ip: '192.0.2.1' });
     expect(verified.ok && verified.value.session).toMatchObject({ username: 'tom', totp: true, totpPending: false });
   });
 
@@ -190,22 +190,22 @@ describe('buildContainer', () => {
     const container = buildContainer(testConfig(), { [TOKENS.UserStore]: users, [TOKENS.Clock]: clock });
     expect(container.get(TOKENS.UserStore)).toBe(users);
     expect(container.get(TOKENS.Clock)).toBe(clock);
-    const result = await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'zoe', password: 'fake-pw', ip: '192.0.2.1' });
+    const result = await container.get(TOKENS.LoginUseCase).execute({ login: 'zoe', password: 'fake-pw', ip: '192.0.2.1' });
     expect(result.ok && result.value.session).toMatchObject({ username: 'zoe', issuedAt: clock.now() });
-    expect((await container.get<LoginUseCase>(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' })).ok).toBe(false);
+    expect((await container.get(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' })).ok).toBe(false);
   });
 
   it('binds the Redis stores, Redis readiness and Prometheus metrics when REDIS_URL and METRICS_PORT are set', async () => {
     const container = buildContainer(testConfig({ REDIS_URL: 'redis://127.0.0.1:1', METRICS_PORT: '9100' }));
-    const { connection } = container.get<RedisHolder>(TOKENS.Redis);
+    const { connection } = container.get(TOKENS.Redis);
     try {
       expect(connection).toBeInstanceOf(RedisConnection);
       expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(RedisLoginAttempts);
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
-      expect(container.get<MetricsHolder>(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
+      expect(container.get(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();
     }
@@ -219,7 +219,7 @@ describe('buildContainer', () => {
   it('binds the SQLite stores on one database in DATA_DIR when REDIS_URL is not set', () => {
     const data = tempDataDir();
     const container = buildContainer(testConfig({ DATA_DIR: data.dir, METRICS_PORT: '9100' }));
-    const { database } = container.get<DatabaseHolder>(TOKENS.Database);
+    const { database } = container.get(TOKENS.Database);
     try {
       expect(database).toBeInstanceOf(SqliteDatabase);
       expect(database?.path).toBe(join(data.dir, 'portcullis.db'));
@@ -236,9 +236,9 @@ describe('buildContainer', () => {
   it('lets REDIS_URL win over DATA_DIR: the shared store for several replicas, and no file is made', async () => {
     const data = tempDataDir();
     const container = buildContainer(testConfig({ DATA_DIR: data.dir, REDIS_URL: 'redis://127.0.0.1:1' }));
-    const { connection } = container.get<RedisHolder>(TOKENS.Redis);
+    const { connection } = container.get(TOKENS.Redis);
     try {
-      expect(container.get<DatabaseHolder>(TOKENS.Database).database).toBeNull();
+      expect(container.get(TOKENS.Database).database).toBeNull();
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(existsSync(join(data.dir, 'portcullis.db'))).toBe(false);
     } finally {
@@ -250,15 +250,15 @@ describe('buildContainer', () => {
   it('binds every store to PostgreSQL with DATABASE_URL (no file in DATA_DIR), with its readiness and revocations checks', async () => {
     const data = tempDataDir();
     const container = buildContainer(testConfig({ DATA_DIR: data.dir, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' }));
-    const { postgres } = container.get<PostgresHolder>(TOKENS.Postgres);
+    const { postgres } = container.get(TOKENS.Postgres);
     try {
       expect(postgres).toBeInstanceOf(PostgresDatabase);
-      expect(container.get<DatabaseHolder>(TOKENS.Database).database).toBeNull();
+      expect(container.get(TOKENS.Database).database).toBeNull();
       expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(PostgresLoginAttempts);
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(PostgresRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(PostgresUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(PostgresUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'postgres', 'revocations']);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'postgres', 'revocations']);
       expect(existsSync(join(data.dir, 'portcullis.db'))).toBe(false);
     } finally {
       await postgres?.close();
@@ -268,14 +268,14 @@ describe('buildContainer', () => {
 
   it('with REDIS_URL and DATABASE_URL keeps revocations in PostgreSQL and the short-lived state in Redis', async () => {
     const container = buildContainer(testConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' }));
-    const { connection } = container.get<RedisHolder>(TOKENS.Redis);
-    const { postgres } = container.get<PostgresHolder>(TOKENS.Postgres);
+    const { connection } = container.get(TOKENS.Redis);
+    const { postgres } = container.get(TOKENS.Postgres);
     try {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(PostgresRevokedSessions);
       expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(RedisLoginAttempts);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
-      expect(container.get<{ name: string }[]>(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'postgres', 'revocations']);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'postgres', 'revocations']);
     } finally {
       await connection?.close();
       await postgres?.close();
@@ -284,13 +284,13 @@ describe('buildContainer', () => {
 
   it('derives a host-only cookie and http settings from a localhost APP_URL', () => {
     const container = buildContainer(testConfig({ APP_URL: 'http://localhost:3000' }));
-    expect(container.get<GatewaySettings>(TOKENS.Settings).protectedDomain).toEqual({ domain: 'localhost', shareable: false });
-    expect(container.get<{ cookies: { secure: boolean } }>(TOKENS.HttpSettings).cookies.secure).toBe(false);
+    expect(container.get(TOKENS.Settings).protectedDomain).toEqual({ domain: 'localhost', shareable: false });
+    expect(container.get(TOKENS.HttpSettings).cookies.secure).toBe(false);
   });
   it('runs the decoy check for unknown accounts at the cost of the configured hashes', async () => {
     const spy = jest.spyOn(bcrypt, 'hash');
     try {
-      const hasher = buildContainer(testConfig()).get<{ verifyDecoy(p: string): Promise<false> }>(TOKENS.PasswordHasher);
+      const hasher = buildContainer(testConfig()).get(TOKENS.PasswordHasher);
       await hasher.verifyDecoy('guess');
       expect(spy.mock.calls.map((call) => call[1])).toEqual([4]);
     } finally {

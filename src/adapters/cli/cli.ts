@@ -28,8 +28,8 @@ export interface CliDeps {
   backup(file: string, dataDir: string | null): Promise<string>;
   /** `restore <file>`: puts a backup in place (the gateway stopped). Like {@link backup}. */
   restore(file: string, dataDir: string | null): Promise<string>;
-  /** Gateway options, as `--kebab-case` flags, for `serve --help`. */
-  readonly options: readonly string[];
+  /** The gateway's options by group, with defaults and meanings, as `serve --help` prints them. */
+  readonly optionsHelp: string;
   /** What `doctor` probes a live proxy with. */
   readonly doctor: DoctorDeps;
 }
@@ -144,7 +144,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   if (command === 'serve') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {
-      io.out(serveHelp(deps.options));
+      io.out(serveHelp(deps.optionsHelp));
       return 0;
     }
     return deps.serve(args);
@@ -376,11 +376,12 @@ async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): P
   return 0;
 }
 
-function serveHelp(options: readonly string[]): string {
+function serveHelp(optionsHelp: string): string {
   return `Usage: portcullis [serve] [--option value ...]
 
-Starts the gateway. Every option is an environment variable and also a flag:
-${options.map((o) => `  --${o.toLowerCase().replace(/_/g, '-')}  (${o})`).join('\n')}
+Starts the gateway. Every option is an environment variable (--app-url is APP_URL) and also a flag:
+
+${optionsHelp}
 `;
 }
 

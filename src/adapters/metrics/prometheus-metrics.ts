@@ -1,7 +1,5 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
-import { lazyModule } from '../system/lazy-module';
 
-const prom = lazyModule(() => require('prom-client') as typeof import('prom-client'));
 import type { AuditEvent, AuditLog } from '../../application/ports/audit-log';
 import {
   FORWARD_AUTH_OUTCOMES, PROXY_NAMES, type ForwardAuthOutcome, type HttpMetrics, type ProxyIndex,
@@ -21,13 +19,16 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * mix). Forward-auth counts live in typed arrays (see ForwardAuthStats).
  */
 export class PrometheusMetrics implements HttpMetrics {
-  readonly registry: Registry = new (prom().Registry)();
+  readonly registry: Registry;
   private readonly hot = new ForwardAuthStats();
   private readonly logins: Counter<'method' | 'outcome'>;
   private readonly locks: Counter;
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
 
-  constructor(health: readonly HealthSource[] = [], options: { defaultMetrics?: boolean } = {}) {
+  /** `promClient` is prom-client, loaded by composition only when metrics are on. */
+  constructor(promClient: typeof import('prom-client'), health: readonly HealthSource[] = [], options: { defaultMetrics?: boolean } = {}) {
+    const prom = (): typeof import('prom-client') => promClient;
+    this.registry = new (prom().Registry)();
     const registers = [this.registry];
     // The hot path only bumps numbers in typed arrays; prom-client reads them when scraped.
     this.registry.registerMetric(this.hot.decisionsMetric() as never);

@@ -5,10 +5,6 @@ import { StateStoreUnavailableError } from '../../application/ports/state-store-
 import { DatabaseStartError, reasonOf } from '../sqlite/sqlite-database';
 import { EXPIRING_TABLES, MIGRATIONS, type Migration } from '../sqlite/migrations';
 import type { Logger } from '../system/logger';
-import { lazyModule } from '../system/lazy-module';
-
-/** node-postgres, loaded only when DATABASE_URL is set: other gateways never carry it. */
-export const pgDriver: () => typeof import('pg') = lazyModule(() => require('pg') as typeof import('pg'));
 
 /** Where the database is and how to reach it (from DATABASE_URL, DATABASE_SSL, DATABASE_CA_FILE). */
 export interface PostgresTarget {
@@ -21,6 +17,11 @@ export interface PostgresTarget {
 }
 
 export interface PostgresDatabaseOptions {
+  /**
+   * node-postgres, handed over by composition, which loads it only when DATABASE_URL is set: a
+   * gateway on Redis or on disk never carries it.
+   */
+  readonly pg: typeof import('pg');
   readonly target: PostgresTarget;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -92,7 +93,7 @@ export class PostgresDatabase implements ReadinessCheck {
   private closed = false;
 
   constructor(private readonly options: PostgresDatabaseOptions) {
-    const { Pool: PgPool } = pgDriver();
+    const { Pool: PgPool } = options.pg;
     this.pool = new PgPool({ ...clientConfig(options.target), max: 10, idleTimeoutMillis: 30_000 });
     // An idle pooled connection that dies (server restart) emits this; without a listener the process would crash.
     this.pool.on('error', (e) => this.markDown(e));
@@ -252,7 +253,7 @@ export class PostgresDatabase implements ReadinessCheck {
 
   private async connectListener(): Promise<void> {
     if (this.closed) return;
-    const { Client: PgClient } = pgDriver();
+    const { Client: PgClient } = this.options.pg;
     const client = new PgClient(clientConfig(this.options.target));
     const lost = (e?: unknown): void => {
       if (this.listener !== client) return;

@@ -6,6 +6,11 @@ import type { Logger } from '../system/logger';
 import { describeRedisTarget, type RedisTarget } from './redis-url';
 
 export interface RedisConnectionOptions {
+  /**
+   * ioredis, handed over by composition, which loads it only when REDIS_URL is set: a gateway
+   * without Redis would otherwise carry about 7 MB of idle heap for it (see docs/benchmark.md).
+   */
+  readonly ioredis: typeof import('ioredis');
   readonly target: RedisTarget;
   /** Prepended to every key and channel, so several gateways (or other apps) can share one Redis. */
   readonly prefix: string;
@@ -19,14 +24,6 @@ export interface RedisConnectionOptions {
 
 type Listener = (up: boolean) => void;
 
-/**
- * ioredis, loaded when a Redis connection is made, not at start-up: a gateway without REDIS_URL
- * would otherwise carry about 7 MB of idle heap for it (see docs/benchmark.md).
- */
-function newRedis(options: RedisOptions): Redis {
-  const RedisClient = (require('ioredis') as typeof import('ioredis')).default;
-  return new RedisClient(options);
-}
 
 /** Turns a parsed target into ioredis options: fail fast while disconnected, reconnect forever with a capped backoff. */
 function ioredisOptions(options: RedisConnectionOptions): RedisOptions {
@@ -81,7 +78,7 @@ export class RedisConnection implements ReadinessCheck {
   constructor(private readonly options: RedisConnectionOptions) {
     this.prefix = options.prefix;
     this.described = describeRedisTarget(options.target);
-    this.client = newRedis(ioredisOptions(options));
+    this.client = new options.ioredis.default(ioredisOptions(options));
     this.watch(this.client, true);
   }
 
@@ -132,7 +129,7 @@ export class RedisConnection implements ReadinessCheck {
   /** A second connection in subscriber mode (one per gateway), with the same options. */
   subscriberConnection(): Redis {
     if (this.subscriber === null) {
-      this.subscriber = newRedis(ioredisOptions(this.options));
+      this.subscriber = new this.options.ioredis.default(ioredisOptions(this.options));
       this.watch(this.subscriber, false);
     }
     return this.subscriber;

@@ -105,6 +105,10 @@ export interface YamlFileAccessRulesOptions {
   /** Changes within this window are read once. */
   readonly debounceMs?: number;
   readonly readFile?: FileReader;
+  /** The rules as already loaded from this file (the configuration validated them): not read again. */
+  readonly initial?: AccessRules;
+  /** False: construct only, and watch from {@link YamlFileAccessRulesSource.start} (the gateway's start). Default true. */
+  readonly watch?: boolean;
 }
 
 /**
@@ -118,26 +122,42 @@ export class YamlFileAccessRulesSource implements AccessRulesSource {
   private readonly path: string;
   private readonly readFile: FileReader;
   private readonly logger: Logger | undefined;
-  private readonly file: WatchedFile;
+  private readonly options: YamlFileAccessRulesOptions;
+  private file: WatchedFile | null = null;
+  private closed = false;
 
-  /** Loads the file now; throws InvalidAccessRulesError listing every problem when it is not valid. */
+  /**
+   * Loads the file now unless `initial` holds it already; throws InvalidAccessRulesError listing
+   * every problem when it is not valid. Watches it now unless `watch` is false.
+   */
   constructor(path: string, options: YamlFileAccessRulesOptions = {}) {
     this.path = resolve(path);
     this.readFile = options.readFile ?? defaultReader;
     this.logger = options.logger;
+    this.options = options;
     // Watched before the first read, so a change made while it is read is noticed.
+    if (options.watch !== false) this.start();
+    let rules = options.initial;
+    if (rules === undefined) {
+      const loaded = loadAccessRulesFile(this.path, this.readFile);
+      if (!loaded.ok) {
+        this.close();
+        throw new InvalidAccessRulesError(loaded.error);
+      }
+      rules = loaded.value;
+    }
+    this.held = new InMemoryAccessRulesSource(rules);
+  }
+
+  /** Starts watching the file for changes. Idempotent; nothing after {@link close}. */
+  start(): void {
+    if (this.file !== null || this.closed) return;
     this.file = new WatchedFile(this.path, {
-      pollMs: options.pollMs ?? 2000,
-      debounceMs: options.debounceMs ?? 150,
+      pollMs: this.options.pollMs ?? 2000,
+      debounceMs: this.options.debounceMs ?? 150,
       onChange: () => this.reloadOnChange(),
       onWatchError: (reason) => this.logger?.warn('access rules file cannot be watched; polling only', { file: this.path, reason }),
     });
-    const loaded = loadAccessRulesFile(this.path, this.readFile);
-    if (!loaded.ok) {
-      this.file.close();
-      throw new InvalidAccessRulesError(loaded.error);
-    }
-    this.held = new InMemoryAccessRulesSource(loaded.value);
   }
 
   current(): AccessRules {
@@ -166,7 +186,8 @@ export class YamlFileAccessRulesSource implements AccessRulesSource {
   }
 
   close(): void {
-    this.file.close();
+    this.closed = true;
+    this.file?.close();
   }
 
   private reloadOnChange(): void {

@@ -14,19 +14,11 @@ const REDACT = [
 
 export interface PinoLoggerOptions {
   readonly level: LogLevel;
-  /** Where lines go; by default stdout, prettified when stdout is a terminal and pino-pretty is installed. */
+  /**
+   * Where lines go; by default stdout as JSON lines. Composition passes a prettified stream for a
+   * person at a terminal (pino-pretty, an optional dependency, never used for production logs).
+   */
   readonly destination?: DestinationStream;
-}
-
-/** pino-pretty is an optional dependency: used only for a person at a terminal, never in production logs. */
-function terminalStream(): DestinationStream | undefined {
-  if (!process.stdout.isTTY) return undefined;
-  try {
-    const pretty = require('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
-    return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -47,7 +39,7 @@ export class PinoLogger implements Logger {
         formatters: { level: (label) => ({ level: label }) },
         redact: { paths: REDACT, censor: '[redacted]' },
       },
-      options.destination ?? terminalStream() ?? pino.destination({ dest: 1, sync: false }),
+      options.destination ?? pino.destination({ dest: 1, sync: false }),
     );
   }
 

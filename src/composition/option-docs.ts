@@ -1,0 +1,116 @@
+import { OPTION_GROUPS, OPTION_NAMES, OPTION_TABLE, optionsIn, type OptionName, type RowDoc } from './options';
+
+export const OPTIONS_BEGIN = '<!-- options:begin -->';
+export const OPTIONS_END = '<!-- options:end -->';
+
+interface Row {
+  readonly names: readonly OptionName[];
+  readonly label: string;
+  readonly doc: RowDoc;
+}
+
+/** The option whose documentation row `name` shares, or null when it has its own. */
+function sharedRowOf(name: OptionName): string | null {
+  const doc: RowDoc | { readonly sameRowAs: string } = OPTION_TABLE[name].doc;
+  return 'sameRowAs' in doc ? doc.sameRowAs : null;
+}
+
+/** The documentation rows of a group: an option with its own row, plus the options that share it. */
+function rowsOf(group: (typeof OPTION_GROUPS)[number]['id']): Row[] {
+  const names = optionsIn(group);
+  const rows: Row[] = [];
+  for (const name of names) {
+    const doc: RowDoc | { readonly sameRowAs: string } = OPTION_TABLE[name].doc;
+    if ('sameRowAs' in doc) continue;
+    const members = [name, ...names.filter((other) => sharedRowOf(other) === name)];
+    const label = doc.label ?? members.map((m) => `\`${m}\`${'file' in OPTION_TABLE[m] ? ` / \`${m}_FILE\`` : ''}`).join(' / ');
+    rows.push({ names: members, label, doc });
+  }
+  return rows;
+}
+
+/** The part of docs/configuration.md between the options markers, markers included. */
+export function renderOptionsDoc(): string {
+  const sections = OPTION_GROUPS.map((group) => {
+    const rows = rowsOf(group.id).map((row) => `| ${row.label} | ${row.doc.default} | ${row.doc.meaning} |`);
+    return [`## ${group.title}`, '', ...(group.intro === '' ? [] : [group.intro, '']), '| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+  });
+  return `${OPTIONS_BEGIN}\n${sections.join('\n\n')}\n${OPTIONS_END}`;
+}
+
+/** `document` with its options block replaced by the generated one. */
+export function withOptionsDoc(document: string): string {
+  const begin = document.indexOf(OPTIONS_BEGIN);
+  const end = document.indexOf(OPTIONS_END);
+  if (begin < 0 || end < begin) throw new Error(`the document has no ${OPTIONS_BEGIN} … ${OPTIONS_END} block`);
+  return `${document.slice(0, begin)}${renderOptionsDoc()}${document.slice(end + OPTIONS_END.length)}`;
+}
+
+/** Markdown to plain text for a terminal: no backticks, no link targets, no table escapes. */
+function plain(markdown: string): string {
+  return markdown.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '').replace(/\\\|/g, '|');
+}
+
+/** The first clause of a meaning, short enough for one line of `--help`. */
+function summary(meaning: string): string {
+  const text = plain(meaning);
+  const cut = text.search(/(\. |; )/);
+  const first = cut < 0 ? text : text.slice(0, cut);
+  return first.length > 100 ? `${first.slice(0, 97)}...` : first;
+}
+
+const flag = (name: string): string => `--${name.toLowerCase().replace(/_/g, '-')}`;
+
+/** The options part of `portcullis serve --help`: every option by group, with its default and what it does. */
+export function renderOptionsHelp(): string {
+  return OPTION_GROUPS.map((group) => {
+    const lines = rowsOf(group.id).flatMap((row) => [
+      `  ${row.names.flatMap((n) => ('file' in OPTION_TABLE[n] ? [flag(n), `${flag(n)}-file`] : [flag(n)])).join(', ')}`,
+      `      ${summary(row.doc.meaning)} (default: ${plain(row.doc.default)})`,
+    ]);
+    return `${group.title}:\n${lines.join('\n')}`;
+  }).join('\n\n');
+}
+
+/** Names our options start with: an unknown variable with one of them is most likely a typo of ours. */
+const OUR_PREFIXES = ['PORTCULLIS_', 'OAUTH_', 'LDAP_', 'REDIS_', 'DATABASE_', 'GITHUB_CLIENT_', 'GOOGLE_CLIENT_', 'GENERIC_CLIENT_', 'FORWARD_AUTH_', 'METRICS_'];
+/** Common variables of shells, containers and CI that sit within two edits of one of ours. */
+const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
+
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let beforePrevious: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      // Two letters swapped (APP_ULR) count as one edit.
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, beforePrevious[j - 2] + 1);
+      current.push(d);
+    }
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * One warning per environment variable that looks like one of ours but is not (a near miss of a
+ * known name, or our prefix with an unknown rest): such a setting is silently ignored otherwise.
+ * Names the variable only, never its value.
+ */
+export function unknownOptionWarnings(env: Readonly<Record<string, string | undefined>>): string[] {
+  const known = new Set(OPTION_NAMES);
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (known.has(name) || WELL_KNOWN.has(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
+    // Two edits are a typo of a long name; a short one (PORT, USERS) allows one.
+    const near = OPTION_NAMES.map((option) => ({ option, d: distance(name, option) }))
+      .filter(({ option, d }) => d <= (option.length >= 8 ? 2 : 1))
+      .sort((x, y) => x.d - y.d)[0];
+    if (near !== undefined) warnings.push(`${name} is not a Portcullis option and is ignored: did you mean ${near.option}?`);
+    else if (OUR_PREFIXES.some((prefix) => name.startsWith(prefix))) warnings.push(`${name} is not a Portcullis option and is ignored (see portcullis serve --help)`);
+  }
+  return warnings;
+}
