@@ -2,7 +2,7 @@ import { ClientAddressResolver, buildTrustedProxies } from '../adapters/http/cli
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
-import { HmacVerifiedCredentials } from '../adapters/crypto/hmac-verified-credentials';
+import { KeyedHashVerifiedCredentials } from '../adapters/crypto/keyed-hash-verified-credentials';
 import { HmacCredentialFingerprints } from '../adapters/crypto/hmac-credential-fingerprints';
 import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
@@ -214,7 +214,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
   );
-  bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new HmacVerifiedCredentials(config.secret));
+  bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
   bind(TOKENS.Resources, () => new Resources());
   bind(

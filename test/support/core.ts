@@ -1,5 +1,5 @@
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
-import { HmacVerifiedCredentials } from '../../src/adapters/crypto/hmac-verified-credentials';
+import { KeyedHashVerifiedCredentials } from '../../src/adapters/crypto/keyed-hash-verified-credentials';
 import { HmacCredentialFingerprints } from '../../src/adapters/crypto/hmac-credential-fingerprints';
 import { InMemoryLoginAttempts } from '../../src/adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../../src/adapters/state/in-memory-revoked-sessions';
@@ -52,7 +52,7 @@ export function makeCore(
   const revoked = new InMemoryRevokedSessions(clock);
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);
-  const verified = new HmacVerifiedCredentials(TEST_SECRET);
+  const verified = new KeyedHashVerifiedCredentials(TEST_SECRET);
   const fingerprints = new HmacCredentialFingerprints(TEST_SECRET);
   const settings: GatewaySettings = {
     sessionLifetimeMs: 3_600_000,

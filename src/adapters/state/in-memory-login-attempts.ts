@@ -15,6 +15,9 @@ interface Counter {
  */
 export class InMemoryLoginAttempts implements LoginAttempts {
   private readonly counters: BoundedExpiringMap<Counter>;
+  // The latest lock end this store ever set: every lock is set here, so none outlasts it. Lifting
+  // a lock early (refund, reset) leaves it alone; it only has to be late enough, never exact.
+  private lockHorizon = 0;
 
   constructor(capacity = 100_000) {
     this.counters = new BoundedExpiringMap(capacity);
@@ -37,7 +40,10 @@ export class InMemoryLoginAttempts implements LoginAttempts {
       if (maxFailures < 1) return 0;
       const counter = this.counters.get(key, nowMs) ?? { failures: 0, lockedUntil: 0 };
       counter.failures += 1;
-      if (counter.failures >= maxFailures) counter.lockedUntil = nowMs + lockMs;
+      if (counter.failures >= maxFailures) {
+        counter.lockedUntil = nowMs + lockMs;
+        this.lockHorizon = Math.max(this.lockHorizon, counter.lockedUntil);
+      }
       // The window slides: failures older than lockMs since the last one are forgotten with the
       // entry, and a lock's entry lives exactly as long as the lock (then counting starts afresh).
       this.counters.set(key, counter, Math.max(counter.lockedUntil, nowMs + lockMs));
@@ -60,4 +66,6 @@ export class InMemoryLoginAttempts implements LoginAttempts {
   async reset(key: string): Promise<void> {
     this.counters.delete(key);
   }
+
+  readonly noLockAfter = (): number => this.lockHorizon;
 }

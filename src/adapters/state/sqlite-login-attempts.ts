@@ -21,6 +21,9 @@ interface Row {
  */
 export class SqliteLoginAttempts implements LoginAttempts {
   private readonly locks: BoundedExpiringMap<number>;
+  // The latest lock end loaded or set: the memory copy is complete, so no lock outlasts it (lifting
+  // a lock early leaves it alone; it only has to be late enough). See `noLockAfter`.
+  private lockHorizon = 0;
   private readonly select: Statement<[string], Row>;
   private readonly upsert: Statement<[{ key: string; failures: number; locked: number; until: number }]>;
   private readonly remove: Statement<[string]>;
@@ -37,7 +40,10 @@ export class SqliteLoginAttempts implements LoginAttempts {
     this.remove = db.prepare('DELETE FROM login_attempts WHERE key = ?');
     this.exists = db.prepare('SELECT 1 AS one FROM login_attempts WHERE key = ?');
     const rows = db.prepare('SELECT key, locked_until FROM login_attempts WHERE locked_until > ?').iterate(clock.now()) as IterableIterator<{ key: string; locked_until: number }>;
-    for (const row of rows) this.locks.set(row.key, row.locked_until, row.locked_until);
+    for (const row of rows) {
+      this.locks.set(row.key, row.locked_until, row.locked_until);
+      this.lockHorizon = Math.max(this.lockHorizon, row.locked_until);
+    }
     database.onSweep((at) => this.locks.sweep(at));
   }
 
@@ -78,7 +84,10 @@ export class SqliteLoginAttempts implements LoginAttempts {
     if (reservation.granted) {
       limits.forEach(({ key }, i) => {
         const until = reservation.locksUntil[i];
-        if (until > nowMs) this.locks.set(key, until, until);
+        if (until > nowMs) {
+          this.locks.set(key, until, until);
+          this.lockHorizon = Math.max(this.lockHorizon, until);
+        }
       });
     }
     return reservation;
@@ -102,6 +111,9 @@ export class SqliteLoginAttempts implements LoginAttempts {
       if (lifted[i]) this.locks.delete(key);
     });
   }
+
+  /** Every lock is in memory (this gateway is the only writer), so every cached Basic request past this time skips the lock read. */
+  readonly noLockAfter = (): number => this.lockHorizon;
 
   async reset(key: string): Promise<void> {
     // Most successful logins follow no failure: nothing to delete, so no commit (and no fsync) to wait for.

@@ -39,4 +39,11 @@ export interface LoginAttempts {
   refund(limits: readonly AttemptLimit[], nowMs: number): Promise<void>;
   /** Forgets the failures of `key` (after a successful login). */
   reset(key: string): Promise<void>;
+  /**
+   * Optional, for stores that know every lock without asking anyone (one process's memory): a
+   * time (ms) no lock of this store outlasts, so a caller that only reads locks may skip
+   * {@link lockedUntil} at or after it. A store shared between processes leaves it out: another
+   * replica may set a lock at any moment.
+   */
+  readonly noLockAfter?: () => number;
 }

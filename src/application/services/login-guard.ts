@@ -38,6 +38,9 @@ export class LoginGuard {
     const { lock } = this.settings;
     if (lock.maxAccountFailures === 0) return 0;
     const now = this.clock.now();
+    // Every cached HTTP Basic request asks (a lock wins over the cache); a store that knows no
+    // lock is in force answers without building keys or reading two of them.
+    if (this.attempts.noLockAfter !== undefined && now >= this.attempts.noLockAfter()) return 0;
     const [byAccount, byAddress] = await Promise.all([
       this.attempts.lockedUntil(accountKey(login), now),
       this.attempts.lockedUntil(addressKey(ip), now),

@@ -18,6 +18,17 @@ describe('InMemoryLoginAttempts', () => {
     expect(await attempts.lockedUntil('account:bogus-0', now)).toBe(now + 60_000);
   });
 
+  it('says no lock lasts past noLockAfter: nothing before the first lock, then at least every lock it set', async () => {
+    const attempts = new InMemoryLoginAttempts(10);
+    expect(attempts.noLockAfter()).toBe(0);
+    for (let i = 0; i < 3; i += 1) await fail(attempts, 'account:alice');
+    expect(attempts.noLockAfter()).toBe(now + 60_000);
+    // A lock set earlier but ending sooner (a shorter lock time) does not pull the horizon back.
+    for (let i = 0; i < 3; i += 1) await attempts.reserve([{ key: 'address:b', maxFailures: 3 }], now, 1_000);
+    expect(await attempts.lockedUntil('address:b', now)).toBe(now + 1_000);
+    expect(attempts.noLockAfter()).toBe(now + 60_000);
+  });
+
   it('does not extend a lock when more attempts follow it', async () => {
     const attempts = new InMemoryLoginAttempts(10);
     for (let i = 0; i < 3; i += 1) await fail(attempts, 'k');

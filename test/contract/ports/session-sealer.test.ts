@@ -43,6 +43,27 @@ describe('AesGcmSessionSealer', () => {
     }
   });
 
+  it('never serves a cached session to a token that only ends like the cached one', () => {
+    const sealer = new AesGcmSessionSealer(secret);
+    const token = sealer.seal(aSession());
+    expect(sealer.unseal(token)).not.toBeNull();
+    // Same authentication tag at the end, a different ciphertext before it (the cache is keyed by the tag).
+    const at = token.length - 30;
+    const forged = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    expect(forged.slice(-22)).toBe(token.slice(-22));
+    expect(sealer.unseal(forged)).toBeNull();
+    // And the genuine token still opens from the cache afterwards.
+    expect(sealer.unseal(token)).toEqual(sealer.unseal(token));
+    expect(sealer.unseal(token)).not.toBeNull();
+  });
+
+  it('keeps at most its capacity of opened tokens and still opens every genuine one', () => {
+    const sealer = new AesGcmSessionSealer(secret, 2);
+    const tokens = [1, 2, 3].map((n) => sealer.seal(aSession({ id: `s${n}` })));
+    for (const token of [...tokens, ...tokens]) expect(sealer.unseal(token)?.id).toBe(`s${tokens.indexOf(token) + 1}`);
+    expect((sealer as unknown as { opened: Map<string, unknown> }).opened.size).toBe(2);
+  });
+
   it('seals the same session differently every time (fresh IV)', () => {
     const sealer = new AesGcmSessionSealer(secret);
     expect(sealer.seal(aSession())).not.toBe(sealer.seal(aSession()));

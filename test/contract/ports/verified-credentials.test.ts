@@ -1,19 +1,19 @@
-import { HmacVerifiedCredentials } from '../../../src/adapters/crypto/hmac-verified-credentials';
+import { KeyedHashVerifiedCredentials } from '../../../src/adapters/crypto/keyed-hash-verified-credentials';
 import { verifiedCredentialsContract } from './verified-credentials.contract';
 
 const SECRET = 'verified-credentials-secret-0123456789-abcdef';
 
-verifiedCredentialsContract('HmacVerifiedCredentials', () => new HmacVerifiedCredentials(SECRET));
+verifiedCredentialsContract('KeyedHashVerifiedCredentials', () => new KeyedHashVerifiedCredentials(SECRET));
 
-describe('HmacVerifiedCredentials', () => {
+describe('KeyedHashVerifiedCredentials', () => {
   const header = { kind: 'basic' as const, username: 'alice', password: 'pw' };
 
   it('derives different keys under different secrets, so a key is useless elsewhere', () => {
-    expect(new HmacVerifiedCredentials(SECRET).keyFor(header)).not.toBe(new HmacVerifiedCredentials(`${SECRET}x`).keyFor(header));
+    expect(new KeyedHashVerifiedCredentials(SECRET).keyFor(header)).not.toBe(new KeyedHashVerifiedCredentials(`${SECRET}x`).keyFor(header));
   });
 
   it('forgets a user whatever the case of the name it is given', () => {
-    const cache = new HmacVerifiedCredentials(SECRET);
+    const cache = new KeyedHashVerifiedCredentials(SECRET);
     const key = cache.keyFor(header);
     cache.put(key, { username: 'Alice', credentialVersion: 'v' }, 0, 60_000);
     cache.forgetUser('alice');
@@ -21,7 +21,7 @@ describe('HmacVerifiedCredentials', () => {
   });
 
   it('never holds more entries than its capacity', () => {
-    const cache = new HmacVerifiedCredentials(SECRET, 3);
+    const cache = new KeyedHashVerifiedCredentials(SECRET, 3);
     const keys = ['a', 'b', 'c', 'd'].map((u) => cache.keyFor({ kind: 'basic', username: u, password: 'pw' }));
     keys.forEach((key, i) => cache.put(key, { username: `u${i}`, credentialVersion: 'v' }, 0, 60_000));
     expect(cache.get(keys[0], 0)).toBeNull();
@@ -29,7 +29,7 @@ describe('HmacVerifiedCredentials', () => {
   });
 
   it('keeps a copy, so changing the object given to put changes nothing', () => {
-    const cache = new HmacVerifiedCredentials(SECRET);
+    const cache = new KeyedHashVerifiedCredentials(SECRET);
     const value = { username: 'alice', credentialVersion: 'v1' };
     cache.put('k', value, 0, 60_000);
     value.credentialVersion = 'v2';

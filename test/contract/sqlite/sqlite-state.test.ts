@@ -56,6 +56,8 @@ describe('SQLite state after the database is closed and opened again', () => {
       expect(await new SqliteRevokedSessions(second, clock).isRevoked('session-1')).toBe(true);
       const again = new SqliteLoginAttempts(second, clock);
       expect(await again.lockedUntil('account:alice', clock.now())).toBe(clock.now() + 60_000);
+      // A lock loaded at start counts for noLockAfter too, or a cached Basic header would skip it.
+      expect(again.noLockAfter()).toBe(clock.now() + 60_000);
       // bob's one earlier failure still counts: two more reach the limit of three
       expect(await again.reserve([{ key: 'account:bob', maxFailures: 3 }], clock.now(), 60_000)).toEqual({ granted: true, locksUntil: [0] });
       expect(await again.reserve([{ key: 'account:bob', maxFailures: 3 }], clock.now(), 60_000)).toEqual({ granted: true, locksUntil: [clock.now() + 60_000] });
@@ -196,6 +198,23 @@ describe('SqliteDatabase', () => {
 });
 
 describe('SqliteLoginAttempts', () => {
+  it('says no lock lasts past noLockAfter: nothing before the first lock, then at least every lock it set', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    try {
+      const attempts = new SqliteLoginAttempts(database, clock);
+      expect(attempts.noLockAfter()).toBe(0);
+      for (let i = 0; i < 3; i += 1) await attempts.reserve([{ key: 'account:alice', maxFailures: 3 }], clock.now(), 60_000);
+      expect(attempts.noLockAfter()).toBe(clock.now() + 60_000);
+      for (let i = 0; i < 3; i += 1) await attempts.reserve([{ key: 'address:b', maxFailures: 3 }], clock.now(), 1_000);
+      expect(attempts.noLockAfter()).toBe(clock.now() + 60_000);
+    } finally {
+      database.close();
+      data.remove();
+    }
+  });
+
   it('writes nothing for the reset after a login that followed no failure', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));

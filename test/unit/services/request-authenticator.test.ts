@@ -167,6 +167,20 @@ describe('RequestAuthenticator', () => {
       expect(await core.authenticator.authenticate({ credentials: basicAuth('alice', 'pw'), ip: '192.0.2.10' })).toMatchObject({ kind: 'basic' });
     });
 
+    it('refuses a cached header from a locked address, so the cache is no oracle for guesses the lock refuses', async () => {
+      const core = makeCore([alice()]);
+      const attacker = '203.0.113.66';
+      const header = basicAuth('alice', 'pw');
+      // alice's own client keeps her header in the cache.
+      expect(await core.authenticator.authenticate({ credentials: header, ip: '192.0.2.10' })).toMatchObject({ kind: 'basic' });
+      // An address that sprayed guesses over many names is locked...
+      for (let i = 0; i < 30; i += 1) await core.authenticator.authenticate({ credentials: basicAuth(`bogus-${i}`, 'x'), ip: attacker });
+      // ...so its wrong guesses and its right one get the same answer, and alice's own client still passes.
+      expect(await core.authenticator.authenticate({ credentials: basicAuth('alice', 'guess'), ip: attacker })).toMatchObject({ kind: 'locked' });
+      expect(await core.authenticator.authenticate({ credentials: header, ip: attacker })).toMatchObject({ kind: 'locked' });
+      expect(await core.authenticator.authenticate({ credentials: header, ip: '192.0.2.10' })).toMatchObject({ kind: 'basic' });
+    });
+
     it('stops hashing for a locked address, so a flood costs no bcrypt work', async () => {
       const core = makeCore([alice()]);
       const attacker = '203.0.113.66';
