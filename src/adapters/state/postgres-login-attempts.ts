@@ -22,6 +22,7 @@ interface Row {
  * `lockedUntil` (asked on every HTTP Basic forward-auth request) answers from a memory mirror of
  * the locks: loaded at (re)connection, updated after each commit here and by NOTIFY from the
  * other replicas. It is only a shortcut: the transaction in `reserve` checks the database itself.
+ * No `noLockAfter`: another replica may set a lock at any moment, so no lock read may be skipped.
  */
 export class PostgresLoginAttempts implements LoginAttempts {
   private locks: BoundedExpiringMap<number>;
