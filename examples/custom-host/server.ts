@@ -145,14 +145,21 @@ if (require.main === module) {
     process.exit(2);
   }
   const gateway = createGateway(loaded.config);
-  // Building the gateway starts nothing; start() runs what works in the background (the Redis
-  // revocation feed, the rules file watch) before the first request is served.
-  gateway.start();
-  const server = createCustomHost(gateway);
-  server.listen(loaded.config.port, loaded.config.address, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address !== null ? address.port : loaded.config.port;
-    process.stdout.write(`custom host listening on http://${loaded.config.address}:${port}\n`);
-  });
-  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+  // Building the gateway starts nothing; start() runs what works in the background (the PostgreSQL
+  // schema check, the Redis revocation feed, the rules file watch) before the first request is served.
+  gateway.start().then(
+    () => {
+      const server = createCustomHost(gateway);
+      server.listen(loaded.config.port, loaded.config.address, () => {
+        const address = server.address();
+        const port = typeof address === 'object' && address !== null ? address.port : loaded.config.port;
+        process.stdout.write(`custom host listening on http://${loaded.config.address}:${port}\n`);
+      });
+      process.once('SIGTERM', () => server.close(() => process.exit(0)));
+    },
+    (e: unknown) => {
+      process.stderr.write(`custom host cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
+      void gateway.close().then(() => process.exit(2));
+    },
+  );
 }

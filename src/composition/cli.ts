@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
@@ -7,6 +8,14 @@ import { configWarnings, loadConfig, secretFlagWarnings } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
+
+/** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
+function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: string | null; caFile: string | null } | null {
+  const file = env.DATABASE_URL_FILE?.trim();
+  const url = file !== undefined && file !== '' ? readFileSync(file, 'utf8').trim() : env.DATABASE_URL?.trim();
+  if (url === undefined || url === '') return null;
+  return { url, ssl: env.DATABASE_SSL?.trim() || null, caFile: env.DATABASE_CA_FILE?.trim() || null };
+}
 
 /** The `portcullis` executable: the CLI, wired to this process's environment. */
 export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = new ProcessIo()): Promise<number> {
@@ -22,10 +31,19 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     doctor: { transport: socketProbeTransport },
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {
+      // With DATABASE_URL the records are in PostgreSQL: pg_dump copies them (a --data-dir still means the embedded file).
+      const database = dataDir === null ? postgresBackupTarget(env) : null;
+      if (database !== null) {
+        const { backupPostgres } = require('../adapters/postgres/postgres-backup') as typeof import('../adapters/postgres/postgres-backup');
+        return backupPostgres(database, file);
+      }
       const { backupDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
       return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file);
     },
     restore: async (file, dataDir) => {
+      if (dataDir === null && postgresBackupTarget(env) !== null) {
+        throw new Error('with DATABASE_URL, restore a pg_dump backup with pg_restore --clean (see docs/operations.md), the gateways stopped');
+      }
       const { restoreDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
       return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now());
     },
@@ -45,7 +63,13 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       );
       if (c.ldap !== null) summary.push(`LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}`);
       // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
-      summary.push(c.redis !== null ? 'state: shared in Redis (REDIS_URL; DATA_DIR is not used)' : `state: ${join(resolve(c.dataDir ?? DEFAULT_DATA_DIR), 'portcullis.db')}`);
+      summary.push(
+        c.database !== null
+          ? `state: PostgreSQL (DATABASE_URL${c.redis !== null ? '; revocations there, locks and used codes in Redis' : ''}; DATA_DIR is not used)`
+          : c.redis !== null
+            ? 'state: shared in Redis (REDIS_URL; DATA_DIR is not used)'
+            : `state: ${join(resolve(c.dataDir ?? DEFAULT_DATA_DIR), 'portcullis.db')}`,
+      );
       return { problems: [], summary, demo: c.demo, warnings: [...flagWarnings, ...configWarnings(c)] };
     },
   });

@@ -7,6 +7,7 @@ import type { LdapUserStoreSettings } from '../adapters/users/ldap-user-store';
 import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
+import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
@@ -77,6 +78,12 @@ export interface Config {
    * gateway built as a library with no data dir keeps it in memory.
    */
   readonly dataDir: string | null;
+  /**
+   * Durable state in PostgreSQL, shared by several replicas (`DATABASE_URL` or `DATABASE_URL_FILE`,
+   * `DATABASE_SSL`, `DATABASE_CA_FILE`); null: SQLite in DATA_DIR (or Redis alone). With Redis as
+   * well, PostgreSQL keeps the revocations and Redis the short-lived state.
+   */
+  readonly database: PostgresTarget | null;
   /** Port of the separate Prometheus endpoint; null when metrics are off. */
   readonly metricsPort: number | null;
   readonly metricsAddress: string;
@@ -329,6 +336,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   }
   const redisPrefix = read('REDIS_PREFIX');
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
+  const database = databaseSettings(read, get, fromFile, readFile, problems);
   const metricsPortRaw = read('METRICS_PORT');
   // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
   // Loopback by default, the proxy being on the same machine; a container or pod sets an
@@ -374,6 +382,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     redis,
     redisPrefix,
     dataDir: read('DATA_DIR'),
+    database,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
     metricsAddress: read('METRICS_ADDRESS'),
     forwardAuthPort,
@@ -422,7 +431,7 @@ export function secretFlagWarnings(argv: readonly string[]): string[] {
   const { env } = flagsToEnv(argv);
   const warnings: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    const withPassword = name === 'REDIS_URL' && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
+    const withPassword = (name === 'REDIS_URL' || name === 'DATABASE_URL') && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
     if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
     const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
     warnings.push(`${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`);
@@ -499,4 +508,49 @@ function ldapSettings(
     cacheTtlMs: read('LDAP_CACHE_TTL') * 1000,
   };
   return problems.length === before ? settings : null;
+}
+
+/**
+ * DATABASE_URL (or DATABASE_URL_FILE, so the password stays out of the environment), DATABASE_SSL
+ * and DATABASE_CA_FILE. The URL holds a password: problems name the form, never the value.
+ */
+function databaseSettings(
+  read: <K extends OptionName>(name: K) => OptionValue<K>,
+  get: (name: string) => string | undefined,
+  fromFile: (name: string) => string | undefined,
+  readFile: (path: string) => string,
+  problems: string[],
+): PostgresTarget | null {
+  const raw = fromFile('DATABASE_URL')?.trim();
+  const ssl = read('DATABASE_SSL');
+  const caFile = read('DATABASE_CA_FILE');
+  if (raw === undefined || raw === '') {
+    if (get('DATABASE_SSL') !== undefined || caFile !== null) problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
+    return null;
+  }
+  let url: URL | null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || !['postgres:', 'postgresql:'].includes(url.protocol) || url.hostname === '') {
+    problems.push('DATABASE_URL must look like postgres://user:password@host:5432/database');
+    return null;
+  }
+  if (placeholderMarkerIn(url.password) !== null) {
+    problems.push('DATABASE_URL holds a placeholder password copied from the examples: set a real password on PostgreSQL and in DATABASE_URL');
+  }
+  // An unknown DATABASE_SSL was reported by its parser (read), and reads as unset here.
+  if (get('DATABASE_SSL') !== undefined && url.searchParams.has('sslmode')) problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
+  if (caFile !== null && ssl !== 'verify-full') problems.push('DATABASE_CA_FILE needs DATABASE_SSL=verify-full');
+  let ca: string | null = null;
+  if (caFile !== null) {
+    try {
+      ca = readFile(caFile);
+    } catch {
+      problems.push(`DATABASE_CA_FILE: cannot read ${caFile}`);
+    }
+  }
+  return { url: raw, ssl, ca };
 }

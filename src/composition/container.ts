@@ -11,6 +11,11 @@ import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-ste
 import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { RedisConnection } from '../adapters/redis/redis-connection';
 import { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
+import { PostgresDatabase } from '../adapters/postgres/postgres-database';
+import { PostgresLoginAttempts } from '../adapters/state/postgres-login-attempts';
+import { PostgresRevokedSessions } from '../adapters/state/postgres-revoked-sessions';
+import { PostgresUsedOAuthFlows } from '../adapters/state/postgres-used-oauth-flows';
+import { PostgresUsedTotpSteps } from '../adapters/state/postgres-used-totp-steps';
 import { SqliteLoginAttempts } from '../adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../adapters/state/sqlite-used-oauth-flows';
@@ -77,12 +82,12 @@ import type { Config } from './config';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
-import type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
+import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 
 export type { Overrides, Wiring } from './binding';
-export type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
+export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
@@ -125,16 +130,30 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Database,
     (logger: Logger, clock: Clock): DatabaseHolder => ({
-      database: config.redis === null && config.dataDir !== null ? SqliteDatabase.open(config.dataDir, { logger, clock }) : null,
+      database: config.redis === null && config.database === null && config.dataDir !== null ? SqliteDatabase.open(config.dataDir, { logger, clock }) : null,
+    }),
+    [TOKENS.Logger, TOKENS.Clock],
+  );
+  bind(
+    TOKENS.Postgres,
+    (logger: Logger, clock: Clock): PostgresHolder => ({
+      postgres: config.database === null ? null : new PostgresDatabase({ pg: optionalModules.pg(), target: config.database, logger, clock }),
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
   bind(
     TOKENS.Metrics,
-    (redis: RedisHolder, data: DatabaseHolder): MetricsHolder => ({
-      metrics: config.metricsPort === null ? null : new PrometheusMetrics(optionalModules.promClient(), [...(redis.connection === null ? [] : [redis.connection]), ...(data.database === null ? [] : [data.database])]),
+    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): MetricsHolder => ({
+      metrics:
+        config.metricsPort === null
+          ? null
+          : new PrometheusMetrics(optionalModules.promClient(), [
+              ...(redis.connection === null ? [] : [redis.connection]),
+              ...(data.database === null ? [] : [data.database]),
+              ...(pg.postgres === null ? [] : [pg.postgres]),
+            ]),
     }),
-    [TOKENS.Redis, TOKENS.Database],
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(
     TOKENS.AuditLog,
@@ -147,13 +166,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   bind(
     TOKENS.ReadinessChecks,
-    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions): ReadinessCheck[] => [
+    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions, pg: PostgresHolder): ReadinessCheck[] => [
       lifecycle,
       ...(redis.connection === null ? [] : [redis.connection]),
+      ...(pg.postgres === null ? [] : [pg.postgres]),
       // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
-      ...(revoked instanceof RedisRevokedSessions ? [revoked] : []),
+      ...(revoked instanceof RedisRevokedSessions || revoked instanceof PostgresRevokedSessions ? [revoked] : []),
     ],
-    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions],
+    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions, TOKENS.Postgres],
   );
   bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
@@ -166,29 +186,33 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
   bind(
     TOKENS.UsedTotpSteps,
-    (clock: Clock, redis: RedisHolder, data: DatabaseHolder): UsedTotpSteps => {
+    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {
       if (redis.connection !== null) return new RedisUsedTotpSteps(redis.connection, clock);
+      if (pg.postgres !== null) return new PostgresUsedTotpSteps(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedTotpSteps(clock) : new SqliteUsedTotpSteps(data.database, clock);
     },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database],
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(
     TOKENS.LoginAttempts,
-    (redis: RedisHolder, data: DatabaseHolder, clock: Clock): LoginAttempts => {
+    (redis: RedisHolder, data: DatabaseHolder, clock: Clock, pg: PostgresHolder): LoginAttempts => {
       if (redis.connection !== null) return new RedisLoginAttempts(redis.connection);
+      if (pg.postgres !== null) return new PostgresLoginAttempts(pg.postgres, clock);
       return data.database === null ? new InMemoryLoginAttempts() : new SqliteLoginAttempts(data.database, clock);
     },
-    [TOKENS.Redis, TOKENS.Database, TOKENS.Clock],
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Clock, TOKENS.Postgres],
   );
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
   bind(
     TOKENS.RevokedSessions,
-    (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder): RevokedSessions => {
+    (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder, pg: PostgresHolder): RevokedSessions => {
+      // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
+      if (pg.postgres !== null) return new PostgresRevokedSessions(pg.postgres, clock);
       if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
       // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
       return new RedisRevokedSessions(redis.connection, clock, logger);
     },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database],
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
@@ -233,11 +257,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
   bind(
     TOKENS.UsedOAuthFlows,
-    (clock: Clock, redis: RedisHolder, data: DatabaseHolder): UsedOAuthFlows => {
+    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedOAuthFlows => {
       if (redis.connection !== null) return new RedisUsedOAuthFlows(redis.connection, clock);
+      if (pg.postgres !== null) return new PostgresUsedOAuthFlows(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedOAuthFlows(clock) : new SqliteUsedOAuthFlows(data.database, clock);
     },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database],
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
 

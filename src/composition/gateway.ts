@@ -30,12 +30,16 @@ export interface Gateway {
    */
   readonly listener: GatewayRequestListener;
   /**
-   * Starts what runs in the background: the Redis revocation feed, the access rules file watch, the
-   * decoy hash. Building the gateway starts nothing; `listen`, `listenForwardAuth` and
-   * `listenMetrics` call this first, and a host with its own server calls it before serving.
-   * Idempotent.
+   * Starts what runs in the background: the PostgreSQL schema check and change feed, the Redis
+   * revocation feed, the access rules file watch, the decoy hash. Building the gateway starts
+   * nothing; `listen`, `listenForwardAuth` and `listenMetrics` call this first (and wait for it),
+   * and a host with its own server awaits it before serving. Resolves once the stores that load at
+   * start are ready to be used (PostgreSQL: schema checked and updated; when the server is
+   * unreachable it resolves too and keeps trying, cookie sessions answering 503 meanwhile).
+   * Rejects with DatabaseStartError when the database can never work with this configuration (a
+   * newer schema, a wrong password). Idempotent: every call returns the same promise.
    */
-  start(): void;
+  start(): Promise<void>;
   /** Starts the public listener (UI, browser API, and forward auth unless it has its own); resolves the bound port. */
   listen(port?: number, address?: string): Promise<{ server: Server; port: number }>;
   /**
@@ -121,6 +125,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const rulesSource = container.get(TOKENS.AccessRulesSource);
   const { connection: redis } = container.get(TOKENS.Redis);
   const { database } = container.get(TOKENS.Database);
+  const { postgres } = container.get(TOKENS.Postgres);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings)));
   const separateForwardAuth = config.forwardAuthPort !== null;
@@ -131,16 +136,20 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   let internalListener: GatewayRequestListener | null = null;
   const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];
-  let started = false;
-  const start = (): void => {
-    if (started) return;
-    started = true;
+  let starting: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    if (starting !== null) return starting;
+    // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
+    starting = postgres === null ? Promise.resolve() : postgres.start();
+    // Handled here so a host that does not await start() gets no unhandled rejection; awaiting it still sees the error.
+    starting.catch(() => undefined);
     const revoked = container.get(TOKENS.RevokedSessions);
     if (revoked instanceof RedisRevokedSessions) revoked.start();
     if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
     // The decoy for unknown names made now, off the event loop, so the first unknown name does not pay for it (and stand out).
     const hasher = container.get(TOKENS.PasswordHasher);
     if (hasher instanceof BcryptPasswordHasher) hasher.verifyDecoy('').catch(() => undefined);
+    return starting;
   };
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
@@ -149,6 +158,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       rulesSource.close();
       await resources.closeAll();
       if (redis !== null) await redis.close();
+      await postgres?.close();
       // Last: requests drained before this commit their writes first.
       database?.close();
     })();
@@ -168,14 +178,14 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     },
     start,
     async listen(port = config.port, address = config.address) {
-      start();
+      await start();
       const server = boundedServer(requestListener());
       servers.push(server);
       return listenOn(server, port, address);
     },
     async listenForwardAuth(port = config.forwardAuthPort ?? 0, address = config.forwardAuthAddress) {
       if (!separateForwardAuth) return null;
-      start();
+      await start();
       const server = boundedServer((internalListener ??= forwardAuthOnly(koa(), forwardAuth())));
       servers.push(server);
       return listenOn(server, port, address);
@@ -183,7 +193,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     async listenMetrics(port = config.metricsPort ?? 0, address = config.metricsAddress) {
       const { metrics } = container.get(TOKENS.Metrics);
       if (metrics === null) return null;
-      start();
+      await start();
       const server = createServer((req, res) => {
         if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

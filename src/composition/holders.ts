@@ -1,4 +1,5 @@
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
+import type { PostgresDatabase } from '../adapters/postgres/postgres-database';
 import type { RedisConnection } from '../adapters/redis/redis-connection';
 import type { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
 
@@ -12,6 +13,14 @@ export interface RedisHolder {
  */
 export interface DatabaseHolder {
   readonly database: SqliteDatabase | null;
+}
+/**
+ * PostgreSQL, when DATABASE_URL is set: the durable records of several replicas (all the state,
+ * or with Redis as well the revocations while Redis keeps the short-lived state). See
+ * docs/operations.md#three-deployment-shapes.
+ */
+export interface PostgresHolder {
+  readonly postgres: PostgresDatabase | null;
 }
 export interface MetricsHolder {
   readonly metrics: PrometheusMetrics | null;

@@ -17,7 +17,7 @@ import { unknownOptionWarnings } from './option-docs';
  * directory, removed when it stops).
  */
 function withDataDir(config: Config): { config: Config; throwaway: string | null } {
-  if (config.redis !== null || config.dataDir !== null) return { config, throwaway: null };
+  if (config.redis !== null || config.database !== null || config.dataDir !== null) return { config, throwaway: null };
   if (!config.demo) return { config: { ...config, dataDir: DEFAULT_DATA_DIR }, throwaway: null };
   const throwaway = mkdtempSync(join(tmpdir(), 'portcullis-demo-'));
   return { config: { ...config, dataDir: throwaway }, throwaway };
@@ -25,8 +25,21 @@ function withDataDir(config: Config): { config: Config; throwaway: string | null
 
 /** Which store holds the state, for the start-up log line. */
 function stateStoreOf(config: Config): string {
+  if (config.database !== null) return config.redis === null ? 'postgres' : 'redis+postgres';
   if (config.redis !== null) return 'redis';
   return config.dataDir === null ? 'memory' : 'sqlite';
+}
+
+/**
+ * The embedded database serves one gateway: a second one on the same DATA_DIR is refused by its
+ * lock, but replicas with a DATA_DIR each (an orchestrator's volume per pod) would each keep
+ * their own logouts and locks. A process cannot count its siblings; where the platform says this
+ * may be one of several (Kubernetes sets KUBERNETES_SERVICE_HOST in every pod), say so once.
+ */
+function replicaHintOf(config: Config, env: NodeJS.ProcessEnv): string | null {
+  if (config.redis !== null || config.database !== null || config.dataDir === null) return null;
+  if (env.KUBERNETES_SERVICE_HOST === undefined) return null;
+  return 'the state is in the embedded database of this one gateway (DATA_DIR): if several replicas run, each has its own logouts and locks; set DATABASE_URL (PostgreSQL) so they share them';
 }
 
 /** The `npm start` entry: read config, start, and shut down cleanly on SIGTERM/SIGINT. */
@@ -66,11 +79,25 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     }
     throw e;
   }
+  // Before listening: PostgreSQL's schema is checked (and a newer one refused) before the first request.
+  try {
+    await gateway.start();
+  } catch (e) {
+    await gateway.close();
+    removeThrowaway();
+    if (e instanceof DatabaseStartError) {
+      process.stderr.write(`Portcullis cannot start; fix the database:\n  - ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
   // Valid but risky: said once, loudly, where operators look (the log), before the first request.
   for (const warning of [...unknownOptionWarnings(env), ...configWarnings(config)]) gateway.logger.warn(warning);
-  if (loaded.config.redis !== null && loaded.config.dataDir !== null) {
-    gateway.logger.warn('DATA_DIR is not used: with REDIS_URL the state is shared in Redis', { dataDir: loaded.config.dataDir });
+  if ((loaded.config.redis !== null || loaded.config.database !== null) && loaded.config.dataDir !== null) {
+    gateway.logger.warn('DATA_DIR is not used: with REDIS_URL or DATABASE_URL the state is shared by the replicas there', { dataDir: loaded.config.dataDir });
   }
+  const replicaHint = replicaHintOf(config, env);
+  if (replicaHint !== null) gateway.logger.warn(replicaHint);
   let port: number;
   let forwardAuth: Awaited<ReturnType<typeof gateway.listenForwardAuth>>;
   let metrics: Awaited<ReturnType<typeof gateway.listenMetrics>>;

@@ -73,7 +73,7 @@ export function renderOptionsHelp(): string {
 }
 
 /** Names our options start with: an unknown variable with one of them is most likely a typo of ours. */
-const OUR_PREFIXES = ['PORTCULLIS_', 'OAUTH_', 'LDAP_', 'REDIS_', 'GITHUB_CLIENT_', 'GOOGLE_CLIENT_', 'GENERIC_CLIENT_', 'FORWARD_AUTH_', 'METRICS_'];
+const OUR_PREFIXES = ['PORTCULLIS_', 'OAUTH_', 'LDAP_', 'REDIS_', 'DATABASE_', 'GITHUB_CLIENT_', 'GOOGLE_CLIENT_', 'GENERIC_CLIENT_', 'FORWARD_AUTH_', 'METRICS_'];
 /** Common variables of shells, containers and CI that sit within two edits of one of ours. */
 const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
 

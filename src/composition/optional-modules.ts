@@ -3,14 +3,15 @@ import { lazyModule } from '../adapters/system/lazy-module';
 
 /**
  * The libraries of optional features, loaded in this one place and only when the feature is
- * configured: a gateway without metrics, Redis or a terminal does not carry prom-client, ioredis or
- * pino-pretty in its idle memory (see docs/benchmark.md). Composition hands each module to the
+ * configured: a gateway without metrics, Redis, PostgreSQL or a terminal does not carry prom-client, ioredis,
+ * pg or pino-pretty in its idle memory (see docs/benchmark.md). Composition hands each module to the
  * adapter that uses it, typed with `typeof import(...)`, so the adapter neither requires nor knows
  * when it is loaded. Each loader loads once.
  */
 export const optionalModules = {
   promClient: lazyModule(() => require('prom-client') as typeof import('prom-client')),
   ioredis: lazyModule(() => require('ioredis') as typeof import('ioredis')),
+  pg: lazyModule(() => require('pg') as typeof import('pg')),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {
     try {

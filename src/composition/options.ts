@@ -50,6 +50,11 @@ export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
 export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberUid=%s))';
+/** PostgreSQL's TLS modes the gateway offers: encrypted with any certificate, or verified against a CA and the host name. */
+const databaseSsl: Parser<'require' | 'verify-full'> = (raw, name) => {
+  const v = raw.toLowerCase();
+  return v === 'require' || v === 'verify-full' ? { ok: true, value: v } : { ok: false, problem: `${name} must be require or verify-full` };
+};
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 /** A row of the documentation tables: one option, or several that share it (`PORT` / `ADDRESS`). */
@@ -86,7 +91,7 @@ export const OPTION_GROUPS = [
   { id: 'oauth', title: 'OAuth providers', intro: 'A provider is on when both its client id and secret are set. Setting only part of a provider\'s\noptions stops start-up with a message that names what is missing. How to register the gateway at\neach provider: [OAuth](oauth.md).' },
   { id: 'rules', title: 'Access rules', intro: '' },
   { id: 'ldap', title: 'LDAP', intro: 'Setting `LDAP_ADDRESS` enables the directory; how it is searched, bound and cached:\n[User stores](user-stores.md#ldap).' },
-  { id: 'operations', title: 'Operations', intro: 'Redis, metrics and shutdown; see [Operations](operations.md).' },
+  { id: 'operations', title: 'Operations', intro: 'Redis, PostgreSQL, metrics and shutdown; see [Operations](operations.md).' },
 ] as const;
 
 export const OPTION_TABLE = options({
@@ -108,7 +113,7 @@ export const OPTION_TABLE = options({
   FORWARD_AUTH_PORT: { group: 'gateway', parse: integer(1, 65535), fallback: null, doc: { default: '— / `127.0.0.1`', meaning: 'give forward auth (`/api/auth/*`, plus `/api/healthcheck` and `/api/ready`) a listener of its own; the public listener (`PORT`) then answers every spelling of `/api/auth/*` with a 404 envelope and serves only the UI and the browser API. Why: the forward-auth answer is for the proxy alone (it hands out identity headers and the upstream\'s `response.basicauth` credentials), and the proxy in front of the login host is itself a trusted peer, so a path or peer check cannot keep clients from asking it; a port the internet cannot reach can. The shipped examples use it. In a container, set the address to one the proxy reaches (`0.0.0.0`) and do not publish the port. Unset: forward auth stays on the public listener, as before' } },
   FORWARD_AUTH_ADDRESS: { group: 'gateway', parse: text, fallback: '127.0.0.1', doc: { sameRowAs: 'FORWARD_AUTH_PORT' } },
   LOG_LEVEL: { group: 'gateway', parse: oneOf(LOG_LEVELS), fallback: 'info', doc: { default: '`info`', meaning: '`debug`, `info`, `warn`, `error`, `silent`' } },
-  DATA_DIR: { group: 'gateway', parse: text, fallback: null, doc: { default: '`./data` (demo: a throwaway temp dir)', meaning: 'where the gateway keeps `portcullis.db`: logouts, locks, used TOTP codes and OAuth flows, so a restart forgets none of them. Not used with `REDIS_URL` (see [State on disk](operations.md#state-on-disk-data_dir))' } },
+  DATA_DIR: { group: 'gateway', parse: text, fallback: null, doc: { default: '`./data` (demo: a throwaway temp dir)', meaning: 'where the gateway keeps `portcullis.db`: logouts, locks, used TOTP codes and OAuth flows, so a restart forgets none of them. Not used with `REDIS_URL` or `DATABASE_URL` (see [State on disk](operations.md#state-on-disk-data_dir))' } },
   GITHUB_CLIENT_ID: { group: 'oauth', parse: text, fallback: undefined, file: true, configures: true, doc: { label: '`GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET` (or `GITHUB_CLIENT_ID_FILE`, `GITHUB_CLIENT_SECRET_FILE`)', default: '—', meaning: 'GitHub OAuth app credentials' } },
   GITHUB_CLIENT_SECRET: { group: 'oauth', parse: text, fallback: undefined, file: true, secret: true, doc: { sameRowAs: 'GITHUB_CLIENT_ID' } },
   GITHUB_URL: { group: 'oauth', parse: text, fallback: 'https://github.com', doc: { default: '`https://github.com`', meaning: 'web base of the authorize and token endpoints (GitHub Enterprise: `https://ghe.example.com`)' } },
@@ -147,6 +152,9 @@ export const OPTION_TABLE = options({
   LDAP_CACHE_TTL: { group: 'ldap', parse: integer(0, 3600), fallback: 60, doc: { default: '`60`', meaning: 'seconds, 0–3600: the re-check interval of sessions: how long a session check may reuse the directory\'s answer, so how long a deletion, password or group change may take to reach existing sessions ([session checks](user-stores.md#ldap))' } },
   REDIS_URL: { group: 'operations', parse: text, fallback: undefined, file: true, doc: { default: '— (state in `DATA_DIR`)', meaning: 'shared state for several replicas: `redis://`, `rediss://` (TLS), `redis+sentinel://`; the `_FILE` form reads it from a file (a Kubernetes or Docker secret). Forms: [Operations](operations.md#several-replicas-shared-state-in-redis)' } },
   REDIS_PREFIX: { group: 'operations', parse: text, fallback: 'portcullis:', doc: { default: '`portcullis:`', meaning: 'prefix of every Redis key and channel, so several gateways or other applications can share a Redis' } },
+  DATABASE_URL: { group: 'operations', parse: text, fallback: undefined, file: true, doc: { default: '— (state in `DATA_DIR`)', meaning: 'durable state for several replicas in PostgreSQL: `postgres://user:password@host:5432/database`; the `_FILE` form reads it from a file, so the password stays out of the environment. With `REDIS_URL` too, revocations stay in PostgreSQL and the short-lived state goes to Redis ([three deployment shapes](operations.md#three-deployment-shapes))' } },
+  DATABASE_SSL: { group: 'operations', parse: databaseSsl, fallback: null, doc: { default: '— (as the URL\'s `sslmode` says)', meaning: '`require` (TLS, any certificate) or `verify-full` (the certificate must chain to a trusted CA and name the host)' } },
+  DATABASE_CA_FILE: { group: 'operations', parse: text, fallback: null, doc: { default: '— (the system\'s CAs)', meaning: 'PEM file of the CA that signed the PostgreSQL server\'s certificate; needs `DATABASE_SSL=verify-full`' } },
   METRICS_PORT: { group: 'operations', parse: integer(0, 65535), fallback: 0, doc: { default: 'off / `0.0.0.0`', meaning: 'Prometheus endpoint `GET /metrics` on its own port' } },
   METRICS_ADDRESS: { group: 'operations', parse: text, fallback: '0.0.0.0', doc: { sameRowAs: 'METRICS_PORT' } },
   SHUTDOWN_TIMEOUT: { group: 'operations', parse: integer(1, 600), fallback: 10, doc: { default: '`10`', meaning: 'seconds a SIGTERM waits for in-flight requests' } },

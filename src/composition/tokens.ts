@@ -33,7 +33,7 @@ import type { LogoutUseCase } from '../application/use-cases/logout';
 import type { StartOAuthUseCase } from '../application/use-cases/start-oauth';
 import type { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import type { Config } from './config';
-import type { DatabaseHolder, MetricsHolder, RedisHolder } from './holders';
+import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
 
 declare const resolvesTo: unique symbol;
@@ -92,6 +92,7 @@ export const TOKENS = {
   HttpSettings: token<HttpSettings>('HttpSettings'),
   Redis: token<RedisHolder>('Redis'),
   Database: token<DatabaseHolder>('Database'),
+  Postgres: token<PostgresHolder>('Postgres'),
   Metrics: token<MetricsHolder>('Metrics'),
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
   ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),

@@ -18,6 +18,7 @@ const INFRASTRUCTURE_PACKAGES = [
   'simple-oauth2',
   'class-validator',
   'ioredis',
+  'pg',
   'ldapts',
   'pino',
   'prom-client',

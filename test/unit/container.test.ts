@@ -34,6 +34,11 @@ import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-ses
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
 import { TOKENS } from '../../src/composition/tokens';
+import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
+import { PostgresLoginAttempts } from '../../src/adapters/state/postgres-login-attempts';
+import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
+import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-oauth-flows';
+import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
 import { aUser } from '../support/builders';
 import { FakeUserStore, FixedClock } from '../support/fakes';
 
@@ -122,6 +127,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
   Redis: (value) => expect(value).toEqual({ connection: null }),
   Database: (value) => expect(value).toEqual({ database: null }),
+  Postgres: (value) => expect(value).toEqual({ postgres: null }),
   Metrics: (value) => expect(value).toEqual({ metrics: null }),
   Lifecycle: hasMethods('check', 'drain'),
   ReadinessChecks: (value) => expect((value as { name: string }[]).map((c) => c.name)).toEqual(['gateway']),
@@ -238,6 +244,41 @@ describe('buildContainer', () => {
     } finally {
       await connection?.close();
       data.remove();
+    }
+  });
+
+  it('binds every store to PostgreSQL with DATABASE_URL (no file in DATA_DIR), with its readiness and revocations checks', async () => {
+    const data = tempDataDir();
+    const container = buildContainer(testConfig({ DATA_DIR: data.dir, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' }));
+    const { postgres } = container.get(TOKENS.Postgres);
+    try {
+      expect(postgres).toBeInstanceOf(PostgresDatabase);
+      expect(container.get(TOKENS.Database).database).toBeNull();
+      expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(PostgresLoginAttempts);
+      expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(PostgresRevokedSessions);
+      expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(PostgresUsedTotpSteps);
+      expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(PostgresUsedOAuthFlows);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'postgres', 'revocations']);
+      expect(existsSync(join(data.dir, 'portcullis.db'))).toBe(false);
+    } finally {
+      await postgres?.close();
+      data.remove();
+    }
+  });
+
+  it('with REDIS_URL and DATABASE_URL keeps revocations in PostgreSQL and the short-lived state in Redis', async () => {
+    const container = buildContainer(testConfig({ REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' }));
+    const { connection } = container.get(TOKENS.Redis);
+    const { postgres } = container.get(TOKENS.Postgres);
+    try {
+      expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(PostgresRevokedSessions);
+      expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(RedisLoginAttempts);
+      expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
+      expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'postgres', 'revocations']);
+    } finally {
+      await connection?.close();
+      await postgres?.close();
     }
   });
 

@@ -62,6 +62,9 @@ Writes a consistent copy of the gateway's database (portcullis.db in DATA_DIR, d
 to <file>, a new file, owner-only. Safe while the gateway runs: it reads one snapshot and never
 blocks the gateway's writes.
 
+With DATABASE_URL (or DATABASE_URL_FILE) set and no --data-dir, the records are in PostgreSQL:
+runs pg_dump --format=custom into <file> (restore it with pg_restore --clean).
+
   --data-dir DIR   the gateway's DATA_DIR (default: the DATA_DIR variable, or ./data)
 `,
   restore: `Usage: portcullis restore <file> [--data-dir DIR]

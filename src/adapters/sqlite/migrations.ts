@@ -1,17 +1,24 @@
 /**
- * The schema of `portcullis.db`, one step per version. `PRAGMA user_version` records how many
- * steps a file has had; at start-up the missing ones run in order, each in its own transaction.
+ * The schema of the durable store, one step per version, in two dialects: `sql` for the embedded
+ * SQLite file (`portcullis.db`, where `PRAGMA user_version` records how many steps it has had) and
+ * `postgres` for PostgreSQL (where the table `portcullis_schema` does). At start-up the missing
+ * steps run in order, each in its own transaction. One list, so the two stores can never drift
+ * apart: a step exists in both or the PostgreSQL store refuses to start.
  *
- * Rules for adding a feature (OIDC artifacts, passkeys, a session index): append a step; never
- * edit or reorder a step that has shipped (files in the field have already run it). Every row
- * that may be forgotten carries `until` (ms since the epoch) with an index, so the periodic sweep
- * can delete it cheaply.
+ * Rules for adding a feature (OIDC artifacts, passkeys, a session index): append a step with both
+ * dialects (same tables, same columns, same meaning); never edit or reorder a step that has shipped
+ * (databases in the field have already run it). Every row that may be forgotten carries `until`
+ * (ms since the epoch; BIGINT on PostgreSQL) with an index, so the periodic sweep can delete it
+ * cheaply, and is named in {@link EXPIRING_TABLES}.
  */
 export interface Migration {
-  /** The `user_version` the file has after this step (1, 2, 3, ... without gaps). */
+  /** The schema version the database has after this step (1, 2, 3, ... without gaps). */
   readonly version: number;
   readonly description: string;
+  /** SQLite dialect. */
   readonly sql: string;
+  /** PostgreSQL dialect; every shipped step has one (a test checks), a step without it stops a PostgreSQL start. */
+  readonly postgres?: string;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,6 +53,34 @@ export const MIGRATIONS: readonly Migration[] = [
         id TEXT PRIMARY KEY,
         until INTEGER NOT NULL
       ) WITHOUT ROWID;
+      CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
+    `,
+    postgres: `
+      CREATE TABLE revoked_sessions (
+        id TEXT PRIMARY KEY,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX revoked_sessions_until ON revoked_sessions (until);
+
+      CREATE TABLE login_attempts (
+        key TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        locked_until BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX login_attempts_until ON login_attempts (until);
+
+      CREATE TABLE used_totp_steps (
+        username TEXT PRIMARY KEY,
+        step BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX used_totp_steps_until ON used_totp_steps (until);
+
+      CREATE TABLE used_oauth_flows (
+        id TEXT PRIMARY KEY,
+        until BIGINT NOT NULL
+      );
       CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
     `,
   },

@@ -279,7 +279,7 @@ export function takeGatewayLock(dir: string): Database {
     lock?.close();
     if (reasonOf(e) === 'SQLITE_BUSY') {
       throw new DatabaseStartError(
-        `the database in ${dir} is in use by another Portcullis process; one gateway per DATA_DIR (several replicas share REDIS_URL instead)`,
+        `the database in ${dir} is in use by another Portcullis process; one gateway per DATA_DIR (several replicas share DATABASE_URL or REDIS_URL instead)`,
         { cause: e },
       );
     }

@@ -10,7 +10,7 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
     const loaded = loadConfig({ env: ${JSON.stringify(env)} });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
     const gateway = createGateway(loaded.config);
-    const names = ['ioredis', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2'];
+    const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2'];
     const seen = names.filter((n) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + n + '/')));
     process.stdout.write(JSON.stringify(seen));
     gateway.close().then(() => process.exit(0));
@@ -25,7 +25,8 @@ describe('optional feature libraries', () => {
     expect(loadedOptionalModules(BASE)).toEqual([]);
   });
 
-  it('are loaded when their feature is configured: prom-client with METRICS_PORT, ioredis with REDIS_URL', () => {
+  it('are loaded when their feature is configured: prom-client with METRICS_PORT, ioredis with REDIS_URL, pg with DATABASE_URL', () => {
     expect(loadedOptionalModules({ ...BASE, METRICS_PORT: '9464', REDIS_URL: 'redis://127.0.0.1:1' })).toEqual(['ioredis', 'prom-client']);
+    expect(loadedOptionalModules({ ...BASE, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' })).toEqual(['pg']);
   });
 });

@@ -63,7 +63,7 @@ describe('a database the gateway cannot use at start-up', () => {
       await owner.waitForLine('portcullis listening');
       const second = await envFor(dir);
       running = startGatewayProcess(second.env);
-      await expectRefusedStart(running, /is in use by another Portcullis process; one gateway per DATA_DIR \(several replicas share REDIS_URL instead\)/);
+      await expectRefusedStart(running, /is in use by another Portcullis process; one gateway per DATA_DIR \(several replicas share DATABASE_URL or REDIS_URL instead\)/);
     } finally {
       owner.kill();
       await owner.exited;

@@ -61,6 +61,14 @@ describe('near-miss environment variables', () => {
     expect(unknownOptionWarnings({ USERS: 'a', USER: 'me', PATH: '/bin', HOME: '/home/me', HOSTNAME: 'h', NODE_ENV: 'production', npm_config_cache: 'x', SECRET_FILE: '/s' })).toEqual([]);
   });
 
+  it('know the PostgreSQL options, and warn about an unknown DATABASE_ name without its value', () => {
+    expect(unknownOptionWarnings({ DATABASE_URL: 'postgres://u:pw@db/x', DATABASE_URL_FILE: '/run/secrets/db', DATABASE_SSL: 'verify-full', DATABASE_CA_FILE: '/ca.pem' })).toEqual([]);
+    const warnings = unknownOptionWarnings({ DATABASE_PASSWORD: 'hunter2' });
+    expect(warnings).toEqual(['DATABASE_PASSWORD is not a Portcullis option and is ignored (see portcullis serve --help)']);
+    expect(renderOptionsHelp()).toContain('--database-url, --database-url-file');
+    expect(renderOptionsHelp()).toContain('--database-ssl');
+  });
+
   it('are reported by config check', async () => {
     const out: string[] = [];
     const io: CliIo = { out: (s) => out.push(s), err: (s) => out.push(s), interactive: false, promptHidden: async () => '', readLines: async () => [], readFile: async () => '' };
