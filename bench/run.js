@@ -549,7 +549,7 @@ async function main() {
   const children = [gateway.child, bare.child];
   const before = SETTINGS.before === null ? null : await startGateway('before', {}, path.join(SETTINGS.before, 'src', 'main.js'));
   if (before !== null) children.push(before.child);
-  let rules = null;
+  let rules;
   try {
     const cookie = await login(gateway);
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;

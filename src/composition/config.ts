@@ -528,7 +528,7 @@ function databaseSettings(
     if (get('DATABASE_SSL') !== undefined || caFile !== null) problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
     return null;
   }
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(raw);
   } catch {

@@ -192,7 +192,7 @@ function pathPatterns(v: unknown, where: string, caseInsensitive: boolean, probl
   const out: PathPattern[] = [];
   items.forEach((item, i) => {
     const at = Array.isArray(v) ? `${where}[${i}]` : where;
-    let source: string | null = null;
+    let source: string | null;
     let query = false;
     if (isRecord(item)) {
       const rule = section(item, at, ['regex', 'query'], problems);

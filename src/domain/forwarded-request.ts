@@ -112,6 +112,7 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   const h = host.toLowerCase();
   if (h.length > 255 || !(HOST.test(h) || HOST_V6.test(h))) return err({ code: 'malformed', field: hostField });
   const u = uri === undefined || uri === '' ? '/' : uri;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (u.length > 8192 || u[0] !== '/' || u.startsWith('//') || /[\u0000-\u0020\u007f\\]/.test(u)) {
     return err({ code: 'malformed', field: uriField });
   }

@@ -123,7 +123,6 @@ function parseIpv6(s: string, end: number, out: Uint32Array): boolean {
       if (v4 < 0) return false;
       GROUPS[count++] = Math.floor(v4 / 65536);
       GROUPS[count++] = v4 & 0xffff;
-      i = end;
       break;
     }
     const len = j - i;

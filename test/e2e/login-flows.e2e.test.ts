@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { echoed, isFocused, loginAtOidcServer, loginUrlFor, submitPassword, totpCode } from './support/flows';
-import { rawRequest } from './support/processes';
+import { rawRequest } from '../support/http';
 import { GENERIC_NAME, startStack, type Account, type ProxyName, type Site, type Stack } from './support/stack';
 
 const PROXIES: readonly ProxyName[] = ['nginx', 'caddy'];

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFocused, loginAtOidcServer, submitPassword } from './support/flows';
-import { rawRequest } from './support/processes';
+import { rawRequest } from '../support/http';
 import { GENERIC_NAME, startStack, type Stack } from './support/stack';
 
 /**

@@ -1,4 +1,5 @@
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { hashOf } from '../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
 import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd } from '../support/slapd';
 
 describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => {

@@ -1,14 +1,12 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
 import { LdapUserStore, type LdapUserStoreSettings } from '../../src/adapters/users/ldap-user-store';
 import { UserStoreUnavailableError } from '../../src/application/ports/user-store';
 import { DEFAULT_LDAP_GROUP_FILTER } from '../../src/composition/config';
 import { userStoreContract } from '../contract/ports/user-store.contract';
 import { FixedClock } from '../support/fakes';
-import { capturedLogger } from '../support/log-capture';
+import { capturedLogger, silentLogger } from '../support/loggers';
 import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd, personDn, type LdapPerson } from '../support/slapd';
 
-const quiet = new JsonLinesLogger('silent');
 let slapd: Slapd;
 const open: LdapUserStore[] = [];
 
@@ -41,7 +39,7 @@ function settings(extra: Partial<LdapUserStoreSettings> = {}): LdapUserStoreSett
   };
 }
 function store(extra: Partial<LdapUserStoreSettings> = {}, clock = new FixedClock()): LdapUserStore {
-  const s = new LdapUserStore(settings(extra), 'example.test', clock, quiet);
+  const s = new LdapUserStore(settings(extra), 'example.test', clock, silentLogger);
   open.push(s);
   return s;
 }
@@ -75,7 +73,7 @@ userStoreContract('LdapUserStore (real OpenLDAP)', async (env, seeds) => {
     },
     takeDown: () => slapd.kill(),
   };
-});
+}, ['remove', 'change', 'takeDown']);
 
 describe('LdapUserStore against a real OpenLDAP', () => {
   const alice: LdapPerson = {

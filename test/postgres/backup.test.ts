@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { FixedClock } from '../support/fakes';
 import { PostgresServer } from '../support/postgres-server';
 
@@ -20,7 +20,7 @@ describe('portcullis backup on PostgreSQL', () => {
     pg = await PostgresServer.start();
     url = pg.createDatabase('backup');
     const clock = new FixedClock(Date.now());
-    const database = new PostgresDatabase({ pg: nodePostgres, target: { url, ssl: null, ca: null }, logger: new JsonLinesLogger('silent'), clock });
+    const database = new PostgresDatabase({ pg: nodePostgres, target: { url, ssl: null, ca: null }, logger: silentLogger, clock });
     const revoked = new PostgresRevokedSessions(database, clock);
     await database.start();
     await revoked.revoke('session-in-the-backup', clock.now() + 3_600_000);

@@ -1,7 +1,8 @@
-import { GatewayProcess } from '../support/gateway-process';
-import { freePort, RedisServer } from '../support/redis-server';
-import { hashOf, TEST_SECRET } from '../support/server';
-import { TOTP_SECRET, totpCode } from '../support/http';
+import { startGatewayProcess, type Child } from '../support/process';
+import { freePort } from '../support/net';
+import { RedisServer } from '../support/redis-server';
+import { hashOf, TEST_SECRET, TOTP_SECRET } from '../support/credentials';
+import { totpCode } from '../support/http';
 import { PostgresServer } from '../support/postgres-server';
 
 /**
@@ -14,7 +15,7 @@ const APP = 'https://app.example.test/';
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin'].map((u) => `${u}:${hashOf('pw')}`).concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`).join(',');
 
 interface Running {
-  readonly process: GatewayProcess;
+  readonly process: Child;
   readonly url: string;
 }
 
@@ -33,17 +34,17 @@ afterAll(async () => {
 
 async function start(env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
-  const process = GatewayProcess.start({
+  const process = startGatewayProcess({
     APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, LOGIN_MAX_RETRIES: '3', ...env,
   });
-  await process.waitFor('portcullis listening');
+  await process.waitForLine('portcullis listening');
   const gw = { process, url: `http://127.0.0.1:${port}` };
   running.push(gw);
   return gw;
 }
 
 async function stop(gw: Running): Promise<void> {
-  gw.process.child.kill('SIGTERM');
+  gw.process.process.kill('SIGTERM');
   await gw.process.exited;
 }
 
@@ -187,7 +188,7 @@ describe('a gateway on a PostgreSQL schema newer than it knows', () => {
     await stop(first);
     pg.sql('newer', "INSERT INTO portcullis_schema (version, description) VALUES (999, 'from the future')");
     const port = await freePort();
-    const gw = GatewayProcess.start({ APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', DATABASE_URL: url });
+    const gw = startGatewayProcess({ APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', DATABASE_URL: url });
     expect(await gw.exited).toBe(2);
     expect(gw.stderr).toContain('Portcullis cannot start; fix the database:');
     expect(gw.stderr).toContain('has schema version 999, newer than this Portcullis knows');

@@ -7,7 +7,7 @@ import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revok
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-oauth-flows';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import type { Clock } from '../../src/application/ports/clock';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
@@ -20,7 +20,6 @@ import { waitFor } from '../support/wait';
 
 const waitUntil = (check: () => boolean | Promise<boolean>, ms: number): Promise<void> => waitFor(check, 'the condition', ms);
 
-const silent = new JsonLinesLogger('silent');
 const HOUR = 3_600_000;
 
 let server: PostgresServer;
@@ -32,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function openDatabase(clock: Clock, databaseUrl = url): Promise<PostgresDatabase> {
-  const database = new PostgresDatabase({ pg: nodePostgres, target: { url: databaseUrl, ssl: null, ca: null }, logger: silent, clock, reconnectMs: 100 });
+  const database = new PostgresDatabase({ pg: nodePostgres, target: { url: databaseUrl, ssl: null, ca: null }, logger: silentLogger, clock, reconnectMs: 100 });
   return database;
 }
 
@@ -68,7 +67,7 @@ describe('PostgreSQL schema', () => {
     const name = 'schema_newer';
     const newerUrl = server.createDatabase(name);
     const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)', postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
-    const future = new PostgresDatabase({ pg: nodePostgres, target: { url: newerUrl, ssl: null, ca: null }, logger: silent, clock: new FixedClock(Date.now()), migrations: newer });
+    const future = new PostgresDatabase({ pg: nodePostgres, target: { url: newerUrl, ssl: null, ca: null }, logger: silentLogger, clock: new FixedClock(Date.now()), migrations: newer });
     await future.start();
     await future.close();
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);

@@ -1,7 +1,7 @@
 import * as nodePostgres from 'pg';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { FixedClock } from '../support/fakes';
 import { PostgresServer } from '../support/postgres-server';
 
@@ -18,7 +18,7 @@ describe('PostgreSQL over TLS', () => {
   afterAll(async () => pg?.stop());
 
   const open = (ssl: 'require' | 'verify-full', caPem: string | null): PostgresDatabase =>
-    new PostgresDatabase({ pg: nodePostgres, target: { url, ssl, ca: caPem }, logger: new JsonLinesLogger('silent'), clock: new FixedClock(Date.now()) });
+    new PostgresDatabase({ pg: nodePostgres, target: { url, ssl, ca: caPem }, logger: silentLogger, clock: new FixedClock(Date.now()) });
 
   it('connects with verify-full when the certificate chains to DATABASE_CA_FILE', async () => {
     const db = open('verify-full', ca);

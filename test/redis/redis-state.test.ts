@@ -1,11 +1,11 @@
 import * as ioredis from 'ioredis';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
 import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
@@ -13,16 +13,16 @@ import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contrac
 import { FixedClock } from '../support/fakes';
 import type { ContractEnv } from '../contract/ports/harness';
 import { RedisServer } from '../support/redis-server';
+import { eventually } from '../support/wait';
 
 let server: RedisServer;
 let target: RedisTarget;
 const connections: RedisConnection[] = [];
 let prefixes = 0;
-const silent = new JsonLinesLogger('silent');
 
 /** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
 async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ ioredis, target, prefix, logger: silent });
+  const c = new RedisConnection({ ioredis, target, prefix, logger: silentLogger });
   connections.push(c);
   await c.ready();
   return c;
@@ -30,9 +30,7 @@ async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection
 
 beforeAll(async () => {
   server = await RedisServer.start();
-  const parsed = parseRedisUrl(server.url);
-  if (!parsed.ok) throw new Error(parsed.problem);
-  target = parsed.target;
+  target = server.target;
 });
 afterAll(async () => {
   await Promise.all(connections.map((c) => c.close()));
@@ -48,7 +46,7 @@ async function perTest(env: ContractEnv): Promise<RedisConnection> {
 
 loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempts(await perTest(env)));
 revokedSessionsContract('RedisRevokedSessions', async (env) => {
-  const store = new RedisRevokedSessions(await perTest(env), env.clock, silent);
+  const store = new RedisRevokedSessions(await perTest(env), env.clock, silentLogger);
   store.start();
   // Before its first sync the store refuses to answer (tested below); the contract is about a loaded one.
   if (!(await eventually(async () => store.hasLoaded()))) throw new Error('revocations never loaded');
@@ -56,16 +54,6 @@ revokedSessionsContract('RedisRevokedSessions', async (env) => {
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
 usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
-
-/** Waits (bounded) for something another replica caused to arrive here by pub/sub. */
-async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return check();
-}
 
 describe('Redis stores shared by two replicas', () => {
   it('lets exactly one of two replicas claim the same TOTP step', async () => {
@@ -99,8 +87,8 @@ describe('Redis stores shared by two replicas', () => {
   it('pushes a revocation made on one replica to the other without a request to Redis', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-revoked:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
-    const b = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
+    const b = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     b.start();
     expect(await eventually(async () => a.isSynced() && b.isSynced())).toBe(true);
@@ -111,10 +99,10 @@ describe('Redis stores shared by two replicas', () => {
   it('refuses to say a session is unrevoked, and is not ready, until it has loaded the shared set', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-unloaded:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     await a.revoke('s-elsewhere', clock.now() + 60_000);
-    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     await expect(late.isRevoked('s-elsewhere')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     await expect(late.isRevoked('s-other')).rejects.toMatchObject({ name: 'StateStoreUnavailableError' });
     await expect(late.check()).rejects.toThrow('revocations not loaded');
@@ -128,10 +116,10 @@ describe('Redis stores shared by two replicas', () => {
   it('loads the revocations made before it started', async () => {
     const clock = new FixedClock();
     const prefix = 'shared-late:';
-    const a = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const a = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     a.start();
     await a.revoke('s-early', clock.now() + 60_000);
-    const late = new RedisRevokedSessions(await connect(prefix), clock, silent);
+    const late = new RedisRevokedSessions(await connect(prefix), clock, silentLogger);
     late.start();
     expect(await eventually(async () => late.isSynced())).toBe(true);
     expect(await late.isRevoked('s-early')).toBe(true);
@@ -142,7 +130,7 @@ describe('Redis stores shared by two replicas', () => {
     const clock = new FixedClock();
     await new RedisLoginAttempts(c).reserve([{ key: 'account:t', maxFailures: 5 }], clock.now(), 60_000);
     await new RedisUsedTotpSteps(c, clock).claim('t', 1, clock.now() + 90_000);
-    const revoked = new RedisRevokedSessions(c, clock, silent);
+    const revoked = new RedisRevokedSessions(c, clock, silentLogger);
     await revoked.revoke('s-t', clock.now() + 60_000);
     const keys = await c.client.keys('*');
     const ours = keys.filter((k) => k.startsWith('ttl-check:'));
@@ -158,15 +146,13 @@ describe('Redis stores shared by two replicas', () => {
 describe('Redis stores while Redis is down', () => {
   it('fail closed for locks and TOTP claims, answer revocations from memory, and recover by themselves', async () => {
     const own = await RedisServer.start();
-    const parsed = parseRedisUrl(own.url);
-    if (!parsed.ok) throw new Error(parsed.problem);
-    const c = new RedisConnection({ ioredis, target: parsed.target, prefix: 'down:', logger: silent });
+    const c = new RedisConnection({ ioredis, target: own.target, prefix: 'down:', logger: silentLogger });
     connections.push(c);
     await c.ready();
     const clock = new FixedClock();
     const attempts = new RedisLoginAttempts(c);
     const steps = new RedisUsedTotpSteps(c, clock);
-    const revoked = new RedisRevokedSessions(c, clock, silent);
+    const revoked = new RedisRevokedSessions(c, clock, silentLogger);
     revoked.start();
     expect(await eventually(async () => revoked.hasLoaded())).toBe(true);
     await revoked.revoke('before', clock.now() + 60_000);

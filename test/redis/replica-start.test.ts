@@ -1,19 +1,12 @@
 import Redis from 'ioredis';
 import { RedisServer } from '../support/redis-server';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { eventually } from '../support/wait';
+import { hashOf } from '../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
 
 const json = { 'Content-Type': 'application/json' };
 const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/', Accept: 'application/json' };
 const PAUSE_MS = 2500;
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 const authStatus = async (gw: RunningGateway, cookie: string): Promise<number> =>
   (await fetch(`${gw.url}/api/auth/traefik`, { headers: { ...forwarded, cookie: `portcullis-session=${cookie}` } })).status;

@@ -1,22 +1,14 @@
 import { generate } from 'otplib';
 import { TOKENS } from '../../src/composition/tokens';
-import { capturedLogger } from '../support/log-capture';
-import { freePort, RedisServer } from '../support/redis-server';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../support/server';
+import { capturedLogger } from '../support/loggers';
+import { freePort } from '../support/net';
+import { RedisServer } from '../support/redis-server';
+import { eventually } from '../support/wait';
+import { hashOf, TOTP_SECRET } from '../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
 
-const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const json = { 'Content-Type': 'application/json' };
 const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/', Accept: 'application/json' };
-
-/** Waits (bounded) for a condition that another replica, or a reconnection, brings about. */
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 const login = (gw: RunningGateway, email: string, password: string) =>
   fetch(`${gw.url}/api/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });

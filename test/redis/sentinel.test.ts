@@ -2,10 +2,11 @@ import * as ioredis from 'ioredis';
 import { RedisConnection } from '../../src/adapters/redis/redis-connection';
 import { parseRedisUrl } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
-import { JsonLinesLogger } from '../../src/adapters/system/logger';
+import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { RedisSentinel, RedisServer } from '../support/redis-server';
-import { cookieFrom, hashOf, startGateway } from '../support/server';
+import { hashOf } from '../support/credentials';
+import { cookieFrom, startGateway } from '../support/server';
 
 let master: RedisServer;
 let sentinel: RedisSentinel;
@@ -26,7 +27,7 @@ afterAll(async () => {
 loginAttemptsContract('RedisLoginAttempts through Sentinel', async (env) => {
   const parsed = parseRedisUrl(url());
   if (!parsed.ok) throw new Error(parsed.problem);
-  const c = new RedisConnection({ ioredis, target: parsed.target, prefix: `s${(prefixes += 1)}:`, logger: new JsonLinesLogger('silent') });
+  const c = new RedisConnection({ ioredis, target: parsed.target, prefix: `s${(prefixes += 1)}:`, logger: silentLogger });
   env.onCleanup(() => c.close());
   await c.ready();
   return new RedisLoginAttempts(c);
@@ -47,7 +48,7 @@ describe('a gateway with a Sentinel REDIS_URL', () => {
       expect(cookieFrom(res, 'portcullis-session')).toBeNull();
       const direct = parseRedisUrl(master.url);
       if (!direct.ok) throw new Error(direct.problem);
-      const probe = new RedisConnection({ ioredis, target: direct.target, prefix: 'portcullis:', logger: new JsonLinesLogger('silent') });
+      const probe = new RedisConnection({ ioredis, target: direct.target, prefix: 'portcullis:', logger: silentLogger });
       connections.push(probe);
       await probe.ready();
       expect(await probe.client.exists('portcullis:attempts:account:alice')).toBe(1);

@@ -1,11 +1,12 @@
 import Redis from 'ioredis';
-import { GatewayProcess } from '../support/gateway-process';
-import { freePort, RedisServer } from '../support/redis-server';
-import { hashOf, TEST_SECRET } from '../support/server';
+import { hashOf } from '../support/credentials';
+import { freePort } from '../support/net';
+import { startGatewayProcess, type Child } from '../support/process';
+import { RedisServer } from '../support/redis-server';
 
 describe('graceful shutdown with Redis', () => {
   let redis: RedisServer;
-  let gateway: GatewayProcess | undefined;
+  let gateway: Child | undefined;
   let probe: Redis;
   beforeAll(async () => {
     redis = await RedisServer.start();
@@ -24,20 +25,17 @@ describe('graceful shutdown with Redis', () => {
 
   it('exits 0 on SIGTERM with Redis connected, leaving no Redis client behind', async () => {
     const port = await freePort();
-    gateway = GatewayProcess.start({
-      APP_URL: 'http://localhost',
-      SECRET: TEST_SECRET,
+    gateway = startGatewayProcess({
       USERS: `alice:${hashOf('pw')}`,
       PORT: String(port),
-      ADDRESS: '127.0.0.1',
       REDIS_URL: redis.url,
     });
-    await gateway.waitFor('redis connected');
+    await gateway.waitForLine('redis connected');
     const res = await fetch(`http://127.0.0.1:${port}/api/ready`);
     expect(await res.json()).toMatchObject({ checks: { redis: 'up' } });
     expect(await gatewayClients()).toBe(2);
 
-    gateway.child.kill('SIGTERM');
+    gateway.process.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);
     expect(await gatewayClients()).toBe(0);
   });

@@ -28,9 +28,8 @@ import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-o
 import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../../src/domain/oauth-flow';
 import { ANYONE } from '../../src/domain/oauth-whitelist';
+import { TEST_SECRET } from './credentials';
 import { FakeOAuthProvider, FakeOAuthProviders, FakePasswordHasher, FakeTotpVerifier, FakeUserStore, FixedClock, RecordingAuditLog, SequentialIds } from './fakes';
-
-export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 /** The use cases over fakes and in-memory adapters, with every collaborator exposed for assertions. */
 export function makeCore(

@@ -1,8 +1,7 @@
+import { request } from 'node:http';
 import { generate } from 'otplib';
+import { TOTP_SECRET } from './credentials';
 import { cookieFrom, type RunningGateway } from './server';
-
-/** A TOTP secret in base32, long enough for the USERS parser. */
-export const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 export const SESSION_COOKIE = 'portcullis-session';
 
@@ -44,10 +43,6 @@ export function forwardedBy(proxy: string, url: string): Record<string, string> 
   return proxy === 'nginx' ? { 'x-original-url': url } : forwardedFor(url);
 }
 
-export function basic(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-}
-
 /** The TOTP code for `secret` at `epochSeconds` (now by default). */
 export function totpCode(secret = TOTP_SECRET, epochSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
   return generate({ secret, epoch: epochSeconds });
@@ -72,4 +67,22 @@ export async function expectEnvelope(res: Response, status: number): Promise<Rec
   expect(body.status).toBe(status);
   expect(typeof body.message).toBe('string');
   return body;
+}
+
+/** A plain HTTP request to 127.0.0.1 with any Host header (fetch refuses to set Host). */
+export function rawRequest(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

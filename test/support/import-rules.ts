@@ -4,7 +4,7 @@ import ts from 'typescript';
 
 export const SRC = resolve(__dirname, '../../src');
 
-/** Frameworks and infrastructure libraries the inner layers must not know about. */
+/** Frameworks and infrastructure libraries the inner layers must not know about (eslint.config.mjs keeps the same list). */
 const INFRASTRUCTURE_PACKAGES = [
   'koa',
   '@koa/*',
@@ -23,6 +23,8 @@ const INFRASTRUCTURE_PACKAGES = [
   'pino',
   'prom-client',
   'bcrypt',
+  'better-sqlite3',
+  'pg',
 ];
 
 /** Node modules that do I/O; pure domain rules have no business with them. */

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './redis-server';
+import { freePort } from './net';
 
 /** The directory of initdb/pg_ctl: Debian keeps them under /usr/lib/postgresql/<major>/bin, off PATH. */
 function binDir(): string {

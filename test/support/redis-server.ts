@@ -1,21 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import { freePort } from './net';
 
 function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -53,6 +42,13 @@ export class RedisServer {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Where a RedisConnection finds this server. */
+  get target(): RedisTarget {
+    const parsed = parseRedisUrl(this.url);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    return parsed.target;
   }
 
   /** Starts (again) on the same port, empty. Resolves once it answers PING. */

@@ -1,13 +1,8 @@
 import type { Server } from 'node:http';
-import bcrypt from 'bcrypt';
 import { loadConfig } from '../../src/composition/config';
 import type { Overrides } from '../../src/composition/container';
 import { createGateway, type Gateway } from '../../src/composition/gateway';
-
-export const TEST_SECRET = 'contract-secret-contract-secret-0123456789';
-
-/** bcrypt at the lowest cost keeps contract tests fast; the gateway reads the cost from the hash. */
-export const hashOf = (password: string): string => bcrypt.hashSync(password, 4);
+import { TEST_SECRET } from './credentials';
 
 export interface RunningGateway {
   readonly url: string;
@@ -15,7 +10,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Starts the real gateway on 127.0.0.1 with a free port and the given environment on top of sane test defaults. */
+/** Starts the real gateway in this process on 127.0.0.1 with a free port and the given environment on top of sane test defaults. */
 export async function startGateway(env: Record<string, string> = {}, overrides: Overrides = {}): Promise<RunningGateway> {
   const loaded = loadConfig({
     env: { APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ADDRESS: '127.0.0.1', PORT: '0', ...env },

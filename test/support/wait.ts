@@ -7,3 +7,16 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * Polls `check` until it returns true, at most `timeoutMs`, and says whether it did: for conditions
+ * another replica or a reconnection brings about, asserted with `expect(...).toBe(true)`.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}

@@ -4,30 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import { generate, verify } from 'otplib';
+import { hashOf } from '../../support/credentials';
+import { gatewayMain, runCli as cli } from '../../support/process';
 
-const BIN = join(__dirname, '../../../dist/src/main.js');
-const HASH = bcrypt.hashSync('s3cret pw', 4);
+const BIN = gatewayMain();
+const HASH = hashOf('s3cret pw');
 const ENTRY = `alice:${HASH}`;
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the built CLI as its own process, with `input` on a piped (non-terminal) stdin. */
-function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
 
 // Each test starts node processes; on a busy two-core machine that alone can take seconds.
 jest.setTimeout(60_000);

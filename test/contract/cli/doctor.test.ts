@@ -1,31 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../../support/process';
 
-const BIN = join(__dirname, '../../../dist/src/main.js');
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 /** Runs the built `portcullis doctor` as its own process, with `input` on a piped stdin. */
-function doctor(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'doctor', ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const doctor = (args: string[], input = '') => runCli(['doctor', ...args], { input });
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,13 +23,7 @@ jest.setTimeout(60_000);
 
 describe('portcullis doctor (the built executable, its invocation)', () => {
   it('is listed in the help and has its own --help', async () => {
-    const top = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, '--help'], { env: { PATH: process.env.PATH ?? '' } });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('error', reject);
-      child.once('close', () => resolve(out));
-    });
+    const top = (await runCli(['--help'])).stdout;
     expect(top).toContain('doctor <url> [--as USER]');
     const help = await doctor(['--help']);
     expect(help.code).toBe(0);

@@ -1,5 +1,6 @@
-import { hashOf } from '../../support/server';
-import { built, freePort, runNode, type Child } from '../../support/process';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
+import { freePort } from '../../support/net';
+import { built, runNode, type Child } from '../../support/process';
 
 /** Runs examples/custom-host as its own process (built to dist/) and drives a login and a forward-auth check through it. */
 describe('examples/custom-host: a plain node:http host over the use cases', () => {
@@ -9,7 +10,7 @@ describe('examples/custom-host: a plain node:http host over the use cases', () =
     const port = await freePort();
     host = runNode(built('examples/custom-host/server.js'), [], {
       APP_URL: 'https://auth.example.test',
-      SECRET: 'custom-host-secret-custom-host-secret-0123',
+      SECRET: TEST_SECRET,
       USERS: `alice:${hashOf('alice-pw')}`,
       PORT: String(port),
       ADDRESS: '127.0.0.1',

@@ -5,10 +5,10 @@ import { generate } from 'otplib';
 import type { Logger } from '../../../src/adapters/system/logger';
 import { loadConfig } from '../../../src/composition/config';
 import { TOKENS } from '../../../src/composition/tokens';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf, TOTP_SECRET } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 import { waitFor } from '../../support/wait';
 
-const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const dir = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
 const rulesFile = join(dir, 'access.yaml');
 const passwordFile = join(dir, 'wiki-password');

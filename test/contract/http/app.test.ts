@@ -1,4 +1,5 @@
-import { hashOf, startGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway } from '../../support/server';
 import { expectEnvelope } from '../../support/http';
 
 describe('GET /api/app', () => {

@@ -2,10 +2,9 @@ import { connect } from 'node:net';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
 import { TOKENS } from '../../../src/composition/tokens';
-import { hashOf, startGateway, TEST_SECRET, type RunningGateway } from '../../support/server';
-import {
-  askForwardAuth, basic, BROWSER_ACCEPT, expectEnvelope, forwardedBy, forwardedFor, loginCookie, SESSION_COOKIE, TOTP_SECRET,
-} from '../../support/http';
+import { basic, hashOf, TEST_SECRET, TOTP_SECRET } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
+import { askForwardAuth, BROWSER_ACCEPT, expectEnvelope, forwardedBy, forwardedFor, loginCookie, SESSION_COOKIE } from '../../support/http';
 
 const APP_URL = 'https://auth.example.test';
 const LOGIN = `${APP_URL}/login`;

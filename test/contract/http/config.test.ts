@@ -1,14 +1,15 @@
 import { createServer } from 'node:net';
 import bcrypt from 'bcrypt';
-import { built, freePort, runNode, type Child } from '../../support/process';
 import { tempDataDir } from '../../support/data-dir';
+import { freePort } from '../../support/net';
+import { built, runNode, type Child } from '../../support/process';
 
 const MAIN = 'src/main.js';
 
 /** Start-up as the product runs it: `node dist/src/main.js`, configured by its environment and flags. */
 describe('starting portcullis as a process', () => {
   let child: Child | null = null;
-  let cleanups: Array<() => void> = [];
+  const cleanups: Array<() => void> = [];
   const afterThis = (fn: () => void): void => {
     cleanups.push(fn);
   };

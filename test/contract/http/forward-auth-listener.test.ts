@@ -5,7 +5,8 @@ import { ClientAddressResolver } from '../../../src/adapters/http/client-address
 import { forwardAuthDecider, isForwardAuthPath, proxyIndexOf } from '../../../src/adapters/http/forward-auth';
 import { renderAnswer } from '../../../src/adapters/http/koa-renderer';
 import { requestIdOf } from '../../../src/adapters/http/request-id';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 /**
  * The gateway's server answers forward auth before Koa (`forwardAuthFirst`), writing precomputed

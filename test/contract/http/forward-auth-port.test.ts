@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { loadConfig } from '../../../src/composition/config';
 import { createGateway, type Gateway } from '../../../src/composition/gateway';
-import { built, freePort, runNode, type Child } from '../../support/process';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import { freePort } from '../../support/net';
+import { startGatewayProcess, type Child } from '../../support/process';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
 
 /** One raw HTTP/1.1 exchange (any request target, absolute-form included); resolves the status line and body. */
 function rawHttp(port: number, head: string): Promise<{ status: number; body: string }> {
@@ -156,7 +157,7 @@ describe('portcullis serve with FORWARD_AUTH_PORT (the built process)', () => {
 
   it('listens for forward auth on 127.0.0.1 only, says where in its start line, and keeps it off the public port', async () => {
     const [port, forwardAuthPort] = [await freePort(), await freePort()];
-    child = runNode(built('src/main.js'), [], {
+    child = startGatewayProcess({
       APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS: `alice:${hashOf('pw')}`,
       PORT: String(port), ADDRESS: '127.0.0.1', FORWARD_AUTH_PORT: String(forwardAuthPort),
     });

@@ -1,4 +1,5 @@
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 describe('GET /api/healthcheck', () => {
   let gw: RunningGateway;

@@ -1,6 +1,7 @@
 import { TOKENS } from '../../../src/composition/tokens';
-import { capturedLogger } from '../../support/log-capture';
-import { cookieFrom, hashOf, startGateway, TEST_SECRET, type RunningGateway } from '../../support/server';
+import { capturedLogger } from '../../support/loggers';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 
 const PASSWORD = 'Pa55word-that-must-never-be-logged';
 const json = { 'Content-Type': 'application/json' };

@@ -2,8 +2,9 @@ import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-passwo
 import type { PasswordHasher } from '../../../src/application/ports/password-hasher';
 import { UserStoreUnavailableError } from '../../../src/application/ports/user-store';
 import { TOKENS } from '../../../src/composition/tokens';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
-import { expectEnvelope, loginCookie, postJson, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
+import { hashOf, TOTP_SECRET } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { expectEnvelope, loginCookie, postJson, SESSION_COOKIE } from '../../support/http';
 
 const LOCK_MESSAGE = /^Too many failed login attempts\. Try again in (\d+) seconds$/;
 

@@ -1,9 +1,10 @@
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import type { RevokedSessions } from '../../../src/application/ports/revoked-sessions';
 import { TOKENS } from '../../../src/composition/tokens';
-import { capturedLogger } from '../../support/log-capture';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
-import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
+import { capturedLogger } from '../../support/loggers';
+import { hashOf, TOTP_SECRET } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, SESSION_COOKIE } from '../../support/http';
 
 const APP = 'https://app.example.test/';
 

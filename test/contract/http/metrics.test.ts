@@ -1,5 +1,6 @@
-import { freePort } from '../../support/redis-server';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { freePort } from '../../support/net';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 const json = { 'Content-Type': 'application/json' };
 

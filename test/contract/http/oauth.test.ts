@@ -1,7 +1,8 @@
 import { GatewayBrowser } from '../../support/oauth-browser';
 import { loginAtProvider, startOidcServer, type OidcServer } from '../../support/oidc';
 import { expectEnvelope } from '../../support/http';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 import { closedPort, json, startStub, type StubServer } from '../../support/stub-http';
 
 // The generic provider is a real OpenID Connect server process (oidc-provider); see test/support/oidc-server.mjs.

@@ -1,6 +1,7 @@
 import type { ReadinessCheck } from '../../../src/application/ports/readiness-check';
 import { TOKENS } from '../../../src/composition/tokens';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 describe('GET /api/ready and request ids', () => {
   let gw: RunningGateway;

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expectEnvelope } from '../../support/http';
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 /** Every endpoint that reads a request body. */
 const BODY_ENDPOINTS: readonly [string, string][] = [

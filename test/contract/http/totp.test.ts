@@ -1,7 +1,6 @@
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
-import {
-  askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE, TOTP_SECRET, totpCode, wrongTotpCode,
-} from '../../support/http';
+import { hashOf, TOTP_SECRET } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE, totpCode, wrongTotpCode } from '../../support/http';
 
 const APP = 'https://app.example.test/';
 

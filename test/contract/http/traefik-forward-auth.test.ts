@@ -1,4 +1,5 @@
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 
 /**
  * Traefik cannot be installed on this machine, so its ForwardAuth contract is checked here with

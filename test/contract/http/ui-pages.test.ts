@@ -1,4 +1,5 @@
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
 
 /** The built UI (dist/ui, made by `npm run build`, which `pretest` runs) as the gateway serves it. */
 describe('UI pages and assets', () => {

@@ -1,5 +1,6 @@
-import { hashOf, startGateway, type RunningGateway } from '../../support/server';
-import { basic, expectEnvelope, loginCookie, SESSION_COOKIE, TOTP_SECRET } from '../../support/http';
+import { basic, hashOf, TOTP_SECRET } from '../../support/credentials';
+import { startGateway, type RunningGateway } from '../../support/server';
+import { expectEnvelope, loginCookie, SESSION_COOKIE } from '../../support/http';
 
 const LOGGED_OUT = {
   status: 200, code: 'unauthorized', message: 'Unauthorized', isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',

@@ -1,16 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cookieFrom, hashOf, startGateway, type RunningGateway } from '../../support/server';
-
-/** Asks `probe` again every 25 ms until it returns true; fails after `ms` (the file watcher is asynchronous). */
-async function eventually(probe: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { hashOf } from '../../support/credentials';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { waitFor } from '../../support/wait';
 
 describe('USERS_FILE through the gateway', () => {
   const hash = hashOf('pw');
@@ -60,7 +53,7 @@ describe('USERS_FILE through the gateway', () => {
     const alice = await login('alice');
     const bob = await login('bob');
     writeFileSync(path, yaml([{ name: 'alice', disabled: true }]));
-    await eventually(async () => (await forwardAuth(bob)).status === 401);
+    await waitFor(async () => (await forwardAuth(bob)).status === 401, 'the removed account refused', 8000);
     expect((await forwardAuth(alice)).status).toBe(401);
     const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }) });
     expect(res.status).toBe(401);
@@ -110,7 +103,7 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     const bob = await login('bob', 'old-pw');
     expect((await forwardAuth(old)).status).toBe(200);
     write([{ name: 'alice', hash: newHash, groups: ['admins', 'staff'] }, { name: 'bob', hash: oldHash, groups: ['staff'] }]);
-    await eventually(async () => (await forwardAuth(old)).status === 401);
+    await waitFor(async () => (await forwardAuth(old)).status === 401, 'the old session refused', 8000);
     expect(((await (await fetch(`${gw.url}/api/user`, { headers: { cookie: old } })).json()) as { isLoggedIn: boolean }).isLoggedIn).toBe(false);
     // Another account's sessions are untouched by the change.
     expect((await forwardAuth(bob)).status).toBe(200);
@@ -122,13 +115,13 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     const bob = await login('bob', 'old-pw');
     expect((await forwardAuth(bob)).headers.get('remote-groups')).toBe('staff');
     write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: ['ops'], display: 'Robert' }]);
-    await eventually(async () => (await forwardAuth(bob)).headers.get('remote-groups') === 'ops');
+    await waitFor(async () => (await forwardAuth(bob)).headers.get('remote-groups') === 'ops', 'the new group in the header', 8000);
     const res = await forwardAuth(bob);
     expect(res.status).toBe(200);
     expect(res.headers.get('remote-name')).toBe('Robert');
     expect(res.headers.get('remote-email')).toBe('bob@corp.example.test');
     write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: [] }]);
-    await eventually(async () => !(await forwardAuth(bob)).headers.has('remote-groups'));
+    await waitFor(async () => !(await forwardAuth(bob)).headers.has('remote-groups'), 'the group header gone', 8000);
     expect((await forwardAuth(bob)).status).toBe(200);
   }, 20_000);
 });

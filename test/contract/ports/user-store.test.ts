@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcrypt';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
-import { JsonLinesLogger } from '../../../src/adapters/system/logger';
+import { silentLogger } from '../../support/loggers';
 import { CompositeUserStore } from '../../../src/adapters/users/composite-user-store';
 import { FileUserStore } from '../../../src/adapters/users/file-user-store';
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
 import { parseUsersFile } from '../../../src/adapters/users/users-file';
 import type { Account } from '../../../src/domain/account';
+import { cachedHashOf } from '../../support/credentials';
 import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';
 import type { ContractEnv } from './harness';
 import { userStoreContract, type SeedAccount, type UserStoreUnderTest } from './user-store.contract';
@@ -22,15 +22,7 @@ const toAccount = (seed: SeedAccount, credentialVersion: string): Account => ({
   credentialVersion,
 });
 
-/** bcrypt is slow on purpose: each seed password is hashed once for the whole file. */
-const hashes = new Map<string, string>();
-const hashOf = (password: string): string => {
-  let hash = hashes.get(password);
-  if (hash === undefined) hashes.set(password, (hash = bcrypt.hashSync(password, 4)));
-  return hash;
-};
 const hasher = new BcryptPasswordHasher(4);
-const quiet = new JsonLinesLogger('silent');
 
 /** The YAML form of a users file holding `seeds`. */
 function usersYaml(seeds: readonly SeedAccount[]): string {
@@ -38,7 +30,7 @@ function usersYaml(seeds: readonly SeedAccount[]): string {
     .map((s) =>
       [
         `  - username: "${s.username}"`,
-        `    password: "${hashOf(s.password)}"`,
+        `    password: "${cachedHashOf(s.password)}"`,
         `    email: ${s.email}`,
         `    name: ${s.name}`,
         `    groups: [${s.groups.join(', ')}]`,
@@ -49,12 +41,12 @@ function usersYaml(seeds: readonly SeedAccount[]): string {
 }
 
 /** A FileUserStore over a temporary YAML file; `remove` and `change` rewrite the file and reload it. */
-function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUnderTest & { store: FileUserStore } {
+function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUnderTest<'remove' | 'change'> & { store: FileUserStore } {
   let current = [...seeds];
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
   const path = join(dir, 'users.yml');
   writeFileSync(path, usersYaml(seeds));
-  const store = new FileUserStore(path, parseUsersFile(usersYaml(seeds), path).entries, 'example.test', hasher, quiet, { watch: false });
+  const store = new FileUserStore(path, parseUsersFile(usersYaml(seeds), path).entries, 'example.test', hasher, silentLogger, { watch: false });
   env.onCleanup(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -75,7 +67,7 @@ function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUn
 }
 
 userStoreContract('StaticUserStore', (_env, seeds) =>
-  new StaticUserStore(seeds.map((s) => toAccount(s, hashOf(s.password))), new BcryptPasswordHasher(4)),
+  new StaticUserStore(seeds.map((s) => toAccount(s, cachedHashOf(s.password))), new BcryptPasswordHasher(4)),
 );
 
 userStoreContract('FakeUserStore', async (_env, seeds) => {
@@ -95,18 +87,18 @@ userStoreContract('FakeUserStore', async (_env, seeds) => {
       store.down = true;
     },
   };
-});
+}, ['remove', 'change', 'takeDown']);
 
-userStoreContract('FileUserStore (YAML file)', (env, seeds) => fileStore(env, seeds));
+userStoreContract('FileUserStore (YAML file)', (env, seeds) => fileStore(env, seeds), ['remove', 'change']);
 
 userStoreContract('CompositeUserStore (USERS, then a file)', (env, seeds) => {
   // The last seed lives in USERS, the others in the file behind it, so lookups cross both stores;
   // removal (which the suite does to the first seed) happens in the file.
   const inUsers = seeds[seeds.length - 1];
   const file = fileStore(env, seeds.slice(0, -1));
-  const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, hashOf(inUsers.password))], hasher), file.store]);
+  const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, cachedHashOf(inUsers.password))], hasher), file.store]);
   return { store, remove: file.remove, change: file.change };
-});
+}, ['remove', 'change']);
 
 describe('StaticUserStore', () => {
   it('lets a username win over another account that uses it as e-mail', async () => {

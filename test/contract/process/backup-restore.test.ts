@@ -1,33 +1,21 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayProcess } from '../../support/gateway-process';
-import { freePort } from '../../support/redis-server';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import { freePort } from '../../support/net';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
-import { built } from '../../support/process';
+import { type Child, runCli, startGatewayProcess } from '../../support/process';
 
 /** `portcullis backup` and `portcullis restore` as processes, against a running (then stopped) gateway process. */
 const APP_URL = 'https://auth.example.test';
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [built('src/main.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env });
 
-async function start(dataDir: string): Promise<{ gateway: GatewayProcess; url: string }> {
+async function start(dataDir: string): Promise<{ gateway: Child; url: string }> {
   const port = await freePort();
-  const gateway = GatewayProcess.start({
+  const gateway = startGatewayProcess({
     APP_URL, SECRET: TEST_SECRET, USERS: `alice:${hashOf('alice-pw')}`, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir,
   });
-  await gateway.waitFor('portcullis listening');
+  await gateway.waitForLine('portcullis listening');
   return { gateway, url: `http://127.0.0.1:${port}` };
 }
 
@@ -48,7 +36,7 @@ describe('portcullis backup and restore', () => {
   const tmp = tempDataDir('portcullis-backup');
   const live = join(tmp.dir, 'live');
   const backup = join(tmp.dir, 'backup.db');
-  let running: GatewayProcess | null = null;
+  let running: Child | null = null;
   afterEach(async () => {
     running?.kill();
     await running?.exited;
@@ -99,7 +87,7 @@ describe('portcullis backup and restore', () => {
     const refused = await cli(['restore', backup, '--data-dir', live]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^portcullis: .*in use by another Portcullis process.*: stop the gateway before a restore\n$/);
-    gateway.child.kill('SIGTERM');
+    gateway.process.kill('SIGTERM');
     await gateway.exited;
     running = null;
     const done = await cli(['restore', backup, '--data-dir', live]);

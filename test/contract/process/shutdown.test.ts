@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { GatewayProcess } from '../../support/gateway-process';
-import { freePort } from '../../support/redis-server';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import { hashOf } from '../../support/credentials';
+import { accepts, freePort } from '../../support/net';
+import { startGatewayProcess, type Child } from '../../support/process';
 
 /** Reads from a raw socket until `text` arrived (or the socket ended). */
 function readUntil(socket: Socket, text: string): Promise<string> {
@@ -21,32 +21,18 @@ function readUntil(socket: Socket, text: string): Promise<string> {
   });
 }
 
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(true));
-  });
-}
-
 describe('graceful shutdown of the built gateway process', () => {
-  let gateway: GatewayProcess;
+  let gateway: Child;
   afterEach(() => gateway?.kill());
 
   it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
     const port = await freePort();
-    gateway = GatewayProcess.start({
-      APP_URL: 'http://localhost',
-      SECRET: TEST_SECRET,
+    gateway = startGatewayProcess({
       USERS: `alice:${hashOf('pw')}`,
       PORT: String(port),
-      ADDRESS: '127.0.0.1',
       LOG_LEVEL: 'info',
     });
-    const listening = JSON.parse(await gateway.waitFor('portcullis listening'));
+    const listening = JSON.parse(await gateway.waitForLine('portcullis listening'));
     expect(listening).toMatchObject({ level: 'info', port, sharedState: 'sqlite' });
 
     // A login whose body is still on its way: the server has the headers (it said 100 Continue), not the body.
@@ -58,9 +44,9 @@ describe('graceful shutdown of the built gateway process', () => {
     );
     expect(await readUntil(socket, '\r\n\r\n')).toMatch(/^HTTP\/1\.1 100 Continue/);
 
-    gateway.child.kill('SIGTERM');
-    await gateway.waitFor('shutting down');
-    expect(await refused(port)).toBe(true);
+    gateway.process.kill('SIGTERM');
+    await gateway.waitForLine('shutting down');
+    expect(await accepts(port)).toBe(false);
 
     const answer = readUntil(socket, '"Logged in"');
     socket.write(body);

@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayProcess } from '../../support/gateway-process';
-import { freePort } from '../../support/redis-server';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import Driver from 'better-sqlite3';
+import { freePort } from '../../support/net';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
 import { smallDisk, writeGarbage } from '../../support/small-disk';
-import { built, runNode } from '../../support/process';
+import { built, type Child, runNode, startGatewayProcess } from '../../support/process';
 
 /** What the gateway process does when its database cannot be used: at start-up, and when the disk fills up while it runs. */
 const APP_URL = 'https://auth.example.test';
@@ -20,17 +20,17 @@ async function envFor(dataDir: string, extra: Record<string, string> = {}): Prom
 }
 
 /** Expects start-up to stop with exit code 2 and exactly one problem line matching `problem`, no stack trace. */
-async function expectRefusedStart(gateway: GatewayProcess, problem: RegExp): Promise<void> {
+async function expectRefusedStart(gateway: Child, problem: RegExp): Promise<void> {
   expect(await gateway.exited).toBe(2);
   expect(gateway.stderr).toMatch(/^Portcullis cannot start; fix the database:\n {2}- .+\n$/);
   expect(gateway.stderr).toMatch(problem);
   expect(gateway.stderr).not.toMatch(/\n\s+at /);
-  expect(gateway.lines.join('\n')).not.toContain('portcullis listening');
+  expect(gateway.stdout).not.toContain('portcullis listening');
 }
 
 describe('a database the gateway cannot use at start-up', () => {
   const data = tempDataDir();
-  let running: GatewayProcess | null = null;
+  let running: Child | null = null;
   afterEach(() => running?.kill());
   afterAll(() => data.remove());
 
@@ -42,7 +42,7 @@ describe('a database the gateway cannot use at start-up', () => {
     const asRoot = process.getuid?.() === 0;
     if (asRoot) chmodSync(data.dir, 0o755);
     const { env } = await envFor(dir);
-    running = GatewayProcess.start(env, asRoot ? { uid: 65534, gid: 65534 } : {});
+    running = startGatewayProcess(env, asRoot ? { uid: 65534, gid: 65534 } : {});
     await expectRefusedStart(running, new RegExp(`the data directory ${dir} is not writable \\(EACCES\\); set DATA_DIR to a directory this user may write`));
   }, 20_000);
 
@@ -51,18 +51,18 @@ describe('a database the gateway cannot use at start-up', () => {
     mkdirSync(dir, { mode: 0o700 });
     writeGarbage(join(dir, 'portcullis.db'));
     const { env } = await envFor(dir);
-    running = GatewayProcess.start(env);
+    running = startGatewayProcess(env);
     await expectRefusedStart(running, /portcullis\.db is not a readable Portcullis database \(SQLITE_NOTADB\); restore a backup or move the file away/);
   }, 20_000);
 
   it('refuses a data directory another gateway is using (one gateway per DATA_DIR)', async () => {
     const dir = join(data.dir, 'shared');
     const first = await envFor(dir);
-    const owner = GatewayProcess.start(first.env);
+    const owner = startGatewayProcess(first.env);
     try {
-      await owner.waitFor('portcullis listening');
+      await owner.waitForLine('portcullis listening');
       const second = await envFor(dir);
-      running = GatewayProcess.start(second.env);
+      running = startGatewayProcess(second.env);
       await expectRefusedStart(running, /is in use by another Portcullis process; one gateway per DATA_DIR \(several replicas share DATABASE_URL or REDIS_URL instead\)/);
     } finally {
       owner.kill();
@@ -72,13 +72,12 @@ describe('a database the gateway cannot use at start-up', () => {
 
   it('refuses a database written by a newer Portcullis', async () => {
     const dir = join(data.dir, 'newer');
-    const Driver = require('better-sqlite3') as typeof import('better-sqlite3');
     mkdirSync(dir, { mode: 0o700 });
     const db = new Driver(join(dir, 'portcullis.db'));
     db.pragma('user_version = 99');
     db.close();
     const { env } = await envFor(dir);
-    running = GatewayProcess.start(env);
+    running = startGatewayProcess(env);
     await expectRefusedStart(running, /has schema version 99, newer than this Portcullis knows \(\d+\)/);
   }, 20_000);
 });
@@ -101,7 +100,7 @@ describe('the demo', () => {
 
 describe('a disk that fills up while the gateway runs', () => {
   const disk = smallDisk();
-  let running: GatewayProcess | null = null;
+  let running: Child | null = null;
   afterAll(async () => {
     running?.kill();
     await running?.exited;
@@ -110,9 +109,9 @@ describe('a disk that fills up while the gateway runs', () => {
 
   it('fails the logouts that cannot be stored with 503 and a log line, stays up, and recovers when space returns', async () => {
     const { env, url } = await envFor(disk.dir);
-    running = GatewayProcess.start(env, { wrap: (argv) => disk.wrap(argv) });
-    await running.waitFor('portcullis listening');
-    const pid = running.child.pid!;
+    running = startGatewayProcess(env, { wrap: (argv) => disk.wrap(argv) });
+    await running.waitForLine('portcullis listening');
+    const pid = running.process.pid!;
     const login = async (): Promise<string> => {
       const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice', password: 'alice-pw' }) });
       expect(res.status).toBe(200);
@@ -143,12 +142,12 @@ describe('a disk that fills up while the gateway runs', () => {
     // Still up: forward auth answers from memory, the health check is fine, the session that was not logged out still passes.
     expect((await fetch(`${url}/api/healthcheck`)).status).toBe(200);
     expect(await auth(cookies[0])).toBe(200);
-    await running.waitFor('database write failed');
+    await running.waitForLine('database write failed');
 
     disk.free(pid);
     expect((await logout(cookies[0])).status).toBe(200);
     expect(await auth(cookies[0])).toBe(401);
-    await running.waitFor('database writes work again');
+    await running.waitForLine('database writes work again');
     expect(readdirSync(disk.dir)).toContain('portcullis.db');
   }, 30_000);
 });

@@ -1,8 +1,8 @@
-import { GatewayProcess } from '../../support/gateway-process';
-import { freePort } from '../../support/redis-server';
-import { hashOf, TEST_SECRET } from '../../support/server';
+import { freePort } from '../../support/net';
+import { hashOf, TEST_SECRET, TOTP_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
-import { TOTP_SECRET, totpCode } from '../../support/http';
+import { startGatewayProcess, type Child } from '../../support/process';
+import { totpCode } from '../../support/http';
 import { GatewayBrowser } from '../../support/oauth-browser';
 import { loginAtProvider, startOidcServer, type OidcServer } from '../../support/oidc';
 
@@ -16,7 +16,7 @@ const CALLBACK = `${APP_URL}/api/oauth/callback/generic`;
 const CLIENT = { client_id: 'portcullis', client_secret: 'generic-client-secret-for-tests', redirect_uris: [CALLBACK] };
 
 interface Running {
-  readonly process: GatewayProcess;
+  readonly process: Child;
   readonly url: string;
 }
 
@@ -24,15 +24,15 @@ const USERS = `alice:${hashOf('alice-pw')},tom:${hashOf('tom-pw')}:${TOTP_SECRET
 
 async function start(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
-  const process = GatewayProcess.start({
+  const process = startGatewayProcess({
     APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env,
   });
-  await process.waitFor('portcullis listening');
+  await process.waitForLine('portcullis listening');
   return { process, url: `http://127.0.0.1:${port}` };
 }
 
 async function stop(gw: Running): Promise<void> {
-  gw.process.child.kill('SIGTERM');
+  gw.process.process.kill('SIGTERM');
   await gw.process.exited;
 }
 
@@ -167,7 +167,7 @@ describe('a gateway killed (kill -9) while logouts and failed logins are in flig
           onOk(res.status);
           if (acknowledgedLogouts.length >= 10 && acknowledgedFailures >= 10) {
             killed = true;
-            running.process.child.kill('SIGKILL');
+            running.process.process.kill('SIGKILL');
           }
         },
         () => undefined,

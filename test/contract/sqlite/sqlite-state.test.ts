@@ -1,5 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Driver from 'better-sqlite3';
 import { DATABASE_FILE, DatabaseStartError, SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
 import { SqliteLoginAttempts } from '../../../src/adapters/state/sqlite-login-attempts';
@@ -7,7 +8,6 @@ import { SqliteRevokedSessions } from '../../../src/adapters/state/sqlite-revoke
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite-used-oauth-flows';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite-used-totp-steps';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
-import { JsonLinesLogger } from '../../../src/adapters/system/logger';
 import { loginAttemptsContract } from '../ports/login-attempts.contract';
 import { revokedSessionsContract } from '../ports/revoked-sessions.contract';
 import { usedOAuthFlowsContract } from '../ports/used-oauth-flows.contract';
@@ -15,8 +15,9 @@ import { usedTotpStepsContract } from '../ports/used-totp-steps.contract';
 import type { ContractEnv } from '../ports/harness';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';
+import { silentLogger, TestLogger } from '../../support/loggers';
 
-const silent = new JsonLinesLogger('silent');
+const silent = silentLogger;
 const HOUR = 3_600_000;
 
 /** A database in a fresh temp dir on disk per test, closed and removed after it. */
@@ -158,7 +159,6 @@ describe('SqliteDatabase', () => {
       const revoked = new SqliteRevokedSessions(database, clock);
       await Promise.all(Array.from({ length: 100 }, (_, i) => revoked.revoke(`s-${i}`, clock.now() + HOUR)));
       // Another connection sees all of them once the promises resolved: they were committed.
-      const Driver = require('better-sqlite3') as typeof import('better-sqlite3');
       const reader = new Driver(join(dir, DATABASE_FILE), { readonly: true });
       expect(reader.prepare('SELECT count(*) AS n FROM revoked_sessions').get()).toEqual({ n: 100 });
       reader.close();
@@ -170,12 +170,11 @@ describe('SqliteDatabase', () => {
   it('rejects a write that cannot be committed as unavailable, and works again afterwards', async () => {
     const dir = freshDir();
     const lines: string[] = [];
-    const logger = new JsonLinesLogger('info', (l) => lines.push(l));
+    const logger = new TestLogger('info', (l) => lines.push(l));
     const database = SqliteDatabase.open(dir, { logger, clock });
     try {
       const revoked = new SqliteRevokedSessions(database, clock);
       // Another connection holds the write lock past the busy timeout: the commit cannot happen.
-      const Driver = require('better-sqlite3') as typeof import('better-sqlite3');
       const other = new Driver(join(dir, DATABASE_FILE));
       database.db.pragma('busy_timeout = 10');
       other.exec('BEGIN IMMEDIATE');

@@ -2,10 +2,11 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
-import { JsonLinesLogger, type LogLevel } from '../../../src/adapters/system/logger';
+import type { LogLevel } from '../../../src/adapters/system/logger';
+import { TestLogger } from '../../support/loggers';
 import { FileUserStore, type FileUserStoreOptions, type ReloadOutcome } from '../../../src/adapters/users/file-user-store';
 import { parseUsersFile } from '../../../src/adapters/users/users-file';
-import { hashOf } from '../../support/server';
+import { hashOf } from '../../support/credentials';
 
 const HASH = hashOf('pw');
 const hasher = new BcryptPasswordHasher(4);
@@ -36,7 +37,7 @@ describe('FileUserStore reloading', () => {
   function open(name: string, text: string, options: FileUserStoreOptions = {}): { path: string; store: FileUserStore } {
     const path = join(dir, name);
     writeFileSync(path, text);
-    const logger = new JsonLinesLogger('debug', (line, level) => logged.push({ level, line: JSON.parse(line) as Record<string, unknown> }));
+    const logger = new TestLogger('debug', (line, level) => logged.push({ level, line: JSON.parse(line) as Record<string, unknown> }));
     store = new FileUserStore(path, parseUsersFile(text, path).entries, 'example.test', hasher, logger, {
       debounceMs: 20,
       pollIntervalMs: 50,

@@ -1,16 +1,14 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import bcrypt from 'bcrypt';
-import { freePort, startChild, waitForHttp, type Child } from './processes';
-import { startCaddy, startNginx } from './proxies';
-
-const ROOT = join(__dirname, '..', '..', '..');
-const BIN = join(ROOT, 'dist', 'src', 'main.js');
+import { TEST_SECRET, usersEntry } from '../../support/credentials';
+import { freePort } from '../../support/net';
+import { runCli, startChild, startGatewayProcess, waitForHttp, type Child } from '../../support/process';
+import { nginxMainHead, startCaddy, startNginx } from './proxies';
 
 /**
  * The classic wiring mistakes, each one switch away from the correct configuration:
@@ -159,14 +157,7 @@ server {
     return 444;
 }`;
   return [
-    'daemon off;',
-    'worker_processes 1;',
-    `pid ${join(dir, 'nginx.pid')};`,
-    `error_log ${join(dir, 'error.log')} warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    `  access_log ${join(dir, 'access.log')};`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`),
+    ...nginxMainHead(dir),
     '  map "$http_authorization|$http_accept" $portcullis_browser { default 0; "~^\\|.*text/html" 1; }',
     // Without a default server the first one answers every unknown host: here, the app.
     m.noDefaultHost ? app + login : fallback + app + login,
@@ -242,19 +233,17 @@ export async function startLab(options: { gatewayEnv?: Record<string, string> } 
   const ports: Ports = { proxy: await freePort(), gateway: await freePort(), upstream: upstream.port };
   const username = 'alice';
   const password = 'alice-Pa55word!';
-  const gateway = startChild('gateway', process.execPath, [BIN], {
-    env: {
-      PATH: process.env.PATH,
+  const gateway = startGatewayProcess(
+    {
       PORT: String(ports.gateway),
-      ADDRESS: '127.0.0.1',
       APP_URL: `https://auth.example.test:${ports.proxy}`,
-      SECRET: 'doctor-secret-doctor-secret-doctor-secret-0123',
-      USERS: `${username}:${bcrypt.hashSync(password, 4)}`,
+      SECRET: TEST_SECRET,
+      USERS: usersEntry(username, password),
       LOG_LEVEL: 'warn',
       ...options.gatewayEnv,
     },
-    logFile: join(dir, 'gateway.log'),
-  });
+    { logFile: join(dir, 'gateway.log') },
+  );
   let proxy: Child | null = null;
   let generation = 0;
   const stopProxy = async (): Promise<void> => {
@@ -324,20 +313,18 @@ export async function startExamples(kind: ProxyKind): Promise<{ appUrl: string; 
     if (process.env.E2E_KEEP_DIR === undefined) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const gateway = startChild('gateway', process.execPath, [BIN], {
-      env: {
-        PATH: process.env.PATH,
+    const gateway = startGatewayProcess(
+      {
         PORT: String(gatewayPort),
         FORWARD_AUTH_PORT: String(forwardAuthPort),
-        ADDRESS: '127.0.0.1',
         APP_URL: `http://auth.example.test:${port}`,
-        SECRET: 'doctor-secret-doctor-secret-doctor-secret-0123',
-        USERS: `${username}:${bcrypt.hashSync(password, 4)}`,
+        SECRET: TEST_SECRET,
+        USERS: usersEntry(username, password),
         ACCESS_CONFIG: rules,
         LOG_LEVEL: 'warn',
       },
-      logFile: join(dir, 'gateway.log'),
-    });
+      { logFile: join(dir, 'gateway.log') },
+    );
     children.push(gateway);
     await waitForHttp(gateway, gatewayPort, `auth.example.test:${port}`);
     const layout = { port, authHost: 'auth.example.test', gatewayPort, forwardAuthPort, apps: [{ host: 'app.example.test', upstreamPort: upstream.port }] };
@@ -368,19 +355,9 @@ async function waitForTls(child: Child, port: number, timeoutMs = 20000): Promis
 }
 
 /** Runs the built `portcullis doctor` as its own process, `input` on its stdin (the password). */
-export function runDoctor(args: readonly string[], input = ''): Promise<DoctorRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'doctor', ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const verdicts = new Map<string, string[]>();
-      for (const m of stdout.matchAll(/^(PASS|WARN|FAIL|SKIP)\s+([a-z0-9-]+):/gm)) verdicts.set(m[2], [...(verdicts.get(m[2]) ?? []), m[1]]);
-      resolve({ code, stdout, stderr, verdicts });
-    });
-    child.stdin.end(input);
-  });
+export async function runDoctor(args: readonly string[], input = ''): Promise<DoctorRun> {
+  const { code, stdout, stderr } = await runCli(['doctor', ...args], { input });
+  const verdicts = new Map<string, string[]>();
+  for (const m of stdout.matchAll(/^(PASS|WARN|FAIL|SKIP)\s+([a-z0-9-]+):/gm)) verdicts.set(m[2], [...(verdicts.get(m[2]) ?? []), m[1]]);
+  return { code, stdout, stderr, verdicts };
 }

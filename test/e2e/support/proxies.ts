@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChild, waitForHttp, type Child } from './processes';
+import { startChild, waitForHttp, type Child } from '../../support/process';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
@@ -38,6 +38,20 @@ export interface ProxyLayout {
  * config that includes the shipped templates filled in as envsubst would: `default.conf.template`
  * and `auth.conf.template` once, `portcullis.conf.template` once per application.
  */
+/** The top of an nginx.conf that runs in the foreground with every file under `dir`, up to inside `http {`. */
+export function nginxMainHead(dir: string): string[] {
+  return [
+    'daemon off;',
+    'worker_processes 1;',
+    `pid ${join(dir, 'nginx.pid')};`,
+    `error_log ${join(dir, 'error.log')} warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    `  access_log ${join(dir, 'access.log')};`,
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`),
+  ];
+}
+
 export async function startNginx(dir: string, layout: ProxyLayout): Promise<Child> {
   mkdirSync(dir, { recursive: true });
   const template = (name: string): string => readFileSync(join(EXAMPLES, 'nginx', name), 'utf8');
@@ -57,23 +71,7 @@ export async function startNginx(dir: string, layout: ProxyLayout): Promise<Chil
   layout.apps.forEach((app, i) =>
     render('portcullis.conf.template', `app-${i}.conf`, { ...common, APP_HOST: app.host, APP_UPSTREAM: `http://127.0.0.1:${app.upstreamPort}` }),
   );
-  const main = [
-    'daemon off;',
-    'worker_processes 1;',
-    `pid ${join(dir, 'nginx.pid')};`,
-    `error_log ${join(dir, 'error.log')} warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    `  access_log ${join(dir, 'access.log')};`,
-    `  client_body_temp_path ${join(dir, 'client_body')};`,
-    `  proxy_temp_path ${join(dir, 'proxy')};`,
-    `  fastcgi_temp_path ${join(dir, 'fastcgi')};`,
-    `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
-    `  scgi_temp_path ${join(dir, 'scgi')};`,
-    ...includes,
-    '}',
-    '',
-  ].join('\n');
+  const main = [...nginxMainHead(dir), ...includes, '}', ''].join('\n');
   const config = join(dir, 'nginx.conf');
   writeFileSync(config, main);
   const child = startChild('nginx', 'nginx', ['-p', dir, '-c', config, '-e', join(dir, 'error.log')], { logFile: join(dir, 'stdout.log') });

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcrypt';
 import { generateSecret } from 'otplib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startOidcServer } from '../../support/oidc';
-import { freePort, startChild, waitForHttp, type Child } from './processes';
+import { TEST_SECRET, usersEntry } from '../../support/credentials';
+import { freePort } from '../../support/net';
+import { startGatewayProcess, waitForHttp, type Child } from '../../support/process';
 import { startCaddy, startNginx } from './proxies';
 import { startEchoApp } from './upstream';
 
@@ -73,8 +74,6 @@ export const CHROMIUM_ARGS = [
  */
 const EXPECTED_CONSOLE_ERRORS = [/responded with a status of (401|403|404|429)\b/, /Cross-Origin-Opener-Policy header has been ignored/];
 
-export const TEST_SECRET = 'e2e-secret-e2e-secret-e2e-secret-0123456789';
-
 /**
  * Starts the built gateway (`dist/src/main.js`, as `npm start` runs it), the echo app, the asked
  * proxies in front of it, and headless Chromium, all on free loopback ports, with config, pid and
@@ -97,7 +96,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       accounts[a.username] = { username: a.username, password: `${a.username}-Pa55word!`, ...(a.totp ? { totpSecret: generateSecret() } : {}) };
     }
     const users = Object.values(accounts)
-      .map((a) => [a.username, bcrypt.hashSync(a.password, 4), ...(a.totpSecret ? [a.totpSecret] : [])].join(':'))
+      .map((a) => usersEntry(a.username, a.password, a.totpSecret))
       .join(',');
 
     const echo = await startEchoApp();
@@ -126,12 +125,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         OAUTH_WHITELIST: '*@example.test',
       });
     }
-    const gateway = startChild('gateway', process.execPath, [join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js')], {
-      env: {
-        PATH: process.env.PATH,
+    const gateway = startGatewayProcess(
+      {
         PORT: String(gatewayPort),
         FORWARD_AUTH_PORT: String(forwardAuthPort),
-        ADDRESS: '127.0.0.1',
         APP_URL: gatewayUrl,
         SECRET: TEST_SECRET,
         USERS: users,
@@ -141,8 +138,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ...oauthEnv,
         ...options.env,
       },
-      logFile: join(dir, 'gateway.log'),
-    });
+      { logFile: join(dir, 'gateway.log') },
+    );
     children.push(gateway);
     await waitForHttp(gateway, gatewayPort, `auth.example.test:${gatewayPort}`);
 

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcrypt';
 import { mkdirSync } from 'node:fs';
-import { freePort, startChild, waitForHttp, type Child } from '../../e2e/support/processes';
+import { hashOf, TEST_SECRET } from '../../support/credentials';
+import { freePort, freePorts } from '../../support/net';
+import { startChild, startGatewayProcess, waitForHttp, type Child } from '../../support/process';
 import { fillTemplate, startCaddy, startNginx } from '../../e2e/support/proxies';
 import { startKoaApp, type Served } from './koa-app';
 
@@ -25,7 +26,6 @@ export const HOSTS = {
 export const PASSWORDS = { alice: 'alice-Adm1n-pa55word!', bob: 'bob-N0t-admin-pa55word!' } as const;
 /** The upstream's Basic password of `response.basicauth`: only the proxy may ever see it. */
 export const UPSTREAM_BASIC_PASSWORD = 'upstream-basic-secret-5f2a9c';
-const SECRET = 'security-suite-secret-security-suite-0123456789';
 
 /**
  * Both applications are admin-only but for `/public/`; 10.9.0.0/16 may pass without login (so a
@@ -99,21 +99,19 @@ export async function startSecurityStack(): Promise<SecurityStack> {
       join(dir, 'users.yaml'),
       [
         'users:',
-        `  - { username: alice, password: "${bcrypt.hashSync(PASSWORDS.alice, 4)}", groups: [admin] }`,
-        `  - { username: bob, password: "${bcrypt.hashSync(PASSWORDS.bob, 4)}", groups: [staff] }`,
+        `  - { username: alice, password: "${hashOf(PASSWORDS.alice)}", groups: [admin] }`,
+        `  - { username: bob, password: "${hashOf(PASSWORDS.bob)}", groups: [staff] }`,
         '',
       ].join('\n'),
     );
 
-    const [gatewayPort, forwardAuthPort, nginxPort, caddyPort, ingressPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-    const gateway = startChild('gateway', process.execPath, [join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js')], {
-      env: {
-        PATH: process.env.PATH,
+    const [gatewayPort, forwardAuthPort, nginxPort, caddyPort, ingressPort] = await freePorts(5);
+    const gateway = startGatewayProcess(
+      {
         PORT: String(gatewayPort),
-        ADDRESS: '127.0.0.1',
         FORWARD_AUTH_PORT: String(forwardAuthPort),
         APP_URL: `http://${HOSTS.auth}:${nginxPort}`,
-        SECRET,
+        SECRET: TEST_SECRET,
         USERS_FILE: join(dir, 'users.yaml'),
         ACCESS_CONFIG: join(dir, 'access.yaml'),
         // Everything the gateway would ever write, for the secrets-in-logs regression.
@@ -126,8 +124,8 @@ export async function startSecurityStack(): Promise<SecurityStack> {
         GENERIC_USER_URL: 'http://127.0.0.1:9/me',
         OAUTH_WHITELIST: '*@example.test',
       },
-      logFile: join(dir, 'gateway.log'),
-    });
+      { logFile: join(dir, 'gateway.log') },
+    );
     children.push(gateway);
     await waitForHttp(gateway, gatewayPort, `${HOSTS.auth}:${gatewayPort}`);
     await waitForHttp(flask, flaskPort, `127.0.0.1:${flaskPort}`);

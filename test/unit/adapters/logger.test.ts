@@ -1,28 +1,10 @@
-import { JsonLinesLogger, LoggerAuditLog, type LogLevel, type Logger } from '../../../src/adapters/system/logger';
+import { LoggerAuditLog, type LogLevel, type Logger } from '../../../src/adapters/system/logger';
+import { TestLogger } from '../../support/loggers';
 
 function capture(level: LogLevel) {
   const lines: Array<{ line: string; level: LogLevel }> = [];
-  return { lines, logger: new JsonLinesLogger(level, (line, l) => lines.push({ line, level: l })) };
+  return { lines, logger: new TestLogger(level, (line, l) => lines.push({ line, level: l })) };
 }
-
-describe('JsonLinesLogger', () => {
-  it('writes one JSON object per line with time, level, message and fields', () => {
-    const { lines, logger } = capture('info');
-    logger.info('hello', { user: 'alice' });
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0].line)).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'info', msg: 'hello', user: 'alice' });
-  });
-
-  it('drops messages below its level and writes nothing when silent', () => {
-    const info = capture('warn');
-    info.logger.info('quiet');
-    info.logger.error('loud');
-    expect(info.lines.map((l) => l.level)).toEqual(['error']);
-    const silent = capture('silent');
-    silent.logger.error('nothing');
-    expect(silent.lines).toEqual([]);
-  });
-});
 
 describe('LoggerAuditLog', () => {
   it('logs audit events at info level', () => {

@@ -7,7 +7,7 @@ import { RulesAccessPolicy } from '../../../src/application/services/rules-acces
 import { loadConfig, type Config } from '../../../src/composition/config';
 import { buildContainer } from '../../../src/composition/container';
 import { TOKENS } from '../../../src/composition/tokens';
-import { hashOf } from '../../support/server';
+import { hashOf } from '../../support/credentials';
 
 function config(env: Record<string, string> = {}): Config {
   const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', ...env } });

@@ -1,0 +1,120 @@
+// ESLint (flat config) with typescript-eslint. `npm run lint` runs it; .ci/run runs it after the type-check.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+/**
+ * The layer rule of test/unit/architecture.test.ts (test/support/import-rules.ts), as the editor sees it:
+ * dependencies point inward. Keep the two lists in step; test/unit/lint-boundaries.test.ts checks that
+ * ESLint flags every package the architecture test forbids.
+ */
+const INFRASTRUCTURE_PACKAGES = [
+  'koa',
+  '@koa/*',
+  'koa-body',
+  'co-body',
+  'inversify',
+  '@inversifyjs/*',
+  'reflect-metadata',
+  'otplib',
+  '@otplib/*',
+  'simple-oauth2',
+  'class-validator',
+  'ioredis',
+  'ldapts',
+  'pino',
+  'prom-client',
+  'bcrypt',
+  'better-sqlite3',
+  'pg',
+];
+const NODE_IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'tls',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'readline',
+];
+
+/** A package and its subpaths (`koa`, `koa/lib/x`); a scope pattern (`@koa/*`) covers the scope's packages and their subpaths. */
+const packagePatterns = (names) => names.flatMap((name) => [name, `${name}/**`]);
+
+const OUTER_LAYERS = ['**/adapters', '**/adapters/**', '**/composition', '**/composition/**'];
+
+const layerRule = (message, packages, directories) => [
+  'error',
+  {
+    patterns: [
+      { group: packagePatterns(packages), message },
+      { group: directories, message },
+    ],
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'bench/tmp/**', '.e2e/**', 'docs/screenshots/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    rules: {
+      // An empty case with a comment above the next one groups outcomes on purpose (see credential-check.ts).
+      'no-fallthrough': ['error', { allowEmptyCase: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    // CommonJS scripts (bench, scripts, jest configs) load their modules with require().
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    // Optional feature modules (ioredis, ldapts, pino-pretty, ...) are loaded lazily with a typed require();
+    // narrow this to src/composition once that loading lives in one place there.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['ui/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['test/**', '**/*.test.ts'],
+    languageOptions: { globals: { ...globals.jest } },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        'src/domain is the innermost ring: no framework, no Node I/O, no adapter, composition or application module',
+        [...INFRASTRUCTURE_PACKAGES, ...NODE_IO_MODULES, ...NODE_IO_MODULES.map((m) => `node:${m}`)],
+        [...OUTER_LAYERS, '**/application', '**/application/**'],
+      ),
+    },
+  },
+  {
+    files: ['src/application/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        'src/application knows ports and the domain only: no framework, infrastructure library, adapter or composition module',
+        INFRASTRUCTURE_PACKAGES,
+        OUTER_LAYERS,
+      ),
+    },
+  },
+);
