@@ -50,8 +50,17 @@ async function main() {
 
   const now = Date.now();
   const token = new AesGcmSessionSealer(SECRET).seal({
-    id: 'bench-session', username: 'bench', name: 'bench', email: 'bench@bench.test', groups: ['admins'], provider: 'username',
-    oauth: false, totp: false, totpPending: false, issuedAt: now, expiresAt: now + 3_600_000,
+    id: 'bench-session',
+    username: 'bench',
+    name: 'bench',
+    email: 'bench@bench.test',
+    groups: ['admins'],
+    provider: 'username',
+    oauth: false,
+    totp: false,
+    totpPending: false,
+    issuedAt: now,
+    expiresAt: now + 3_600_000,
     ...credentialOf(hash),
   });
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1' };

@@ -416,10 +416,14 @@ async function logoutRate() {
         const cookie = cookies[next++];
         const t0 = process.hrtime.bigint();
         const status = await new Promise((resolve, reject) => {
-          const req = http.request(`${gateway.url}/api/logout`, { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode));
-          });
+          const req = http.request(
+            `${gateway.url}/api/logout`,
+            { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json', 'content-length': 2 } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode));
+            },
+          );
           req.on('error', reject);
           req.end('{}');
         });
@@ -464,7 +468,7 @@ function machine() {
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo);
   return {
     nproc: os.availableParallelism(),
-    cpu: model ? model[1].trim() : os.cpus()[0]?.model ?? 'unknown',
+    cpu: model ? model[1].trim() : (os.cpus()[0]?.model ?? 'unknown'),
     node: process.version,
     loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
   };
@@ -493,7 +497,12 @@ function table(results) {
     const ref = s[s.reference];
     const budget = s.budget ? `${s.budget.text} ${s.budget.pass ? 'pass' : 'FAIL'}` : '';
     const ratio = withBefore && s.beforeRatio !== undefined ? `${fmt(s.ratio, 2)} (before ${fmt(s.beforeRatio, 2)})` : fmt(s.ratio, 2);
-    const cpu = s.cpuRatio === undefined ? '' : withBefore && s.beforeCpuRatio !== undefined ? `${fmt(s.cpuRatio, 2)} (before ${fmt(s.beforeCpuRatio, 2)})` : fmt(s.cpuRatio, 2);
+    const cpu =
+      s.cpuRatio === undefined
+        ? ''
+        : withBefore && s.beforeCpuRatio !== undefined
+          ? `${fmt(s.cpuRatio, 2)} (before ${fmt(s.beforeCpuRatio, 2)})`
+          : fmt(s.cpuRatio, 2);
     lines.push(
       `| ${s.title} | ${fmt(s.gateway.rate)} | ${fmt(s.gateway.p50, 1)} / ${fmt(s.gateway.p99, 1)} | ${fmt(ref.rate)} (${s.reference}) | ${fmt(ref.p50, 1)} / ${fmt(ref.p99, 1)} | ${ratio} | ${cpu} | ${budget} |`,
     );
@@ -503,7 +512,9 @@ function table(results) {
     lines.push('', '| memory | value | budget |', '|---|---|---|');
     lines.push(`| idle RSS | ${fmt(m.idleRssMb, 1)} MB | ≤ 80 MB ${m.idleRssMb <= 80 ? 'pass' : 'FAIL'} |`);
     lines.push(`| RSS after ${m.requestsFirst} requests | ${fmt(m.rssAfterFirstMb, 1)} MB | |`);
-    lines.push(`| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %) |`);
+    lines.push(
+      `| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %) |`,
+    );
     lines.push(`| peak RSS (VmHWM) | ${fmt(m.peakRssMb, 1)} MB | |`);
     if (m.databaseBytes !== undefined) lines.push(`| database size after ${m.requestsTotal} requests | ${fmt(m.databaseBytes / 1024, 0)} KiB | |`);
   }
@@ -594,8 +605,20 @@ async function main() {
     }
     if (wanted('unauth')) {
       log('scenario 3: unauthenticated');
-      add(await compare('unauth-api', 'unauthenticated, API mode (401)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: API }, 401, before));
-      add(await compare('unauth-browser', 'unauthenticated, browser (302 to login)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: BROWSER }, 302, before));
+      add(
+        await compare('unauth-api', 'unauthenticated, API mode (401)', gateway, bare, { method: 'GET', path: '/api/auth/traefik', headers: API }, 401, before),
+      );
+      add(
+        await compare(
+          'unauth-browser',
+          'unauthenticated, browser (302 to login)',
+          gateway,
+          bare,
+          { method: 'GET', path: '/api/auth/traefik', headers: BROWSER },
+          302,
+          before,
+        ),
+      );
     }
     if (wanted('flood')) {
       log('scenario 4: cookie session during a flood of wrong passwords on /api/login');

@@ -55,7 +55,10 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       const c = loaded.config;
       const summary = [`APP_URL ${c.appUrl}`];
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
-      if (c.usersFile !== null) summary.push(`USERS_FILE ${c.usersFile.path}: ${c.usersFile.entries.length} account${c.usersFile.entries.length === 1 ? '' : 's'} (watched for changes)`);
+      if (c.usersFile !== null)
+        summary.push(
+          `USERS_FILE ${c.usersFile.path}: ${c.usersFile.entries.length} account${c.usersFile.entries.length === 1 ? '' : 's'} (watched for changes)`,
+        );
       summary.push(
         c.forwardAuthPort === null
           ? 'forward auth (/api/auth/*) on the public port: set FORWARD_AUTH_PORT to give it an internal listener'

@@ -196,7 +196,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     try {
       const url = new URL(appUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('APP_URL must be an http or https URL');
-      else if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') problems.push('APP_URL must not carry credentials, a query or a fragment');
+      else if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
+        problems.push('APP_URL must not carry credentials, a query or a fragment');
       else appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     } catch {
       problems.push('APP_URL is not a valid URL');
@@ -228,19 +229,31 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       usersFile = { path: usersFilePath, entries: parsed.entries };
       // At start-up a name in both is most likely a mistake; a later reload can only be warned about.
       const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
-      for (const entry of parsed.entries) if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
+      for (const entry of parsed.entries)
+        if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
       problems.push(...exampleCredentials('USERS_FILE', parsed.entries));
     } catch {
       problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
     }
   }
-  const httpUrl = (name: 'GITHUB_URL' | 'GITHUB_API_URL' | 'GOOGLE_AUTH_URL' | 'GOOGLE_TOKEN_URL' | 'GOOGLE_USER_URL' | 'GENERIC_AUTH_URL' | 'GENERIC_TOKEN_URL' | 'GENERIC_USER_URL'): string | undefined => {
+  const httpUrl = (
+    name:
+      | 'GITHUB_URL'
+      | 'GITHUB_API_URL'
+      | 'GOOGLE_AUTH_URL'
+      | 'GOOGLE_TOKEN_URL'
+      | 'GOOGLE_USER_URL'
+      | 'GENERIC_AUTH_URL'
+      | 'GENERIC_TOKEN_URL'
+      | 'GENERIC_USER_URL',
+  ): string | undefined => {
     const raw = read(name);
     if (raw === undefined) return undefined;
     try {
       const url = new URL(raw);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.hash === '') return raw.replace(/\/+$/, '');
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.hash === '')
+        return raw.replace(/\/+$/, '');
     } catch {
       // reported below
     }
@@ -253,7 +266,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const clientSecret = fromFile(`${prefix}_CLIENT_SECRET`)?.trim();
     const others = required.filter((name) => get(name) !== undefined);
     if (clientId === undefined && clientSecret === undefined) {
-      if (others.length > 0) problems.push(`${others.join(', ')} set but ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are not: configure the ${prefix.toLowerCase()} provider fully or not at all`);
+      if (others.length > 0)
+        problems.push(
+          `${others.join(', ')} set but ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET are not: configure the ${prefix.toLowerCase()} provider fully or not at all`,
+        );
       return undefined;
     }
     const missing = [
@@ -266,7 +282,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       return undefined;
     }
     // OAuth client credentials are printable ASCII (RFC 6749 appendix A); anything else is a paste accident.
-    const unprintable = [[`${prefix}_CLIENT_ID`, clientId], [`${prefix}_CLIENT_SECRET`, clientSecret]].filter(([, v]) => !/^[\x20-\x7e]+$/.test(v as string));
+    const unprintable = [
+      [`${prefix}_CLIENT_ID`, clientId],
+      [`${prefix}_CLIENT_SECRET`, clientSecret],
+    ].filter(([, v]) => !/^[\x20-\x7e]+$/.test(v as string));
     if (unprintable.length > 0) {
       problems.push(`${unprintable.map(([n]) => n).join(' and ')} may hold only printable ASCII characters`);
       return undefined;
@@ -302,7 +321,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || read('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
-    problems.push('no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)');
+    problems.push(
+      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)',
+    );
   }
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
@@ -343,7 +364,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   // address its proxy can reach, and does not publish the port.
   const forwardAuthPort = read('FORWARD_AUTH_PORT');
   const forwardAuthAddress = read('FORWARD_AUTH_ADDRESS');
-  if (get('FORWARD_AUTH_PORT') === undefined && get('FORWARD_AUTH_ADDRESS') !== undefined) problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
+  if (get('FORWARD_AUTH_PORT') === undefined && get('FORWARD_AUTH_ADDRESS') !== undefined)
+    problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
   if (forwardAuthPort !== null) {
     if (forwardAuthPort === port) problems.push('FORWARD_AUTH_PORT must differ from PORT: forward auth gets a listener of its own');
     if (forwardAuthPort === metricsPortRaw) problems.push('FORWARD_AUTH_PORT must differ from METRICS_PORT');
@@ -399,10 +421,14 @@ function exampleCredentials(option: string, entries: readonly UsersListEntry[]):
   const problems: string[] = [];
   for (const entry of entries) {
     if (isPlaceholderHash(entry.hash)) {
-      problems.push(`${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`);
+      problems.push(
+        `${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`,
+      );
     }
     if (entry.totpSecret !== undefined && isExampleTotpSecret(entry.totpSecret)) {
-      problems.push(`${option}: ${entry.username}'s TOTP secret is the example one from the documentation: make a real one with "portcullis totp enroll ${entry.username}"`);
+      problems.push(
+        `${option}: ${entry.username}'s TOTP secret is the example one from the documentation: make a real one with "portcullis totp enroll ${entry.username}"`,
+      );
     }
   }
   return problems;
@@ -425,7 +451,6 @@ export function configWarnings(config: Config): string[] {
   return warnings;
 }
 
-
 /** One warning per secret given as a `--flag` (a REDIS_URL only when it holds a password); never the value. */
 export function secretFlagWarnings(argv: readonly string[]): string[] {
   const { env } = flagsToEnv(argv);
@@ -434,7 +459,9 @@ export function secretFlagWarnings(argv: readonly string[]): string[] {
     const withPassword = (name === 'REDIS_URL' || name === 'DATABASE_URL') && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
     if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
     const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
-    warnings.push(`${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`);
+    warnings.push(
+      `${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`,
+    );
   }
   return warnings;
 }
@@ -450,7 +477,9 @@ function ldapSettings(
 ): LdapUserStoreSettings | null {
   const address = read('LDAP_ADDRESS');
   if (address === undefined) {
-    const stray = optionsIn('ldap').flatMap((name) => ('file' in OPTION_TABLE[name] ? [name, `${name}_FILE`] : [name])).filter((name) => get(name) !== undefined);
+    const stray = optionsIn('ldap')
+      .flatMap((name) => ('file' in OPTION_TABLE[name] ? [name, `${name}_FILE`] : [name]))
+      .filter((name) => get(name) !== undefined);
     if (stray.length > 0) problems.push(`${stray.join(', ')} set but LDAP_ADDRESS is not`);
     return null;
   }
@@ -459,7 +488,14 @@ function ldapSettings(
   try {
     const parsed = new URL(address);
     if (parsed.protocol !== 'ldap:' && parsed.protocol !== 'ldaps:') problems.push('LDAP_ADDRESS must start with ldap:// or ldaps://');
-    else if (parsed.hostname === '' || parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '' || (parsed.pathname !== '' && parsed.pathname !== '/')) {
+    else if (
+      parsed.hostname === '' ||
+      parsed.username !== '' ||
+      parsed.password !== '' ||
+      parsed.search !== '' ||
+      parsed.hash !== '' ||
+      (parsed.pathname !== '' && parsed.pathname !== '/')
+    ) {
       problems.push('LDAP_ADDRESS must be ldap[s]://host[:port] with nothing after the port');
     } else url = `${parsed.protocol}//${parsed.host}`;
   } catch {
@@ -471,7 +507,8 @@ function ldapSettings(
   const bindDn = read('LDAP_BIND_DN');
   // Keep the password exactly as written, apart from the newline most files end with.
   const bindPassword = fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
-  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '')) problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
+  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === ''))
+    problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const searchFilter = read('LDAP_SEARCH_FILTER');
   const searchProblem = filterTemplateProblem(searchFilter, 's');
@@ -482,7 +519,8 @@ function ldapSettings(
   const groupProblem = filterTemplateProblem(groupFilter, 'sd');
   if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
   if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
-  type AttributeOption = 'LDAP_USERNAME_ATTRIBUTE' | 'LDAP_MAIL_ATTRIBUTE' | 'LDAP_NAME_ATTRIBUTE' | 'LDAP_GROUP_ATTRIBUTE' | 'LDAP_GROUP_NAME_ATTRIBUTE' | 'LDAP_TOTP_ATTRIBUTE';
+  type AttributeOption =
+    'LDAP_USERNAME_ATTRIBUTE' | 'LDAP_MAIL_ATTRIBUTE' | 'LDAP_NAME_ATTRIBUTE' | 'LDAP_GROUP_ATTRIBUTE' | 'LDAP_GROUP_NAME_ATTRIBUTE' | 'LDAP_TOTP_ATTRIBUTE';
   const attribute = (name: AttributeOption): string | undefined => {
     const value: string | undefined = read(name);
     const example: string | undefined = OPTION_TABLE[name].fallback;
@@ -542,7 +580,8 @@ function databaseSettings(
     problems.push('DATABASE_URL holds a placeholder password copied from the examples: set a real password on PostgreSQL and in DATABASE_URL');
   }
   // An unknown DATABASE_SSL was reported by its parser (read), and reads as unset here.
-  if (get('DATABASE_SSL') !== undefined && url.searchParams.has('sslmode')) problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
+  if (get('DATABASE_SSL') !== undefined && url.searchParams.has('sslmode'))
+    problems.push('set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both');
   if (caFile !== null && ssl !== 'verify-full') problems.push('DATABASE_CA_FILE needs DATABASE_SSL=verify-full');
   let ca: string | null = null;
   if (caFile !== null) {

@@ -94,7 +94,8 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   const { github, google, generic, timeoutSeconds } = config.oauth;
   const timeoutMs = timeoutSeconds * 1000;
   const list: OAuthProvider[] = [];
-  if (github) list.push(new GitHubOAuthProvider({ clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs }));
+  if (github)
+    list.push(new GitHubOAuthProvider({ clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs }));
   if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }));
   if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }));
   return new ConfiguredOAuthProviders(list);
@@ -123,7 +124,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Redis,
     (logger: Logger): RedisHolder => ({
-      connection: config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
+      connection:
+        config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
     }),
     [TOKENS.Logger],
   );
@@ -227,7 +229,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.AccessRulesSource,
     (logger: Logger): AccessRulesSource =>
-      config.accessConfig === null ? new InMemoryAccessRulesSource(allowAuthenticatedRules()) : new YamlFileAccessRulesSource(config.accessConfig, {
+      config.accessConfig === null
+        ? new InMemoryAccessRulesSource(allowAuthenticatedRules())
+        : new YamlFileAccessRulesSource(config.accessConfig, {
             logger,
             // The rules loadConfig read and validated: the file is not read a second time. Watched from gateway.start().
             initial: config.accessRules ?? undefined,
@@ -240,7 +244,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (source: AccessRulesSource, logger: Logger): AccessPolicy =>
       config.accessConfig === null
         ? new AllowAuthenticatedPolicy()
-        : new RulesAccessPolicy(source, (e) => logger.error('access rules evaluation failed; request denied', { error: e instanceof Error ? e.name : 'unknown' })),
+        : new RulesAccessPolicy(source, (e) =>
+            logger.error('access rules evaluation failed; request denied', { error: e instanceof Error ? e.name : 'unknown' }),
+          ),
     [TOKENS.AccessRulesSource, TOKENS.Logger],
   );
   bind(TOKENS.OAuthProviders, (): OAuthProviders => oauthProvidersOf(config));
@@ -271,47 +277,84 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (attempts: LoginAttempts, clock: Clock, settings: GatewaySettings, audit: AuditLog) => new LoginGuard(attempts, clock, settings, audit),
     [TOKENS.LoginAttempts, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
   );
-  bind(
-    TOKENS.CredentialCheck,
-    (...d: [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints]) => new CredentialCheck(...d),
-    [TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.TotpVerifier, TOKENS.UsedTotpSteps, TOKENS.AuditLog, TOKENS.CredentialFingerprints],
-  );
+  bind(TOKENS.CredentialCheck, (...d: [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints]) => new CredentialCheck(...d), [
+    TOKENS.UserStore,
+    TOKENS.LoginGuard,
+    TOKENS.TotpVerifier,
+    TOKENS.UsedTotpSteps,
+    TOKENS.AuditLog,
+    TOKENS.CredentialFingerprints,
+  ]);
   bind(
     TOKENS.RequestAuthenticator,
     (
-      sealer: SessionSealer, revoked: RevokedSessions, users: UserStore, verified: VerifiedCredentials, guard: LoginGuard, credentials: CredentialCheck,
-      clock: Clock, settings: GatewaySettings, audit: AuditLog, fingerprints: CredentialFingerprints, providers: OAuthProviders, oauth: OAuthSettings,
-    ) => new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, { providers, whitelist: oauth.whitelist }),
+      sealer: SessionSealer,
+      revoked: RevokedSessions,
+      users: UserStore,
+      verified: VerifiedCredentials,
+      guard: LoginGuard,
+      credentials: CredentialCheck,
+      clock: Clock,
+      settings: GatewaySettings,
+      audit: AuditLog,
+      fingerprints: CredentialFingerprints,
+      providers: OAuthProviders,
+      oauth: OAuthSettings,
+    ) =>
+      new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
+        providers,
+        whitelist: oauth.whitelist,
+      }),
     [
-      TOKENS.SessionSealer, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.VerifiedCredentials, TOKENS.LoginGuard, TOKENS.CredentialCheck,
-      TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.CredentialFingerprints, TOKENS.OAuthProviders, TOKENS.OAuthSettings,
+      TOKENS.SessionSealer,
+      TOKENS.RevokedSessions,
+      TOKENS.UserStore,
+      TOKENS.VerifiedCredentials,
+      TOKENS.LoginGuard,
+      TOKENS.CredentialCheck,
+      TOKENS.Clock,
+      TOKENS.Settings,
+      TOKENS.AuditLog,
+      TOKENS.CredentialFingerprints,
+      TOKENS.OAuthProviders,
+      TOKENS.OAuthSettings,
     ],
   );
-  bind(
-    TOKENS.LoginUseCase,
-    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d),
-    [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer],
-  );
+  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d), [
+    TOKENS.CredentialCheck,
+    TOKENS.Clock,
+    TOKENS.IdGenerator,
+    TOKENS.Settings,
+    TOKENS.AuditLog,
+    TOKENS.SessionSealer,
+  ]);
   bind(
     TOKENS.VerifyTotpUseCase,
     (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) =>
       new VerifyTotpUseCase(...d),
     [
-      TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog,
+      TOKENS.RevokedSessions,
+      TOKENS.RequestAuthenticator,
+      TOKENS.CredentialCheck,
+      TOKENS.Clock,
+      TOKENS.IdGenerator,
+      TOKENS.Settings,
+      TOKENS.AuditLog,
       TOKENS.SessionSealer,
     ],
   );
-  bind(
-    TOKENS.LogoutUseCase,
-    (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d),
-    [TOKENS.RequestAuthenticator, TOKENS.RevokedSessions, TOKENS.AuditLog],
-  );
+  bind(TOKENS.LogoutUseCase, (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.RevokedSessions,
+    TOKENS.AuditLog,
+  ]);
   bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
-  bind(
-    TOKENS.AuthorizeProxyRequestUseCase,
-    (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d),
-    [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog],
-  );
+  bind(TOKENS.AuthorizeProxyRequestUseCase, (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.AccessPolicy,
+    TOKENS.Settings,
+    TOKENS.AuditLog,
+  ]);
   bind(
     TOKENS.StartOAuthUseCase,
     (...d: [OAuthProviders, OAuthFlowSealer, Pkce, IdGenerator, Clock, GatewaySettings, OAuthSettings]) => new StartOAuthUseCase(...d),
@@ -319,8 +362,19 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) => new CompleteOAuthUseCase(...d),
-    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings, TOKENS.AuditLog, TOKENS.SessionSealer],
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) =>
+      new CompleteOAuthUseCase(...d),
+    [
+      TOKENS.OAuthProviders,
+      TOKENS.OAuthFlowSealer,
+      TOKENS.UsedOAuthFlows,
+      TOKENS.IdGenerator,
+      TOKENS.Clock,
+      TOKENS.Settings,
+      TOKENS.OAuthSettings,
+      TOKENS.AuditLog,
+      TOKENS.SessionSealer,
+    ],
   );
   bind(
     TOKENS.HttpSettings,

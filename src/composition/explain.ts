@@ -77,7 +77,10 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
           username: user,
           name: user,
           email: flags.get('email') ?? '',
-          groups: (flags.get('groups') ?? '').split(',').map((g) => g.trim()).filter((g) => g !== ''),
+          groups: (flags.get('groups') ?? '')
+            .split(',')
+            .map((g) => g.trim())
+            .filter((g) => g !== ''),
           provider: flags.get('oauth') === 'true' ? 'generic' : 'username',
           oauth: flags.get('oauth') === 'true',
           totp: flags.get('totp') === 'true',

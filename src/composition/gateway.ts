@@ -101,10 +101,13 @@ function drain(server: Server, deadline: number): Promise<boolean> {
     // A connection that finishes its last request becomes idle; close it then, not before.
     server.closeIdleConnections();
     const idle = setInterval(() => server.closeIdleConnections(), 50);
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      finish(false);
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        server.closeAllConnections();
+        finish(false);
+      },
+      Math.max(0, deadline - Date.now()),
+    );
   });
 }
 
@@ -131,8 +134,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const separateForwardAuth = config.forwardAuthPort !== null;
   const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
-  const requestListener = (): GatewayRequestListener =>
-    (listener ??= separateForwardAuth ? publicOnly(koa()) : forwardAuthFirst(koa(), forwardAuth()));
+  const requestListener = (): GatewayRequestListener => (listener ??= separateForwardAuth ? publicOnly(koa()) : forwardAuthFirst(koa(), forwardAuth()));
   let internalListener: GatewayRequestListener | null = null;
   const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];

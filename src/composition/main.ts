@@ -10,7 +10,6 @@ import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
 import { unknownOptionWarnings } from './option-docs';
 
-
 /**
  * The state store of the gateway process: Redis when REDIS_URL is set (shared by replicas, so it
  * wins), otherwise the embedded database in DATA_DIR (default ./data; for the demo a throwaway

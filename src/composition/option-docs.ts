@@ -48,7 +48,10 @@ export function withOptionsDoc(document: string): string {
 
 /** Markdown to plain text for a terminal: no backticks, no link targets, no table escapes. */
 function plain(markdown: string): string {
-  return markdown.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '').replace(/\\\|/g, '|');
+  return markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .replace(/\\\|/g, '|');
 }
 
 /** The first clause of a meaning, short enough for one line of `--help`. */
@@ -73,7 +76,18 @@ export function renderOptionsHelp(): string {
 }
 
 /** Names our options start with: an unknown variable with one of them is most likely a typo of ours. */
-const OUR_PREFIXES = ['PORTCULLIS_', 'OAUTH_', 'LDAP_', 'REDIS_', 'DATABASE_', 'GITHUB_CLIENT_', 'GOOGLE_CLIENT_', 'GENERIC_CLIENT_', 'FORWARD_AUTH_', 'METRICS_'];
+const OUR_PREFIXES = [
+  'PORTCULLIS_',
+  'OAUTH_',
+  'LDAP_',
+  'REDIS_',
+  'DATABASE_',
+  'GITHUB_CLIENT_',
+  'GOOGLE_CLIENT_',
+  'GENERIC_CLIENT_',
+  'FORWARD_AUTH_',
+  'METRICS_',
+];
 /** Common variables of shells, containers and CI that sit within two edits of one of ours. */
 const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
 
@@ -110,7 +124,8 @@ export function unknownOptionWarnings(env: Readonly<Record<string, string | unde
       .filter(({ option, d }) => d <= (option.length >= 8 ? 2 : 1))
       .sort((x, y) => x.d - y.d)[0];
     if (near !== undefined) warnings.push(`${name} is not a Portcullis option and is ignored: did you mean ${near.option}?`);
-    else if (OUR_PREFIXES.some((prefix) => name.startsWith(prefix))) warnings.push(`${name} is not a Portcullis option and is ignored (see portcullis serve --help)`);
+    else if (OUR_PREFIXES.some((prefix) => name.startsWith(prefix)))
+      warnings.push(`${name} is not a Portcullis option and is ignored (see portcullis serve --help)`);
   }
   return warnings;
 }

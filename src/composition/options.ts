@@ -29,7 +29,8 @@ export const boolean: Parser<boolean> = (raw, name) => {
 export function integer(min: number, max: number): Parser<number> {
   return (raw, name) => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) return { ok: false, problem: `${name} must be a whole number from ${min} to ${max}` };
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max)
+      return { ok: false, problem: `${name} must be a whole number from ${min} to ${max}` };
     return { ok: true, value: n };
   };
 }
@@ -88,76 +89,368 @@ function options<const T extends Record<string, OptionSpec>>(table: T): T {
 
 export const OPTION_GROUPS = [
   { id: 'gateway', title: 'The gateway', intro: '' },
-  { id: 'oauth', title: 'OAuth providers', intro: 'A provider is on when both its client id and secret are set. Setting only part of a provider\'s\noptions stops start-up with a message that names what is missing. How to register the gateway at\neach provider: [OAuth](oauth.md).' },
+  {
+    id: 'oauth',
+    title: 'OAuth providers',
+    intro:
+      "A provider is on when both its client id and secret are set. Setting only part of a provider's\noptions stops start-up with a message that names what is missing. How to register the gateway at\neach provider: [OAuth](oauth.md).",
+  },
   { id: 'rules', title: 'Access rules', intro: '' },
-  { id: 'ldap', title: 'LDAP', intro: 'Setting `LDAP_ADDRESS` enables the directory; how it is searched, bound and cached:\n[User stores](user-stores.md#ldap).' },
+  {
+    id: 'ldap',
+    title: 'LDAP',
+    intro: 'Setting `LDAP_ADDRESS` enables the directory; how it is searched, bound and cached:\n[User stores](user-stores.md#ldap).',
+  },
   { id: 'operations', title: 'Operations', intro: 'Redis, PostgreSQL, metrics and shutdown; see [Operations](operations.md).' },
 ] as const;
 
 export const OPTION_TABLE = options({
   PORT: { group: 'gateway', parse: integer(0, 65535), fallback: 3000, doc: { default: '`3000` / `0.0.0.0`', meaning: 'listen address' } },
   ADDRESS: { group: 'gateway', parse: text, fallback: '0.0.0.0', doc: { sameRowAs: 'PORT' } },
-  APP_URL: { group: 'gateway', parse: text, fallback: undefined, configures: true, doc: { default: 'required (demo: `http://localhost:$PORT`)', meaning: 'public URL of the gateway. Login redirects go to `${APP_URL}/login`. The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`); a one-label host (`localhost`) or an IP gives a host-only cookie' } },
-  SECRET: { group: 'gateway', parse: text, fallback: undefined, file: true, secret: true, configures: true, doc: { default: 'required (demo: random)', meaning: 'at least 32 characters; every key (cookie encryption, Basic cache) is derived from it with HKDF. Placeholders from the examples (`change-me…`, `replace-with…`, `your-secret…`) are refused, as are the examples\' bcrypt hashes (and hashes like `$2b$10$....`) and TOTP secret (`JBSWY3DPEHPK3PXP`) in `USERS`/`USERS_FILE`, placeholder OAuth client secrets, `LDAP_BIND_PASSWORD` and Redis passwords' } },
-  USERS: { group: 'gateway', parse: text, fallback: undefined, configures: true, doc: { default: '—', meaning: '`username:bcrypt-hash[:base32-totp-secret]`, comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)' } },
+  APP_URL: {
+    group: 'gateway',
+    parse: text,
+    fallback: undefined,
+    configures: true,
+    doc: {
+      default: 'required (demo: `http://localhost:$PORT`)',
+      meaning:
+        'public URL of the gateway. Login redirects go to `${APP_URL}/login`. The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`); a one-label host (`localhost`) or an IP gives a host-only cookie',
+    },
+  },
+  SECRET: {
+    group: 'gateway',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    secret: true,
+    configures: true,
+    doc: {
+      default: 'required (demo: random)',
+      meaning:
+        "at least 32 characters; every key (cookie encryption, Basic cache) is derived from it with HKDF. Placeholders from the examples (`change-me…`, `replace-with…`, `your-secret…`) are refused, as are the examples' bcrypt hashes (and hashes like `$2b$10$....`) and TOTP secret (`JBSWY3DPEHPK3PXP`) in `USERS`/`USERS_FILE`, placeholder OAuth client secrets, `LDAP_BIND_PASSWORD` and Redis passwords",
+    },
+  },
+  USERS: {
+    group: 'gateway',
+    parse: text,
+    fallback: undefined,
+    configures: true,
+    doc: {
+      default: '—',
+      meaning:
+        '`username:bcrypt-hash[:base32-totp-secret]`, comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)',
+    },
+  },
   USERS_FILE: { group: 'gateway', parse: text, fallback: undefined, configures: true, doc: { sameRowAs: 'USERS' } },
   SESSION_EXPIRY: { group: 'gateway', parse: integer(60, 366 * 86400), fallback: 86400, doc: { default: '`86400`', meaning: 'session lifetime in seconds' } },
   COOKIE_SECURE: { group: 'gateway', parse: boolean, fallback: undefined, doc: { default: '`true` when `APP_URL` is https', meaning: '`Secure` cookie flag' } },
-  LOGIN_MAX_RETRIES: { group: 'gateway', parse: integer(0, 1000), fallback: 5, doc: { default: '`5` / `300`', meaning: 'failures before an account is locked / lock length in seconds; `0` disables locking' } },
+  LOGIN_MAX_RETRIES: {
+    group: 'gateway',
+    parse: integer(0, 1000),
+    fallback: 5,
+    doc: { default: '`5` / `300`', meaning: 'failures before an account is locked / lock length in seconds; `0` disables locking' },
+  },
   LOGIN_TIMEOUT: { group: 'gateway', parse: integer(0, 86400 * 30), fallback: 300, doc: { sameRowAs: 'LOGIN_MAX_RETRIES' } },
-  BASIC_CACHE_TTL: { group: 'gateway', parse: integer(0, 3600), fallback: 60, doc: { default: '`60`', meaning: 'seconds a verified HTTP Basic header is trusted without another bcrypt; `0` disables' } },
+  BASIC_CACHE_TTL: {
+    group: 'gateway',
+    parse: integer(0, 3600),
+    fallback: 60,
+    doc: { default: '`60`', meaning: 'seconds a verified HTTP Basic header is trusted without another bcrypt; `0` disables' },
+  },
   APP_TITLE: { group: 'gateway', parse: text, fallback: 'Portcullis', doc: { default: '`Portcullis`', meaning: 'title shown by the UI' } },
-  FORGOT_PASSWORD_MESSAGE: { group: 'gateway', parse: text, fallback: DEFAULT_FORGOT_PASSWORD_MESSAGE, doc: { default: 'a text naming `USERS`', meaning: 'shown on the forgot-password page' } },
+  FORGOT_PASSWORD_MESSAGE: {
+    group: 'gateway',
+    parse: text,
+    fallback: DEFAULT_FORGOT_PASSWORD_MESSAGE,
+    doc: { default: 'a text naming `USERS`', meaning: 'shown on the forgot-password page' },
+  },
   DISABLE_CONTINUE: { group: 'gateway', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'skip the "continue to …" page after login' } },
-  TRUSTED_PROXIES: { group: 'gateway', parse: list, fallback: DEFAULT_TRUSTED_PROXIES, doc: { default: '`127.0.0.0/8, ::1/128` (loopback only; the private ranges are no longer trusted by default)', meaning: 'the proxies whose `X-Forwarded-For` is believed, read from the right (see [Client address](proxies.md#client-address-trusted_proxies-and-the-per-address-lock)); name your proxy\'s own addresses, never a range clients live in' } },
-  FORWARD_AUTH_PORT: { group: 'gateway', parse: integer(1, 65535), fallback: null, doc: { default: '— / `127.0.0.1`', meaning: 'give forward auth (`/api/auth/*`, plus `/api/healthcheck` and `/api/ready`) a listener of its own; the public listener (`PORT`) then answers every spelling of `/api/auth/*` with a 404 envelope and serves only the UI and the browser API. Why: the forward-auth answer is for the proxy alone (it hands out identity headers and the upstream\'s `response.basicauth` credentials), and the proxy in front of the login host is itself a trusted peer, so a path or peer check cannot keep clients from asking it; a port the internet cannot reach can. The shipped examples use it. In a container, set the address to one the proxy reaches (`0.0.0.0`) and do not publish the port. Unset: forward auth stays on the public listener, as before' } },
+  TRUSTED_PROXIES: {
+    group: 'gateway',
+    parse: list,
+    fallback: DEFAULT_TRUSTED_PROXIES,
+    doc: {
+      default: '`127.0.0.0/8, ::1/128` (loopback only; the private ranges are no longer trusted by default)',
+      meaning:
+        "the proxies whose `X-Forwarded-For` is believed, read from the right (see [Client address](proxies.md#client-address-trusted_proxies-and-the-per-address-lock)); name your proxy's own addresses, never a range clients live in",
+    },
+  },
+  FORWARD_AUTH_PORT: {
+    group: 'gateway',
+    parse: integer(1, 65535),
+    fallback: null,
+    doc: {
+      default: '— / `127.0.0.1`',
+      meaning:
+        "give forward auth (`/api/auth/*`, plus `/api/healthcheck` and `/api/ready`) a listener of its own; the public listener (`PORT`) then answers every spelling of `/api/auth/*` with a 404 envelope and serves only the UI and the browser API. Why: the forward-auth answer is for the proxy alone (it hands out identity headers and the upstream's `response.basicauth` credentials), and the proxy in front of the login host is itself a trusted peer, so a path or peer check cannot keep clients from asking it; a port the internet cannot reach can. The shipped examples use it. In a container, set the address to one the proxy reaches (`0.0.0.0`) and do not publish the port. Unset: forward auth stays on the public listener, as before",
+    },
+  },
   FORWARD_AUTH_ADDRESS: { group: 'gateway', parse: text, fallback: '127.0.0.1', doc: { sameRowAs: 'FORWARD_AUTH_PORT' } },
-  LOG_LEVEL: { group: 'gateway', parse: oneOf(LOG_LEVELS), fallback: 'info', doc: { default: '`info`', meaning: '`debug`, `info`, `warn`, `error`, `silent`' } },
-  DATA_DIR: { group: 'gateway', parse: text, fallback: null, doc: { default: '`./data` (demo: a throwaway temp dir)', meaning: 'where the gateway keeps `portcullis.db`: logouts, locks, used TOTP codes and OAuth flows, so a restart forgets none of them. Not used with `REDIS_URL` or `DATABASE_URL` (see [State on disk](operations.md#state-on-disk-data_dir))' } },
-  GITHUB_CLIENT_ID: { group: 'oauth', parse: text, fallback: undefined, file: true, configures: true, doc: { label: '`GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET` (or `GITHUB_CLIENT_ID_FILE`, `GITHUB_CLIENT_SECRET_FILE`)', default: '—', meaning: 'GitHub OAuth app credentials' } },
+  LOG_LEVEL: {
+    group: 'gateway',
+    parse: oneOf(LOG_LEVELS),
+    fallback: 'info',
+    doc: { default: '`info`', meaning: '`debug`, `info`, `warn`, `error`, `silent`' },
+  },
+  DATA_DIR: {
+    group: 'gateway',
+    parse: text,
+    fallback: null,
+    doc: {
+      default: '`./data` (demo: a throwaway temp dir)',
+      meaning:
+        'where the gateway keeps `portcullis.db`: logouts, locks, used TOTP codes and OAuth flows, so a restart forgets none of them. Not used with `REDIS_URL` or `DATABASE_URL` (see [State on disk](operations.md#state-on-disk-data_dir))',
+    },
+  },
+  GITHUB_CLIENT_ID: {
+    group: 'oauth',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    configures: true,
+    doc: {
+      label: '`GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET` (or `GITHUB_CLIENT_ID_FILE`, `GITHUB_CLIENT_SECRET_FILE`)',
+      default: '—',
+      meaning: 'GitHub OAuth app credentials',
+    },
+  },
   GITHUB_CLIENT_SECRET: { group: 'oauth', parse: text, fallback: undefined, file: true, secret: true, doc: { sameRowAs: 'GITHUB_CLIENT_ID' } },
-  GITHUB_URL: { group: 'oauth', parse: text, fallback: 'https://github.com', doc: { default: '`https://github.com`', meaning: 'web base of the authorize and token endpoints (GitHub Enterprise: `https://ghe.example.com`)' } },
-  GITHUB_API_URL: { group: 'oauth', parse: text, fallback: 'https://api.github.com', doc: { default: '`https://api.github.com`', meaning: 'REST API base (GitHub Enterprise: `https://ghe.example.com/api/v3`)' } },
-  GOOGLE_CLIENT_ID: { group: 'oauth', parse: text, fallback: undefined, file: true, configures: true, doc: { label: '`GOOGLE_CLIENT_ID`, `GOOGLE_CLIENT_SECRET` (or `GOOGLE_CLIENT_ID_FILE`, `GOOGLE_CLIENT_SECRET_FILE`)', default: '—', meaning: 'Google OAuth client credentials' } },
+  GITHUB_URL: {
+    group: 'oauth',
+    parse: text,
+    fallback: 'https://github.com',
+    doc: { default: '`https://github.com`', meaning: 'web base of the authorize and token endpoints (GitHub Enterprise: `https://ghe.example.com`)' },
+  },
+  GITHUB_API_URL: {
+    group: 'oauth',
+    parse: text,
+    fallback: 'https://api.github.com',
+    doc: { default: '`https://api.github.com`', meaning: 'REST API base (GitHub Enterprise: `https://ghe.example.com/api/v3`)' },
+  },
+  GOOGLE_CLIENT_ID: {
+    group: 'oauth',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    configures: true,
+    doc: {
+      label: '`GOOGLE_CLIENT_ID`, `GOOGLE_CLIENT_SECRET` (or `GOOGLE_CLIENT_ID_FILE`, `GOOGLE_CLIENT_SECRET_FILE`)',
+      default: '—',
+      meaning: 'Google OAuth client credentials',
+    },
+  },
   GOOGLE_CLIENT_SECRET: { group: 'oauth', parse: text, fallback: undefined, file: true, secret: true, doc: { sameRowAs: 'GOOGLE_CLIENT_ID' } },
-  GOOGLE_AUTH_URL: { group: 'oauth', parse: text, fallback: 'https://accounts.google.com/o/oauth2/v2/auth', doc: { label: '`GOOGLE_AUTH_URL`, `GOOGLE_TOKEN_URL`, `GOOGLE_USER_URL`', default: 'Google\'s public endpoints', meaning: 'override only for tests or a proxy' } },
+  GOOGLE_AUTH_URL: {
+    group: 'oauth',
+    parse: text,
+    fallback: 'https://accounts.google.com/o/oauth2/v2/auth',
+    doc: {
+      label: '`GOOGLE_AUTH_URL`, `GOOGLE_TOKEN_URL`, `GOOGLE_USER_URL`',
+      default: "Google's public endpoints",
+      meaning: 'override only for tests or a proxy',
+    },
+  },
   GOOGLE_TOKEN_URL: { group: 'oauth', parse: text, fallback: 'https://oauth2.googleapis.com/token', doc: { sameRowAs: 'GOOGLE_AUTH_URL' } },
   GOOGLE_USER_URL: { group: 'oauth', parse: text, fallback: 'https://openidconnect.googleapis.com/v1/userinfo', doc: { sameRowAs: 'GOOGLE_AUTH_URL' } },
-  GENERIC_CLIENT_ID: { group: 'oauth', parse: text, fallback: undefined, file: true, configures: true, doc: { label: '`GENERIC_CLIENT_ID`, `GENERIC_CLIENT_SECRET` (or `GENERIC_CLIENT_ID_FILE`, `GENERIC_CLIENT_SECRET_FILE`)', default: '—', meaning: 'client credentials at your provider' } },
+  GENERIC_CLIENT_ID: {
+    group: 'oauth',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    configures: true,
+    doc: {
+      label: '`GENERIC_CLIENT_ID`, `GENERIC_CLIENT_SECRET` (or `GENERIC_CLIENT_ID_FILE`, `GENERIC_CLIENT_SECRET_FILE`)',
+      default: '—',
+      meaning: 'client credentials at your provider',
+    },
+  },
   GENERIC_CLIENT_SECRET: { group: 'oauth', parse: text, fallback: undefined, file: true, secret: true, doc: { sameRowAs: 'GENERIC_CLIENT_ID' } },
-  GENERIC_AUTH_URL: { group: 'oauth', parse: text, fallback: undefined, doc: { label: '`GENERIC_AUTH_URL`, `GENERIC_TOKEN_URL`, `GENERIC_USER_URL`', default: '— (required for generic)', meaning: 'authorization, token and userinfo endpoints' } },
+  GENERIC_AUTH_URL: {
+    group: 'oauth',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      label: '`GENERIC_AUTH_URL`, `GENERIC_TOKEN_URL`, `GENERIC_USER_URL`',
+      default: '— (required for generic)',
+      meaning: 'authorization, token and userinfo endpoints',
+    },
+  },
   GENERIC_TOKEN_URL: { group: 'oauth', parse: text, fallback: undefined, doc: { sameRowAs: 'GENERIC_AUTH_URL' } },
   GENERIC_USER_URL: { group: 'oauth', parse: text, fallback: undefined, doc: { sameRowAs: 'GENERIC_AUTH_URL' } },
-  GENERIC_SCOPES: { group: 'oauth', parse: list, fallback: ['openid', 'email', 'profile'], doc: { default: '`openid email profile`', meaning: 'comma or space separated; add `groups` if your provider needs it for the groups claim' } },
+  GENERIC_SCOPES: {
+    group: 'oauth',
+    parse: list,
+    fallback: ['openid', 'email', 'profile'],
+    doc: { default: '`openid email profile`', meaning: 'comma or space separated; add `groups` if your provider needs it for the groups claim' },
+  },
   GENERIC_NAME: { group: 'oauth', parse: text, fallback: 'Generic', doc: { default: '`Generic`', meaning: 'how the UI names the generic provider' } },
-  OAUTH_WHITELIST: { group: 'oauth', parse: text, fallback: '', doc: { default: 'empty (everyone)', meaning: 'who may log in through OAuth, see [OAuth](oauth.md#who-may-log-in-oauth_whitelist). Empty with an OAuth provider and no `ACCESS_CONFIG`: a `warn` line at start and a warning from `config check`' } },
-  OAUTH_AUTO_REDIRECT: { group: 'oauth', parse: lowercase, fallback: 'none', doc: { default: '`none`', meaning: '`github`, `google` or `generic` to send the login page straight to that provider; must name a configured provider' } },
+  OAUTH_WHITELIST: {
+    group: 'oauth',
+    parse: text,
+    fallback: '',
+    doc: {
+      default: 'empty (everyone)',
+      meaning:
+        'who may log in through OAuth, see [OAuth](oauth.md#who-may-log-in-oauth_whitelist). Empty with an OAuth provider and no `ACCESS_CONFIG`: a `warn` line at start and a warning from `config check`',
+    },
+  },
+  OAUTH_AUTO_REDIRECT: {
+    group: 'oauth',
+    parse: lowercase,
+    fallback: 'none',
+    doc: { default: '`none`', meaning: '`github`, `google` or `generic` to send the login page straight to that provider; must name a configured provider' },
+  },
   OAUTH_TIMEOUT: { group: 'oauth', parse: integer(1, 120), fallback: 10, doc: { default: '`10`', meaning: 'seconds any single call to a provider may take' } },
-  ACCESS_CONFIG: { group: 'rules', parse: text, fallback: null, doc: { default: '—', meaning: 'path of the access rules file (YAML). Validated at start-up (every problem is listed and the gateway does not start) and reloaded when it changes' } },
-  LDAP_ADDRESS: { group: 'ldap', parse: text, fallback: undefined, configures: true, doc: { default: '—', meaning: '`ldap://host[:389]` or `ldaps://host[:636]`; setting it enables the directory' } },
-  LDAP_BIND_DN: { group: 'ldap', parse: text, fallback: undefined, doc: { label: '`LDAP_BIND_DN` / `LDAP_BIND_PASSWORD` (`_FILE`)', default: 'anonymous', meaning: 'service account used for searches' } },
+  ACCESS_CONFIG: {
+    group: 'rules',
+    parse: text,
+    fallback: null,
+    doc: {
+      default: '—',
+      meaning:
+        'path of the access rules file (YAML). Validated at start-up (every problem is listed and the gateway does not start) and reloaded when it changes',
+    },
+  },
+  LDAP_ADDRESS: {
+    group: 'ldap',
+    parse: text,
+    fallback: undefined,
+    configures: true,
+    doc: { default: '—', meaning: '`ldap://host[:389]` or `ldaps://host[:636]`; setting it enables the directory' },
+  },
+  LDAP_BIND_DN: {
+    group: 'ldap',
+    parse: text,
+    fallback: undefined,
+    doc: { label: '`LDAP_BIND_DN` / `LDAP_BIND_PASSWORD` (`_FILE`)', default: 'anonymous', meaning: 'service account used for searches' },
+  },
   LDAP_BIND_PASSWORD: { group: 'ldap', parse: text, fallback: undefined, file: true, secret: true, doc: { sameRowAs: 'LDAP_BIND_DN' } },
   LDAP_BASE_DN: { group: 'ldap', parse: text, fallback: undefined, doc: { default: 'required', meaning: 'where people are searched (subtree)' } },
-  LDAP_SEARCH_FILTER: { group: 'ldap', parse: text, fallback: DEFAULT_LDAP_SEARCH_FILTER, doc: { default: '`(uid=%s)`', meaning: '`%s` is the login as typed, escaped per RFC 4515; e.g. `(&(objectClass=person)(\\|(uid=%s)(mail=%s)))` to allow e-mail logins, or `(sAMAccountName=%s)` for Active Directory' } },
+  LDAP_SEARCH_FILTER: {
+    group: 'ldap',
+    parse: text,
+    fallback: DEFAULT_LDAP_SEARCH_FILTER,
+    doc: {
+      default: '`(uid=%s)`',
+      meaning:
+        '`%s` is the login as typed, escaped per RFC 4515; e.g. `(&(objectClass=person)(\\|(uid=%s)(mail=%s)))` to allow e-mail logins, or `(sAMAccountName=%s)` for Active Directory',
+    },
+  },
   LDAP_USERNAME_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'uid', doc: { default: '`uid`', meaning: 'becomes `Remote-User`' } },
-  LDAP_MAIL_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'mail', doc: { default: '`mail`', meaning: 'becomes `Remote-Email` (default `<username>@<cookie domain>`)' } },
-  LDAP_NAME_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'displayName', doc: { default: '`displayName`', meaning: 'becomes `Remote-Name` (falls back to `cn`)' } },
-  LDAP_GROUP_ATTRIBUTE: { group: 'ldap', parse: text, fallback: undefined, doc: { default: '—', meaning: 'attribute of the person listing groups, e.g. `memberOf`; DNs are shown by their first value (`cn=admins,ou=groups,…` → `admins`)' } },
+  LDAP_MAIL_ATTRIBUTE: {
+    group: 'ldap',
+    parse: text,
+    fallback: 'mail',
+    doc: { default: '`mail`', meaning: 'becomes `Remote-Email` (default `<username>@<cookie domain>`)' },
+  },
+  LDAP_NAME_ATTRIBUTE: {
+    group: 'ldap',
+    parse: text,
+    fallback: 'displayName',
+    doc: { default: '`displayName`', meaning: 'becomes `Remote-Name` (falls back to `cn`)' },
+  },
+  LDAP_GROUP_ATTRIBUTE: {
+    group: 'ldap',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      default: '—',
+      meaning: 'attribute of the person listing groups, e.g. `memberOf`; DNs are shown by their first value (`cn=admins,ou=groups,…` → `admins`)',
+    },
+  },
   LDAP_GROUP_BASE_DN: { group: 'ldap', parse: text, fallback: undefined, doc: { default: '—', meaning: 'also search groups here…' } },
-  LDAP_GROUP_FILTER: { group: 'ldap', parse: text, fallback: DEFAULT_LDAP_GROUP_FILTER, doc: { default: '`(\\|(member=%d)(uniqueMember=%d)(memberUid=%s))`', meaning: '…with this filter: `%d` the person\'s DN, `%s` the username' } },
-  LDAP_GROUP_NAME_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'cn', doc: { default: '`cn`', meaning: 'the group\'s name in `Remote-Groups`' } },
-  LDAP_TOTP_ATTRIBUTE: { group: 'ldap', parse: text, fallback: undefined, doc: { default: '—', meaning: 'attribute holding a person\'s base32 TOTP secret; when set and filled, the account needs a code after its password' } },
-  LDAP_INSECURE: { group: 'ldap', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'accept any certificate on `ldaps://` (self-signed test servers only)' } },
-  LDAP_TIMEOUT: { group: 'ldap', parse: integer(1, 60), fallback: 5, doc: { default: '`5`', meaning: 'seconds, 1–60: bound on connecting and on every operation' } },
-  LDAP_CACHE_TTL: { group: 'ldap', parse: integer(0, 3600), fallback: 60, doc: { default: '`60`', meaning: 'seconds, 0–3600: the re-check interval of sessions: how long a session check may reuse the directory\'s answer, so how long a deletion, password or group change may take to reach existing sessions ([session checks](user-stores.md#ldap))' } },
-  REDIS_URL: { group: 'operations', parse: text, fallback: undefined, file: true, doc: { default: '— (state in `DATA_DIR`)', meaning: 'shared state for several replicas: `redis://`, `rediss://` (TLS), `redis+sentinel://`; the `_FILE` form reads it from a file (a Kubernetes or Docker secret). Forms: [Operations](operations.md#several-replicas-shared-state-in-redis)' } },
-  REDIS_PREFIX: { group: 'operations', parse: text, fallback: 'portcullis:', doc: { default: '`portcullis:`', meaning: 'prefix of every Redis key and channel, so several gateways or other applications can share a Redis' } },
-  DATABASE_URL: { group: 'operations', parse: text, fallback: undefined, file: true, doc: { default: '— (state in `DATA_DIR`)', meaning: 'durable state for several replicas in PostgreSQL: `postgres://user:password@host:5432/database`; the `_FILE` form reads it from a file, so the password stays out of the environment. With `REDIS_URL` too, revocations stay in PostgreSQL and the short-lived state goes to Redis ([three deployment shapes](operations.md#three-deployment-shapes))' } },
-  DATABASE_SSL: { group: 'operations', parse: databaseSsl, fallback: null, doc: { default: '— (as the URL\'s `sslmode` says)', meaning: '`require` (TLS, any certificate) or `verify-full` (the certificate must chain to a trusted CA and name the host)' } },
-  DATABASE_CA_FILE: { group: 'operations', parse: text, fallback: null, doc: { default: '— (the system\'s CAs)', meaning: 'PEM file of the CA that signed the PostgreSQL server\'s certificate; needs `DATABASE_SSL=verify-full`' } },
-  METRICS_PORT: { group: 'operations', parse: integer(0, 65535), fallback: 0, doc: { default: 'off / `0.0.0.0`', meaning: 'Prometheus endpoint `GET /metrics` on its own port' } },
+  LDAP_GROUP_FILTER: {
+    group: 'ldap',
+    parse: text,
+    fallback: DEFAULT_LDAP_GROUP_FILTER,
+    doc: { default: '`(\\|(member=%d)(uniqueMember=%d)(memberUid=%s))`', meaning: "…with this filter: `%d` the person's DN, `%s` the username" },
+  },
+  LDAP_GROUP_NAME_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'cn', doc: { default: '`cn`', meaning: "the group's name in `Remote-Groups`" } },
+  LDAP_TOTP_ATTRIBUTE: {
+    group: 'ldap',
+    parse: text,
+    fallback: undefined,
+    doc: { default: '—', meaning: "attribute holding a person's base32 TOTP secret; when set and filled, the account needs a code after its password" },
+  },
+  LDAP_INSECURE: {
+    group: 'ldap',
+    parse: boolean,
+    fallback: false,
+    doc: { default: '`false`', meaning: 'accept any certificate on `ldaps://` (self-signed test servers only)' },
+  },
+  LDAP_TIMEOUT: {
+    group: 'ldap',
+    parse: integer(1, 60),
+    fallback: 5,
+    doc: { default: '`5`', meaning: 'seconds, 1–60: bound on connecting and on every operation' },
+  },
+  LDAP_CACHE_TTL: {
+    group: 'ldap',
+    parse: integer(0, 3600),
+    fallback: 60,
+    doc: {
+      default: '`60`',
+      meaning:
+        "seconds, 0–3600: the re-check interval of sessions: how long a session check may reuse the directory's answer, so how long a deletion, password or group change may take to reach existing sessions ([session checks](user-stores.md#ldap))",
+    },
+  },
+  REDIS_URL: {
+    group: 'operations',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    doc: {
+      default: '— (state in `DATA_DIR`)',
+      meaning:
+        'shared state for several replicas: `redis://`, `rediss://` (TLS), `redis+sentinel://`; the `_FILE` form reads it from a file (a Kubernetes or Docker secret). Forms: [Operations](operations.md#several-replicas-shared-state-in-redis)',
+    },
+  },
+  REDIS_PREFIX: {
+    group: 'operations',
+    parse: text,
+    fallback: 'portcullis:',
+    doc: { default: '`portcullis:`', meaning: 'prefix of every Redis key and channel, so several gateways or other applications can share a Redis' },
+  },
+  DATABASE_URL: {
+    group: 'operations',
+    parse: text,
+    fallback: undefined,
+    file: true,
+    doc: {
+      default: '— (state in `DATA_DIR`)',
+      meaning:
+        'durable state for several replicas in PostgreSQL: `postgres://user:password@host:5432/database`; the `_FILE` form reads it from a file, so the password stays out of the environment. With `REDIS_URL` too, revocations stay in PostgreSQL and the short-lived state goes to Redis ([three deployment shapes](operations.md#three-deployment-shapes))',
+    },
+  },
+  DATABASE_SSL: {
+    group: 'operations',
+    parse: databaseSsl,
+    fallback: null,
+    doc: {
+      default: "— (as the URL's `sslmode` says)",
+      meaning: '`require` (TLS, any certificate) or `verify-full` (the certificate must chain to a trusted CA and name the host)',
+    },
+  },
+  DATABASE_CA_FILE: {
+    group: 'operations',
+    parse: text,
+    fallback: null,
+    doc: { default: "— (the system's CAs)", meaning: "PEM file of the CA that signed the PostgreSQL server's certificate; needs `DATABASE_SSL=verify-full`" },
+  },
+  METRICS_PORT: {
+    group: 'operations',
+    parse: integer(0, 65535),
+    fallback: 0,
+    doc: { default: 'off / `0.0.0.0`', meaning: 'Prometheus endpoint `GET /metrics` on its own port' },
+  },
   METRICS_ADDRESS: { group: 'operations', parse: text, fallback: '0.0.0.0', doc: { sameRowAs: 'METRICS_PORT' } },
-  SHUTDOWN_TIMEOUT: { group: 'operations', parse: integer(1, 600), fallback: 10, doc: { default: '`10`', meaning: 'seconds a SIGTERM waits for in-flight requests' } },
+  SHUTDOWN_TIMEOUT: {
+    group: 'operations',
+    parse: integer(1, 600),
+    fallback: 10,
+    doc: { default: '`10`', meaning: 'seconds a SIGTERM waits for in-flight requests' },
+  },
 });
 
 export type OptionName = keyof typeof OPTION_TABLE;
@@ -168,7 +461,11 @@ export type OptionValue<K extends OptionName> = (typeof OPTION_TABLE)[K] extends
 export const OPTION_NAMES: readonly string[] = Object.entries(OPTION_TABLE).flatMap(([name, spec]) => ('file' in spec ? [name, `${name}_FILE`] : [name]));
 
 /** The options whose value is a secret. */
-export const SECRET_OPTIONS: ReadonlySet<string> = new Set(Object.entries(OPTION_TABLE).filter(([, spec]) => 'secret' in spec).map(([name]) => name));
+export const SECRET_OPTIONS: ReadonlySet<string> = new Set(
+  Object.entries(OPTION_TABLE)
+    .filter(([, spec]) => 'secret' in spec)
+    .map(([name]) => name),
+);
 
 /** The options (and their `_FILE` variants) of which any, when set, turns the demo off. */
 export const CONFIGURING_OPTIONS: readonly string[] = Object.entries(OPTION_TABLE)

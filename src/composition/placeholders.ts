@@ -4,10 +4,30 @@
  * password. Markers are long enough that a random secret never contains one by chance.
  */
 const MARKERS = [
-  'change-me', 'change_me', 'changeme', 'change-this', 'change_this', 'changethis',
-  'replace-with', 'replace_with', 'replace.with', 'replacewith', 'replace-me', 'replace_me', 'replaceme',
-  'your-secret', 'your_secret', 'yoursecret', 'your-client-secret', 'your_client_secret', 'your-password',
-  'placeholder', 'example-secret', 'example_secret', 'insert-secret', 'put-your',
+  'change-me',
+  'change_me',
+  'changeme',
+  'change-this',
+  'change_this',
+  'changethis',
+  'replace-with',
+  'replace_with',
+  'replace.with',
+  'replacewith',
+  'replace-me',
+  'replace_me',
+  'replaceme',
+  'your-secret',
+  'your_secret',
+  'yoursecret',
+  'your-client-secret',
+  'your_client_secret',
+  'your-password',
+  'placeholder',
+  'example-secret',
+  'example_secret',
+  'insert-secret',
+  'put-your',
 ];
 
 /** bcrypt hashes shown in the examples (the docker-compose demo's is the hash of "portcullis-demo"). */

@@ -18,7 +18,12 @@ export function buildUserStore(
 ): UserStore {
   const stores: UserStore[] = [];
   if (config.users.length > 0 || (config.usersFile === null && config.ldap === null)) {
-    stores.push(new StaticUserStore(config.users.map((u) => accountFromEntry(u, domain)), deps.hasher));
+    stores.push(
+      new StaticUserStore(
+        config.users.map((u) => accountFromEntry(u, domain)),
+        deps.hasher,
+      ),
+    );
   }
   if (config.usersFile !== null) {
     const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger);

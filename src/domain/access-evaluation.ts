@@ -142,7 +142,8 @@ export function evaluateAccess(
   trace?: AccessTrace,
 ): AccessDecision {
   const app = rulesForHost(rules, original === null ? null : original.hostname);
-  if (trace !== undefined) trace('application', app.name ?? (app === DENY_ALL ? 'none (default_policy: deny)' : rules.fallback === app ? 'none (default)' : '?'));
+  if (trace !== undefined)
+    trace('application', app.name ?? (app === DENY_ALL ? 'none (default_policy: deny)' : rules.fallback === app ? 'none (default)' : '?'));
   if (app === DENY_ALL) return app.denied.default_deny;
 
   const family = parseIpInto(ip, ADDRESS);

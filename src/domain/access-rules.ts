@@ -59,7 +59,15 @@ export interface AccessRules {
 export type SecretReader = (path: string) => string | null;
 
 const DENY_REASONS: readonly DenyReason[] = [
-  'ip_blocked', 'ip_not_allowed', 'bad_client_ip', 'user_blocked', 'user_not_allowed', 'group_missing', 'totp_required', 'default_deny', 'rules_unavailable',
+  'ip_blocked',
+  'ip_not_allowed',
+  'bad_client_ip',
+  'user_blocked',
+  'user_not_allowed',
+  'group_missing',
+  'totp_required',
+  'default_deny',
+  'rules_unavailable',
 ];
 const NETWORK_REASONS: ReadonlySet<DenyReason> = new Set<DenyReason>(['ip_blocked', 'ip_not_allowed', 'bad_client_ip']);
 
@@ -72,8 +80,18 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const HEADER_VALUE = /^[\u0020-\u007e\u00a0-\u00ff]*$/;
 /** Headers the gateway itself owns on a forward-auth answer; rules cannot set them. */
 const RESERVED_HEADERS = new Set([
-  'authorization', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'location',
-  'set-cookie', 'cache-control', 'x-portcullis-location', 'x-content-type-options', 'retry-after',
+  'authorization',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'location',
+  'set-cookie',
+  'cache-control',
+  'x-portcullis-location',
+  'x-content-type-options',
+  'retry-after',
 ]);
 
 function decisionsFor(name: string | null, headers: Readonly<Record<string, string>>): Pick<AppRules, 'allowed' | 'denied'> {

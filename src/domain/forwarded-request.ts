@@ -42,9 +42,7 @@ export interface OriginalRequest {
  * - `repeated`: the header came more than once or holds a list, so which value the proxy meant
  *   (and which one the client wrote) cannot be told apart.
  */
-export type ForwardedError =
-  | { readonly code: 'absent' }
-  | { readonly code: 'missing' | 'malformed' | 'repeated'; readonly field: string };
+export type ForwardedError = { readonly code: 'absent' } | { readonly code: 'missing' | 'malformed' | 'repeated'; readonly field: string };
 
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?(?::\d{1,5})?$/;
 const HOST_V6 = /^\[[0-9a-f:.]+\](?::\d{1,5})?$/;

@@ -212,7 +212,7 @@ export function compileIpRanges(entries: readonly string[]): { set: IpRangeSet; 
       const net = [0, 1, 2, 3].map((w) => (addr[w] & masks[w]) >>> 0);
       v6.push(...net, ...masks);
       // A range wide enough to hold ::ffff:0:0/96 holds every IPv4 client too (they are read as IPv4).
-      if (prefix <= 96 && net[0] === 0 && net[1] === 0 && net[2] === ((0xffff & masks[2]) >>> 0)) v4.push(0, 0);
+      if (prefix <= 96 && net[0] === 0 && net[1] === 0 && net[2] === (0xffff & masks[2]) >>> 0) v4.push(0, 0);
     }
   }
   return { set: { v4: Uint32Array.from(v4), v6: Uint32Array.from(v6), size: v4.length / 2 + v6.length / 8 }, problems };
@@ -223,16 +223,16 @@ export function inRanges(set: IpRangeSet, family: IpFamily, addr: Uint32Array): 
   if (family === 4) {
     const a = addr[0];
     const list = set.v4;
-    for (let i = 0; i < list.length; i += 2) if (((a & list[i + 1]) >>> 0) === list[i]) return true;
+    for (let i = 0; i < list.length; i += 2) if ((a & list[i + 1]) >>> 0 === list[i]) return true;
     return false;
   }
   const list = set.v6;
   for (let i = 0; i < list.length; i += 8) {
     if (
-      ((addr[0] & list[i + 4]) >>> 0) === list[i] &&
-      ((addr[1] & list[i + 5]) >>> 0) === list[i + 1] &&
-      ((addr[2] & list[i + 6]) >>> 0) === list[i + 2] &&
-      ((addr[3] & list[i + 7]) >>> 0) === list[i + 3]
+      (addr[0] & list[i + 4]) >>> 0 === list[i] &&
+      (addr[1] & list[i + 5]) >>> 0 === list[i + 1] &&
+      (addr[2] & list[i + 6]) >>> 0 === list[i + 2] &&
+      (addr[3] & list[i + 7]) >>> 0 === list[i + 3]
     ) {
       return true;
     }

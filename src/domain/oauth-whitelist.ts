@@ -28,7 +28,10 @@ export function parseOAuthWhitelist(raw: string | undefined): Result<OAuthWhitel
   }
   const emails = new Set<string>();
   const domains = new Set<string>();
-  for (const entry of text.toLowerCase().split(/[\s,]+/).filter((s) => s !== '')) {
+  for (const entry of text
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((s) => s !== '')) {
     if (entry.startsWith('*@')) {
       const domain = entry.slice(2);
       if (!DOMAIN.test(domain)) return err(`entry "${entry}" is not a valid *@domain pattern`);

@@ -21,13 +21,33 @@ function linesOf(run: DoctorRun, check: string): string {
 }
 
 function expectFail(run: DoctorRun, check: string): void {
-  expect({ check, verdicts: run.verdicts.get(check), lines: linesOf(run, check) }).toEqual(expect.objectContaining({ check, verdicts: expect.arrayContaining(['FAIL']) }));
+  expect({ check, verdicts: run.verdicts.get(check), lines: linesOf(run, check) }).toEqual(
+    expect.objectContaining({ check, verdicts: expect.arrayContaining(['FAIL']) }),
+  );
 }
 
 const ALL_CHECKS = [
-  'baseline', 'x-forwarded-host', 'x-forwarded-uri', 'x-forwarded-proto', 'x-original-url', 'remote-headers', 'ambiguous-paths',
-  'unknown-host', 'absolute-form-unknown', 'absolute-form', 'login', 'cookie-secure', 'cookie-httponly', 'cookie-samesite', 'cookie-domain',
-  'auth-api-login-host', 'auth-api-app-host', 'session', 'upstream-remote-headers', 'upstream-x-forwarded-host', 'upstream-x-forwarded-uri',
+  'baseline',
+  'x-forwarded-host',
+  'x-forwarded-uri',
+  'x-forwarded-proto',
+  'x-original-url',
+  'remote-headers',
+  'ambiguous-paths',
+  'unknown-host',
+  'absolute-form-unknown',
+  'absolute-form',
+  'login',
+  'cookie-secure',
+  'cookie-httponly',
+  'cookie-samesite',
+  'cookie-domain',
+  'auth-api-login-host',
+  'auth-api-app-host',
+  'session',
+  'upstream-remote-headers',
+  'upstream-x-forwarded-host',
+  'upstream-x-forwarded-uri',
   'upstream-x-original-url',
 ];
 
@@ -56,8 +76,16 @@ const MISTAKES: readonly Mistake[] = [
     // Caddy routes an absolute-form request by its request line and decides on that same host.
     fails: { nginx: ['unknown-host', 'absolute-form-unknown', 'absolute-form'], caddy: ['unknown-host', 'absolute-form-unknown'] },
   },
-  { name: 'routes /api/auth/* of the login host to Portcullis', mistakes: { publicAuthApi: true }, fails: { nginx: ['auth-api-login-host'], caddy: ['auth-api-login-host'] } },
-  { name: "lets the client's Remote-* headers through to the app", mistakes: { clientRemote: true }, fails: { nginx: ['upstream-remote-headers'], caddy: ['upstream-remote-headers'] } },
+  {
+    name: 'routes /api/auth/* of the login host to Portcullis',
+    mistakes: { publicAuthApi: true },
+    fails: { nginx: ['auth-api-login-host'], caddy: ['auth-api-login-host'] },
+  },
+  {
+    name: "lets the client's Remote-* headers through to the app",
+    mistakes: { clientRemote: true },
+    fails: { nginx: ['upstream-remote-headers'], caddy: ['upstream-remote-headers'] },
+  },
   {
     name: 'exempts a /public/ prefix from forward auth itself',
     mistakes: { publicPrefix: true },
@@ -88,7 +116,15 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor in front of %s', (
     await lab.useProxy(kind, mistakes);
     const run = await doctor(lab, args);
     // DOCTOR_SHOW=1 prints what the doctor said about each mistake, for a look at its wording.
-    if (process.env.DOCTOR_SHOW) console.log(kind, JSON.stringify(mistakes), run.stdout.split('\n').filter((l) => !l.startsWith('PASS')).join('\n'));
+    if (process.env.DOCTOR_SHOW)
+      console.log(
+        kind,
+        JSON.stringify(mistakes),
+        run.stdout
+          .split('\n')
+          .filter((l) => !l.startsWith('PASS'))
+          .join('\n'),
+      );
     for (const check of fails[kind]) expectFail(run, check);
     expect(run.stdout).toMatch(/^FAIL .*\n {6}fix: \S/m);
     expect(run.code).toBe(1);
@@ -126,7 +162,9 @@ describe.each(['nginx', 'caddy'] as const)('the shipped %s example, checked by p
     try {
       const run = await runDoctor([site.appUrl, '--as', site.username, ...RESOLVE, '--public-path', '/public/x'], `${site.password}\n`);
       // The examples run on plain http here (as the end-to-end suite fills them): the cookie cannot be Secure.
-      expect(run.stdout.split('\n').filter((l) => /^(WARN|FAIL|SKIP)/.test(l))).toEqual([expect.stringMatching(/^WARN {2}cookie-secure: the login is plain http/)]);
+      expect(run.stdout.split('\n').filter((l) => /^(WARN|FAIL|SKIP)/.test(l))).toEqual([
+        expect.stringMatching(/^WARN {2}cookie-secure: the login is plain http/),
+      ]);
       expect([...run.verdicts.keys()].sort()).toEqual([...ALL_CHECKS].sort());
       expect(run.code).toBe(0);
     } finally {

@@ -10,11 +10,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
     proxies: PROXIES,
-    accounts: PROXIES.flatMap((p) => [
-      { username: `alice-${p}` },
-      { username: `bob-${p}`, totp: true },
-      { username: `carol-${p}` },
-    ]),
+    accounts: PROXIES.flatMap((p) => [{ username: `alice-${p}` }, { username: `bob-${p}`, totp: true }, { username: `carol-${p}` }]),
     oidcAccounts: {
       olivia: { email: 'olivia@example.test', email_verified: true, name: 'Olivia Oauth', preferred_username: 'olivia', groups: ['admins', 'dev'] },
     },
@@ -164,7 +160,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     await context.close();
   });
 
-  test('Remote-* headers sent by the browser never reach the app: only the gateway\'s identity does', async () => {
+  test("Remote-* headers sent by the browser never reach the app: only the gateway's identity does", async () => {
     const { context, page } = await stack.newPage();
     const alice = account('alice');
     await loginThrough(page, site(), alice);

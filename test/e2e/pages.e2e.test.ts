@@ -38,7 +38,13 @@ beforeAll(async () => {
       ...VARIANTS.map((v) => ({ username: `carol-${v.name}` })),
     ],
     // GitHub is configured for its button only: no test follows it off this machine.
-    env: { FORGOT_PASSWORD_MESSAGE: FORGOT, LOGIN_MAX_RETRIES: '3', LOGIN_TIMEOUT: '300', GITHUB_CLIENT_ID: 'e2e-github-id', GITHUB_CLIENT_SECRET: 'e2e-github-secret' },
+    env: {
+      FORGOT_PASSWORD_MESSAGE: FORGOT,
+      LOGIN_MAX_RETRIES: '3',
+      LOGIN_TIMEOUT: '300',
+      GITHUB_CLIENT_ID: 'e2e-github-id',
+      GITHUB_CLIENT_SECRET: 'e2e-github-secret',
+    },
     oidcAccounts: OIDC_ACCOUNTS,
   });
   shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
@@ -59,8 +65,6 @@ async function loggedIn(username: string, options: Parameters<Stack['newPage']>[
   await opened.page.waitForURL(`${stack.gatewayUrl}/logout`);
   return opened;
 }
-
-
 
 describe('served pages', () => {
   test('an unknown page is the not-found page with a 404 status', async () => {
@@ -100,7 +104,7 @@ describe('using the pages', () => {
     await context.close();
   });
 
-  test('configured OAuth providers get a button each, the generic one labelled with genericName, and a click goes to the provider\'s login', async () => {
+  test("configured OAuth providers get a button each, the generic one labelled with genericName, and a click goes to the provider's login", async () => {
     const { context, page, problems } = await stack.newPage();
     const asked: string[] = [];
     page.on('request', (r) => {
@@ -156,7 +160,12 @@ describe('using the pages', () => {
       await expect(alert.textContent()).resolves.toBe('Wrong username or password. Check both and try again.');
     }
     await submitPassword(page, 'dave', stack.accounts.dave.password);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('[role=alert]')?.textContent?.startsWith('Too many') === true);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document
+          .querySelector('[role=alert]')
+          ?.textContent?.startsWith('Too many') === true,
+    );
     await expect(alert.textContent()).resolves.toBe('Too many failed login attempts. Try again in 5 minutes.');
     await context.close();
   });

@@ -9,7 +9,15 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
   beforeAll(async () => {
     slapd = await Slapd.start();
     await slapd.addPeople([
-      { uid: 'alice', password: 'alice-Pa55word', cn: 'Alice L', displayName: 'Alice Liddell', mail: 'alice@corp.example.test', groups: ['admins'], posixGroups: ['staff'] },
+      {
+        uid: 'alice',
+        password: 'alice-Pa55word',
+        cn: 'Alice L',
+        displayName: 'Alice Liddell',
+        mail: 'alice@corp.example.test',
+        groups: ['admins'],
+        posixGroups: ['staff'],
+      },
       { uid: 'dave', password: 'dave-Pa55word', cn: 'Dave' },
     ]);
     gw = await startGateway({
@@ -52,7 +60,12 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
 
   it('answers a wrong password, an unknown user and an injection attempt with the same 401', async () => {
     const bodies = [];
-    for (const [u, p] of [['alice', 'wrong'], ['nobody', 'alice-Pa55word'], ['*', 'alice-Pa55word'], ['*)(uid=*', 'x']]) {
+    for (const [u, p] of [
+      ['alice', 'wrong'],
+      ['nobody', 'alice-Pa55word'],
+      ['*', 'alice-Pa55word'],
+      ['*)(uid=*', 'x'],
+    ]) {
       const res = await login(u, p);
       expect(res.status).toBe(401);
       bodies.push(await res.json());
@@ -62,7 +75,12 @@ describe('the gateway with an LDAP directory (real OpenLDAP, real HTTP)', () => 
 
   it('accepts HTTP Basic for a directory account', async () => {
     const res = await fetch(`${gw.url}/api/auth/traefik`, {
-      headers: { authorization: `Basic ${Buffer.from('dave:dave-Pa55word').toString('base64')}`, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+      headers: {
+        authorization: `Basic ${Buffer.from('dave:dave-Pa55word').toString('base64')}`,
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'app.example.test',
+        'x-forwarded-uri': '/',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('remote-user')).toBe('dave');
@@ -161,7 +179,11 @@ describe('user enumeration by time against an LDAP directory (real OpenLDAP, rea
 
   async function timed(username: string): Promise<number> {
     const started = performance.now();
-    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'wrong-Pa55word' }) });
+    const res = await fetch(`${gw.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'wrong-Pa55word' }),
+    });
     expect(res.status).toBe(401);
     await res.arrayBuffer();
     return performance.now() - started;

@@ -49,35 +49,45 @@ async function directory(people: readonly LdapPerson[]): Promise<void> {
   await slapd.addPeople(people);
 }
 
-userStoreContract('LdapUserStore (real OpenLDAP)', async (env, seeds) => {
-  await directory(
-    seeds.map((seed, i) => ({
-      uid: seed.username,
-      password: seed.password,
-      cn: seed.name,
-      displayName: seed.name,
-      mail: seed.email,
-      groups: seed.groups,
-      totpSecret: seed.totpSecret,
-      hashed: i % 2 === 0,
-    })),
-  );
-  const s = store({ totpAttribute: 'description' });
-  env.onCleanup(() => s.close());
-  return {
-    store: s,
-    remove: (username) => slapd.removePeople([username]),
-    change: async (username, update) => {
-      await slapd.setPassword(username, update.password);
-      await slapd.setGroups(username, update.groups);
-    },
-    takeDown: () => slapd.kill(),
-  };
-}, ['remove', 'change', 'takeDown']);
+userStoreContract(
+  'LdapUserStore (real OpenLDAP)',
+  async (env, seeds) => {
+    await directory(
+      seeds.map((seed, i) => ({
+        uid: seed.username,
+        password: seed.password,
+        cn: seed.name,
+        displayName: seed.name,
+        mail: seed.email,
+        groups: seed.groups,
+        totpSecret: seed.totpSecret,
+        hashed: i % 2 === 0,
+      })),
+    );
+    const s = store({ totpAttribute: 'description' });
+    env.onCleanup(() => s.close());
+    return {
+      store: s,
+      remove: (username) => slapd.removePeople([username]),
+      change: async (username, update) => {
+        await slapd.setPassword(username, update.password);
+        await slapd.setGroups(username, update.groups);
+      },
+      takeDown: () => slapd.kill(),
+    };
+  },
+  ['remove', 'change', 'takeDown'],
+);
 
 describe('LdapUserStore against a real OpenLDAP', () => {
   const alice: LdapPerson = {
-    uid: 'alice', password: 'alice-Pa55word', cn: 'Alice L', displayName: 'Alice Liddell', mail: 'Alice@Example.test', groups: ['admins'], posixGroups: ['staff'],
+    uid: 'alice',
+    password: 'alice-Pa55word',
+    cn: 'Alice L',
+    displayName: 'Alice Liddell',
+    mail: 'Alice@Example.test',
+    groups: ['admins'],
+    posixGroups: ['staff'],
   };
   const bob: LdapPerson = { uid: 'bob', password: 'bob-plain', cn: 'Robert Roe', hashed: false };
   beforeEach(() => directory([alice, bob]));

@@ -21,7 +21,9 @@ afterAll(async () => {
 });
 
 function gatewayOn(databaseUrl: string): Gateway {
-  const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl } });
+  const loaded = loadConfig({
+    env: { APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl },
+  });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const gateway = createGateway(loaded.config);
   gateways.push(gateway);

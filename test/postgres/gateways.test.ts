@@ -12,7 +12,10 @@ import { PostgresServer } from '../support/postgres-server';
  */
 const APP_URL = 'https://auth.example.test';
 const APP = 'https://app.example.test/';
-const USERS = ['alice', 'bob', 'carol', 'dave', 'erin'].map((u) => `${u}:${hashOf('pw')}`).concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`).join(',');
+const USERS = ['alice', 'bob', 'carol', 'dave', 'erin']
+  .map((u) => `${u}:${hashOf('pw')}`)
+  .concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`)
+  .join(',');
 
 interface Running {
   readonly process: Child;
@@ -35,7 +38,15 @@ afterAll(async () => {
 async function start(env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const process = startGatewayProcess({
-    APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, LOGIN_MAX_RETRIES: '3', ...env,
+    APP_URL,
+    SECRET: TEST_SECRET,
+    USERS,
+    PORT: String(port),
+    ADDRESS: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: databaseUrl,
+    LOGIN_MAX_RETRIES: '3',
+    ...env,
   });
   await process.waitForLine('portcullis listening');
   const gw = { process, url: `http://127.0.0.1:${port}` };
@@ -49,7 +60,11 @@ async function stop(gw: Running): Promise<void> {
 }
 
 const post = (gw: Running, path: string, body: unknown, cookie?: string): Promise<Response> =>
-  fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) }, body: JSON.stringify(body) });
+  fetch(`${gw.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) },
+    body: JSON.stringify(body),
+  });
 
 async function login(gw: Running, email: string, password = 'pw'): Promise<string> {
   const res = await post(gw, '/api/login', { email, password });
@@ -61,7 +76,10 @@ async function login(gw: Running, email: string, password = 'pw'): Promise<strin
 
 async function forwardAuth(gw: Running, cookie: string): Promise<number> {
   const u = new URL(APP);
-  const res = await fetch(`${gw.url}/api/auth/traefik`, { redirect: 'manual', headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': u.host, 'x-forwarded-uri': u.pathname } });
+  const res = await fetch(`${gw.url}/api/auth/traefik`, {
+    redirect: 'manual',
+    headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': u.host, 'x-forwarded-uri': u.pathname },
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -88,7 +106,10 @@ describe('two gateway processes on one PostgreSQL', () => {
   });
 
   it('report PostgreSQL and the loaded revocations in readiness', async () => {
-    expect(await readiness(a)).toMatchObject({ status: 200, body: { status: 200, message: 'Ready', checks: { gateway: 'up', postgres: 'up', revocations: 'up' } } });
+    expect(await readiness(a)).toMatchObject({
+      status: 200,
+      body: { status: 200, message: 'Ready', checks: { gateway: 'up', postgres: 'up', revocations: 'up' } },
+    });
   });
 
   it('share a logout: a session revoked on one gateway is refused by the other within a second', async () => {
@@ -169,7 +190,10 @@ describe('two gateway processes on PostgreSQL and Redis', () => {
   });
 
   it('keep revocations in PostgreSQL and locks in Redis, both shared', async () => {
-    expect(await readiness(a)).toMatchObject({ status: 200, body: { status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up', postgres: 'up', revocations: 'up' } } });
+    expect(await readiness(a)).toMatchObject({
+      status: 200,
+      body: { status: 200, message: 'Ready', checks: { gateway: 'up', redis: 'up', postgres: 'up', revocations: 'up' } },
+    });
     const cookie = await login(a, 'carol');
     expect((await post(a, '/api/logout', {}, cookie)).status).toBe(200);
     expect(await eventually(async () => (await forwardAuth(b, cookie)) === 401, 1000)).toBe(true);

@@ -66,13 +66,29 @@ describe('PostgreSQL schema', () => {
   it('refuses to start on a schema newer than this code knows', async () => {
     const name = 'schema_newer';
     const newerUrl = server.createDatabase(name);
-    const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)', postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
-    const future = new PostgresDatabase({ pg: nodePostgres, target: { url: newerUrl, ssl: null, ca: null }, logger: silentLogger, clock: new FixedClock(Date.now()), migrations: newer });
+    const newer = [
+      ...MIGRATIONS,
+      {
+        version: MIGRATIONS.length + 1,
+        description: 'future',
+        sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
+        postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
+      },
+    ];
+    const future = new PostgresDatabase({
+      pg: nodePostgres,
+      target: { url: newerUrl, ssl: null, ca: null },
+      logger: silentLogger,
+      clock: new FixedClock(Date.now()),
+      migrations: newer,
+    });
     await future.start();
     await future.close();
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);
     await expect(today.start()).rejects.toThrow(
-      new DatabaseStartError(`the PostgreSQL database has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`),
+      new DatabaseStartError(
+        `the PostgreSQL database has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+      ),
     );
     await today.close();
   });

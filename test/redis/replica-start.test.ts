@@ -39,7 +39,9 @@ describe('a replica that starts while Redis cannot answer yet', () => {
     const revoked = await session('carol');
     const live = await session('alice');
     const loggedOutOnB = await session('dave');
-    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${revoked}` }, body: '{}' })).status).toBe(200);
+    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${revoked}` }, body: '{}' })).status).toBe(
+      200,
+    );
     expect(await authStatus(a, revoked)).toBe(401);
 
     // Redis stops answering every client for a while, so the new replica's first sync cannot finish.
@@ -58,7 +60,9 @@ describe('a replica that starts while Redis cannot answer yet', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     // A logout on the replica that is still loading is honoured, not refused.
-    expect((await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${loggedOutOnB}` }, body: '{}' })).status).toBe(200);
+    expect(
+      (await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${loggedOutOnB}` }, body: '{}' })).status,
+    ).toBe(200);
     expect(seen.has(200)).toBe(false);
     expect([...seen]).toEqual([503]);
     expect([...readiness]).toEqual([503]);
@@ -76,7 +80,9 @@ describe('a replica that starts while Redis cannot answer yet', () => {
   it('loads a large revocation set in pages: it never lets a revoked cookie through meanwhile and becomes ready', async () => {
     const res = await fetch(`${a.url}/api/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'erin', password: 'pw' }) });
     const revoked = cookieFrom(res, 'portcullis-session')?.value ?? '';
-    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${revoked}` }, body: '{}' })).status).toBe(200);
+    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${revoked}` }, body: '{}' })).status).toBe(
+      200,
+    );
     // 200,000 other live revocations: one reply with all of them takes longer than a command may.
     const admin = new Redis({ host: '127.0.0.1', port: redis.port });
     const until = Date.now() + 3_600_000;

@@ -26,7 +26,10 @@ describe('two gateways on one Redis', () => {
   let redis: RedisServer;
   let a: RunningGateway;
   let b: RunningGateway;
-  const users = ['alice', 'bob', 'carol', 'dave'].map((u) => `${u}:${hashOf('pw')}`).concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`).join(',');
+  const users = ['alice', 'bob', 'carol', 'dave']
+    .map((u) => `${u}:${hashOf('pw')}`)
+    .concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`)
+    .join(',');
   const logsA = capturedLogger('info');
 
   beforeAll(async () => {
@@ -42,7 +45,12 @@ describe('two gateways on one Redis', () => {
   });
 
   it('report Redis in readiness', async () => {
-    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({ status: 200, code: 'ready', message: 'Ready', checks: { gateway: 'up', redis: 'up', revocations: 'up' } });
+    expect(await (await fetch(`${a.url}/api/ready`)).json()).toEqual({
+      status: 200,
+      code: 'ready',
+      message: 'Ready',
+      checks: { gateway: 'up', redis: 'up', revocations: 'up' },
+    });
   });
 
   it('share a lock: failures on one replica lock the account on the other', async () => {
@@ -83,7 +91,9 @@ describe('two gateways on one Redis', () => {
       expect((await login(gw, 'alice', 'wrong')).status).toBe(503);
     }
     // A logout during the outage: honoured at once where it happened, and by the others once Redis is back.
-    expect((await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${loggedOutDuring}` }, body: '{}' })).status).toBe(200);
+    expect(
+      (await fetch(`${a.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${loggedOutDuring}` }, body: '{}' })).status,
+    ).toBe(200);
     expect(await authStatus(a, loggedOutDuring)).toBe(401);
     expect(await authStatus(b, loggedOutDuring)).toBe(200);
     const notReady = await fetch(`${a.url}/api/ready`);

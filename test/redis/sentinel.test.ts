@@ -43,7 +43,11 @@ describe('a gateway with a Sentinel REDIS_URL', () => {
         ready = await fetch(`${gw.url}/api/ready`);
       }
       expect(await ready.json()).toMatchObject({ status: 200, checks: { redis: 'up' } });
-      const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'alice', password: 'x' }) });
+      const res = await fetch(`${gw.url}/api/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'alice', password: 'x' }),
+      });
       expect(res.status).toBe(401);
       expect(cookieFrom(res, 'portcullis-session')).toBeNull();
       const direct = parseRedisUrl(master.url);

@@ -20,7 +20,9 @@ describe('graceful shutdown with Redis', () => {
 
   const gatewayClients = async (): Promise<number> => {
     const list = await probe.client('LIST');
-    return String(list).split('\n').filter((l) => l.includes('cmd=') && !l.includes('cmd=client')).length;
+    return String(list)
+      .split('\n')
+      .filter((l) => l.includes('cmd=') && !l.includes('cmd=client')).length;
   };
 
   it('exits 0 on SIGTERM with Redis connected, leaving no Redis client behind', async () => {

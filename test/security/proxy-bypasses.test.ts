@@ -27,7 +27,17 @@ async function login(username: 'alice' | 'bob'): Promise<string> {
   const body = JSON.stringify({ username, password: PASSWORDS[username] });
   const answer = await rawHttp(
     stack.proxies.nginx,
-    requestHead('POST', '/api/login', [['Host', hostHeader(HOSTS.auth, 'nginx')], ['Content-Type', 'application/json'], ['Accept', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))]], body),
+    requestHead(
+      'POST',
+      '/api/login',
+      [
+        ['Host', hostHeader(HOSTS.auth, 'nginx')],
+        ['Content-Type', 'application/json'],
+        ['Accept', 'application/json'],
+        ['Content-Length', String(Buffer.byteLength(body))],
+      ],
+      body,
+    ),
   );
   const cookie = answer.setCookies.find((c) => c.startsWith('portcullis-session='));
   if (answer.status !== 200 || cookie === undefined) throw new Error(`login of ${username} through nginx failed: ${answer.text}`);
@@ -126,8 +136,15 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
       for (const who of OUTSIDERS) {
         for (const host of [HOSTS.open, HOSTS[app]]) {
           await expectNoAdmin({
-            proxy, who, target: '/admin/secret', host: appHost(app),
-            headers: [['X-Forwarded-Host', hostHeader(host, proxy)], ['X-Forwarded-Uri', '/public/x'], ['X-Forwarded-Proto', 'https']],
+            proxy,
+            who,
+            target: '/admin/secret',
+            host: appHost(app),
+            headers: [
+              ['X-Forwarded-Host', hostHeader(host, proxy)],
+              ['X-Forwarded-Uri', '/public/x'],
+              ['X-Forwarded-Proto', 'https'],
+            ],
           });
         }
       }
@@ -137,8 +154,14 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
       for (const who of OUTSIDERS) {
         for (const host of [HOSTS.open, HOSTS[app]]) {
           await expectNoAdmin({
-            proxy, who, target: '/admin/secret', host: appHost(app),
-            headers: [['X-Original-URL', `http://${hostHeader(host, proxy)}/public/x`], ['X-Original-Method', 'GET']],
+            proxy,
+            who,
+            target: '/admin/secret',
+            host: appHost(app),
+            headers: [
+              ['X-Original-URL', `http://${hostHeader(host, proxy)}/public/x`],
+              ['X-Original-Method', 'GET'],
+            ],
           });
         }
       }
@@ -147,23 +170,66 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
     it.each(APPS)('on the %s app, repeated and comma-joined X-Forwarded-Host values do not open /admin/', async (app) => {
       const open = hostHeader(HOSTS.open, proxy);
       for (const who of OUTSIDERS) {
-        await expectNoAdmin({ proxy, who, target: '/admin/secret', host: appHost(app), headers: [['X-Forwarded-Host', open], ['X-Forwarded-Host', appHost(app)]] });
-        await expectNoAdmin({ proxy, who, target: '/admin/secret', host: appHost(app), headers: [['X-Forwarded-Host', `${open}, ${appHost(app)}`], ['X-Forwarded-Proto', 'https, http']] });
-        await expectNoAdmin({ proxy, who, target: '/admin/secret', host: appHost(app), headers: [['X-Forwarded-Uri', '/public/x'], ['X-Forwarded-Uri', '/admin/secret']] });
+        await expectNoAdmin({
+          proxy,
+          who,
+          target: '/admin/secret',
+          host: appHost(app),
+          headers: [
+            ['X-Forwarded-Host', open],
+            ['X-Forwarded-Host', appHost(app)],
+          ],
+        });
+        await expectNoAdmin({
+          proxy,
+          who,
+          target: '/admin/secret',
+          host: appHost(app),
+          headers: [
+            ['X-Forwarded-Host', `${open}, ${appHost(app)}`],
+            ['X-Forwarded-Proto', 'https, http'],
+          ],
+        });
+        await expectNoAdmin({
+          proxy,
+          who,
+          target: '/admin/secret',
+          host: appHost(app),
+          headers: [
+            ['X-Forwarded-Uri', '/public/x'],
+            ['X-Forwarded-Uri', '/admin/secret'],
+          ],
+        });
       }
     });
 
     it.each(APPS)('on the %s app, a client X-Forwarded-For naming a bypass address does not let an anonymous visitor in', async (app) => {
       await expectNoAdmin({ proxy, who: 'anonymous', target: '/admin/secret', host: appHost(app), headers: [['X-Forwarded-For', '10.9.0.7']] });
-      await expectNoAdmin({ proxy, who: 'anonymous', target: '/admin/secret', host: appHost(app), headers: [['X-Forwarded-For', '10.9.0.7, 10.9.0.8'], ['X-Real-IP', '10.9.0.7'], ['Forwarded', 'for=10.9.0.7']] });
+      await expectNoAdmin({
+        proxy,
+        who: 'anonymous',
+        target: '/admin/secret',
+        host: appHost(app),
+        headers: [
+          ['X-Forwarded-For', '10.9.0.7, 10.9.0.8'],
+          ['X-Real-IP', '10.9.0.7'],
+          ['Forwarded', 'for=10.9.0.7'],
+        ],
+      });
     });
 
-    it.each(APPS)('the %s upstream gets the forwarding headers the proxy set, never the client\'s', async (app) => {
+    it.each(APPS)("the %s upstream gets the forwarding headers the proxy set, never the client's", async (app) => {
       const o = await attempt({
-        proxy, who: 'anonymous', target: '/public/x', host: appHost(app),
+        proxy,
+        who: 'anonymous',
+        target: '/public/x',
+        host: appHost(app),
         headers: [
-          ['X-Forwarded-For', '10.9.0.7'], ['X-Forwarded-Host', 'evil.example.net'], ['X-Forwarded-Proto', 'https'],
-          ['X-Forwarded-Uri', '/admin/secret'], ['X-Original-URL', '/admin/secret'],
+          ['X-Forwarded-For', '10.9.0.7'],
+          ['X-Forwarded-Host', 'evil.example.net'],
+          ['X-Forwarded-Proto', 'https'],
+          ['X-Forwarded-Uri', '/admin/secret'],
+          ['X-Original-URL', '/admin/secret'],
         ],
       });
       expect(o.served).toHaveLength(1);
@@ -177,8 +243,16 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
 
     it('a login redirect names the application the proxy serves, never a host a client put in a forwarding header', async () => {
       const o = await attempt({
-        proxy, who: 'anonymous', target: '/admin/secret', host: appHost('koa'),
-        headers: [['Accept', 'text/html'], ['X-Forwarded-Host', 'evil.example.net'], ['X-Forwarded-Proto', 'https'], ['X-Original-URL', 'https://evil.example.net/steal']],
+        proxy,
+        who: 'anonymous',
+        target: '/admin/secret',
+        host: appHost('koa'),
+        headers: [
+          ['Accept', 'text/html'],
+          ['X-Forwarded-Host', 'evil.example.net'],
+          ['X-Forwarded-Proto', 'https'],
+          ['X-Original-URL', 'https://evil.example.net/steal'],
+        ],
       });
       expect(o.answer.status).toBe(302);
       const location = new URL(o.answer.headers.location);
@@ -250,13 +324,28 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
 
   describe('item 4: forward auth is not reachable through the public routes', () => {
     const SPELLINGS = [
-      '/api/auth/nginx', '/api/auth/caddy', '/api/auth/traefik', '/api/auth', '/API/AUTH/nginx', '/api/%61uth/nginx',
-      '/api//auth/nginx', '/api/oauth/../auth/nginx', '/api/oauth/..%2fauth/nginx', '/api/auth/nginx?x=1',
+      '/api/auth/nginx',
+      '/api/auth/caddy',
+      '/api/auth/traefik',
+      '/api/auth',
+      '/API/AUTH/nginx',
+      '/api/%61uth/nginx',
+      '/api//auth/nginx',
+      '/api/oauth/../auth/nginx',
+      '/api/oauth/..%2fauth/nginx',
+      '/api/auth/nginx?x=1',
     ];
     it.each(SPELLINGS)('%s through the login host is 404 and carries no identity and no upstream credential', async (path) => {
       const o = await attempt({
-        proxy, who: 'alice', target: path, host: hostHeader(HOSTS.auth, proxy),
-        headers: [['X-Original-URL', `http://${appHost('koa')}/public/x`], ['X-Forwarded-Host', appHost('koa')], ['X-Forwarded-Uri', '/public/x']],
+        proxy,
+        who: 'alice',
+        target: path,
+        host: hostHeader(HOSTS.auth, proxy),
+        headers: [
+          ['X-Original-URL', `http://${appHost('koa')}/public/x`],
+          ['X-Forwarded-Host', appHost('koa')],
+          ['X-Forwarded-Uri', '/public/x'],
+        ],
       });
       expect([path, o.answer.status]).toEqual([path, 404]);
       expect(o.answer.headers['remote-user']).toBeUndefined();
@@ -265,7 +354,13 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
     });
 
     it('an absolute-form request for /api/auth/nginx on the login host is 404 too', async () => {
-      const o = await attempt({ proxy, who: 'alice', target: `http://${hostHeader(HOSTS.auth, proxy)}/api/auth/nginx`, host: hostHeader(HOSTS.auth, proxy), headers: [['X-Original-URL', `http://${appHost('koa')}/public/x`]] });
+      const o = await attempt({
+        proxy,
+        who: 'alice',
+        target: `http://${hostHeader(HOSTS.auth, proxy)}/api/auth/nginx`,
+        host: hostHeader(HOSTS.auth, proxy),
+        headers: [['X-Original-URL', `http://${appHost('koa')}/public/x`]],
+      });
       expect(o.answer.status).toBe(404);
       expect(o.answer.headers.authorization).toBeUndefined();
     });
@@ -292,14 +387,25 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
   describe('regressions that already hold', () => {
     it('/api/oauth/url keeps a redirect target only inside the protected domain', async () => {
       const redirectCookie = async (target: string): Promise<string | undefined> => {
-        const o = await attempt({ proxy, who: 'anonymous', target: `/api/oauth/url/generic?redirect_uri=${encodeURIComponent(target)}`, host: hostHeader(HOSTS.auth, proxy) });
+        const o = await attempt({
+          proxy,
+          who: 'anonymous',
+          target: `/api/oauth/url/generic?redirect_uri=${encodeURIComponent(target)}`,
+          host: hostHeader(HOSTS.auth, proxy),
+        });
         expect(o.answer.status).toBe(200);
         return o.answer.setCookies.find((c) => c.startsWith('portcullis-redirect-'));
       };
       expect(await redirectCookie(`http://${appHost('koa')}/x`)).toBeDefined();
       for (const evil of [
-        'https://evil.example.net/', '//evil.example.net/', 'https://example.test.evil.example.net/', `https://evil.example.net\\@${HOSTS.koa}/`,
-        `https://${HOSTS.koa}@evil.example.net/`, 'javascript:alert(1)', '/\\evil.example.net', 'https://evil.example.net%2f.example.test/',
+        'https://evil.example.net/',
+        '//evil.example.net/',
+        'https://example.test.evil.example.net/',
+        `https://evil.example.net\\@${HOSTS.koa}/`,
+        `https://${HOSTS.koa}@evil.example.net/`,
+        'javascript:alert(1)',
+        '/\\evil.example.net',
+        'https://evil.example.net%2f.example.test/',
       ]) {
         expect([evil, await redirectCookie(evil)]).toEqual([evil, undefined]);
       }
@@ -311,12 +417,24 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
         const inner = `GET /admin/secret HTTP/1.1\r\nHost: ${appHost(app)}\r\nX-Probe: ${smuggled}\r\n\r\n`;
         const body = `0\r\n\r\n${inner}`;
         const head = [
-          'POST /public/x HTTP/1.1', `Host: ${appHost(app)}`, `X-Probe: ${first}`, `Cookie: ${cookies.bob}`,
-          `Content-Length: ${Buffer.byteLength(body)}`, 'Transfer-Encoding: chunked', '', '',
+          'POST /public/x HTTP/1.1',
+          `Host: ${appHost(app)}`,
+          `X-Probe: ${first}`,
+          `Cookie: ${cookies.bob}`,
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Transfer-Encoding: chunked',
+          '',
+          '',
         ].join('\r\n');
         await rawHttp(stack.proxies[proxy], head + body, 3000);
         const reversed = [
-          'POST /public/x HTTP/1.1', `Host: ${appHost(app)}`, `X-Probe: ${first}`, 'Transfer-Encoding: chunked', 'Content-Length: 4', '', '',
+          'POST /public/x HTTP/1.1',
+          `Host: ${appHost(app)}`,
+          `X-Probe: ${first}`,
+          'Transfer-Encoding: chunked',
+          'Content-Length: 4',
+          '',
+          '',
         ].join('\r\n');
         await rawHttp(stack.proxies[proxy], `${reversed}0\r\n\r\n${inner}`, 3000);
         expect((await servedFor(smuggled)).filter((s) => s.area === 'admin')).toEqual([]);
@@ -329,17 +447,30 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
         const probe = randomUUID();
         const answer = await rawHttp(
           stack.proxies[proxy],
-          ['POST /public/x HTTP/1.1', `Host: ${appHost(app)}`, `X-Probe: ${probe}`, 'Content-Length: 4', 'Content-Length: 40', 'Connection: close', '', 'abcd'].join('\r\n'),
+          [
+            'POST /public/x HTTP/1.1',
+            `Host: ${appHost(app)}`,
+            `X-Probe: ${probe}`,
+            'Content-Length: 4',
+            'Content-Length: 40',
+            'Connection: close',
+            '',
+            'abcd',
+          ].join('\r\n'),
         );
         expect([app, answer.status === null || answer.status === 400]).toEqual([app, true]);
         expect(await servedFor(probe)).toEqual([]);
       }
     });
 
-    it.each(APPS)('client Remote-* headers never reach the %s upstream: only the gateway\'s identity does', async (app) => {
+    it.each(APPS)("client Remote-* headers never reach the %s upstream: only the gateway's identity does", async (app) => {
       const spoof: Array<readonly [string, string]> = [
-        ['Remote-User', 'alice'], ['Remote-Groups', 'admin'], ['Remote-Name', 'Alice'], ['Remote-Email', 'alice@example.test'],
-        ['remote-user', 'alice'], ['Remote_User', 'alice'],
+        ['Remote-User', 'alice'],
+        ['Remote-Groups', 'admin'],
+        ['Remote-Name', 'Alice'],
+        ['Remote-Email', 'alice@example.test'],
+        ['remote-user', 'alice'],
+        ['Remote_User', 'alice'],
       ];
       const anonymous = await attempt({ proxy, who: 'anonymous', target: '/public/x', host: appHost(app), headers: spoof });
       expect(anonymous.served).toHaveLength(1);
@@ -365,7 +496,17 @@ describe('item 1 at the gateway: behind nginx wired like ingress-nginx (X-Origin
   it('client X-Forwarded-Host/-Uri naming a public path of another host are ignored next to X-Original-URL', async () => {
     for (const who of OUTSIDERS) {
       for (const host of [HOSTS.open, HOSTS.koa]) {
-        await expectNoAdmin({ proxy, who, target: '/admin/secret', host: koaHost(), headers: [['X-Forwarded-Host', hostHeader(host, proxy)], ['X-Forwarded-Uri', '/public/x'], ['X-Forwarded-Proto', 'http']] });
+        await expectNoAdmin({
+          proxy,
+          who,
+          target: '/admin/secret',
+          host: koaHost(),
+          headers: [
+            ['X-Forwarded-Host', hostHeader(host, proxy)],
+            ['X-Forwarded-Uri', '/public/x'],
+            ['X-Forwarded-Proto', 'http'],
+          ],
+        });
       }
     }
   });
@@ -380,8 +521,14 @@ describe('the gateway log after the whole corpus', () => {
     const log = stack.gatewayLog();
     expect(log.length).toBeGreaterThan(0);
     for (const secret of [
-      PASSWORDS.alice, PASSWORDS.bob, UPSTREAM_BASIC_PASSWORD, Buffer.from(`svc:${UPSTREAM_BASIC_PASSWORD}`).toString('base64'),
-      cookies.alice.split('=')[1], cookies.bob.split('=')[1], 'security-suite-oauth-client-secret', 'security-suite-secret-security-suite',
+      PASSWORDS.alice,
+      PASSWORDS.bob,
+      UPSTREAM_BASIC_PASSWORD,
+      Buffer.from(`svc:${UPSTREAM_BASIC_PASSWORD}`).toString('base64'),
+      cookies.alice.split('=')[1],
+      cookies.bob.split('=')[1],
+      'security-suite-oauth-client-secret',
+      'security-suite-secret-security-suite',
     ]) {
       expect(log).not.toContain(secret);
     }

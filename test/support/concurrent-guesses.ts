@@ -55,7 +55,10 @@ export function concurrentGuessesSuite(name: string, makeAttempts: () => Promise
         Array.from({ length: 120 }, (_, i) => core.login.execute({ login: `nobody-${i}`, password: 'x', ip: `2001:db8:1:2::${(i + 1).toString(16)}` })),
       );
       expect(core.hasher.verifications).toBeLessThanOrEqual(10 * MAX_RETRIES);
-      expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({ ok: false, error: { code: 'account_locked' } });
+      expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({
+        ok: false,
+        error: { code: 'account_locked' },
+      });
       expect((await core.login.execute({ login: 'alice', password: 'pw', ip: '198.51.100.7' })).ok).toBe(true);
     });
 
@@ -68,7 +71,10 @@ export function concurrentGuessesSuite(name: string, makeAttempts: () => Promise
       expect(results[0].ok).toBe(true);
       // The success cleared the account: a fresh run of LOGIN_MAX_RETRIES guesses is checked in full.
       for (let i = 0; i < MAX_RETRIES - 1; i += 1) {
-        expect(await core.login.execute({ login: 'alice', password: 'bad', ip: '198.51.100.7' })).toEqual({ ok: false, error: { code: 'invalid_credentials' } });
+        expect(await core.login.execute({ login: 'alice', password: 'bad', ip: '198.51.100.7' })).toEqual({
+          ok: false,
+          error: { code: 'invalid_credentials' },
+        });
       }
     });
   });

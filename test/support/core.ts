@@ -29,7 +29,16 @@ import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../../src/domain/oauth-flow';
 import { ANYONE } from '../../src/domain/oauth-whitelist';
 import { TEST_SECRET } from './credentials';
-import { FakeOAuthProvider, FakeOAuthProviders, FakePasswordHasher, FakeTotpVerifier, FakeUserStore, FixedClock, RecordingAuditLog, SequentialIds } from './fakes';
+import {
+  FakeOAuthProvider,
+  FakeOAuthProviders,
+  FakePasswordHasher,
+  FakeTotpVerifier,
+  FakeUserStore,
+  FixedClock,
+  RecordingAuditLog,
+  SequentialIds,
+} from './fakes';
 
 /** The use cases over fakes and in-memory adapters, with every collaborator exposed for assertions. */
 export function makeCore(
@@ -79,8 +88,25 @@ export function makeCore(
     whitelist: oauthSettings.whitelist,
   });
   return {
-    clock, hasher, totp, users, audit, attempts, revoked, usedSteps, sealer, verified, fingerprints, settings, guard, credentials, authenticator,
-    oauthSettings, oauthProviders, flowSealer, usedFlows,
+    clock,
+    hasher,
+    totp,
+    users,
+    audit,
+    attempts,
+    revoked,
+    usedSteps,
+    sealer,
+    verified,
+    fingerprints,
+    settings,
+    guard,
+    credentials,
+    authenticator,
+    oauthSettings,
+    oauthProviders,
+    flowSealer,
+    usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer),
     login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer),

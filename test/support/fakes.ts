@@ -50,7 +50,10 @@ export class FakePasswordHasher implements PasswordHasher {
 /** Accounts in a list; `down` makes every call fail as an unreachable store would. */
 export class FakeUserStore implements UserStore {
   down = false;
-  constructor(private accounts: Account[], private readonly hasher: PasswordHasher = new FakePasswordHasher()) {}
+  constructor(
+    private accounts: Account[],
+    private readonly hasher: PasswordHasher = new FakePasswordHasher(),
+  ) {}
   replace(accounts: Account[]): void {
     this.accounts = accounts;
   }
@@ -133,7 +136,13 @@ export class FakeOAuthProvider implements OAuthProvider {
   constructor(readonly id: OAuthProviderKind = 'generic') {}
 
   authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {
-    const q = new URLSearchParams({ response_type: 'code', state: input.state, code_challenge: input.codeChallenge, code_challenge_method: 'S256', redirect_uri: input.redirectUri });
+    const q = new URLSearchParams({
+      response_type: 'code',
+      state: input.state,
+      code_challenge: input.codeChallenge,
+      code_challenge_method: 'S256',
+      redirect_uri: input.redirectUri,
+    });
     return `https://${this.id}.provider.test/authorize?${q.toString()}`;
   }
 

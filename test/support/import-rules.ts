@@ -28,7 +28,22 @@ const INFRASTRUCTURE_PACKAGES = [
 ];
 
 /** Node modules that do I/O; pure domain rules have no business with them. */
-const NODE_IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'dns/promises', 'tls', 'child_process', 'cluster', 'worker_threads', 'readline'];
+const NODE_IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'dns/promises',
+  'tls',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'readline',
+];
 
 export interface LayerRules {
   /** Package names, `scope/*` for a whole scope. Subpaths (`koa/lib/x`) count as the package. */

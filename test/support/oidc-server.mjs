@@ -15,7 +15,12 @@ server.listen(0, '127.0.0.1', () => {
   const { port } = server.address();
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
-    clients: (config.clients ?? []).map((c) => ({ grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', ...c })),
+    clients: (config.clients ?? []).map((c) => ({
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      ...c,
+    })),
     cookies: { keys: ['oidc-test-cookie-key-not-a-secret'] },
     scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
     claims: {

@@ -103,7 +103,8 @@ export async function loginAtProvider(authorizationUrl: string, login: string, r
       continue;
     }
     const page = await res.text();
-    if (res.status !== 200 || posted || !/\/interaction\//.test(url)) throw new Error(`unexpected provider answer ${res.status} at ${url}: ${page.slice(0, 300)}`);
+    if (res.status !== 200 || posted || !/\/interaction\//.test(url))
+      throw new Error(`unexpected provider answer ${res.status} at ${url}: ${page.slice(0, 300)}`);
     const form = await fetch(url, {
       method: 'POST',
       redirect: 'manual',

@@ -8,7 +8,9 @@ import { freePort } from './net';
 function binDir(): string {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(root)
+      .filter((d) => /^\d+$/.test(d))
+      .sort((a, b) => Number(b) - Number(a));
     for (const major of majors) if (existsSync(join(root, major, 'bin', 'initdb'))) return join(root, major, 'bin');
   }
   return '';
@@ -67,7 +69,16 @@ export class PostgresServer {
   }
 
   async up(): Promise<void> {
-    this.ctl(['start', '-w', '-t', '30', '-l', join(this.dir, 'server.log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1${this.extraOptions}`]);
+    this.ctl([
+      'start',
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      join(this.dir, 'server.log'),
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1${this.extraOptions}`,
+    ]);
     this.running = true;
   }
 
@@ -81,10 +92,40 @@ export class PostgresServer {
       const r = spawnSync('openssl', args, { cwd: this.dir, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
     };
-    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=portcullis test CA', '-keyout', tls('ca.key'), '-out', tls('ca.pem')]);
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=portcullis test CA',
+      '-keyout',
+      tls('ca.key'),
+      '-out',
+      tls('ca.pem'),
+    ]);
     openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', tls('server.key'), '-out', tls('server.csr')]);
     writeFileSync(tls('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    openssl(['x509', '-req', '-in', tls('server.csr'), '-CA', tls('ca.pem'), '-CAkey', tls('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', tls('san.ext'), '-out', tls('server.pem')]);
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      tls('server.csr'),
+      '-CA',
+      tls('ca.pem'),
+      '-CAkey',
+      tls('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      tls('san.ext'),
+      '-out',
+      tls('server.pem'),
+    ]);
     for (const f of ['server.key', 'server.pem']) {
       chmodSync(tls(f), 0o600);
       if (this.user.uid !== null && this.user.gid !== null) chownSync(tls(f), this.user.uid, this.user.gid);
@@ -113,7 +154,18 @@ export class PostgresServer {
     const pwfile = join(this.dir, 'pw');
     writeFileSync(pwfile, `${this.password}\n`, { mode: 0o600 });
     if (this.user.uid !== null && this.user.gid !== null) chownSync(pwfile, this.user.uid, this.user.gid);
-    this.run('initdb', ['-D', this.data, '-U', PostgresServer.USER, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync']);
+    this.run('initdb', [
+      '-D',
+      this.data,
+      '-U',
+      PostgresServer.USER,
+      `--pwfile=${pwfile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ]);
   }
 
   private ctl(args: string[]): void {

@@ -66,8 +66,14 @@ export async function startProviderStub(kind: 'github' | 'google', accounts: Rec
     if (account === undefined) return json(res, 401, { message: 'Bad credentials' });
     const data = accounts[account];
     if (kind === 'github' && req.headers['user-agent'] === undefined) return json(res, 403, { message: 'User-Agent required' });
-    if (kind === 'github' && path === '/api/v3/user') return json(res, 200, { id: 1, login: data.github!.login, name: data.github!.name, email: data.github!.email });
-    if (kind === 'github' && path === '/api/v3/user/emails') return json(res, 200, data.github!.emails.map((e) => ({ ...e, visibility: 'private' })));
+    if (kind === 'github' && path === '/api/v3/user')
+      return json(res, 200, { id: 1, login: data.github!.login, name: data.github!.name, email: data.github!.email });
+    if (kind === 'github' && path === '/api/v3/user/emails')
+      return json(
+        res,
+        200,
+        data.github!.emails.map((e) => ({ ...e, visibility: 'private' })),
+      );
     if (kind === 'google' && path === '/v1/userinfo') return json(res, 200, data.google);
     return json(res, 404, { message: 'Not Found' });
   });
@@ -75,7 +81,8 @@ export async function startProviderStub(kind: 'github' | 'google', accounts: Rec
     ...stub,
     issueCode(authorizationUrl: string, account: string): string {
       const q = new URL(authorizationUrl).searchParams;
-      if (q.get('client_id') !== STUB_CLIENT.id || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256') throw new Error('bad authorization URL');
+      if (q.get('client_id') !== STUB_CLIENT.id || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256')
+        throw new Error('bad authorization URL');
       const code = randomBytes(12).toString('hex');
       codes.set(code, { account, challenge: q.get('code_challenge') ?? '', redirectUri: q.get('redirect_uri') ?? '' });
       return code;

@@ -38,7 +38,11 @@ export interface LdapPerson {
  */
 export class Slapd {
   private child: ChildProcess | null = null;
-  private constructor(readonly dir: string, readonly port: number, readonly tlsPort: number | null) {}
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+    readonly tlsPort: number | null,
+  ) {}
 
   get url(): string {
     return `ldap://127.0.0.1:${this.port}`;
@@ -57,10 +61,27 @@ export class Slapd {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-slapd-'));
     mkdirSync(join(dir, 'db'));
     if (options.tls === true) {
-      execFileSync('openssl', [
-        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-      ], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
     }
     writeFileSync(join(dir, 'slapd.conf'), config(dir, options.tls === true));
     const server = new Slapd(dir, await freePort(), options.tls === true ? await freePort() : null);
@@ -166,14 +187,20 @@ export class Slapd {
 
   /** Gives a person a new password, as an administrator would (an `{SSHA}` hash). */
   async setPassword(uid: string, password: string): Promise<void> {
-    await this.admin((c) => c.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [ssha(password)] }) })));
+    await this.admin((c) =>
+      c.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [ssha(password)] }) })),
+    );
   }
 
   /** Makes a person a member of exactly these groupOfNames groups (created on first use), as seen through memberOf. */
   async setGroups(uid: string, groups: readonly string[]): Promise<void> {
     await this.admin(async (c) => {
       const member = personDn(uid);
-      const { searchEntries } = await c.search(`ou=groups,${BASE_DN}`, { scope: 'one', filter: `(&(objectClass=groupOfNames)(member=${member}))`, attributes: ['cn', 'member'] });
+      const { searchEntries } = await c.search(`ou=groups,${BASE_DN}`, {
+        scope: 'one',
+        filter: `(&(objectClass=groupOfNames)(member=${member}))`,
+        attributes: ['cn', 'member'],
+      });
       for (const g of searchEntries) {
         const members = ([] as unknown[]).concat(g.member ?? []);
         // groupOfNames needs a member: a group that would be left empty is deleted instead.

@@ -31,7 +31,14 @@ const loginDeps = [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOK
 container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [...loginDeps]);
 
 // @ts-expect-error dependencies in another order than the constructor's parameters
-container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [TOKENS.CredentialCheck, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer]);
+container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [
+  TOKENS.CredentialCheck,
+  TOKENS.IdGenerator,
+  TOKENS.Clock,
+  TOKENS.Settings,
+  TOKENS.AuditLog,
+  TOKENS.SessionSealer,
+]);
 
 // @ts-expect-error a dependency token that does not match the factory's declared parameter
 container.bind(TOKENS.Clock, (clock: Clock) => clock, [TOKENS.IdGenerator]);

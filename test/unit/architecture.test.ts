@@ -42,8 +42,22 @@ describe('architecture', () => {
 
     it('flags every forbidden package in the application layer, including scopes and subpaths', () => {
       const forbidden = [
-        'koa', '@koa/router', 'koa-body', 'inversify', '@inversifyjs/core', 'reflect-metadata', 'otplib', '@otplib/core',
-        'simple-oauth2', 'class-validator', 'ioredis', 'ldapts', 'pino', 'prom-client', 'bcrypt', 'koa/lib/application',
+        'koa',
+        '@koa/router',
+        'koa-body',
+        'inversify',
+        '@inversifyjs/core',
+        'reflect-metadata',
+        'otplib',
+        '@otplib/core',
+        'simple-oauth2',
+        'class-validator',
+        'ioredis',
+        'ldapts',
+        'pino',
+        'prom-client',
+        'bcrypt',
+        'koa/lib/application',
       ];
       for (const name of forbidden) {
         expect(importViolations(useCase, `import x from '${name}';`, APPLICATION_RULES)).toEqual([`src/application/use-cases/example.ts imports ${name}`]);
@@ -51,7 +65,9 @@ describe('architecture', () => {
     });
 
     it('does not flag packages that merely share a prefix', () => {
-      expect(importViolations(useCase, "import a from 'koa-compose-like'; import b from 'pinot'; import c from 'bcryptjs-types';", APPLICATION_RULES)).toEqual([]);
+      expect(importViolations(useCase, "import a from 'koa-compose-like'; import b from 'pinot'; import c from 'bcryptjs-types';", APPLICATION_RULES)).toEqual(
+        [],
+      );
     });
 
     it('flags relative imports into adapters or composition from any depth', () => {

@@ -135,15 +135,22 @@ describe('loadConfig', () => {
   it('accepts every option as a --kebab-case flag, as --name=value or --name value, over the environment', () => {
     const config = configOf({ ...VALID, APP_TITLE: 'from env' }, [
       '--app-url=https://login.corp.test/',
-      '--app-title', 'from flag',
-      '--session-expiry', '3600',
+      '--app-title',
+      'from flag',
+      '--session-expiry',
+      '3600',
       '--cookie-secure=false',
-      '--trusted-proxies', '10.1.0.0/16,192.0.2.1',
+      '--trusted-proxies',
+      '10.1.0.0/16,192.0.2.1',
       '--disable-continue',
     ]);
     expect(config).toMatchObject({
-      appUrl: 'https://login.corp.test', appTitle: 'from flag', sessionExpirySeconds: 3600, cookieSecure: false,
-      trustedProxies: ['10.1.0.0/16', '192.0.2.1'], disableContinue: true,
+      appUrl: 'https://login.corp.test',
+      appTitle: 'from flag',
+      sessionExpirySeconds: 3600,
+      cookieSecure: false,
+      trustedProxies: ['10.1.0.0/16', '192.0.2.1'],
+      disableContinue: true,
     });
   });
 
@@ -156,10 +163,15 @@ describe('loadConfig', () => {
 
   it('refuses numbers, booleans and levels out of range', () => {
     const problems = problemsOf({ ...VALID, PORT: '70000', SESSION_EXPIRY: '-5', LOGIN_MAX_RETRIES: 'five', COOKIE_SECURE: 'maybe', LOG_LEVEL: 'loud' });
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^PORT/), expect.stringMatching(/^SESSION_EXPIRY/), expect.stringMatching(/^LOGIN_MAX_RETRIES/),
-      expect.stringMatching(/^COOKIE_SECURE/), expect.stringMatching(/^LOG_LEVEL/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT/),
+        expect.stringMatching(/^SESSION_EXPIRY/),
+        expect.stringMatching(/^LOGIN_MAX_RETRIES/),
+        expect.stringMatching(/^COOKIE_SECURE/),
+        expect.stringMatching(/^LOG_LEVEL/),
+      ]),
+    );
     expect(problems).toHaveLength(5);
   });
 
@@ -188,19 +200,22 @@ describe('loadConfig', () => {
       expect(config).toMatchObject({ demo: true, appUrl: 'http://localhost:4000', port: 4000, appTitle: 'Try me' });
     });
 
-    it.each([['APP_URL', VALID.APP_URL], ['SECRET', SECRET], ['USERS', VALID.USERS], ['SECRET_FILE', '/s'], ['USERS_FILE', '/u']])(
-      'never starts once %s is set, as a variable or a flag',
-      (name, value) => {
-        const files = { '/s': SECRET, '/u': VALID.USERS };
-        const fromEnv = loadConfig({ env: { [name]: value }, readFile: (p) => files[p as keyof typeof files] });
-        const flag = `--${name.toLowerCase().replace(/_/g, '-')}=${value}`;
-        const fromFlag = loadConfig({ env: {}, argv: [flag], readFile: (p) => files[p as keyof typeof files] });
-        for (const result of [fromEnv, fromFlag]) {
-          // Not a demo: the rest of a real configuration is demanded instead of invented.
-          expect(result.ok ? [] : result.problems).toEqual(expect.arrayContaining([expect.stringMatching(/is required|^no way to log in/)]));
-        }
-      },
-    );
+    it.each([
+      ['APP_URL', VALID.APP_URL],
+      ['SECRET', SECRET],
+      ['USERS', VALID.USERS],
+      ['SECRET_FILE', '/s'],
+      ['USERS_FILE', '/u'],
+    ])('never starts once %s is set, as a variable or a flag', (name, value) => {
+      const files = { '/s': SECRET, '/u': VALID.USERS };
+      const fromEnv = loadConfig({ env: { [name]: value }, readFile: (p) => files[p as keyof typeof files] });
+      const flag = `--${name.toLowerCase().replace(/_/g, '-')}=${value}`;
+      const fromFlag = loadConfig({ env: {}, argv: [flag], readFile: (p) => files[p as keyof typeof files] });
+      for (const result of [fromEnv, fromFlag]) {
+        // Not a demo: the rest of a real configuration is demanded instead of invented.
+        expect(result.ok ? [] : result.problems).toEqual(expect.arrayContaining([expect.stringMatching(/is required|^no way to log in/)]));
+      }
+    });
 
     it('does not count blank variables as configuration', () => {
       expect(configOf({ APP_URL: '', SECRET: '  ', USERS: '' }).demo).toBe(true);

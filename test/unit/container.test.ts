@@ -59,12 +59,16 @@ function testConfig(env: Record<string, string> = {}): Config {
   return loaded.config;
 }
 
-const hasMethods = (...names: string[]) => (value: unknown): void => {
-  for (const name of names) expect(typeof (value as Record<string, unknown>)[name]).toBe('function');
-};
-const isA = (type: abstract new (...args: never[]) => unknown) => (value: unknown): void => {
-  expect(value).toBeInstanceOf(type);
-};
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown): void => {
+    for (const name of names) expect(typeof (value as Record<string, unknown>)[name]).toBe('function');
+  };
+const isA =
+  (type: abstract new (...args: never[]) => unknown) =>
+  (value: unknown): void => {
+    expect(value).toBeInstanceOf(type);
+  };
 
 /** The shape each token must resolve to. Keyed like TOKENS, so a new token without a check fails the coverage test. */
 const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => void> = {
@@ -164,7 +168,10 @@ describe('buildContainer', () => {
     const container = buildContainer(testConfig());
     const result = await container.get(TOKENS.LoginUseCase).execute({ login: 'alice', password: 'pw', ip: '192.0.2.1' });
     if (!result.ok) throw new Error(result.error.code);
-    expect((container.get(TOKENS.SessionSealer) as AesGcmSessionSealer).unseal(result.value.token)).toMatchObject({ id: result.value.session.id, username: 'alice' });
+    expect((container.get(TOKENS.SessionSealer) as AesGcmSessionSealer).unseal(result.value.token)).toMatchObject({
+      id: result.value.session.id,
+      username: 'alice',
+    });
   });
 
   it('wires the configured accounts, bcrypt and the sealer into a working login', async () => {

@@ -1,12 +1,19 @@
 import { loadConfig, secretFlagWarnings } from '../../src/composition/config';
 
-const BASE = { APP_URL: 'https://auth.example.com', SECRET: 'database-config-secret-0123456789-abcdef', USERS: 'alice:$2b$04$UnMBB73r7mURlW7L7zzvp.0AN8r0AAdT4b4Y1mW55rx0MJYyrsHTK' };
+const BASE = {
+  APP_URL: 'https://auth.example.com',
+  SECRET: 'database-config-secret-0123456789-abcdef',
+  USERS: 'alice:$2b$04$UnMBB73r7mURlW7L7zzvp.0AN8r0AAdT4b4Y1mW55rx0MJYyrsHTK',
+};
 
 function problemsOf(env: Record<string, string>, files: Record<string, string> = {}): string[] {
-  const loaded = loadConfig({ env: { ...BASE, ...env }, readFile: (p) => {
-    if (files[p] === undefined) throw new Error('ENOENT');
-    return files[p];
-  } });
+  const loaded = loadConfig({
+    env: { ...BASE, ...env },
+    readFile: (p) => {
+      if (files[p] === undefined) throw new Error('ENOENT');
+      return files[p];
+    },
+  });
   return loaded.ok ? [] : loaded.problems;
 }
 
@@ -37,14 +44,22 @@ describe('DATABASE_ options', () => {
 
   it('refuses an unknown DATABASE_SSL, a CA without verify-full, TLS set twice, and TLS options without a URL', () => {
     expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_SSL: 'prefer' })).toEqual(['DATABASE_SSL must be require or verify-full']);
-    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_SSL: 'require', DATABASE_CA_FILE: '/ca.pem' }, { '/ca.pem': 'x' })).toEqual(['DATABASE_CA_FILE needs DATABASE_SSL=verify-full']);
-    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x?sslmode=require', DATABASE_SSL: 'require' })).toEqual(['set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both']);
+    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_SSL: 'require', DATABASE_CA_FILE: '/ca.pem' }, { '/ca.pem': 'x' })).toEqual([
+      'DATABASE_CA_FILE needs DATABASE_SSL=verify-full',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x?sslmode=require', DATABASE_SSL: 'require' })).toEqual([
+      'set TLS either with DATABASE_SSL or with sslmode in DATABASE_URL, not both',
+    ]);
     expect(problemsOf({ DATABASE_SSL: 'require' })).toEqual(['DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL']);
-    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_SSL: 'verify-full', DATABASE_CA_FILE: '/missing.pem' })).toEqual(['DATABASE_CA_FILE: cannot read /missing.pem']);
+    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_SSL: 'verify-full', DATABASE_CA_FILE: '/missing.pem' })).toEqual([
+      'DATABASE_CA_FILE: cannot read /missing.pem',
+    ]);
   });
 
   it('refuses both DATABASE_URL and DATABASE_URL_FILE', () => {
-    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_URL_FILE: '/f' }, { '/f': 'postgres://p:pw@db/x' })).toEqual(['set either DATABASE_URL or DATABASE_URL_FILE, not both']);
+    expect(problemsOf({ DATABASE_URL: 'postgres://p:pw@db/x', DATABASE_URL_FILE: '/f' }, { '/f': 'postgres://p:pw@db/x' })).toEqual([
+      'set either DATABASE_URL or DATABASE_URL_FILE, not both',
+    ]);
   });
 
   it('warns about a DATABASE_URL with a password given as a flag', () => {

@@ -117,8 +117,10 @@ describe('links in the documentation', () => {
 
   describe('the checker', () => {
     const docs: Record<string, string> = {
-      '/d/a.md': '# Top\n\n## Client address, `TRUSTED_PROXIES` and the lock\n\n## Top\n\n[ok](b.md#the-part) [self](#top-1) [code](#client-address-trusted_proxies-and-the-lock)\n',
-      '/d/b.md': '# B\n\n## The part\n\n[bad file](c.md) [bad anchor](a.md#nowhere) [web](https://example.com/x#y) ![img](pic.png)\n\n```\n[in code](missing.md)\n```\n',
+      '/d/a.md':
+        '# Top\n\n## Client address, `TRUSTED_PROXIES` and the lock\n\n## Top\n\n[ok](b.md#the-part) [self](#top-1) [code](#client-address-trusted_proxies-and-the-lock)\n',
+      '/d/b.md':
+        '# B\n\n## The part\n\n[bad file](c.md) [bad anchor](a.md#nowhere) [web](https://example.com/x#y) ![img](pic.png)\n\n```\n[in code](missing.md)\n```\n',
       '/d/pic.png': '',
     };
     const read = (p: string): string | null => docs[p] ?? null;

@@ -30,9 +30,20 @@ async function start(root: HTMLElement): Promise<void> {
   } catch (e) {
     if (!(e instanceof UnreachableError)) throw e;
     const fallback: AppContext = {
-      title: document.title, genericName: '', domain: '', forgotPasswordMessage: '', oauthAutoRedirect: 'none', disableContinue: false, configuredProviders: [],
+      title: document.title,
+      genericName: '',
+      domain: '',
+      forgotPasswordMessage: '',
+      oauthAutoRedirect: 'none',
+      disableContinue: false,
+      configuredProviders: [],
     };
-    render({ root, app: fallback }, 'Cannot reach the login service', h('p', { class: 'lead' }, UNREACHABLE), actions(h('a', { href: location.href }, 'Reload')));
+    render(
+      { root, app: fallback },
+      'Cannot reach the login service',
+      h('p', { class: 'lead' }, UNREACHABLE),
+      actions(h('a', { href: location.href }, 'Reload')),
+    );
   }
 }
 

@@ -8,8 +8,7 @@ import type { OAuthCallbackCode } from '../../src/adapters/http/messages';
 
 /** Why a continue target was refused; `null` target means "nothing to continue to". */
 export type TargetCheck =
-  | { readonly ok: true; readonly url: URL }
-  | { readonly ok: false; readonly reason: 'not_a_url' | 'bad_scheme' | 'credentials' | 'off_domain' };
+  { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly reason: 'not_a_url' | 'bad_scheme' | 'credentials' | 'off_domain' };
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
@@ -54,7 +53,6 @@ export function formatWait(seconds: number): string {
   const h = Math.ceil(m / 60);
   return h === 1 ? '1 hour' : `${h} hours`;
 }
-
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { github: 'GitHub', google: 'Google' };
 

@@ -307,7 +307,8 @@ function readEntry(text: string): UsersListEntry {
 
 async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const { positional, flags } = parseArgs(args, ['--password-file'], ['--password-stdin']);
-  if (positional.length < 1 || positional.length > 2) throw new UsageError('user verify takes an <entry>, and the password by --password-stdin, --password-file or a prompt');
+  if (positional.length < 1 || positional.length > 2)
+    throw new UsageError('user verify takes an <entry>, and the password by --password-stdin, --password-file or a prompt');
   const entry = readEntry(positional[0]);
   const given = positional[1];
   const sources = [given !== undefined, flags.has('--password-stdin'), flags.has('--password-file')].filter(Boolean).length;
@@ -321,7 +322,9 @@ async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Pr
     });
   } else {
     // Still accepted (scripts use it), but the password is now in ps and the shell's history.
-    io.err('portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n');
+    io.err(
+      'portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n',
+    );
     password = given;
   }
   const who = entry.username === '' ? 'the hash' : `${entry.username}'s entry`;
@@ -351,7 +354,10 @@ async function totpEnroll(args: readonly string[], io: CliIo): Promise<number> {
     const entry = formatUsersEntry({ ...existing, username: name, totpSecret: secret });
     lines.push('# updated USERS entry:', entry, '# the same inside docker-compose.yml:', composeEscaped(entry));
   } else {
-    lines.push(`# add ":${secret}" to the end of ${name}'s USERS entry (name:hash:${secret}),`, `# or "totp_secret: ${secret}" to its entry in a YAML users file.`);
+    lines.push(
+      `# add ":${secret}" to the end of ${name}'s USERS entry (name:hash:${secret}),`,
+      `# or "totp_secret: ${secret}" to its entry in a YAML users file.`,
+    );
   }
   io.out(`${lines.join('\n')}\n`);
   return 0;
@@ -365,7 +371,9 @@ async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): P
   const result = deps.checkConfig(args);
   for (const warning of result.warnings) io.err(`portcullis: warning: ${warning}\n`);
   if (result.problems.length > 0) {
-    io.err(`The configuration has ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:\n${result.problems.map((p) => `  - ${p}\n`).join('')}`);
+    io.err(
+      `The configuration has ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:\n${result.problems.map((p) => `  - ${p}\n`).join('')}`,
+    );
     return 1;
   }
   if (result.demo) {

@@ -43,7 +43,10 @@ export class AesGcmSessionSealer implements SessionSealer {
   private readonly box: AesGcmBox;
   private readonly opened = new Map<string, Opened>();
 
-  constructor(secret: string, private readonly cacheSize = 10_000) {
+  constructor(
+    secret: string,
+    private readonly cacheSize = 10_000,
+  ) {
     this.box = new AesGcmBox(secret, 'session', 'v1');
   }
 

@@ -44,7 +44,10 @@ function locked(retryAfter: number): Answer {
 }
 
 /** The session cookie for a token sealed just now: the session's own lifetime is the cookie's Max-Age. */
-function sessionCookie(created: { readonly session: { readonly issuedAt: number; readonly expiresAt: number }; readonly token: string }, cookies: CookieSettings): string {
+function sessionCookie(
+  created: { readonly session: { readonly issuedAt: number; readonly expiresAt: number }; readonly token: string },
+  cookies: CookieSettings,
+): string {
   return setCookie(SESSION_COOKIE, created.token, (created.session.expiresAt - created.session.issuedAt) / 1000, cookies);
 }
 
@@ -133,10 +136,7 @@ const HOST_ONLY = { hostOnly: true } as const;
 
 /** The two `Set-Cookie` values that make the browser forget an OAuth flow. */
 function forgetFlow(flowId: string, cookies: CookieSettings): string[] {
-  return [
-    clearCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY),
-    clearCookie(`${OAUTH_REDIRECT_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY),
-  ];
+  return [clearCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY), clearCookie(`${OAUTH_REDIRECT_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY)];
 }
 
 export function oauthStartAnswer(result: Result<StartOAuthOutput, StartOAuthError>, provider: string, cookies: CookieSettings): Answer {

@@ -22,7 +22,11 @@ export interface InstrumentationHooks<T> {
  * may hold a path, a header or a secret), and the 500 says nothing either. Never rejects.
  */
 export function instrumentation<T>(logger: Logger, hooks: InstrumentationHooks<T>) {
-  return async function instrumented(target: T, incomingId: string | string[] | undefined, work: (target: T, requestId: string) => Promise<void> | void): Promise<void> {
+  return async function instrumented(
+    target: T,
+    incomingId: string | string[] | undefined,
+    work: (target: T, requestId: string) => Promise<void> | void,
+  ): Promise<void> {
     const started = performance.now();
     const requestId = requestIdOf(incomingId);
     try {

@@ -27,7 +27,10 @@ function loosePath(url: string): string {
   } catch {
     // Broken escapes: judge the raw text.
   }
-  return path.replace(/\\/g, '/').replace(/\/{2,}/g, '/').toLowerCase();
+  return path
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
+    .toLowerCase();
 }
 
 /** True for anything that could be read as a forward-auth path, whatever its spelling. */

@@ -59,27 +59,35 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
 
   router.get('/ready', async (ctx) => renderAnswer(ctx, readinessAnswer(await useCases.checkReadiness.execute())));
 
-  router.post('/login', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
-    const raw = ctx.request.body as Record<string, unknown> | undefined;
-    const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
-    const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
-    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
-    const { ip, requestId } = facts(ctx);
-    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId });
-    if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
-    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
-    renderAnswer(ctx, loginAnswer(result, settings.cookies));
-  });
+  router.post(
+    '/login',
+    async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined),
+    async (ctx) => {
+      const raw = ctx.request.body as Record<string, unknown> | undefined;
+      const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
+      const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
+      if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+      const { ip, requestId } = facts(ctx);
+      const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId });
+      if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
+      if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
+      renderAnswer(ctx, loginAnswer(result, settings.cookies));
+    },
+  );
 
-  router.post('/totp', async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined), async (ctx) => {
-    const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
-    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId });
-    if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
-    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
-    renderAnswer(ctx, totpAnswer(result, settings.cookies));
-  });
+  router.post(
+    '/totp',
+    async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined),
+    async (ctx) => {
+      const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
+      if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+      const { ip, requestId, sessionToken } = facts(ctx);
+      const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId });
+      if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
+      if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
+      renderAnswer(ctx, totpAnswer(result, settings.cookies));
+    },
+  );
 
   const appOrigin = new URL(settings.appUrl).origin;
   router.post('/logout', async (ctx) => {

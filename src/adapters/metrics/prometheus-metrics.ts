@@ -1,9 +1,7 @@
 import type { Counter, Histogram, Registry } from 'prom-client';
 
 import type { AuditEvent, AuditLog } from '../../application/ports/audit-log';
-import {
-  FORWARD_AUTH_OUTCOMES, PROXY_NAMES, type ForwardAuthOutcome, type HttpMetrics, type ProxyIndex,
-} from '../http/http-metrics';
+import { FORWARD_AUTH_OUTCOMES, PROXY_NAMES, type ForwardAuthOutcome, type HttpMetrics, type ProxyIndex } from '../http/http-metrics';
 
 /** A store whose health is worth a gauge (Redis today). */
 export interface HealthSource {
@@ -127,7 +125,13 @@ class ForwardAuthStats {
         PROXY_NAMES.forEach((proxy, p) =>
           FORWARD_AUTH_OUTCOMES.forEach((outcome, o) => values.push({ labels: { proxy, outcome }, value: this.counts[p * FORWARD_AUTH_OUTCOMES.length + o] })),
         );
-        return { name: 'portcullis_forward_auth_decisions_total', help: 'Forward-auth answers by proxy and outcome', type: 'counter', aggregator: 'sum', values };
+        return {
+          name: 'portcullis_forward_auth_decisions_total',
+          help: 'Forward-auth answers by proxy and outcome',
+          type: 'counter',
+          aggregator: 'sum',
+          values,
+        };
       },
     };
   }
@@ -162,7 +166,10 @@ class ForwardAuthStats {
 
 /** Counts logins and locks from the audit trail (the one place every login method reports to), then passes events on. */
 export class MetricsAuditLog implements AuditLog {
-  constructor(private readonly next: AuditLog, private readonly metrics: PrometheusMetrics) {}
+  constructor(
+    private readonly next: AuditLog,
+    private readonly metrics: PrometheusMetrics,
+  ) {}
 
   record(event: AuditEvent): void {
     try {

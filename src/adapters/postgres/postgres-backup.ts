@@ -60,9 +60,7 @@ export async function backupPostgres(target: PostgresBackupTarget, file: string)
     rmSync(out, { force: true });
     const missing = (e as { code?: string }).code === 'ENOENT';
     throw new DatabaseToolError(
-      missing
-        ? 'pg_dump is not installed (Debian: postgresql-client); or run pg_dump --format=custom yourself, see docs/operations.md'
-        : 'cannot run pg_dump',
+      missing ? 'pg_dump is not installed (Debian: postgresql-client); or run pg_dump --format=custom yourself, see docs/operations.md' : 'cannot run pg_dump',
     );
   } finally {
     process.umask(previous);
@@ -70,7 +68,11 @@ export async function backupPostgres(target: PostgresBackupTarget, file: string)
   if (code !== 0) {
     rmSync(out, { force: true });
     // pg_dump's own first line says what failed (it names host and user, never the password).
-    const reason = stderr.split('\n').find((l) => l.trim() !== '')?.replace(/^pg_dump: (error: )?/, '') ?? `exit code ${code}`;
+    const reason =
+      stderr
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.replace(/^pg_dump: (error: )?/, '') ?? `exit code ${code}`;
     throw new DatabaseToolError(`pg_dump failed: ${reason}`);
   }
   return `backed up PostgreSQL database ${env.PGDATABASE} on ${env.PGHOST}:${env.PGPORT} to ${out} (${statSync(out).size} bytes, pg_dump custom format; restore with pg_restore)`;

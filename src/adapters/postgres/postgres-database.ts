@@ -43,7 +43,18 @@ type ChangeHandler = (key: string, untilMs: number) => void;
 type Resync = (query: Query) => Promise<void>;
 
 /** Errors that say "these settings will never work", as opposed to "the server is not there right now". */
-const FATAL_AT_START = new Set(['28P01', '28000', '3D000', '42501', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED']);
+const FATAL_AT_START = new Set([
+  '28P01',
+  '28000',
+  '3D000',
+  '42501',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+]);
 /** Serialisation failures and deadlocks: the transaction is simply tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -111,7 +122,10 @@ export class PostgresDatabase implements ReadinessCheck {
     } catch (e) {
       if (e instanceof DatabaseStartError) throw e;
       if (FATAL_AT_START.has(reasonOf(e))) {
-        throw new DatabaseStartError(`cannot use the PostgreSQL database in DATABASE_URL (${reasonOf(e)}): check the user, password, database name and TLS settings`, { cause: e });
+        throw new DatabaseStartError(
+          `cannot use the PostgreSQL database in DATABASE_URL (${reasonOf(e)}): check the user, password, database name and TLS settings`,
+          { cause: e },
+        );
       }
       this.markDown(e);
       this.scheduleReconnect();
@@ -180,7 +194,9 @@ export class PostgresDatabase implements ReadinessCheck {
   /** Readiness: the server answers a query and the change listener is connected. */
   async check(signal: AbortSignal): Promise<void> {
     if (!this.listening) throw new Error('postgres change listener not connected');
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('postgres did not answer in time')), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('postgres did not answer in time')), { once: true }),
+    );
     aborted.catch(() => undefined);
     await Promise.race([this.query('SELECT 1'), aborted]);
   }

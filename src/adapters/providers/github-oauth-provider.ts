@@ -51,7 +51,8 @@ export class GitHubOAuthProvider implements OAuthProvider {
     if (login === '') throw this.client.failure('invalid_response');
     if (!Array.isArray(emailsRaw)) throw this.client.failure('invalid_response');
     const primary = emailsRaw.find(
-      (e: unknown) => e !== null && typeof e === 'object' && (e as Record<string, unknown>).primary === true && (e as Record<string, unknown>).verified === true,
+      (e: unknown) =>
+        e !== null && typeof e === 'object' && (e as Record<string, unknown>).primary === true && (e as Record<string, unknown>).verified === true,
     ) as Record<string, unknown> | undefined;
     return {
       email: primary === undefined ? '' : stringField(primary, 'email'),

@@ -24,7 +24,6 @@ export interface RedisConnectionOptions {
 
 type Listener = (up: boolean) => void;
 
-
 /** Turns a parsed target into ioredis options: fail fast while disconnected, reconnect forever with a capped backoff. */
 function ioredisOptions(options: RedisConnectionOptions): RedisOptions {
   const { target } = options;

@@ -88,7 +88,12 @@ export class SqliteDatabase {
   private outages = 0;
   private closed = false;
 
-  private constructor(readonly dir: string, db: Database, lock: Database, private readonly options: SqliteDatabaseOptions) {
+  private constructor(
+    readonly dir: string,
+    db: Database,
+    lock: Database,
+    private readonly options: SqliteDatabaseOptions,
+  ) {
     this.db = db;
     this.lock = lock;
     this.path = join(dir, DATABASE_FILE);
@@ -189,17 +194,19 @@ export class SqliteDatabase {
     this.queue = [];
     const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      this.db.transaction(() => {
-        for (const item of batch) {
-          // A savepoint per change: one change that throws a plain bug does not undo the others.
-          try {
-            results.push({ ok: true, value: this.db.transaction(item.run)() });
-          } catch (e) {
-            if (isSqliteError(e)) throw e;
-            results.push({ ok: false, error: e });
+      this.db
+        .transaction(() => {
+          for (const item of batch) {
+            // A savepoint per change: one change that throws a plain bug does not undo the others.
+            try {
+              results.push({ ok: true, value: this.db.transaction(item.run)() });
+            } catch (e) {
+              if (isSqliteError(e)) throw e;
+              results.push({ ok: false, error: e });
+            }
           }
-        }
-      }).immediate();
+        })
+        .immediate();
     } catch (e) {
       this.markDown(e);
       const unavailable = new StateStoreUnavailableError('sqlite', { cause: e });

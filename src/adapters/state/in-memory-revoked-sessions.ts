@@ -7,7 +7,10 @@ export class InMemoryRevokedSessions implements RevokedSessions {
   private readonly revoked: BoundedExpiringMap<true>;
   private writes = 0;
 
-  constructor(private readonly clock: Clock, capacity = 1_000_000) {
+  constructor(
+    private readonly clock: Clock,
+    capacity = 1_000_000,
+  ) {
     this.revoked = new BoundedExpiringMap(capacity);
   }
 

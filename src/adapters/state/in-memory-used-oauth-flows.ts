@@ -10,7 +10,10 @@ export class InMemoryUsedOAuthFlows implements UsedOAuthFlows {
   private readonly used: BoundedExpiringMap<true>;
   private writes = 0;
 
-  constructor(private readonly clock: Clock, capacity = 200_000) {
+  constructor(
+    private readonly clock: Clock,
+    capacity = 200_000,
+  ) {
     this.used = new BoundedExpiringMap(capacity);
   }
 

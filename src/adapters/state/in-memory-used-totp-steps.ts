@@ -6,7 +6,10 @@ import { BoundedExpiringMap } from './bounded-map';
 export class InMemoryUsedTotpSteps implements UsedTotpSteps {
   private readonly lastStep: BoundedExpiringMap<number>;
 
-  constructor(private readonly clock: Clock, capacity = 100_000) {
+  constructor(
+    private readonly clock: Clock,
+    capacity = 100_000,
+  ) {
     this.lastStep = new BoundedExpiringMap(capacity);
   }
 

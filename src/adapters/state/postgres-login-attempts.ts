@@ -27,13 +27,19 @@ interface Row {
 export class PostgresLoginAttempts implements LoginAttempts {
   private locks: BoundedExpiringMap<number>;
 
-  constructor(private readonly database: PostgresDatabase, private readonly clock: Clock, private readonly capacity = 1_000_000) {
+  constructor(
+    private readonly database: PostgresDatabase,
+    private readonly clock: Clock,
+    private readonly capacity = 1_000_000,
+  ) {
     this.locks = new BoundedExpiringMap(capacity);
     database.onChange('l', (key, until) => this.mirror(key, until));
     database.onConnect(async (query) => {
       // Rebuilt, not merged: a lock lifted while this replica was not listening must go too.
       const fresh = new BoundedExpiringMap<number>(this.capacity);
-      const rows = await query<{ key: string; locked_until: string }>('SELECT key, locked_until FROM login_attempts WHERE locked_until > $1', [this.clock.now()]);
+      const rows = await query<{ key: string; locked_until: string }>('SELECT key, locked_until FROM login_attempts WHERE locked_until > $1', [
+        this.clock.now(),
+      ]);
       for (const row of rows) fresh.set(row.key, Number(row.locked_until), Number(row.locked_until));
       this.locks = fresh;
     });
@@ -59,7 +65,9 @@ export class PostgresLoginAttempts implements LoginAttempts {
         'INSERT INTO login_attempts (key, failures, locked_until, until) SELECT k, 0, 0, 0 FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT (key) DO NOTHING',
         [keys],
       );
-      const rows = await query<Row>('SELECT key, failures, locked_until, until FROM login_attempts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE', [keys]);
+      const rows = await query<Row>('SELECT key, failures, locked_until, until FROM login_attempts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE', [
+        keys,
+      ]);
       // A row whose window has ended counts as absent.
       const live = new Map(rows.filter((r) => Number(r.until) > nowMs).map((r) => [r.key, r]));
       const locked = Math.max(0, ...[...live.values()].map((r) => (Number(r.locked_until) > nowMs ? Number(r.locked_until) : 0)));
@@ -74,7 +82,12 @@ export class PostgresLoginAttempts implements LoginAttempts {
       for (const key of keys) {
         const lock = Math.max(0, ...limits.map((l, i) => (l.key === key ? locksUntil[i] : 0)));
         // The window slides: it ends lockMs after this failure, or with the lock.
-        await query('UPDATE login_attempts SET failures = $2, locked_until = $3, until = $4 WHERE key = $1', [key, failures.get(key), lock, Math.max(lock, nowMs + lockMs)]);
+        await query('UPDATE login_attempts SET failures = $2, locked_until = $3, until = $4 WHERE key = $1', [
+          key,
+          failures.get(key),
+          lock,
+          Math.max(lock, nowMs + lockMs),
+        ]);
         if (lock > 0) await query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, `l ${key} ${lock}`]);
       }
       return { granted: true, locksUntil };
@@ -92,7 +105,9 @@ export class PostgresLoginAttempts implements LoginAttempts {
     if (counted.length === 0) return;
     const keys = [...new Set(counted.map((l) => l.key))].sort();
     const lifted = await this.database.transaction(async (query) => {
-      const rows = await query<Row>('SELECT key, failures, locked_until, until FROM login_attempts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE', [keys]);
+      const rows = await query<Row>('SELECT key, failures, locked_until, until FROM login_attempts WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE', [
+        keys,
+      ]);
       const out: string[] = [];
       for (const row of rows) {
         if (Number(row.until) <= nowMs) continue;

@@ -27,17 +27,22 @@ export class PostgresRevokedSessions implements RevokedSessions, ReadinessCheck 
   private readonly known: BoundedExpiringMap<true>;
   private loaded = false;
 
-  constructor(private readonly database: PostgresDatabase, private readonly clock: Clock, capacity = 1_000_000) {
+  constructor(
+    private readonly database: PostgresDatabase,
+    private readonly clock: Clock,
+    capacity = 1_000_000,
+  ) {
     this.known = new BoundedExpiringMap(capacity);
     database.onChange('r', (id, until) => this.remember(id, until));
     database.onConnect(async (query) => {
       const now = this.clock.now();
       let after = '';
       for (;;) {
-        const rows = await query<{ id: string; until: string }>(
-          'SELECT id, until FROM revoked_sessions WHERE until > $1 AND id > $2 ORDER BY id LIMIT $3',
-          [now, after, PAGE],
-        );
+        const rows = await query<{ id: string; until: string }>('SELECT id, until FROM revoked_sessions WHERE until > $1 AND id > $2 ORDER BY id LIMIT $3', [
+          now,
+          after,
+          PAGE,
+        ]);
         for (const row of rows) this.remember(row.id, Number(row.until));
         if (rows.length < PAGE) break;
         after = rows[rows.length - 1].id;

@@ -8,7 +8,10 @@ import type { PostgresDatabase } from '../postgres/postgres-database';
  * one of two concurrent callbacks (on any replicas) see a change.
  */
 export class PostgresUsedOAuthFlows implements UsedOAuthFlows {
-  constructor(private readonly database: PostgresDatabase, private readonly clock: Clock) {}
+  constructor(
+    private readonly database: PostgresDatabase,
+    private readonly clock: Clock,
+  ) {}
 
   async use(id: string, untilMs: number): Promise<boolean> {
     const now = this.clock.now();

@@ -9,7 +9,10 @@ import type { PostgresDatabase } from '../postgres/postgres-database';
  * changes it. Committed before the code is accepted.
  */
 export class PostgresUsedTotpSteps implements UsedTotpSteps {
-  constructor(private readonly database: PostgresDatabase, private readonly clock: Clock) {}
+  constructor(
+    private readonly database: PostgresDatabase,
+    private readonly clock: Clock,
+  ) {}
 
   async claim(username: string, step: number, untilMs: number): Promise<boolean> {
     const rows = await this.database.query(

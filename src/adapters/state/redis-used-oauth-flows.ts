@@ -11,7 +11,10 @@ import { keyPart } from '../redis/redis-key';
 const MIN_TTL_MS = 60_000;
 
 export class RedisUsedOAuthFlows implements UsedOAuthFlows {
-  constructor(private readonly redis: RedisConnection, private readonly clock: Clock) {}
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly clock: Clock,
+  ) {}
 
   async use(id: string, untilMs: number): Promise<boolean> {
     // Redis expires keys on its own clock: a flow used at (or just past) its expiry still keeps its

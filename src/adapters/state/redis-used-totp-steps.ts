@@ -26,7 +26,11 @@ interface Commands {
 export class RedisUsedTotpSteps implements UsedTotpSteps {
   private readonly seen: BoundedExpiringMap<number>;
 
-  constructor(private readonly redis: RedisConnection, private readonly clock: Clock, capacity = 100_000) {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly clock: Clock,
+    capacity = 100_000,
+  ) {
     this.seen = new BoundedExpiringMap(capacity);
     redis.client.defineCommand('portcullisClaimStep', { numberOfKeys: 1, lua: CLAIM });
   }

@@ -29,7 +29,11 @@ export class SqliteLoginAttempts implements LoginAttempts {
   private readonly remove: Statement<[string]>;
   private readonly exists: Statement<[string], { one: number }>;
 
-  constructor(private readonly database: SqliteDatabase, clock: Clock, capacity = 1_000_000) {
+  constructor(
+    private readonly database: SqliteDatabase,
+    clock: Clock,
+    capacity = 1_000_000,
+  ) {
     const { db } = database;
     this.locks = new BoundedExpiringMap(capacity);
     this.select = db.prepare('SELECT failures, locked_until, until FROM login_attempts WHERE key = ?');
@@ -39,7 +43,10 @@ export class SqliteLoginAttempts implements LoginAttempts {
     );
     this.remove = db.prepare('DELETE FROM login_attempts WHERE key = ?');
     this.exists = db.prepare('SELECT 1 AS one FROM login_attempts WHERE key = ?');
-    const rows = db.prepare('SELECT key, locked_until FROM login_attempts WHERE locked_until > ?').iterate(clock.now()) as IterableIterator<{ key: string; locked_until: number }>;
+    const rows = db.prepare('SELECT key, locked_until FROM login_attempts WHERE locked_until > ?').iterate(clock.now()) as IterableIterator<{
+      key: string;
+      locked_until: number;
+    }>;
     for (const row of rows) {
       this.locks.set(row.key, row.locked_until, row.locked_until);
       this.lockHorizon = Math.max(this.lockHorizon, row.locked_until);

@@ -16,15 +16,20 @@ export class SqliteRevokedSessions implements RevokedSessions {
   private readonly known: BoundedExpiringMap<true>;
   private readonly insert: Statement<[string, number]>;
 
-  constructor(private readonly database: SqliteDatabase, private readonly clock: Clock, capacity = 1_000_000) {
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly clock: Clock,
+    capacity = 1_000_000,
+  ) {
     this.known = new BoundedExpiringMap(capacity);
     const { db } = database;
     // A later expiry wins: revoking twice never shortens a revocation.
-    this.insert = db.prepare(
-      'INSERT INTO revoked_sessions (id, until) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)',
-    );
+    this.insert = db.prepare('INSERT INTO revoked_sessions (id, until) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)');
     const now = clock.now();
-    const rows = db.prepare('SELECT id, until FROM revoked_sessions WHERE until > ? ORDER BY until').iterate(now) as IterableIterator<{ id: string; until: number }>;
+    const rows = db.prepare('SELECT id, until FROM revoked_sessions WHERE until > ? ORDER BY until').iterate(now) as IterableIterator<{
+      id: string;
+      until: number;
+    }>;
     for (const row of rows) this.known.set(row.id, true, row.until);
     database.onSweep((at) => this.known.sweep(at));
   }

@@ -10,7 +10,10 @@ import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
 export class SqliteUsedOAuthFlows implements UsedOAuthFlows {
   private readonly use_: Statement<[{ id: string; until: number; now: number }]>;
 
-  constructor(private readonly database: SqliteDatabase, private readonly clock: Clock) {
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly clock: Clock,
+  ) {
     this.use_ = database.db.prepare(
       'INSERT INTO used_oauth_flows (id, until) VALUES (@id, @until) ON CONFLICT (id) DO UPDATE SET until = excluded.until WHERE until <= @now',
     );

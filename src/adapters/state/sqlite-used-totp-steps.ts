@@ -10,7 +10,10 @@ import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
 export class SqliteUsedTotpSteps implements UsedTotpSteps {
   private readonly claim_: Statement<[{ username: string; step: number; until: number; now: number }]>;
 
-  constructor(private readonly database: SqliteDatabase, private readonly clock: Clock) {
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly clock: Clock,
+  ) {
     this.claim_ = database.db.prepare(
       `INSERT INTO used_totp_steps (username, step, until) VALUES (@username, @step, @until)
        ON CONFLICT (username) DO UPDATE SET step = excluded.step, until = excluded.until

@@ -7,9 +7,25 @@ import type { Logger, LogLevel } from './logger';
  * in Portcullis logs them on purpose; this is the second lock on the door.
  */
 const REDACT = [
-  'password', 'secret', 'token', 'cookie', 'authorization', 'code', 'totpSecret', 'sessionToken',
-  '*.password', '*.secret', '*.token', '*.cookie', '*.authorization', '*.code', '*.totpSecret', '*.sessionToken',
-  'headers.cookie', 'headers.authorization', 'headers["set-cookie"]',
+  'password',
+  'secret',
+  'token',
+  'cookie',
+  'authorization',
+  'code',
+  'totpSecret',
+  'sessionToken',
+  '*.password',
+  '*.secret',
+  '*.token',
+  '*.cookie',
+  '*.authorization',
+  '*.code',
+  '*.totpSecret',
+  '*.sessionToken',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["set-cookie"]',
 ];
 
 export interface PinoLoggerOptions {

@@ -27,7 +27,10 @@ export class WatchedFile {
   private pending: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly path: string, private readonly options: WatchedFileOptions) {
+  constructor(
+    private readonly path: string,
+    private readonly options: WatchedFileOptions,
+  ) {
     // The baseline is taken now, synchronously: a change made right after start-up must differ from it.
     this.signature = signatureOf(() => statSync(path));
     if (options.fsEvents !== false) this.watch();

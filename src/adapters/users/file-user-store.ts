@@ -50,13 +50,16 @@ export class FileUserStore implements UserStore {
     private readonly options: FileUserStoreOptions = {},
   ) {
     this.active = this.storeOf(initial);
-    this.file = options.watch === false ? null : new WatchedFile(path, {
-      pollMs: options.pollIntervalMs ?? 2000,
-      debounceMs: options.debounceMs ?? 250,
-      fsEvents: options.fsEvents,
-      onChange: () => void this.reload(),
-      onWatchError: (reason) => this.logger.warn('users file cannot be watched; polling it instead', { path, reason }),
-    });
+    this.file =
+      options.watch === false
+        ? null
+        : new WatchedFile(path, {
+            pollMs: options.pollIntervalMs ?? 2000,
+            debounceMs: options.debounceMs ?? 250,
+            fsEvents: options.fsEvents,
+            onChange: () => void this.reload(),
+            onWatchError: (reason) => this.logger.warn('users file cannot be watched; polling it instead', { path, reason }),
+          });
   }
 
   findAccount(login: string): Promise<Account | null> {
@@ -143,6 +146,9 @@ export class FileUserStore implements UserStore {
   }
 
   private storeOf(entries: readonly UsersFileEntry[]): StaticUserStore {
-    return new StaticUserStore(entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)), this.hasher);
+    return new StaticUserStore(
+      entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)),
+      this.hasher,
+    );
   }
 }

@@ -222,13 +222,21 @@ export class LdapUserStore implements UserStore {
     }
     const invalidUsername = parseUsername(username);
     if (!invalidUsername.ok) {
-      this.report('ldap entry refused: its username is not a valid identity name', { dn: entry.dn, attribute: s.usernameAttribute, reason: describeIdentityNameError(invalidUsername.error) });
+      this.report('ldap entry refused: its username is not a valid identity name', {
+        dn: entry.dn,
+        attribute: s.usernameAttribute,
+        reason: describeIdentityNameError(invalidUsername.error),
+      });
       return null;
     }
     const mail = first(entry, s.mailAttribute);
     const parsedMail = mail === undefined ? null : parseUsername(mail);
     if (parsedMail !== null && !parsedMail.ok) {
-      this.report('ldap entry refused: its e-mail is not a valid identity name', { dn: entry.dn, attribute: s.mailAttribute, reason: describeIdentityNameError(parsedMail.error) });
+      this.report('ldap entry refused: its e-mail is not a valid identity name', {
+        dn: entry.dn,
+        attribute: s.mailAttribute,
+        reason: describeIdentityNameError(parsedMail.error),
+      });
       return null;
     }
     const found = new Set<string>();

@@ -11,7 +11,10 @@ import { AccountIndex } from './account-index';
 export class StaticUserStore implements UserStore {
   private readonly index: AccountIndex;
 
-  constructor(accounts: readonly Account[], private readonly hasher: PasswordHasher) {
+  constructor(
+    accounts: readonly Account[],
+    private readonly hasher: PasswordHasher,
+  ) {
     this.index = new AccountIndex(accounts);
   }
 

@@ -4,17 +4,19 @@ export interface AuditContext {
 }
 
 /** What happened, for operators: logins, logouts, locks and denials. Never carries a secret. */
-export type AuditEvent = AuditContext & (
-  | { readonly event: 'login_succeeded'; readonly username: string; readonly method: string; readonly ip: string }
-  | { readonly event: 'login_failed'; readonly login: string; readonly method: string; readonly ip: string; readonly reason: string }
-  | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
-  | { readonly event: 'logout'; readonly username: string }
-  /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
-  | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
-  | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
-  | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
-  /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
-  | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string });
+export type AuditEvent = AuditContext &
+  (
+    | { readonly event: 'login_succeeded'; readonly username: string; readonly method: string; readonly ip: string }
+    | { readonly event: 'login_failed'; readonly login: string; readonly method: string; readonly ip: string; readonly reason: string }
+    | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
+    | { readonly event: 'logout'; readonly username: string }
+    /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
+    | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
+    | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
+    | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
+    /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
+    | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string }
+  );
 
 export interface AuditLog {
   /** Records an event; must not throw. */

@@ -10,9 +10,7 @@ export interface AttemptLimit {
  * set on `limits[i]` by reaching its limit (0 when it did not): if the guess then fails, that lock
  * stands; if it succeeds, a refund lifts it.
  */
-export type AttemptReservation =
-  | { readonly granted: true; readonly locksUntil: readonly number[] }
-  | { readonly granted: false; readonly lockedUntil: number };
+export type AttemptReservation = { readonly granted: true; readonly locksUntil: readonly number[] } | { readonly granted: false; readonly lockedUntil: number };
 
 /**
  * Counts failed logins per key and holds locks. Bounded in size.

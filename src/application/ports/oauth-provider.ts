@@ -34,7 +34,11 @@ export type OAuthProviderFailure = 'refused' | 'unreachable' | 'invalid_response
 
 /** Why a provider call failed; its message names the provider and the reason, never a token or secret. */
 export class OAuthProviderError extends Error {
-  constructor(readonly provider: string, readonly reason: OAuthProviderFailure, options?: { cause?: unknown }) {
+  constructor(
+    readonly provider: string,
+    readonly reason: OAuthProviderFailure,
+    options?: { cause?: unknown },
+  ) {
     super(`oauth provider ${provider}: ${reason}`, options);
     this.name = 'OAuthProviderError';
   }

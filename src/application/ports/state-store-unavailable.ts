@@ -4,7 +4,10 @@
  * closed instead of skipping a lock or a replay check.
  */
 export class StateStoreUnavailableError extends Error {
-  constructor(readonly store: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly store: string,
+    options?: { cause?: unknown },
+  ) {
     super(`state store ${store} is unavailable`, options);
     this.name = 'StateStoreUnavailableError';
   }

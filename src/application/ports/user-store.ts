@@ -37,7 +37,10 @@ export interface UserStore {
 
 /** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */
 export class UserStoreUnavailableError extends Error {
-  constructor(readonly store: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly store: string,
+    options?: { cause?: unknown },
+  ) {
     super(`user store ${store} is unavailable`, options);
     this.name = 'UserStoreUnavailableError';
   }

@@ -41,9 +41,7 @@ export interface CredentialProof {
 }
 
 export type PasswordCheckError =
-  | { readonly code: 'invalid_credentials' }
-  | { readonly code: 'account_locked'; readonly retryAfter: number }
-  | { readonly code: 'store_unavailable' };
+  { readonly code: 'invalid_credentials' } | { readonly code: 'account_locked'; readonly retryAfter: number } | { readonly code: 'store_unavailable' };
 
 export type BasicPasswordError =
   | {
@@ -226,7 +224,8 @@ export class CredentialCheck {
       // An unknown name costs what a wrong password costs in the store that would have checked it.
       // The hasher's waiting line is shared fairly per address block: one block cannot fill it.
       const requester = addressBlock(guess.ip);
-      valid = account === null ? await this.users.verifyDecoy(login, guess.password, requester) : await this.users.verifyPassword(account, guess.password, requester);
+      valid =
+        account === null ? await this.users.verifyDecoy(login, guess.password, requester) : await this.users.verifyPassword(account, guess.password, requester);
     } catch (e) {
       // Unchecked, or the answer never reaches the client: the guess taught nothing and is given back.
       await this.guard.refund(ticket);
@@ -258,7 +257,8 @@ export class CredentialCheck {
       account = await this.users.findAccount(guess.username);
       // The password (or TOTP secret) changed since the password step: that step no longer counts.
       if (account !== null) credential = this.fingerprints.of(account);
-      if (account !== null && hasTotp(account) && guess.credential === credential) step = await this.totp.verify(account.totpSecret as string, guess.code, guess.at);
+      if (account !== null && hasTotp(account) && guess.credential === credential)
+        step = await this.totp.verify(account.totpSecret as string, guess.code, guess.at);
     } catch (e) {
       // Unchecked: the code taught nothing and is given back.
       await this.guard.refund(ticket);
@@ -286,7 +286,13 @@ export class CredentialCheck {
    * The one failure path of every channel: audited, then the reservation stands as the failure.
    * True when this failure locked the account.
    */
-  private failed(ticket: GuessTicket, login: string, method: 'password' | 'basic' | 'totp', reason: string, guess: { readonly ip: string; readonly requestId?: string }): boolean {
+  private failed(
+    ticket: GuessTicket,
+    login: string,
+    method: 'password' | 'basic' | 'totp',
+    reason: string,
+    guess: { readonly ip: string; readonly requestId?: string },
+  ): boolean {
     this.audit.record({ event: 'login_failed', login, method, ip: guess.ip, reason, requestId: guess.requestId });
     return this.guard.fail(ticket, guess.requestId);
   }

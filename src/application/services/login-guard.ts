@@ -41,10 +41,7 @@ export class LoginGuard {
     // Every cached HTTP Basic request asks (a lock wins over the cache); a store that knows no
     // lock is in force answers without building keys or reading two of them.
     if (this.attempts.noLockAfter !== undefined && now >= this.attempts.noLockAfter()) return 0;
-    const [byAccount, byAddress] = await Promise.all([
-      this.attempts.lockedUntil(accountKey(login), now),
-      this.attempts.lockedUntil(addressKey(ip), now),
-    ]);
+    const [byAccount, byAddress] = await Promise.all([this.attempts.lockedUntil(accountKey(login), now), this.attempts.lockedUntil(addressKey(ip), now)]);
     const until = Math.max(byAccount, byAddress);
     return until > now ? secondsLeft(until, now) : 0;
   }

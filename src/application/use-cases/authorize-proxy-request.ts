@@ -67,11 +67,29 @@ export class AuthorizeProxyRequestUseCase {
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
         return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
       case 'ambiguous_path':
-        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: 'ambiguous_path', requestId: input.requestId });
+        this.audit.record({
+          event: 'access_denied',
+          username: identity?.username ?? '',
+          host: original?.hostname ?? '',
+          reason: 'ambiguous_path',
+          requestId: input.requestId,
+        });
         return err({ code: 'ambiguous_path', why: decision.why, app: decision.app ?? null });
       case 'deny':
-        this.audit.record({ event: 'access_denied', username: identity?.username ?? '', host: original?.hostname ?? '', reason: decision.reason, requestId: input.requestId });
-        return err({ code: 'forbidden', reason: decision.reason, app: decision.app ?? null, username: identity?.username ?? '', network: decision.network === true });
+        this.audit.record({
+          event: 'access_denied',
+          username: identity?.username ?? '',
+          host: original?.hostname ?? '',
+          reason: decision.reason,
+          requestId: input.requestId,
+        });
+        return err({
+          code: 'forbidden',
+          reason: decision.reason,
+          app: decision.app ?? null,
+          username: identity?.username ?? '',
+          network: decision.network === true,
+        });
     }
   }
 }

@@ -17,7 +17,10 @@ export type CheckReadinessError = {
 
 /** Is this gateway ready for traffic? Asks every configured dependency at once, each with a short timeout. */
 export class CheckReadinessUseCase {
-  constructor(private readonly dependencies: readonly ReadinessCheck[], private readonly timeoutMs: number) {}
+  constructor(
+    private readonly dependencies: readonly ReadinessCheck[],
+    private readonly timeoutMs: number,
+  ) {}
 
   async execute(): Promise<Result<CheckReadinessOutput, CheckReadinessError>> {
     const states = await Promise.all(this.dependencies.map((d) => this.probe(d)));

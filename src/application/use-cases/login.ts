@@ -26,9 +26,7 @@ export interface LoginOutput {
 }
 
 export type LoginError =
-  | { readonly code: 'invalid_credentials' }
-  | { readonly code: 'account_locked'; readonly retryAfter: number }
-  | { readonly code: 'store_unavailable' };
+  { readonly code: 'invalid_credentials' } | { readonly code: 'account_locked'; readonly retryAfter: number } | { readonly code: 'store_unavailable' };
 
 /**
  * Logs a person in with a password; accounts with TOTP get a short pending session instead. The

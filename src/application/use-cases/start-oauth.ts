@@ -84,7 +84,12 @@ export class StartOAuthUseCase {
       codeChallenge: this.pkce.challenge(verifier),
       redirectUri: callbackUrl(this.oauth.appUrl, provider.id),
     });
-    return ok({ url, flow: { id: flow.id, token: this.sealer.seal(flow), expiresAt: flow.expiresAt, lifetimeMs: this.oauth.flowLifetimeMs }, redirectTarget: flow.redirectTarget, discard });
+    return ok({
+      url,
+      flow: { id: flow.id, token: this.sealer.seal(flow), expiresAt: flow.expiresAt, lifetimeMs: this.oauth.flowLifetimeMs },
+      redirectTarget: flow.redirectTarget,
+      discard,
+    });
   }
 }
 

@@ -18,12 +18,22 @@ describe('portcullis CLI (the built executable)', () => {
   it('lists its commands with --help', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check', 'backup <file>', 'restore <file>']) expect(run.stdout).toContain(command);
+    for (const command of ['serve', 'user add', 'user verify', 'totp enroll', 'config check', 'backup <file>', 'restore <file>'])
+      expect(run.stdout).toContain(command);
   });
 
   it('has --help on every command', async () => {
     expect((await cli(['explain', '--help'])).code).toBe(0);
-    for (const args of [['user', 'add', '--help'], ['user', 'verify', '--help'], ['totp', 'enroll', '--help'], ['config', 'check', '--help'], ['user', '--help'], ['serve', '--help'], ['backup', '--help'], ['restore', '--help']]) {
+    for (const args of [
+      ['user', 'add', '--help'],
+      ['user', 'verify', '--help'],
+      ['totp', 'enroll', '--help'],
+      ['config', 'check', '--help'],
+      ['user', '--help'],
+      ['serve', '--help'],
+      ['backup', '--help'],
+      ['restore', '--help'],
+    ]) {
       const run = await cli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: portcullis/);
@@ -129,7 +139,9 @@ describe('portcullis CLI (the built executable)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
     try {
       writeFileSync(join(dir, 'users.yml'), `users:\n  - username: dan\n    password: "${HASH}"\n`);
-      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY, DATA_DIR: join(dir, 'state') } });
+      const run = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], {
+        env: { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY, DATA_DIR: join(dir, 'state') },
+      });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('The configuration is valid.');
       expect(run.stdout).toContain(`state: ${join(dir, 'state', 'portcullis.db')}`);
@@ -153,10 +165,18 @@ describe('portcullis CLI (the built executable)', () => {
   });
 
   it('config check lists every problem and exits non-zero, never echoing a secret', async () => {
-    const run = await cli(['config', 'check', '--ldap-address', 'http://x'], { env: { APP_URL: 'ftp://x', SECRET: 'short-secret-value', USERS: 'alice:nope' } });
+    const run = await cli(['config', 'check', '--ldap-address', 'http://x'], {
+      env: { APP_URL: 'ftp://x', SECRET: 'short-secret-value', USERS: 'alice:nope' },
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('The configuration has 5 problems:');
-    for (const p of ['APP_URL must be an http or https URL', 'SECRET must be at least 32 characters long', 'USERS entry 1 (alice)', 'LDAP_ADDRESS must start with ldap:// or ldaps://', 'LDAP_BASE_DN is required']) {
+    for (const p of [
+      'APP_URL must be an http or https URL',
+      'SECRET must be at least 32 characters long',
+      'USERS entry 1 (alice)',
+      'LDAP_ADDRESS must start with ldap:// or ldaps://',
+      'LDAP_BASE_DN is required',
+    ]) {
       expect(run.stderr).toContain(p);
     }
     expect(run.stderr).not.toContain('short-secret-value');
@@ -175,12 +195,17 @@ describe('portcullis CLI (the built executable)', () => {
   });
 
   describe('secrets kept out of arguments', () => {
-    const ARG_WARNING = 'portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n';
+    const ARG_WARNING =
+      'portcullis: warning: a password given as an argument is visible to other users (ps) and stays in shell history; use --password-stdin or --password-file\n';
 
     it('user verify warns on stderr when the password is an argument, and not when it comes from stdin or a file', async () => {
       const argument = await cli(['user', 'verify', ENTRY, 's3cret pw']);
       expect(argument).toMatchObject({ code: 0, stderr: ARG_WARNING });
-      expect(await cli(['user', 'verify', ENTRY, '--password-stdin'], { input: 's3cret pw\n' })).toMatchObject({ code: 0, stderr: '', stdout: "the password matches alice's entry\n" });
+      expect(await cli(['user', 'verify', ENTRY, '--password-stdin'], { input: 's3cret pw\n' })).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: "the password matches alice's entry\n",
+      });
       expect(await cli(['user', 'verify', ENTRY, '-'], { input: 's3cret pw\n' })).toMatchObject({ code: 0, stderr: '' });
       const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
       try {

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/process';
 
-
 /** Runs the built `portcullis doctor` as its own process, with `input` on a piped stdin. */
 const doctor = (args: string[], input = '') => runCli(['doctor', ...args], { input });
 
@@ -28,13 +27,16 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
     const help = await doctor(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: portcullis doctor <protected-url>/);
-    for (const option of ['--as', '--password-stdin', '--password-file', '--public-path', '--resolve', '--insecure', '--timeout']) expect(help.stdout).toContain(option);
+    for (const option of ['--as', '--password-stdin', '--password-file', '--public-path', '--resolve', '--insecure', '--timeout'])
+      expect(help.stdout).toContain(option);
   });
 
   it('refuses a password given as an argument, before sending anything', async () => {
     const run = await doctor(['https://app.example.com/', '--as', 'alice', '--password', 'hunter2']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('portcullis: never give a password as an argument: pipe it on standard input or use --password-file (see portcullis doctor --help)\n');
+    expect(run.stderr).toBe(
+      'portcullis: never give a password as an argument: pipe it on standard input or use --password-file (see portcullis doctor --help)\n',
+    );
     expect(run.stdout).toBe('');
   });
 
@@ -69,7 +71,9 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
     try {
       const run = await doctor([`http://127.0.0.1:${port}/`]);
       expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(/^FAIL {2}baseline: an anonymous visit to http:\/\/127\.0\.0\.1:\d+\/ is served \(200\) without a login\n {6}fix: ask Portcullis about every request/m);
+      expect(run.stdout).toMatch(
+        /^FAIL {2}baseline: an anonymous visit to http:\/\/127\.0\.0\.1:\d+\/ is served \(200\) without a login\n {6}fix: ask Portcullis about every request/m,
+      );
     } finally {
       await close(server);
     }
@@ -117,7 +121,9 @@ describe('portcullis doctor (the built executable, its invocation)', () => {
         }
         const cookie = req.headers.cookie ?? '';
         if (cookie.includes('portcullis-session=abc')) return void res.end('app');
-        res.writeHead(302, { location: `http://127.0.0.1:${port}/login?redirect_uri=${encodeURIComponent(`http://127.0.0.1:${port}${req.url ?? '/'}`)}` }).end();
+        res
+          .writeHead(302, { location: `http://127.0.0.1:${port}/login?redirect_uri=${encodeURIComponent(`http://127.0.0.1:${port}${req.url ?? '/'}`)}` })
+          .end();
       });
       port = await listen(server);
     });

@@ -18,7 +18,12 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
 }
 
-const BASE = { APP_URL: 'https://auth.example.test', SECRET: 'optional-modules-test-secret-0123456789', USERS: 'alice:$2b$04$u9nEtFTybvuI5T54lCQAi.6buTHOmat3zJsyERUVDbjOc9N0o1kdS', LOG_LEVEL: 'silent' };
+const BASE = {
+  APP_URL: 'https://auth.example.test',
+  SECRET: 'optional-modules-test-secret-0123456789',
+  USERS: 'alice:$2b$04$u9nEtFTybvuI5T54lCQAi.6buTHOmat3zJsyERUVDbjOc9N0o1kdS',
+  LOG_LEVEL: 'silent',
+};
 
 describe('optional feature libraries', () => {
   it('are not loaded by a gateway that does not use them', () => {

@@ -69,7 +69,11 @@ function ask(gw: RunningGateway, proxy: 'traefik' | 'nginx' | 'caddy', a: Ask): 
 }
 
 async function login(gw: RunningGateway, user: string, totp = false): Promise<string> {
-  const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user, password: 'pw' }) });
+  const res = await fetch(`${gw.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user, password: 'pw' }),
+  });
   expect(res.status).toBe(200);
   let cookie = `portcullis-session=${cookieFrom(res, 'portcullis-session')?.value}`;
   if (totp) {
@@ -81,7 +85,10 @@ async function login(gw: RunningGateway, user: string, totp = false): Promise<st
   return cookie;
 }
 
-const USERS = ['alice', 'carol', 'ops-bob'].map((u) => `${u}:${hashOf('pw')}`).concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`).join(',');
+const USERS = ['alice', 'carol', 'ops-bob']
+  .map((u) => `${u}:${hashOf('pw')}`)
+  .concat(`tom:${hashOf('pw')}:${TOTP_SECRET}`)
+  .join(',');
 
 describe('forward auth with access rules (ACCESS_CONFIG)', () => {
   let gw: RunningGateway;
@@ -104,7 +111,12 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
 
   describe.each(['traefik', 'nginx', 'caddy'] as const)('through %s', (proxy) => {
     it('lets an allowed person through with Remote-* and the configured headers, never echoing forged ones', async () => {
-      const res = await ask(gw, proxy, { host: 'wiki.example.test', uri: '/page', cookie: alice, extra: { 'remote-user': 'root', 'remote-groups': 'admins', 'x-team': 'evil' } });
+      const res = await ask(gw, proxy, {
+        host: 'wiki.example.test',
+        uri: '/page',
+        cookie: alice,
+        extra: { 'remote-user': 'root', 'remote-groups': 'admins', 'x-team': 'evil' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('remote-user')).toBe('alice');
       expect(res.headers.get('remote-groups')).toBeNull();
@@ -232,14 +244,22 @@ describe('forward auth with access rules (ACCESS_CONFIG)', () => {
     expect(res.headers.get('x-team')).toBeNull();
   });
 
-  it.each(['traefik', 'caddy'] as const)('refuses a forwarded host a proxy appended to the client\'s with 400, and audits it with the header (%s)', async (proxy) => {
-    // docs.example.test is public outside /admin, wiki.example.test is not: the left-most value is the client's.
-    const res = await ask(gw, proxy, { host: 'docs.example.test, wiki.example.test', uri: '/page', html: false, extra: { 'x-request-id': `repeat-${proxy}` } });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ status: 400, code: 'bad_forwarded_headers', message: 'Repeated forwarded header X-Forwarded-Host' });
-    const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
-    expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
-  });
+  it.each(['traefik', 'caddy'] as const)(
+    "refuses a forwarded host a proxy appended to the client's with 400, and audits it with the header (%s)",
+    async (proxy) => {
+      // docs.example.test is public outside /admin, wiki.example.test is not: the left-most value is the client's.
+      const res = await ask(gw, proxy, {
+        host: 'docs.example.test, wiki.example.test',
+        uri: '/page',
+        html: false,
+        extra: { 'x-request-id': `repeat-${proxy}` },
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ status: 400, code: 'bad_forwarded_headers', message: 'Repeated forwarded header X-Forwarded-Host' });
+      const audit = logger.lines.find((l) => l.msg === 'audit' && l.fields?.requestId === `repeat-${proxy}`);
+      expect(audit?.fields).toMatchObject({ event: 'forwarded_request_refused', proxy, field: 'X-Forwarded-Host', problem: 'repeated' });
+    },
+  );
 
   it('audits an ambiguous path as a refusal with the reason', async () => {
     const res = await ask(gw, 'caddy', { host: 'wiki.example.test', uri: '/admin/..;/public/x', html: false, extra: { 'x-request-id': 'ambiguous-1' } });
@@ -283,10 +303,13 @@ describe('client address behind an untrusted peer', () => {
     expect(res.status).toBe(401);
   });
 
-  it.each(['traefik', 'nginx', 'caddy'] as const)('lets the socket address decide, not a blocked X-Forwarded-For from an untrusted peer (%s)', async (proxy) => {
-    const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor: '203.0.113.9', html: false });
-    expect(res.status).toBe(401);
-  });
+  it.each(['traefik', 'nginx', 'caddy'] as const)(
+    'lets the socket address decide, not a blocked X-Forwarded-For from an untrusted peer (%s)',
+    async (proxy) => {
+      const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor: '203.0.113.9', html: false });
+      expect(res.status).toBe(401);
+    },
+  );
 });
 
 describe('client address under the default TRUSTED_PROXIES', () => {
@@ -304,12 +327,15 @@ describe('client address under the default TRUSTED_PROXIES', () => {
 
   // The gateway's peer here is a proxy on loopback that appended the LAN client's address 10.9.0.7;
   // everything left of it is what the client wrote.
-  it.each(['traefik', 'nginx', 'caddy'] as const)('does not let a LAN client at 10.9.0.7 reach an ip.bypass app by prefixing X-Forwarded-For (%s)', async (proxy) => {
-    for (const forwardedFor of ['10.20.0.1, 10.9.0.7', '10.20.0.1, 192.168.1.1, 10.9.0.7']) {
-      const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor, html: false });
-      expect(res.status).toBe(401);
-    }
-  });
+  it.each(['traefik', 'nginx', 'caddy'] as const)(
+    'does not let a LAN client at 10.9.0.7 reach an ip.bypass app by prefixing X-Forwarded-For (%s)',
+    async (proxy) => {
+      for (const forwardedFor of ['10.20.0.1, 10.9.0.7', '10.20.0.1, 192.168.1.1, 10.9.0.7']) {
+        const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor, html: false });
+        expect(res.status).toBe(401);
+      }
+    },
+  );
 
   it.each(['traefik', 'nginx', 'caddy'] as const)('still lets a bypass address through when the proxy on loopback reports it (%s)', async (proxy) => {
     const res = await ask(gw, proxy, { host: 'wiki.example.test', forwardedFor: '203.0.113.9, 10.20.0.1', html: false });
@@ -322,7 +348,9 @@ describe('ACCESS_CONFIG at start-up', () => {
     const d = mkdtempSync(join(tmpdir(), 'portcullis-access-'));
     try {
       writeFileSync(join(d, 'bad.yaml'), 'default_policy: nope\napps:\n  wiki:\n    ip: { allow: [x] }\n');
-      const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: 'short', USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: join(d, 'bad.yaml') } });
+      const loaded = loadConfig({
+        env: { APP_URL: 'https://auth.example.test', SECRET: 'short', USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: join(d, 'bad.yaml') },
+      });
       expect(loaded.ok).toBe(false);
       if (loaded.ok) return;
       expect(loaded.problems).toEqual([
@@ -336,12 +364,17 @@ describe('ACCESS_CONFIG at start-up', () => {
   });
 
   it('refuses to start when the file is missing', () => {
-    const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: '/nonexistent/access.yaml' } });
+    const loaded = loadConfig({
+      env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, ACCESS_CONFIG: '/nonexistent/access.yaml' },
+    });
     expect(loaded).toEqual({ ok: false, problems: ['ACCESS_CONFIG /nonexistent/access.yaml: cannot read /nonexistent/access.yaml'] });
   });
 
   it('accepts --access-config as a flag', () => {
-    const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}` }, argv: ['--access-config', '/nonexistent/a.yaml'] });
+    const loaded = loadConfig({
+      env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}` },
+      argv: ['--access-config', '/nonexistent/a.yaml'],
+    });
     expect(loaded.ok).toBe(false);
   });
 });

@@ -36,7 +36,11 @@ describe('GET /api/app', () => {
     try {
       const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
       expect(body).toMatchObject({
-        title: 'Corp SSO', genericName: 'Keycloak', forgotPasswordMessage: 'Call the help desk', disableContinue: true, domain: 'corp.example.test',
+        title: 'Corp SSO',
+        genericName: 'Keycloak',
+        forgotPasswordMessage: 'Call the help desk',
+        disableContinue: true,
+        domain: 'corp.example.test',
       });
     } finally {
       await gw.close();

@@ -113,7 +113,11 @@ describe('GET /api/auth/:proxy', () => {
 
   it('decides on X-Original-URL on nginx and ignores X-Forwarded-Host/-Uri/-Proto a client sent along', async () => {
     const res = await askForwardAuth(gw, 'nginx', {
-      accept: BROWSER_ACCEPT, 'x-original-url': ORIGINAL, 'x-forwarded-proto': 'http', 'x-forwarded-host': 'other.example.test', 'x-forwarded-uri': '/elsewhere',
+      accept: BROWSER_ACCEPT,
+      'x-original-url': ORIGINAL,
+      'x-forwarded-proto': 'http',
+      'x-forwarded-host': 'other.example.test',
+      'x-forwarded-uri': '/elsewhere',
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('x-portcullis-location')).toBe(loginUrlFor(ORIGINAL));
@@ -126,7 +130,11 @@ describe('GET /api/auth/:proxy', () => {
   });
 
   it.each(['traefik', 'caddy'])('ignores X-Original-URL on %s', async (proxy) => {
-    const res = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, ...forwardedFor(ORIGINAL), 'x-original-url': 'https://other.example.test/elsewhere' });
+    const res = await askForwardAuth(gw, proxy, {
+      accept: BROWSER_ACCEPT,
+      ...forwardedFor(ORIGINAL),
+      'x-original-url': 'https://other.example.test/elsewhere',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(loginUrlFor(ORIGINAL));
   });
@@ -139,7 +147,10 @@ describe('GET /api/auth/:proxy', () => {
 
   it('compares hosts lower-cased and builds redirect_uri from the lower-cased host', async () => {
     const res = await askForwardAuth(gw, 'traefik', {
-      accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'HTTPS', 'x-forwarded-host': 'App.EXAMPLE.Test', 'x-forwarded-uri': '/Path',
+      accept: BROWSER_ACCEPT,
+      'x-forwarded-proto': 'HTTPS',
+      'x-forwarded-host': 'App.EXAMPLE.Test',
+      'x-forwarded-uri': '/Path',
     });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(loginUrlFor('https://app.example.test/Path'));
@@ -203,35 +214,77 @@ describe('forward auth facing hostile forwarded headers', () => {
   }
 
   const hosts = [
-    'evil.com', 'example.test.evil.com', 'evil.com, app.example.test', 'user@host', 'app.example.test@evil.com',
-    'evil.com\\@app.example.test', 'app.example.test\\evil.com', '//evil', 'app.example.test/evil', 'app.example.test:99999999',
-    'app.example.test:443:443', '[::1', 'xn--', '.', '', ' ', `${'a'.repeat(63)}.`.repeat(5) + 'example.test', `h${'x'.repeat(5000)}.example.test`,
+    'evil.com',
+    'example.test.evil.com',
+    'evil.com, app.example.test',
+    'user@host',
+    'app.example.test@evil.com',
+    'evil.com\\@app.example.test',
+    'app.example.test\\evil.com',
+    '//evil',
+    'app.example.test/evil',
+    'app.example.test:99999999',
+    'app.example.test:443:443',
+    '[::1',
+    'xn--',
+    '.',
+    '',
+    ' ',
+    `${'a'.repeat(63)}.`.repeat(5) + 'example.test',
+    `h${'x'.repeat(5000)}.example.test`,
   ];
   const uris = [
-    '//evil.com/x', '/\\evil.com', '\\\\evil.com', 'https://evil.com/', '@evil.com', 'evil', '/%0d%0aSet-Cookie:%20x=1',
-    '/a b', '/..//evil.com', `/${'x'.repeat(10_000)}`, '/\u00e9', '/%2F%2Fevil.com',
+    '//evil.com/x',
+    '/\\evil.com',
+    '\\\\evil.com',
+    'https://evil.com/',
+    '@evil.com',
+    'evil',
+    '/%0d%0aSet-Cookie:%20x=1',
+    '/a b',
+    '/..//evil.com',
+    `/${'x'.repeat(10_000)}`,
+    '/\u00e9',
+    '/%2F%2Fevil.com',
   ];
   const protos = ['javascript', 'https://evil.com', 'ftp', 'http, https', ''];
   const originalUrls = [
-    'https://evil.com/', 'https://app.example.test@evil.com/', 'javascript:alert(1)', '//evil.com/', 'https://app.example.test\\@evil.com/',
-    'https:/app.example.test/', 'HTTPS://APP.EXAMPLE.TEST/x', 'not a url',
+    'https://evil.com/',
+    'https://app.example.test@evil.com/',
+    'javascript:alert(1)',
+    '//evil.com/',
+    'https://app.example.test\\@evil.com/',
+    'https:/app.example.test/',
+    'HTTPS://APP.EXAMPLE.TEST/x',
+    'not a url',
   ];
 
   it.each(PROXIES)('never answers 500 or redirects off the cookie domain for hostile X-Forwarded-Host values (%s)', async (proxy) => {
     for (const host of hosts) {
-      await expectContained(await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': host, 'x-forwarded-uri': '/' }));
+      await expectContained(
+        await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': host, 'x-forwarded-uri': '/' }),
+      );
     }
   });
 
   it.each(PROXIES)('never answers 500 or redirects off the cookie domain for hostile X-Forwarded-Uri values (%s)', async (proxy) => {
     for (const uri of uris) {
-      await expectContained(await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': uri }));
+      await expectContained(
+        await askForwardAuth(gw, proxy, {
+          accept: BROWSER_ACCEPT,
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'app.example.test',
+          'x-forwarded-uri': uri,
+        }),
+      );
     }
   });
 
   it.each(PROXIES)('never answers 500 or redirects off the cookie domain for hostile X-Forwarded-Proto values (%s)', async (proxy) => {
     for (const proto of protos) {
-      await expectContained(await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': proto, 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' }));
+      await expectContained(
+        await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': proto, 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' }),
+      );
     }
   });
 
@@ -248,9 +301,19 @@ describe('forward auth facing hostile forwarded headers', () => {
   });
 
   it('answers a malformed forwarded header with 400 naming the header', async () => {
-    const res = await askForwardAuth(gw, 'traefik', { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'user@host', 'x-forwarded-uri': '/' });
+    const res = await askForwardAuth(gw, 'traefik', {
+      accept: BROWSER_ACCEPT,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'user@host',
+      'x-forwarded-uri': '/',
+    });
     expect((await expectEnvelope(res, 400)).message).toMatch(/X-Forwarded-Host/);
-    const uri = await askForwardAuth(gw, 'caddy', { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '//evil.com' });
+    const uri = await askForwardAuth(gw, 'caddy', {
+      accept: BROWSER_ACCEPT,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'app.example.test',
+      'x-forwarded-uri': '//evil.com',
+    });
     expect((await expectEnvelope(uri, 400)).message).toMatch(/X-Forwarded-Uri/);
   });
 
@@ -286,15 +349,32 @@ describe('forward auth facing hostile forwarded headers', () => {
     expect(answer).not.toMatch(/evil\.com/);
   });
 
-  it.each(['traefik', 'caddy'])('refuses a comma-joined X-Forwarded-Host or -Proto on %s with 400 naming it, never deciding on the left-most', async (proxy) => {
-    const host = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example.test, app.example.test', 'x-forwarded-uri': '/' });
-    expect((await expectEnvelope(host, 400)).message).toBe('Repeated forwarded header X-Forwarded-Host');
-    const proto = await askForwardAuth(gw, proxy, { accept: BROWSER_ACCEPT, 'x-forwarded-proto': 'http, https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' });
-    expect((await expectEnvelope(proto, 400)).message).toBe('Repeated forwarded header X-Forwarded-Proto');
-  });
+  it.each(['traefik', 'caddy'])(
+    'refuses a comma-joined X-Forwarded-Host or -Proto on %s with 400 naming it, never deciding on the left-most',
+    async (proxy) => {
+      const host = await askForwardAuth(gw, proxy, {
+        accept: BROWSER_ACCEPT,
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example.test, app.example.test',
+        'x-forwarded-uri': '/',
+      });
+      expect((await expectEnvelope(host, 400)).message).toBe('Repeated forwarded header X-Forwarded-Host');
+      const proto = await askForwardAuth(gw, proxy, {
+        accept: BROWSER_ACCEPT,
+        'x-forwarded-proto': 'http, https',
+        'x-forwarded-host': 'app.example.test',
+        'x-forwarded-uri': '/',
+      });
+      expect((await expectEnvelope(proto, 400)).message).toBe('Repeated forwarded header X-Forwarded-Proto');
+    },
+  );
 
   it.each([
-    ['traefik', 'X-Forwarded-Host', 'X-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example.test\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /\r\n'],
+    [
+      'traefik',
+      'X-Forwarded-Host',
+      'X-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example.test\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /\r\n',
+    ],
     ['caddy', 'X-Forwarded-Uri', 'X-Forwarded-Proto: https\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /public\r\nX-Forwarded-Uri: /admin\r\n'],
     ['caddy', 'X-Forwarded-Proto', 'X-Forwarded-Proto: http\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /\r\n'],
     ['nginx', 'X-Original-URL', 'X-Original-URL: https://evil.example.test/\r\nX-Original-URL: https://app.example.test/\r\n'],
@@ -374,7 +454,11 @@ describe('session cookies at forward auth', () => {
   it('gives the cookie a Max-Age of the session lifetime measured on the gateway clock', async () => {
     const gw = await startGateway({ USERS: users, SESSION_EXPIRY: '3600' }, { [TOKENS.Clock]: { now: () => Date.now() - 600_000 } });
     try {
-      const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice', password: 'alice-pw' }) });
+      const res = await fetch(`${gw.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'alice', password: 'alice-pw' }),
+      });
       expect(res.headers.getSetCookie()[0]).toMatch(/; Max-Age=3600;/);
     } finally {
       await gw.close();
@@ -386,9 +470,15 @@ describe('identity headers', () => {
   it('strips control and non-printable characters from Remote-* values and sends Remote-Groups when there are groups', async () => {
     const hash = hashOf('eve-pw');
     const store = new StaticUserStore(
-      [{
-        username: 'eve\u0000', name: 'Eve\u0007 \u5c71\u7530 O\u2028Neil', email: 'eve@example.test\u001b', groups: ['admins', 'dev\u007f'], credentialVersion: hash,
-      }],
+      [
+        {
+          username: 'eve\u0000',
+          name: 'Eve\u0007 \u5c71\u7530 O\u2028Neil',
+          email: 'eve@example.test\u001b',
+          groups: ['admins', 'dev\u007f'],
+          credentialVersion: hash,
+        },
+      ],
       new BcryptPasswordHasher(),
     );
     const gw = await startGateway({ USERS: `placeholder:${hashOf('x')}` }, { [TOKENS.UserStore]: store });

@@ -31,7 +31,14 @@ describe('starting portcullis as a process', () => {
     expect(code).not.toBe(0);
     const out = child.stderr;
     expect(out).toMatch(/^Portcullis cannot start; fix the configuration:\n/);
-    for (const problem of [/unknown option --no-such-option/, /APP_URL is not a valid URL/, /SECRET must be at least 32/, /USERS entry 1 \(alice\)/, /USERS entry 2/, /TRUSTED_PROXIES: "10\.0\.0\.0\/40"/]) {
+    for (const problem of [
+      /unknown option --no-such-option/,
+      /APP_URL is not a valid URL/,
+      /SECRET must be at least 32/,
+      /USERS entry 1 \(alice\)/,
+      /USERS entry 2/,
+      /TRUSTED_PROXIES: "10\.0\.0\.0\/40"/,
+    ]) {
       expect(out).toMatch(problem);
     }
     expect(out.match(/cannot start/g)).toHaveLength(1);
@@ -55,7 +62,9 @@ describe('starting portcullis as a process', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 200, code: 'ok', message: 'OK' });
     const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo', password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo', password }),
     });
     expect(login.status).toBe(200);
     // Host-only cookie for localhost, not Secure over http.
@@ -110,12 +119,25 @@ describe('starting portcullis as a process', () => {
   it('warns loudly at start when OAuth admits every account of the provider (no OAUTH_WHITELIST, no access rules)', async () => {
     const port = await freePort();
     child = runNode(built(MAIN), [], {
-      APP_URL: 'https://auth.example.test', SECRET: 's'.repeat(40), GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'gh-client-secret-0123456789',
-      PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info',
+      APP_URL: 'https://auth.example.test',
+      SECRET: 's'.repeat(40),
+      GITHUB_CLIENT_ID: 'id',
+      GITHUB_CLIENT_SECRET: 'gh-client-secret-0123456789',
+      PORT: String(port),
+      ADDRESS: '127.0.0.1',
+      LOG_LEVEL: 'info',
     });
     await child.waitFor(/portcullis listening/);
-    const lines = child.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of github can log in/) }));
+    const lines = child.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: expect.stringMatching(/^OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of github can log in/),
+      }),
+    );
     expect(child.stdout).not.toContain('gh-client-secret-0123456789');
   }, 30_000);
 
@@ -135,7 +157,10 @@ describe('starting portcullis as a process', () => {
     const port = await freePort();
     const secret = 'flag-secret-flag-secret-flag-secret-0123';
     child = runNode(built(MAIN), ['--secret', secret, '--port', String(port)], {
-      APP_URL: 'https://auth.example.test', USERS: `alice:${bcrypt.hashSync('pw', 4)}`, ADDRESS: '127.0.0.1', LOG_LEVEL: 'info',
+      APP_URL: 'https://auth.example.test',
+      USERS: `alice:${bcrypt.hashSync('pw', 4)}`,
+      ADDRESS: '127.0.0.1',
+      LOG_LEVEL: 'info',
     });
     await child.waitFor(/portcullis listening/);
     expect(child.stderr).toMatch(/warning: --secret on the command line is visible to other users \(ps\)/);

@@ -94,7 +94,12 @@ describe('forward auth before Koa', () => {
 
   it('keeps two Basic users apart on the cached path', async () => {
     const bob = `Basic ${Buffer.from('bob:pw2').toString('base64')}`;
-    for (const [authorization, user] of [[basic, 'alice'], [bob, 'bob'], [basic, 'alice'], [bob, 'bob']]) {
+    for (const [authorization, user] of [
+      [basic, 'alice'],
+      [bob, 'bob'],
+      [basic, 'alice'],
+      [bob, 'bob'],
+    ]) {
       const res = await answer(gw.url, '/api/auth/traefik', { headers: { ...forwarded, authorization } });
       expect(res.status).toBe(200);
       expect(res.headers['remote-user']).toBe(user);

@@ -42,7 +42,10 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
   beforeAll(async () => {
     const loaded = loadConfig({
       env: {
-        APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, LOG_LEVEL: 'silent', USERS: `alice:${hashOf('pw')}`,
+        APP_URL: 'https://auth.example.test',
+        SECRET: TEST_SECRET,
+        LOG_LEVEL: 'silent',
+        USERS: `alice:${hashOf('pw')}`,
         FORWARD_AUTH_PORT: String(await freePort()),
       },
     });
@@ -56,7 +59,9 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
     publicUrl = `http://127.0.0.1:${pub.port}`;
     internalUrl = `http://127.0.0.1:${internal.port}`;
     const login = await fetch(`${publicUrl}/api/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'pw' }),
     });
     expect(login.status).toBe(200);
     cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
@@ -73,7 +78,11 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
 
   it.each(['nginx', 'traefik', 'caddy'])('the public listener answers /api/auth/%s with the 404 envelope, even for a logged-in cookie', async (proxy) => {
     for (const method of ['GET', 'POST']) {
-      const res = await fetch(`${publicUrl}/api/auth/${proxy}`, { method, redirect: 'manual', headers: { ...forwarded, cookie, 'x-original-url': 'https://app.example.test/' } });
+      const res = await fetch(`${publicUrl}/api/auth/${proxy}`, {
+        method,
+        redirect: 'manual',
+        headers: { ...forwarded, cookie, 'x-original-url': 'https://app.example.test/' },
+      });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('remote-user')).toBeNull();
@@ -82,7 +91,16 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
   });
 
   it('the public listener refuses every other spelling of the forward-auth path too', async () => {
-    for (const path of ['/api/auth', '/api/auth/', '/API/auth/nginx', '/api/%61uth/nginx', '/api//auth/nginx', '//api/auth/nginx', '/api/auth/nginx?x=1', '/api\\auth\\nginx']) {
+    for (const path of [
+      '/api/auth',
+      '/api/auth/',
+      '/API/auth/nginx',
+      '/api/%61uth/nginx',
+      '/api//auth/nginx',
+      '//api/auth/nginx',
+      '/api/auth/nginx?x=1',
+      '/api\\auth\\nginx',
+    ]) {
       const res = await fetch(`${publicUrl}${path}`, { headers: { ...forwarded, cookie } });
       expect([path, res.status]).toEqual([path, 404]);
       expect(res.headers.get('remote-user')).toBeNull();
@@ -92,7 +110,10 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
   });
 
   it('the public listener refuses an absolute-form request for the forward-auth path', async () => {
-    const res = await rawHttp(publicPort, `GET http://auth.example.test/api/auth/traefik HTTP/1.1\r\nHost: auth.example.test\r\nCookie: ${cookie}\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /`);
+    const res = await rawHttp(
+      publicPort,
+      `GET http://auth.example.test/api/auth/traefik HTTP/1.1\r\nHost: auth.example.test\r\nCookie: ${cookie}\r\nX-Forwarded-Host: app.example.test\r\nX-Forwarded-Uri: /`,
+    );
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body)).toEqual(NOT_FOUND);
   });
@@ -124,7 +145,9 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
       expect(await res.json()).toEqual(NOT_FOUND);
     }
     const login = await fetch(`${internalUrl}/api/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'pw' }),
     });
     expect(login.status).toBe(404);
     expect(login.headers.get('set-cookie')).toBeNull();
@@ -158,12 +181,18 @@ describe('portcullis serve with FORWARD_AUTH_PORT (the built process)', () => {
   it('listens for forward auth on 127.0.0.1 only, says where in its start line, and keeps it off the public port', async () => {
     const [port, forwardAuthPort] = [await freePort(), await freePort()];
     child = startGatewayProcess({
-      APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS: `alice:${hashOf('pw')}`,
-      PORT: String(port), ADDRESS: '127.0.0.1', FORWARD_AUTH_PORT: String(forwardAuthPort),
+      APP_URL: 'https://auth.example.test',
+      SECRET: TEST_SECRET,
+      USERS: `alice:${hashOf('pw')}`,
+      PORT: String(port),
+      ADDRESS: '127.0.0.1',
+      FORWARD_AUTH_PORT: String(forwardAuthPort),
     });
     const [line] = await child.waitFor(/^.*portcullis listening.*$/m);
     expect(line).toContain(`"forwardAuth":"127.0.0.1:${forwardAuthPort}"`);
     expect((await fetch(`http://127.0.0.1:${port}/api/auth/nginx`, { headers: { 'x-original-url': 'https://app.example.test/' } })).status).toBe(404);
-    expect((await fetch(`http://127.0.0.1:${forwardAuthPort}/api/auth/nginx`, { headers: { 'x-original-url': 'https://app.example.test/' } })).status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${forwardAuthPort}/api/auth/nginx`, { headers: { 'x-original-url': 'https://app.example.test/' } })).status).toBe(
+      401,
+    );
   }, 30_000);
 });

@@ -22,9 +22,15 @@ describe('logs', () => {
     const session = { cookie: `portcullis-session=${cookie}`, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/' };
     await fetch(`${gw.url}/api/auth/traefik`, { headers: session });
     await fetch(`${gw.url}/api/user`, { headers: session });
-    await fetch(`${gw.url}/api/auth/nginx`, { headers: { 'X-Original-URL': 'https://app.example.test/', Authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` } });
-    await fetch(`${gw.url}/api/auth/nginx`, { headers: { 'X-Original-URL': 'https://app.example.test/', Authorization: `Basic ${Buffer.from(`alice:${PASSWORD}!`).toString('base64')}` } });
-    const anonymous = await fetch(`${gw.url}/api/auth/traefik`, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/private?token=abc' } });
+    await fetch(`${gw.url}/api/auth/nginx`, {
+      headers: { 'X-Original-URL': 'https://app.example.test/', Authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` },
+    });
+    await fetch(`${gw.url}/api/auth/nginx`, {
+      headers: { 'X-Original-URL': 'https://app.example.test/', Authorization: `Basic ${Buffer.from(`alice:${PASSWORD}!`).toString('base64')}` },
+    });
+    const anonymous = await fetch(`${gw.url}/api/auth/traefik`, {
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'app.example.test', 'X-Forwarded-Uri': '/private?token=abc' },
+    });
     ids.denied = anonymous.headers.get('x-request-id') ?? '';
     const logout = await fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { ...json, cookie: `portcullis-session=${cookie}` }, body: '{}' });
     ids.logout = logout.headers.get('x-request-id') ?? '';
@@ -52,7 +58,9 @@ describe('logs', () => {
 
   it('write an audit line for a failed and a successful login, with the request id that was returned', () => {
     const audit = capture.lines().filter((l) => l.msg === 'audit');
-    expect(audit).toContainEqual(expect.objectContaining({ event: 'login_failed', login: 'alice', method: 'password', reason: 'invalid_credentials', requestId: ids.failed }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({ event: 'login_failed', login: 'alice', method: 'password', reason: 'invalid_credentials', requestId: ids.failed }),
+    );
     expect(audit).toContainEqual(expect.objectContaining({ event: 'login_succeeded', username: 'alice', method: 'password', requestId: ids.login }));
   });
 
@@ -60,7 +68,9 @@ describe('logs', () => {
     const audit = capture.lines().filter((l) => l.msg === 'audit');
     expect(audit).toContainEqual(expect.objectContaining({ event: 'login_succeeded', method: 'basic', username: 'alice' }));
     expect(audit).toContainEqual(expect.objectContaining({ event: 'login_failed', method: 'basic', login: 'alice' }));
-    expect(audit).toContainEqual(expect.objectContaining({ event: 'access_denied', username: '', host: 'app.example.test', reason: 'login_required', requestId: ids.denied }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({ event: 'access_denied', username: '', host: 'app.example.test', reason: 'login_required', requestId: ids.denied }),
+    );
     expect(audit).toContainEqual(expect.objectContaining({ event: 'logout', username: 'alice', requestId: ids.logout }));
   });
 

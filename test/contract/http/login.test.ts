@@ -115,13 +115,21 @@ describe('POST /api/login', () => {
   });
 
   it('answers a body that is not JSON with 415', async () => {
-    const text = await expectEnvelope(await postJson(gw, '/api/login', 'email=alice&password=alice-pw', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+    const text = await expectEnvelope(
+      await postJson(gw, '/api/login', 'email=alice&password=alice-pw', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+    );
     expect(text.message).toBe('Request body must be application/json');
     await expectEnvelope(await postJson(gw, '/api/login', 'alice alice-pw', { 'content-type': 'text/plain' }), 415);
   });
 
   it('reads a structured-syntax JSON type (application/*+json) like application/json', async () => {
-    const res = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' }, { 'content-type': 'application/vnd.portcullis+json; charset=utf-8' });
+    const res = await postJson(
+      gw,
+      '/api/login',
+      { email: 'alice', password: 'alice-pw' },
+      { 'content-type': 'application/vnd.portcullis+json; charset=utf-8' },
+    );
     expect(await expectEnvelope(res, 200)).toMatchObject({ message: 'Logged in' });
   });
 
@@ -321,10 +329,15 @@ describe('the bcrypt waiting line shared by everyone', () => {
   it('keeps serving other address blocks while many addresses of one IPv6 /64 fill the waiting line', async () => {
     // One check at a time and four waiting: a handful of requests fill the line.
     const hasher = new BcryptPasswordHasher(10, 10, 1, 4);
-    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0', TRUSTED_PROXIES: '127.0.0.1/32' }, { [TOKENS.PasswordHasher]: hasher });
+    const gw = await startGateway(
+      { USERS: `alice:${hashOf('alice-pw')}`, LOGIN_MAX_RETRIES: '0', TRUSTED_PROXIES: '127.0.0.1/32' },
+      { [TOKENS.PasswordHasher]: hasher },
+    );
     try {
       const flood = Array.from({ length: 30 }, (_, i) =>
-        postJson(gw, '/api/login', { email: `nobody-${i}`, password: 'x' }, { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` }).then((r) => r.status),
+        postJson(gw, '/api/login', { email: `nobody-${i}`, password: 'x' }, { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` }).then(
+          (r) => r.status,
+        ),
       );
       // Once the block is refused a place, the line is full of its checks.
       await new Promise<void>((resolve) => flood.forEach((p) => p.then((status) => status === 503 && resolve())));
@@ -345,7 +358,9 @@ describe('failures behind the login endpoint', () => {
     const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.UserStore]: down });
     try {
       expect(await expectEnvelope(await postJson(gw, '/api/login', { email: 'alice', password: 'pw' }), 503)).toEqual({
-        status: 503, code: 'store_unavailable', message: 'Service unavailable, try again later',
+        status: 503,
+        code: 'store_unavailable',
+        message: 'Service unavailable, try again later',
       });
     } finally {
       await gw.close();

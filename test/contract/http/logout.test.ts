@@ -12,7 +12,10 @@ describe('POST /api/logout', () => {
   let gw: RunningGateway;
   const capture = capturedLogger('info');
   beforeAll(async () => {
-    gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')},carol:${hashOf('carol-pw')}:${TOTP_SECRET}`, LOG_LEVEL: 'info' }, { [TOKENS.Logger]: capture.logger });
+    gw = await startGateway(
+      { USERS: `alice:${hashOf('alice-pw')},carol:${hashOf('carol-pw')}:${TOTP_SECRET}`, LOG_LEVEL: 'info' },
+      { [TOKENS.Logger]: capture.logger },
+    );
   });
   afterAll(() => gw.close());
 
@@ -27,14 +30,23 @@ describe('POST /api/logout', () => {
   describe('cross-site requests (CSRF)', () => {
     it('refuses a cross-site form post with 403, keeps the session and the cookie, and audits it', async () => {
       const cookie = await loginCookie(gw, 'alice', 'alice-pw');
-      const res = await post(cookie, {
-        'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example.net', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate',
-      }, 'x=1');
+      const res = await post(
+        cookie,
+        {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: 'https://evil.example.net',
+          'Sec-Fetch-Site': 'cross-site',
+          'Sec-Fetch-Mode': 'navigate',
+        },
+        'x=1',
+      );
       expect(await expectEnvelope(res, 403)).toEqual({ status: 403, code: 'cross_site_request', message: CROSS_SITE_MESSAGE });
       expect(cookieFrom(res, SESSION_COOKIE)).toBeNull();
       expect(await stillLoggedIn(cookie)).toBe(true);
       await capture.logger.flush();
-      expect(capture.lines()).toContainEqual(expect.objectContaining({ msg: 'audit', event: 'logout_refused', reason: 'cross_site', requestId: res.headers.get('x-request-id') }));
+      expect(capture.lines()).toContainEqual(
+        expect.objectContaining({ msg: 'audit', event: 'logout_refused', reason: 'cross_site', requestId: res.headers.get('x-request-id') }),
+      );
     });
 
     it('refuses a text/plain or bodiless post that carries no sign of coming from this site', async () => {
@@ -75,7 +87,9 @@ describe('POST /api/logout', () => {
 
     it('accepts the request the UI sends (JSON, same origin)', async () => {
       const cookie = await loginCookie(gw, 'alice', 'alice-pw');
-      expect((await post(cookie, { 'Content-Type': 'application/json', Origin: 'https://auth.example.test', 'Sec-Fetch-Site': 'same-origin' }, '{}')).status).toBe(200);
+      expect(
+        (await post(cookie, { 'Content-Type': 'application/json', Origin: 'https://auth.example.test', 'Sec-Fetch-Site': 'same-origin' }, '{}')).status,
+      ).toBe(200);
       expect(await stillLoggedIn(cookie)).toBe(false);
     });
   });

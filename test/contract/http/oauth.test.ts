@@ -98,7 +98,9 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const first = await browser.callback(back, 'api');
       expect(first.status).toBe(200);
       expect(browser.flowCookies()).toEqual([]);
-      const replay = await fetch(`${gw.url}${back.pathname}${back.search}`, { headers: { cookie: copied.replace(/portcullis-session=[^;]*;?\s*/, ''), accept: 'application/json' } });
+      const replay = await fetch(`${gw.url}${back.pathname}${back.search}`, {
+        headers: { cookie: copied.replace(/portcullis-session=[^;]*;?\s*/, ''), accept: 'application/json' },
+      });
       expect(replay.status).toBe(400);
       expect(await replay.json()).toEqual({ status: 400, code: 'oauth_flow_replayed', message: 'This OAuth login was already completed' });
       expect(replay.headers.getSetCookie().some((c) => c.startsWith('portcullis-session=') && !c.startsWith('portcullis-session=;'))).toBe(false);
@@ -130,7 +132,11 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const browser = new GatewayBrowser(gw.url);
       const res = await browser.callback(await login(browser, 'zwalice'), 'api');
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ status: 403, code: 'identity_invalid', message: 'The OAuth provider gave an e-mail address with characters that cannot be used here' });
+      expect(await res.json()).toEqual({
+        status: 403,
+        code: 'identity_invalid',
+        message: 'The OAuth provider gave an e-mail address with characters that cannot be used here',
+      });
       expect((await browser.user()).isLoggedIn).toBe(false);
     });
 
@@ -245,8 +251,16 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const session = res.headers.getSetCookie().find((c) => c.startsWith('portcullis-session='))!;
       expect(session).toMatch(/Domain=example\.test/);
       expect(await browser.user()).toEqual({
-        status: 200, code: 'authenticated', message: 'Authenticated', isLoggedIn: true, username: 'alice@example.test', name: 'Alice Liddell',
-        email: 'alice@example.test', provider: 'generic', oauth: true, totpPending: 'false',
+        status: 200,
+        code: 'authenticated',
+        message: 'Authenticated',
+        isLoggedIn: true,
+        username: 'alice@example.test',
+        name: 'Alice Liddell',
+        email: 'alice@example.test',
+        provider: 'generic',
+        oauth: true,
+        totpPending: 'false',
       });
     });
 
@@ -259,7 +273,10 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const res = await browser.callback(await loginAtProvider(url!.toString(), 'alice', CALLBACK), 'browser');
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('https://app.example.test/page?x=1');
-      const cleared = res.headers.getSetCookie().filter((c) => /Max-Age=0/.test(c)).map((c) => c.split('=')[0]);
+      const cleared = res.headers
+        .getSetCookie()
+        .filter((c) => /Max-Age=0/.test(c))
+        .map((c) => c.split('=')[0]);
       expect(cleared).toEqual(expect.arrayContaining([`portcullis-oauth-${flowId}`, `portcullis-redirect-${flowId}`]));
       expect(browser.jar.names().filter((n) => n.includes(flowId))).toEqual([]);
     });
@@ -280,7 +297,10 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
     });
 
     it('passes the provider groups, as array or as one string, on as Remote-Groups', async () => {
-      for (const [account, groups] of [['alice', 'admins,dev'], ['bob', 'ops,support']]) {
+      for (const [account, groups] of [
+        ['alice', 'admins,dev'],
+        ['bob', 'ops,support'],
+      ]) {
         const browser = new GatewayBrowser(gw.url);
         await browser.callback(await login(browser, account), 'api');
         const res = await fetch(`${gw.url}/api/auth/traefik`, {
@@ -306,7 +326,8 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const narrower = await startGateway(genericEnv(oidc.issuer, { OAUTH_WHITELIST: 'bob@example.test' }));
       const same = await startGateway(genericEnv(oidc.issuer));
       try {
-        const ask = async (g: RunningGateway) => ((await (await fetch(`${g.url}/api/user`, { headers: { cookie } })).json()) as { isLoggedIn: boolean }).isLoggedIn;
+        const ask = async (g: RunningGateway) =>
+          ((await (await fetch(`${g.url}/api/user`, { headers: { cookie } })).json()) as { isLoggedIn: boolean }).isLoggedIn;
         expect(await ask(withoutGeneric)).toBe(false);
         expect(await ask(narrower)).toBe(false);
         expect(await ask(same)).toBe(true);
@@ -332,7 +353,12 @@ describe('OAuth providers that are down or answer junk', () => {
     });
     const port = await closedPort();
     const env = (token: string, user: string) => ({
-      GENERIC_CLIENT_ID: 'c', GENERIC_CLIENT_SECRET: 's', GENERIC_AUTH_URL: `${junk.url}/auth`, GENERIC_TOKEN_URL: token, GENERIC_USER_URL: user, OAUTH_TIMEOUT: '2',
+      GENERIC_CLIENT_ID: 'c',
+      GENERIC_CLIENT_SECRET: 's',
+      GENERIC_AUTH_URL: `${junk.url}/auth`,
+      GENERIC_TOKEN_URL: token,
+      GENERIC_USER_URL: user,
+      OAUTH_TIMEOUT: '2',
     });
     down = await startGateway(env(`http://127.0.0.1:${port}/token`, `http://127.0.0.1:${port}/me`));
     junkToken = await startGateway(env(`${junk.url}/token-junk`, `${junk.url}/me-junk`));
@@ -386,11 +412,16 @@ describe('OAuth endpoints without the provider', () => {
   });
 
   it.each([
-    ['url', 'github'], ['url', 'google'], ['url', 'generic'],
-    ['callback', 'github'], ['callback', 'google'], ['callback', 'generic'],
+    ['url', 'github'],
+    ['url', 'google'],
+    ['url', 'generic'],
+    ['callback', 'github'],
+    ['callback', 'google'],
+    ['callback', 'generic'],
   ])('answers /api/oauth/%s for the unconfigured provider %s with a 404 envelope', async (endpoint, provider) => {
     const res = await fetch(`${gw.url}/api/oauth/${endpoint}/${provider}?redirect_uri=https%3A%2F%2Fapp.example.test%2F&code=abc`, {
-      redirect: 'manual', headers: { accept: 'application/json' },
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
     });
     expect((await expectEnvelope(res, 404)).message).toMatch(/not configured/);
   });
@@ -408,9 +439,16 @@ describe('GET /api/app with every provider configured', () => {
   it('lists configuredProviders in the order github, google, generic, username', async () => {
     const gw = await startGateway({
       USERS: `alice:${hashOf('pw')}`,
-      GITHUB_CLIENT_ID: 'g', GITHUB_CLIENT_SECRET: 's', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 's',
-      GENERIC_CLIENT_ID: 'g', GENERIC_CLIENT_SECRET: 's', GENERIC_AUTH_URL: 'https://id.example.test/auth',
-      GENERIC_TOKEN_URL: 'https://id.example.test/token', GENERIC_USER_URL: 'https://id.example.test/me', OAUTH_AUTO_REDIRECT: 'google',
+      GITHUB_CLIENT_ID: 'g',
+      GITHUB_CLIENT_SECRET: 's',
+      GOOGLE_CLIENT_ID: 'g',
+      GOOGLE_CLIENT_SECRET: 's',
+      GENERIC_CLIENT_ID: 'g',
+      GENERIC_CLIENT_SECRET: 's',
+      GENERIC_AUTH_URL: 'https://id.example.test/auth',
+      GENERIC_TOKEN_URL: 'https://id.example.test/token',
+      GENERIC_USER_URL: 'https://id.example.test/me',
+      OAUTH_AUTO_REDIRECT: 'google',
     });
     try {
       const body = (await (await fetch(`${gw.url}/api/app`)).json()) as { configuredProviders: string[]; oauthAutoRedirect: string };

@@ -3,7 +3,16 @@ import { startGateway, type RunningGateway } from '../../support/server';
 import { expectEnvelope, loginCookie, SESSION_COOKIE } from '../../support/http';
 
 const LOGGED_OUT = {
-  status: 200, code: 'unauthorized', message: 'Unauthorized', isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false',
+  status: 200,
+  code: 'unauthorized',
+  message: 'Unauthorized',
+  isLoggedIn: false,
+  username: '',
+  name: '',
+  email: '',
+  provider: '',
+  oauth: false,
+  totpPending: 'false',
 };
 
 describe('GET /api/user', () => {

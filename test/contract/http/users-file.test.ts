@@ -24,11 +24,18 @@ describe('USERS_FILE through the gateway', () => {
 
   function yaml(users: Array<{ name: string; groups?: string[]; disabled?: boolean }>): string {
     return `users:\n${users
-      .map((u) => `  - username: ${u.name}\n    password: "${hash}"\n    name: ${u.name.toUpperCase()}\n    groups: [${(u.groups ?? []).join(', ')}]\n    disabled: ${u.disabled === true}\n`)
+      .map(
+        (u) =>
+          `  - username: ${u.name}\n    password: "${hash}"\n    name: ${u.name.toUpperCase()}\n    groups: [${(u.groups ?? []).join(', ')}]\n    disabled: ${u.disabled === true}\n`,
+      )
       .join('')}`;
   }
   async function login(name: string): Promise<string> {
-    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: name, password: 'pw' }) });
+    const res = await fetch(`${gw.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: name, password: 'pw' }),
+    });
     expect(res.status).toBe(200);
     return `portcullis-session=${cookieFrom(res, 'portcullis-session')?.value ?? ''}`;
   }
@@ -55,7 +62,11 @@ describe('USERS_FILE through the gateway', () => {
     writeFileSync(path, yaml([{ name: 'alice', disabled: true }]));
     await waitFor(async () => (await forwardAuth(bob)).status === 401, 'the removed account refused', 8000);
     expect((await forwardAuth(alice)).status).toBe(401);
-    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }) });
+    const res = await fetch(`${gw.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'pw' }),
+    });
     expect(res.status).toBe(401);
     expect((await forwardAuth(await login('carol'))).status).toBe(200);
   });
@@ -73,14 +84,20 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     writeFileSync(
       path,
       `users:\n${users
-        .map((u) => `  - username: ${u.name}\n    password: "${u.hash}"\n    name: ${u.display ?? u.name}\n    email: ${u.name}@corp.example.test\n    groups: [${u.groups.join(', ')}]\n`)
+        .map(
+          (u) =>
+            `  - username: ${u.name}\n    password: "${u.hash}"\n    name: ${u.display ?? u.name}\n    email: ${u.name}@corp.example.test\n    groups: [${u.groups.join(', ')}]\n`,
+        )
         .join('')}`,
     );
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'portcullis-gw-users-fresh-'));
     path = join(dir, 'users.yaml');
-    write([{ name: 'alice', hash: oldHash, groups: ['admins', 'staff'] }, { name: 'bob', hash: oldHash, groups: ['staff'] }]);
+    write([
+      { name: 'alice', hash: oldHash, groups: ['admins', 'staff'] },
+      { name: 'bob', hash: oldHash, groups: ['staff'] },
+    ]);
     gw = await startGateway({ USERS_FILE: path });
   });
   afterAll(async () => {
@@ -89,7 +106,11 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
   });
 
   async function login(name: string, password: string): Promise<string> {
-    const res = await fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: name, password }) });
+    const res = await fetch(`${gw.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: name, password }),
+    });
     expect(res.status).toBe(200);
     return `portcullis-session=${cookieFrom(res, 'portcullis-session')?.value ?? ''}`;
   }
@@ -102,7 +123,10 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     const old = await login('alice', 'old-pw');
     const bob = await login('bob', 'old-pw');
     expect((await forwardAuth(old)).status).toBe(200);
-    write([{ name: 'alice', hash: newHash, groups: ['admins', 'staff'] }, { name: 'bob', hash: oldHash, groups: ['staff'] }]);
+    write([
+      { name: 'alice', hash: newHash, groups: ['admins', 'staff'] },
+      { name: 'bob', hash: oldHash, groups: ['staff'] },
+    ]);
     await waitFor(async () => (await forwardAuth(old)).status === 401, 'the old session refused', 8000);
     expect(((await (await fetch(`${gw.url}/api/user`, { headers: { cookie: old } })).json()) as { isLoggedIn: boolean }).isLoggedIn).toBe(false);
     // Another account's sessions are untouched by the change.
@@ -114,13 +138,19 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
   it('passes the current groups, name and e-mail upstream after a reload, with no new login', async () => {
     const bob = await login('bob', 'old-pw');
     expect((await forwardAuth(bob)).headers.get('remote-groups')).toBe('staff');
-    write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: ['ops'], display: 'Robert' }]);
+    write([
+      { name: 'alice', hash: newHash, groups: ['admins'] },
+      { name: 'bob', hash: oldHash, groups: ['ops'], display: 'Robert' },
+    ]);
     await waitFor(async () => (await forwardAuth(bob)).headers.get('remote-groups') === 'ops', 'the new group in the header', 8000);
     const res = await forwardAuth(bob);
     expect(res.status).toBe(200);
     expect(res.headers.get('remote-name')).toBe('Robert');
     expect(res.headers.get('remote-email')).toBe('bob@corp.example.test');
-    write([{ name: 'alice', hash: newHash, groups: ['admins'] }, { name: 'bob', hash: oldHash, groups: [] }]);
+    write([
+      { name: 'alice', hash: newHash, groups: ['admins'] },
+      { name: 'bob', hash: oldHash, groups: [] },
+    ]);
     await waitFor(async () => !(await forwardAuth(bob)).headers.has('remote-groups'), 'the group header gone', 8000);
     expect((await forwardAuth(bob)).status).toBe(200);
   }, 20_000);

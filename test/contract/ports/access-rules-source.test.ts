@@ -104,7 +104,10 @@ describe('YamlFileAccessRulesSource', () => {
     ['an unclosed flow list', 'apps: [\n'],
     ['binary junk', '\u0000\u0001\u00ff\u0007'],
     ['a scalar', 'just words'],
-    ['a billion-laughs alias bomb', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\napps: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n`],
+    [
+      'a billion-laughs alias bomb',
+      `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\napps: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n`,
+    ],
   ])('refuses junk YAML: %s', (_name, text) => {
     expect(startupProblems(text).length).toBeGreaterThan(0);
   });
@@ -167,12 +170,20 @@ describe('YamlFileAccessRulesSource', () => {
 
   it('logs why a reload was refused, never the password', async () => {
     const lines: string[] = [];
-    const logger = { debug: () => {}, info: () => {}, error: () => {}, warn: (msg: string, f?: Record<string, unknown>) => lines.push(`${msg} ${JSON.stringify(f)}`) };
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      error: () => {},
+      warn: (msg: string, f?: Record<string, unknown>) => lines.push(`${msg} ${JSON.stringify(f)}`),
+    };
     writeFileSync(join(dir, 'pw'), 'hunter2-secret');
     writeFileSync(join(dir, 'access.yaml'), `apps:\n  svc:\n    response:\n      basicauth: { username: svc, password_file: ${join(dir, 'pw')} }\n`);
     const source = new YamlFileAccessRulesSource(join(dir, 'access.yaml'), { logger, pollMs: 0, debounceMs: 20 });
     try {
-      writeFileSync(join(dir, 'access.yaml'), `apps:\n  svc:\n    ip: { block: [bad] }\n    response:\n      basicauth: { username: svc, password_file: ${join(dir, 'pw')} }\n`);
+      writeFileSync(
+        join(dir, 'access.yaml'),
+        `apps:\n  svc:\n    ip: { block: [bad] }\n    response:\n      basicauth: { username: svc, password_file: ${join(dir, 'pw')} }\n`,
+      );
       expect(source.reload()).toBe(false);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('apps.svc.ip.block: \\"bad\\" is not an IP address or CIDR');

@@ -14,7 +14,9 @@ const TIMEOUT_MS = 2000;
 const GITHUB_ACCOUNTS: Record<string, StubAccount> = {
   octo: {
     github: {
-      login: 'octo', name: 'Octo Cat', email: 'public@elsewhere.test',
+      login: 'octo',
+      name: 'Octo Cat',
+      email: 'public@elsewhere.test',
       emails: [
         { email: 'old@example.test', primary: false, verified: true },
         { email: 'octo@example.test', primary: true, verified: true },
@@ -33,7 +35,12 @@ function github(web: string, api: string) {
 }
 function google(base: string) {
   return new GoogleOAuthProvider({
-    clientId: STUB_CLIENT.id, clientSecret: STUB_CLIENT.secret, authUrl: `${base}/auth`, tokenUrl: `${base}/token`, userUrl: `${base}/v1/userinfo`, timeoutMs: TIMEOUT_MS,
+    clientId: STUB_CLIENT.id,
+    clientSecret: STUB_CLIENT.secret,
+    authUrl: `${base}/auth`,
+    tokenUrl: `${base}/token`,
+    userUrl: `${base}/v1/userinfo`,
+    timeoutMs: TIMEOUT_MS,
   });
 }
 
@@ -85,8 +92,13 @@ oauthProviderContract('GenericOAuthProvider (real oidc-provider server)', async 
   const port = await closedPort();
   const generic = (base: string) =>
     new GenericOAuthProvider({
-      clientId: STUB_CLIENT.id, clientSecret: STUB_CLIENT.secret, authUrl: `${base}/auth`, tokenUrl: `${base}/token`, userUrl: `${base}/me`,
-      scopes: ['openid', 'email', 'profile', 'groups'], timeoutMs: TIMEOUT_MS,
+      clientId: STUB_CLIENT.id,
+      clientSecret: STUB_CLIENT.secret,
+      authUrl: `${base}/auth`,
+      tokenUrl: `${base}/token`,
+      userUrl: `${base}/me`,
+      scopes: ['openid', 'email', 'profile', 'groups'],
+      timeoutMs: TIMEOUT_MS,
     });
   return {
     provider: generic(oidc.issuer),
@@ -131,7 +143,11 @@ describe('GoogleOAuthProvider specifics', () => {
       const provider = google(stub.url);
       const url = provider.authorizationUrl({ state: 's', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: REDIRECT });
       expect(new URL(url).searchParams.get('scope')).toBe('openid email profile');
-      const identity = await provider.identify({ code: stub.issueCode(url, 'unverified'), codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', redirectUri: REDIRECT });
+      const identity = await provider.identify({
+        code: stub.issueCode(url, 'unverified'),
+        codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        redirectUri: REDIRECT,
+      });
       expect(identity.email).toBe('');
     } finally {
       await stub.close();
@@ -143,19 +159,37 @@ describe('provider adapters facing junk and slowness', () => {
   it('reports junk from the token or user endpoint as invalid_response and a provider 5xx as unreachable', async () => {
     const junk = await startStub((req, res) => {
       switch (req.url) {
-        case '/token-html': return json(res, 200, '<html>hi</html>', 'text/html');
-        case '/token-broken': return json(res, 200, '{"access_token": ');
-        case '/token-no-token': return json(res, 200, { token_type: 'bearer' });
-        case '/token-500': return json(res, 503, { error: 'down' });
-        case '/token-ok': return json(res, 200, { access_token: 'at', token_type: 'bearer' });
-        case '/me-array': return json(res, 200, [1, 2]);
-        case '/me-500': return json(res, 500, 'oops', 'text/plain');
-        case '/me-redirect': res.writeHead(302, { location: 'https://evil.test/' }); return res.end();
-        default: return json(res, 404, {});
+        case '/token-html':
+          return json(res, 200, '<html>hi</html>', 'text/html');
+        case '/token-broken':
+          return json(res, 200, '{"access_token": ');
+        case '/token-no-token':
+          return json(res, 200, { token_type: 'bearer' });
+        case '/token-500':
+          return json(res, 503, { error: 'down' });
+        case '/token-ok':
+          return json(res, 200, { access_token: 'at', token_type: 'bearer' });
+        case '/me-array':
+          return json(res, 200, [1, 2]);
+        case '/me-500':
+          return json(res, 500, 'oops', 'text/plain');
+        case '/me-redirect':
+          res.writeHead(302, { location: 'https://evil.test/' });
+          return res.end();
+        default:
+          return json(res, 404, {});
       }
     });
     const make = (token: string, user: string) =>
-      new GenericOAuthProvider({ clientId: 'c', clientSecret: 's', authUrl: `${junk.url}/auth`, tokenUrl: `${junk.url}${token}`, userUrl: `${junk.url}${user}`, scopes: ['openid'], timeoutMs: TIMEOUT_MS });
+      new GenericOAuthProvider({
+        clientId: 'c',
+        clientSecret: 's',
+        authUrl: `${junk.url}/auth`,
+        tokenUrl: `${junk.url}${token}`,
+        userUrl: `${junk.url}${user}`,
+        scopes: ['openid'],
+        timeoutMs: TIMEOUT_MS,
+      });
     const input = { code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT };
     try {
       expect(await reasonOf(make('/token-html', '/me-array').identify(input))).toBe('invalid_response');
@@ -174,7 +208,13 @@ describe('provider adapters facing junk and slowness', () => {
     const silent = await startStub(() => undefined);
     try {
       const provider = new GenericOAuthProvider({
-        clientId: 'c', clientSecret: 's', authUrl: `${silent.url}/auth`, tokenUrl: `${silent.url}/token`, userUrl: `${silent.url}/me`, scopes: ['openid'], timeoutMs: 200,
+        clientId: 'c',
+        clientSecret: 's',
+        authUrl: `${silent.url}/auth`,
+        tokenUrl: `${silent.url}/token`,
+        userUrl: `${silent.url}/me`,
+        scopes: ['openid'],
+        timeoutMs: 200,
       });
       expect(await reasonOf(provider.identify({ code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT }))).toBe('unreachable');
     } finally {
@@ -189,7 +229,13 @@ describe('provider adapters facing junk and slowness', () => {
     });
     try {
       const provider = new GenericOAuthProvider({
-        clientId: 'c', clientSecret: 's', authUrl: `${stub.url}/auth`, tokenUrl: `${stub.url}/token`, userUrl: `${stub.url}/me`, scopes: ['openid'], timeoutMs: TIMEOUT_MS,
+        clientId: 'c',
+        clientSecret: 's',
+        authUrl: `${stub.url}/auth`,
+        tokenUrl: `${stub.url}/token`,
+        userUrl: `${stub.url}/me`,
+        scopes: ['openid'],
+        timeoutMs: TIMEOUT_MS,
       });
       const identity = await provider.identify({ code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT });
       expect(identity).toEqual({ email: 'g@example.test', name: '', username: 'g', groups: ['one', 'two', 'three'] });

@@ -137,7 +137,12 @@ export function userStoreContract<L extends Lever = never>(name: string, makeSto
     });
 
     it('answers the decoy check for an unknown name with false, whatever the password (even a real one)', async () => {
-      for (const [login, password] of [['mallory', 'x'], ['nobody', ALICE.password], ['*', BOB.password], ['x', '']]) {
+      for (const [login, password] of [
+        ['mallory', 'x'],
+        ['nobody', ALICE.password],
+        ['*', BOB.password],
+        ['x', ''],
+      ]) {
         expect(await store().verifyDecoy(login, password)).toBe(false);
       }
     });

@@ -66,39 +66,52 @@ function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUn
   };
 }
 
-userStoreContract('StaticUserStore', (_env, seeds) =>
-  new StaticUserStore(seeds.map((s) => toAccount(s, cachedHashOf(s.password))), new BcryptPasswordHasher(4)),
+userStoreContract(
+  'StaticUserStore',
+  (_env, seeds) =>
+    new StaticUserStore(
+      seeds.map((s) => toAccount(s, cachedHashOf(s.password))),
+      new BcryptPasswordHasher(4),
+    ),
 );
 
-userStoreContract('FakeUserStore', async (_env, seeds) => {
-  const fakeHasher = new FakePasswordHasher();
-  const accounts = await Promise.all(seeds.map(async (s) => toAccount(s, await fakeHasher.hash(s.password))));
-  const store = new FakeUserStore(accounts, fakeHasher);
-  return {
-    store,
-    remove: async (username) => store.replace(accounts.filter((a) => a.username !== username)),
-    change: async (username, update) => {
-      const changed = await Promise.all(
-        accounts.map(async (a) => (a.username === username ? { ...a, groups: update.groups, credentialVersion: await fakeHasher.hash(update.password) } : a)),
-      );
-      store.replace(changed);
-    },
-    takeDown: async () => {
-      store.down = true;
-    },
-  };
-}, ['remove', 'change', 'takeDown']);
+userStoreContract(
+  'FakeUserStore',
+  async (_env, seeds) => {
+    const fakeHasher = new FakePasswordHasher();
+    const accounts = await Promise.all(seeds.map(async (s) => toAccount(s, await fakeHasher.hash(s.password))));
+    const store = new FakeUserStore(accounts, fakeHasher);
+    return {
+      store,
+      remove: async (username) => store.replace(accounts.filter((a) => a.username !== username)),
+      change: async (username, update) => {
+        const changed = await Promise.all(
+          accounts.map(async (a) => (a.username === username ? { ...a, groups: update.groups, credentialVersion: await fakeHasher.hash(update.password) } : a)),
+        );
+        store.replace(changed);
+      },
+      takeDown: async () => {
+        store.down = true;
+      },
+    };
+  },
+  ['remove', 'change', 'takeDown'],
+);
 
 userStoreContract('FileUserStore (YAML file)', (env, seeds) => fileStore(env, seeds), ['remove', 'change']);
 
-userStoreContract('CompositeUserStore (USERS, then a file)', (env, seeds) => {
-  // The last seed lives in USERS, the others in the file behind it, so lookups cross both stores;
-  // removal (which the suite does to the first seed) happens in the file.
-  const inUsers = seeds[seeds.length - 1];
-  const file = fileStore(env, seeds.slice(0, -1));
-  const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, cachedHashOf(inUsers.password))], hasher), file.store]);
-  return { store, remove: file.remove, change: file.change };
-}, ['remove', 'change']);
+userStoreContract(
+  'CompositeUserStore (USERS, then a file)',
+  (env, seeds) => {
+    // The last seed lives in USERS, the others in the file behind it, so lookups cross both stores;
+    // removal (which the suite does to the first seed) happens in the file.
+    const inUsers = seeds[seeds.length - 1];
+    const file = fileStore(env, seeds.slice(0, -1));
+    const store = new CompositeUserStore([new StaticUserStore([toAccount(inUsers, cachedHashOf(inUsers.password))], hasher), file.store]);
+    return { store, remove: file.remove, change: file.change };
+  },
+  ['remove', 'change'],
+);
 
 describe('StaticUserStore', () => {
   it('lets a username win over another account that uses it as e-mail', async () => {
@@ -110,7 +123,10 @@ describe('StaticUserStore', () => {
   });
 
   it('ignores surrounding whitespace in the login', async () => {
-    const store = new StaticUserStore([{ username: 'alice', email: 'alice@example.com', name: 'a', groups: [], credentialVersion: 'fake:pw' }], new FakePasswordHasher());
+    const store = new StaticUserStore(
+      [{ username: 'alice', email: 'alice@example.com', name: 'a', groups: [], credentialVersion: 'fake:pw' }],
+      new FakePasswordHasher(),
+    );
     expect((await store.findAccount('  alice '))?.username).toBe('alice');
   });
 });

@@ -13,20 +13,32 @@ const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {
 async function start(dataDir: string): Promise<{ gateway: Child; url: string }> {
   const port = await freePort();
   const gateway = startGatewayProcess({
-    APP_URL, SECRET: TEST_SECRET, USERS: `alice:${hashOf('alice-pw')}`, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir,
+    APP_URL,
+    SECRET: TEST_SECRET,
+    USERS: `alice:${hashOf('alice-pw')}`,
+    PORT: String(port),
+    ADDRESS: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
   });
   await gateway.waitForLine('portcullis listening');
   return { gateway, url: `http://127.0.0.1:${port}` };
 }
 
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice', password: 'alice-pw' }) });
+  const res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'alice', password: 'alice-pw' }),
+  });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0].split(';')[0];
 }
 
 async function forwardAuth(url: string, cookie: string): Promise<number> {
-  const res = await fetch(`${url}/api/auth/traefik`, { headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' } });
+  const res = await fetch(`${url}/api/auth/traefik`, {
+    headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+  });
   return res.status;
 }
 
@@ -53,9 +65,11 @@ describe('portcullis backup and restore', () => {
     // of one account at once would meet its lock (guesses are counted while they are checked).
     const cookies: string[] = [];
     for (let i = 0; i < 20; i += 1) cookies.push(await login(url));
-    const busy = Promise.all(cookies.map(async (c) => {
-      return (await fetch(`${url}/api/logout`, { method: 'POST', headers: { cookie: c, 'content-type': 'application/json' }, body: '{}' })).status;
-    }));
+    const busy = Promise.all(
+      cookies.map(async (c) => {
+        return (await fetch(`${url}/api/logout`, { method: 'POST', headers: { cookie: c, 'content-type': 'application/json' }, body: '{}' })).status;
+      }),
+    );
     const run = await cli(['backup', backup, '--data-dir', live]);
     expect(await busy).toEqual(Array(20).fill(200));
     expect(run.stderr).toBe('');

@@ -11,7 +11,12 @@ const HINT = 'if several replicas run, each has its own logouts and locks; set D
 
 async function startWith(env: Record<string, string>): Promise<Child> {
   const gw = startGatewayProcess({
-    APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS: `alice:${hashOf('pw')}`, PORT: String(await freePort()), ADDRESS: '127.0.0.1', ...env,
+    APP_URL: 'https://auth.example.test',
+    SECRET: TEST_SECRET,
+    USERS: `alice:${hashOf('pw')}`,
+    PORT: String(await freePort()),
+    ADDRESS: '127.0.0.1',
+    ...env,
   });
   await gw.waitForLine('portcullis listening');
   return gw;

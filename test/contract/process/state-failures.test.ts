@@ -63,7 +63,10 @@ describe('a database the gateway cannot use at start-up', () => {
       await owner.waitForLine('portcullis listening');
       const second = await envFor(dir);
       running = startGatewayProcess(second.env);
-      await expectRefusedStart(running, /is in use by another Portcullis process; one gateway per DATA_DIR \(several replicas share DATABASE_URL or REDIS_URL instead\)/);
+      await expectRefusedStart(
+        running,
+        /is in use by another Portcullis process; one gateway per DATA_DIR \(several replicas share DATABASE_URL or REDIS_URL instead\)/,
+      );
     } finally {
       owner.kill();
       await owner.exited;
@@ -113,13 +116,22 @@ describe('a disk that fills up while the gateway runs', () => {
     await running.waitForLine('portcullis listening');
     const pid = running.process.pid!;
     const login = async (): Promise<string> => {
-      const res = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice', password: 'alice-pw' }) });
+      const res = await fetch(`${url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'alice', password: 'alice-pw' }),
+      });
       expect(res.status).toBe(200);
       return res.headers.getSetCookie()[0].split(';')[0];
     };
-    const logout = (cookie: string): Promise<Response> => fetch(`${url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    const logout = (cookie: string): Promise<Response> =>
+      fetch(`${url}/api/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
     const auth = async (cookie: string): Promise<number> =>
-      (await fetch(`${url}/api/auth/traefik`, { headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' } })).status;
+      (
+        await fetch(`${url}/api/auth/traefik`, {
+          headers: { cookie, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example.test', 'x-forwarded-uri': '/' },
+        })
+      ).status;
 
     const cookies: string[] = [];
     for (let i = 0; i < 30; i += 1) cookies.push(await login());

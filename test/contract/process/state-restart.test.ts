@@ -25,7 +25,14 @@ const USERS = `alice:${hashOf('alice-pw')},tom:${hashOf('tom-pw')}:${TOTP_SECRET
 async function start(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const process = startGatewayProcess({
-    APP_URL, SECRET: TEST_SECRET, USERS, PORT: String(port), ADDRESS: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env,
+    APP_URL,
+    SECRET: TEST_SECRET,
+    USERS,
+    PORT: String(port),
+    ADDRESS: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    ...env,
   });
   await process.waitForLine('portcullis listening');
   return { process, url: `http://127.0.0.1:${port}` };
@@ -121,8 +128,11 @@ describe('state kept in DATA_DIR across restarts of the gateway process', () => 
 
     it('keeps a completed OAuth flow completed across a restart: the same callback is refused', async () => {
       const env = {
-        GENERIC_CLIENT_ID: CLIENT.client_id, GENERIC_CLIENT_SECRET: CLIENT.client_secret,
-        GENERIC_AUTH_URL: `${oidc.issuer}/auth`, GENERIC_TOKEN_URL: `${oidc.issuer}/token`, GENERIC_USER_URL: `${oidc.issuer}/me`,
+        GENERIC_CLIENT_ID: CLIENT.client_id,
+        GENERIC_CLIENT_SECRET: CLIENT.client_secret,
+        GENERIC_AUTH_URL: `${oidc.issuer}/auth`,
+        GENERIC_TOKEN_URL: `${oidc.issuer}/token`,
+        GENERIC_USER_URL: `${oidc.issuer}/me`,
         OAUTH_WHITELIST: '*@example.test',
       };
       gw = await start(data.dir, env);
@@ -175,12 +185,16 @@ describe('a gateway killed (kill -9) while logouts and failed logins are in flig
     const inFlight: Promise<void>[] = [];
     for (let i = 0; i < cookies.length; i += 1) {
       const cookie = cookies[i];
-      inFlight.push(settle(post(running, '/api/logout', {}, cookie), (status) => {
-        if (status === 200) acknowledgedLogouts.push(cookie);
-      }));
-      inFlight.push(settle(post(running, '/api/login', { email: 'bob', password: `wrong-${i}` }), (status) => {
-        if (status === 401) acknowledgedFailures += 1;
-      }));
+      inFlight.push(
+        settle(post(running, '/api/logout', {}, cookie), (status) => {
+          if (status === 200) acknowledgedLogouts.push(cookie);
+        }),
+      );
+      inFlight.push(
+        settle(post(running, '/api/login', { email: 'bob', password: `wrong-${i}` }), (status) => {
+          if (status === 401) acknowledgedFailures += 1;
+        }),
+      );
     }
     await Promise.all(inFlight);
     await running.process.exited;

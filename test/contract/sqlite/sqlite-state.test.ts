@@ -99,7 +99,9 @@ describe('SqliteDatabase', () => {
     const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
     SqliteDatabase.open(dir, { logger: silent, clock, migrations: newer }).close();
     expect(() => SqliteDatabase.open(dir, { logger: silent, clock })).toThrow(
-      new DatabaseStartError(`the database in ${dir} has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`),
+      new DatabaseStartError(
+        `the database in ${dir} has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+      ),
     );
   });
 

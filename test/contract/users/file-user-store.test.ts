@@ -86,7 +86,10 @@ describe('FileUserStore reloading', () => {
     expect(await rejected).toEqual({ kind: 'rejected', problems: ['line 2 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)'] });
     expect((await store.findAccount('alice'))?.username).toBe('alice');
     const warning = logged.find((l) => l.level === 'warn');
-    expect(warning?.line).toMatchObject({ msg: 'users file has problems; the last good list stays in force', problems: ['line 2 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)'] });
+    expect(warning?.line).toMatchObject({
+      msg: 'users file has problems; the last good list stays in force',
+      problems: ['line 2 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)'],
+    });
     expect(JSON.stringify(logged)).not.toContain(HASH);
   });
 
@@ -109,7 +112,11 @@ describe('FileUserStore reloading', () => {
   });
 
   it('treats a disabled account as unknown: not found, not active', async () => {
-    const { store } = open('users.yml', `users:\n  - username: alice\n    password: "${HASH}"\n    disabled: true\n  - username: bob\n    password: "${HASH}"\n`, { watch: false });
+    const { store } = open(
+      'users.yml',
+      `users:\n  - username: alice\n    password: "${HASH}"\n    disabled: true\n  - username: bob\n    password: "${HASH}"\n`,
+      { watch: false },
+    );
     expect(await store.findAccount('alice')).toBeNull();
     expect(await store.currentAccount('alice')).toBeNull();
     expect(await store.currentAccount('bob')).not.toBeNull();

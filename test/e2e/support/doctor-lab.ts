@@ -71,11 +71,29 @@ async function startHeaderEcho(): Promise<{ port: number; close(): Promise<void>
 function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=example.test', '-addext', 'subjectAltName=DNS:example.test,DNS:*.example.test',
-    '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=example.test',
+      '-addext',
+      'subjectAltName=DNS:example.test,DNS:*.example.test',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -105,15 +123,23 @@ ${m.publicPrefix ? `    location /public/ { proxy_pass http://127.0.0.1:${ports.
         auth_request_set $portcullis_email $upstream_http_remote_email;
         auth_request_set $portcullis_groups $upstream_http_remote_groups;
         proxy_set_header Remote-User $portcullis_user;
-${m.clientRemote ? '' : `        proxy_set_header Remote-Name $portcullis_name;
+${
+  m.clientRemote
+    ? ''
+    : `        proxy_set_header Remote-Name $portcullis_name;
         proxy_set_header Remote-Email $portcullis_email;
-        proxy_set_header Remote-Groups $portcullis_groups;`}
+        proxy_set_header Remote-Groups $portcullis_groups;`
+}
         proxy_set_header Host ${upstreamHost};
         proxy_set_header X-Forwarded-For $remote_addr;
-${m.clientForwarded ? '' : `        proxy_set_header X-Forwarded-Proto $scheme;
+${
+  m.clientForwarded
+    ? ''
+    : `        proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header X-Forwarded-Host ${host};
         proxy_set_header X-Forwarded-Uri "";
-        proxy_set_header X-Original-URL "";`}
+        proxy_set_header X-Original-URL "";`
+}
         proxy_pass http://127.0.0.1:${ports.upstream};
     }
     location = /portcullis-auth {
@@ -122,9 +148,13 @@ ${m.clientForwarded ? '' : `        proxy_set_header X-Forwarded-Proto $scheme;
         proxy_pass_request_body off;
         proxy_set_header Content-Length "";
         proxy_set_header X-Original-URL $scheme://${host}$request_uri;
-${m.clientForwarded ? '' : `        proxy_set_header X-Forwarded-Proto $scheme;
+${
+  m.clientForwarded
+    ? ''
+    : `        proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header X-Forwarded-Host ${host};
-        proxy_set_header X-Forwarded-Uri $request_uri;`}
+        proxy_set_header X-Forwarded-Uri $request_uri;`
+}
         proxy_set_header X-Forwarded-For $remote_addr;
     }
     location @portcullis_login {
@@ -213,11 +243,15 @@ ${m.clientForwarded ? '' : '		request_header -X-Original-URL\n		request_header -
 		}
 	}
 }
-${m.noDefaultHost ? '' : `
+${
+  m.noDefaultHost
+    ? ''
+    : `
 https://:${ports.proxy} {
 	${tlsLine}
 	abort
-}`}
+}`
+}
 `;
 }
 

@@ -110,7 +110,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     let oidcIssuer: string | null = null;
     const oauthEnv: Record<string, string> = {};
     if (options.oidcAccounts !== undefined) {
-      const client = { client_id: 'portcullis-e2e', client_secret: 'e2e-client-secret-not-a-secret', redirect_uris: [`${gatewayUrl}/api/oauth/callback/generic`] };
+      const client = {
+        client_id: 'portcullis-e2e',
+        client_secret: 'e2e-client-secret-not-a-secret',
+        redirect_uris: [`${gatewayUrl}/api/oauth/callback/generic`],
+      };
       const oidc = await startOidcServer({ clients: [client], accounts: { ...options.oidcAccounts } });
       cleanups.push(() => oidc.close());
       oidcIssuer = oidc.issuer;

@@ -24,9 +24,9 @@ export async function startEchoApp(): Promise<{ port: number; server: Server; cl
       res.end(JSON.stringify({ host, path: req.url, headers: seen }));
       return;
     }
-    const rows = IDENTITY_HEADERS.map(
-      (name) => `<dt>${name}</dt><dd id="${name}">${seen[name] === null ? '(none)' : escapeHtml(seen[name] ?? '')}</dd>`,
-    ).join('');
+    const rows = IDENTITY_HEADERS.map((name) => `<dt>${name}</dt><dd id="${name}">${seen[name] === null ? '(none)' : escapeHtml(seen[name] ?? '')}</dd>`).join(
+      '',
+    );
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Echo app</title></head><body>` +

@@ -16,9 +16,18 @@ export interface Served {
 }
 
 export const RECORDED_HEADERS = [
-  'remote-user', 'remote-name', 'remote-email', 'remote-groups', 'authorization',
-  'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-uri',
-  'x-original-url', 'x-real-ip', 'host',
+  'remote-user',
+  'remote-name',
+  'remote-email',
+  'remote-groups',
+  'authorization',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-uri',
+  'x-original-url',
+  'x-real-ip',
+  'host',
 ] as const;
 
 /**

@@ -175,10 +175,23 @@ async function startIngressShapedNginx(dir: string, port: number, upstreamPort: 
   });
   writeFileSync(join(dir, 'server.conf'), server);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`);
-  const main = ['daemon off;', 'worker_processes 1;', `pid ${join(dir, 'nginx.pid')};`, `error_log ${join(dir, 'error.log')} warn;`, 'events { worker_connections 64; }',
-    'http {', `  access_log ${join(dir, 'access.log')};`, ...temp, `  include ${join(dir, 'server.conf')};`, '}', ''].join('\n');
+  const main = [
+    'daemon off;',
+    'worker_processes 1;',
+    `pid ${join(dir, 'nginx.pid')};`,
+    `error_log ${join(dir, 'error.log')} warn;`,
+    'events { worker_connections 64; }',
+    'http {',
+    `  access_log ${join(dir, 'access.log')};`,
+    ...temp,
+    `  include ${join(dir, 'server.conf')};`,
+    '}',
+    '',
+  ].join('\n');
   writeFileSync(join(dir, 'nginx.conf'), main);
-  const child = startChild('ingress-nginx-shaped nginx', 'nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { logFile: join(dir, 'stdout.log') });
+  const child = startChild('ingress-nginx-shaped nginx', 'nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    logFile: join(dir, 'stdout.log'),
+  });
   await waitForHttp(child, port, HOSTS.koa);
   return child;
 }

@@ -6,7 +6,10 @@ import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';
 describe('CompositeUserStore', () => {
   it('lets the first store that knows a login win, and checks the password there', async () => {
     const local = new FakeUserStore([aUser().named('alice').withPassword('local').build()]);
-    const directory = new FakeUserStore([aUser().named('alice').withPassword('directory').withGroups('ldap').build(), aUser().named('bob').withPassword('b').build()]);
+    const directory = new FakeUserStore([
+      aUser().named('alice').withPassword('directory').withGroups('ldap').build(),
+      aUser().named('bob').withPassword('b').build(),
+    ]);
     const store = new CompositeUserStore([local, directory]);
     const alice = await store.findAccount('alice');
     expect(alice?.groups).toEqual([]);

@@ -112,7 +112,12 @@ describe('ConcurrencyLimiter', () => {
     const limiter = new ConcurrencyLimiter(1, 4);
     const gate = deferred<void>();
     const running = limiter.run(() => gate.promise, 'a');
-    const waiting = [limiter.run(async () => 'a', 'a'), limiter.run(async () => 'a', 'a'), limiter.run(async () => 'b', 'b'), limiter.run(async () => 'b', 'b')];
+    const waiting = [
+      limiter.run(async () => 'a', 'a'),
+      limiter.run(async () => 'a', 'a'),
+      limiter.run(async () => 'b', 'b'),
+      limiter.run(async () => 'b', 'b'),
+    ];
     await expect(limiter.run(async () => 'b', 'b')).rejects.toBeInstanceOf(QueueFullError);
     await expect(limiter.run(async () => 'a', 'a')).rejects.toBeInstanceOf(QueueFullError);
     const c = limiter.run(async () => 'c', 'c');

@@ -22,7 +22,10 @@ type Override = (req: ProbeRequest) => ProbeAnswer | undefined;
  * anonymous visits sent to the login page for the URL asked, client headers ignored, /api/auth/
  * not published, a session cookie that is Secure, HttpOnly, Lax and shared with the domain.
  */
-function site(override: Override = () => undefined, loginAnswer: ProbeAnswer = answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}')): ProbeTransport {
+function site(
+  override: Override = () => undefined,
+  loginAnswer: ProbeAnswer = answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}'),
+): ProbeTransport {
   return async (req) => {
     const custom = override(req);
     if (custom !== undefined) return custom;
@@ -42,10 +45,8 @@ function site(override: Override = () => undefined, loginAnswer: ProbeAnswer = a
 
 async function run(transport: ProbeTransport, login = true, publicPath?: string): Promise<Finding[]> {
   const findings: Finding[] = [];
-  await diagnose(
-    { url: new URL(APP), marker: 'feedc0de', login: login ? { username: 'alice', password: 'pw' } : undefined, publicPath },
-    transport,
-    (f) => findings.push(f),
+  await diagnose({ url: new URL(APP), marker: 'feedc0de', login: login ? { username: 'alice', password: 'pw' } : undefined, publicPath }, transport, (f) =>
+    findings.push(f),
   );
   return findings;
 }
@@ -59,10 +60,28 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     const findings = await run(site());
     expect(findings.filter((f) => f.verdict !== 'PASS')).toEqual([]);
     expect(findings.map((f) => f.check)).toEqual([
-      'baseline', 'x-forwarded-host', 'x-forwarded-uri', 'x-forwarded-proto', 'x-original-url', 'remote-headers', 'ambiguous-paths',
-      'unknown-host', 'absolute-form-unknown', 'absolute-form', 'login', 'cookie-secure', 'cookie-httponly', 'cookie-samesite',
-      'cookie-domain', 'auth-api-login-host', 'auth-api-app-host', 'session', 'upstream-remote-headers', 'upstream-x-forwarded-host',
-      'upstream-x-forwarded-uri', 'upstream-x-original-url',
+      'baseline',
+      'x-forwarded-host',
+      'x-forwarded-uri',
+      'x-forwarded-proto',
+      'x-original-url',
+      'remote-headers',
+      'ambiguous-paths',
+      'unknown-host',
+      'absolute-form-unknown',
+      'absolute-form',
+      'login',
+      'cookie-secure',
+      'cookie-httponly',
+      'cookie-samesite',
+      'cookie-domain',
+      'auth-api-login-host',
+      'auth-api-app-host',
+      'session',
+      'upstream-remote-headers',
+      'upstream-x-forwarded-host',
+      'upstream-x-forwarded-uri',
+      'upstream-x-original-url',
     ]);
   });
 
@@ -75,7 +94,9 @@ describe('portcullis doctor: what it concludes from the answers', () => {
 
   it('stops after the baseline when the URL is not sent to a login page', async () => {
     const findings = await run(site(() => answer(401, { 'content-type': 'application/json' }, '{"status":401}')));
-    expect(findings).toEqual([expect.objectContaining({ verdict: 'FAIL', check: 'baseline', message: expect.stringContaining('got 401, not a redirect to the login page') })]);
+    expect(findings).toEqual([
+      expect.objectContaining({ verdict: 'FAIL', check: 'baseline', message: expect.stringContaining('got 401, not a redirect to the login page') }),
+    ]);
   });
 
   it('names the URL Portcullis decided on when a client header reaches the decision', async () => {
@@ -86,7 +107,12 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     });
     const findings = await run(transport);
     const finding = findings.find((f) => f.check === 'x-forwarded-host');
-    expect(finding).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('decided on https://portcullis-doctor-feedc0de.example.com/ instead of https://app.example.com/') }));
+    expect(finding).toEqual(
+      expect.objectContaining({
+        verdict: 'FAIL',
+        message: expect.stringContaining('decided on https://portcullis-doctor-feedc0de.example.com/ instead of https://app.example.com/'),
+      }),
+    );
     expect(finding?.fix).toContain('X-Forwarded-Host $host');
   });
 
@@ -95,8 +121,11 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     expect(verdictOf(findings, 'remote-headers')).toEqual(['FAIL']);
   });
 
-  it('counts a 400 or nginx\'s 500 for an ambiguous path as a refusal, a 404 as worth a look, a 200 as a hole', async () => {
-    const ambiguous = (status: number): Override => (req) => (/\.\.|%2e/i.test(req.target) && header(req, 'Cookie') === undefined ? answer(status) : undefined);
+  it("counts a 400 or nginx's 500 for an ambiguous path as a refusal, a 404 as worth a look, a 200 as a hole", async () => {
+    const ambiguous =
+      (status: number): Override =>
+      (req) =>
+        /\.\.|%2e/i.test(req.target) && header(req, 'Cookie') === undefined ? answer(status) : undefined;
     expect(verdictOf(await run(site(ambiguous(400))), 'ambiguous-paths')).toEqual(['PASS']);
     expect(verdictOf(await run(site(ambiguous(500))), 'ambiguous-paths')).toEqual(['PASS']);
     expect(verdictOf(await run(site(ambiguous(404))), 'ambiguous-paths')).toEqual(['WARN']);
@@ -114,21 +143,32 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     await run(site(record), false, '/public/x');
     expect(targets.sort()).toEqual(
       [
-        '/portcullis-doctor-feedc0de/..;/public/x', '/portcullis-doctor-feedc0de/%2e%2e/public/x', '/portcullis-doctor-feedc0de/..%2fpublic/x',
-        '/portcullis-doctor-feedc0de/..%5cpublic/x', '/public/..;/', '/public/%2e%2e/', '/public/..%2f', '/public/..%5c',
+        '/portcullis-doctor-feedc0de/..;/public/x',
+        '/portcullis-doctor-feedc0de/%2e%2e/public/x',
+        '/portcullis-doctor-feedc0de/..%2fpublic/x',
+        '/portcullis-doctor-feedc0de/..%5cpublic/x',
+        '/public/..;/',
+        '/public/%2e%2e/',
+        '/public/..%2f',
+        '/public/..%5c',
       ].sort(),
     );
   });
 
   it('warns about an empty 200 for an unknown host and fails a page served for it', async () => {
-    const unknown = (body: string): Override => (req) => ((header(req, 'Host') ?? '').endsWith('.invalid') ? answer(200, {}, body) : undefined);
+    const unknown =
+      (body: string): Override =>
+      (req) =>
+        (header(req, 'Host') ?? '').endsWith('.invalid') ? answer(200, {}, body) : undefined;
     expect(verdictOf(await run(site(unknown(''))), 'unknown-host')).toEqual(['WARN']);
     expect(verdictOf(await run(site(unknown('<h1>Welcome to nginx</h1>'))), 'unknown-host')).toEqual(['FAIL']);
   });
 
   it('fails a host-only cookie on the login host, which the app never receives, and stops there', async () => {
     const findings = await run(site(undefined, answer(200, { 'set-cookie': 'portcullis-session=s3ss10n; Path=/; HttpOnly; SameSite=Lax; Secure' }, '{}')));
-    expect(findings.find((f) => f.check === 'cookie-domain')).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('host-only on auth.example.com') }));
+    expect(findings.find((f) => f.check === 'cookie-domain')).toEqual(
+      expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('host-only on auth.example.com') }),
+    );
     expect(findings.some((f) => f.check.startsWith('upstream-'))).toBe(false);
   });
 
@@ -141,7 +181,7 @@ describe('portcullis doctor: what it concludes from the answers', () => {
 
   it.each([
     ['http://auth.example.com/login', 'plain http'],
-    ['https://login.evil.example/login', 'does not send alice\'s password to another domain'],
+    ['https://login.evil.example/login', "does not send alice's password to another domain"],
   ])('never sends the password to a login page at %s', async (loginPage, why) => {
     const sent: ProbeRequest[] = [];
     const transport = site((req) => {
@@ -162,12 +202,18 @@ describe('portcullis doctor: what it concludes from the answers', () => {
   });
 
   it('recognises the forward-auth endpoint answering through the app host by its own headers', async () => {
-    const transport = site((req) => (req.hostname === 'app.example.com' && req.target === '/api/auth/nginx' ? answer(401, { 'x-portcullis-location': 'https://auth.example.com/login' }) : undefined));
+    const transport = site((req) =>
+      req.hostname === 'app.example.com' && req.target === '/api/auth/nginx'
+        ? answer(401, { 'x-portcullis-location': 'https://auth.example.com/login' })
+        : undefined,
+    );
     const findings = await run(transport);
-    expect(findings.find((f) => f.check === 'auth-api-app-host')).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('GET /api/auth/nginx → 401 with an X-Portcullis-Location header') }));
+    expect(findings.find((f) => f.check === 'auth-api-app-host')).toEqual(
+      expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('GET /api/auth/nginx → 401 with an X-Portcullis-Location header') }),
+    );
   });
 
-  it('does not mistake the app protecting /api/auth/ for the endpoint when the login page shares the app\'s origin', async () => {
+  it("does not mistake the app protecting /api/auth/ for the endpoint when the login page shares the app's origin", async () => {
     const transport = site((req) => {
       if (req.hostname !== 'app.example.com') return undefined;
       if (req.method === 'POST' && req.target === '/api/login') return answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}');
@@ -188,9 +234,11 @@ describe('portcullis doctor: what it concludes from the answers', () => {
   });
 });
 
-describe('the socket transport\'s parts', () => {
+describe("the socket transport's parts", () => {
   it('reads a chunked answer with repeated headers', () => {
-    const raw = Buffer.from('HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n');
+    const raw = Buffer.from(
+      'HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n',
+    );
     const parsed = parseResponse(raw);
     expect(parsed).toEqual({ kind: 'answer', status: 200, headers: expect.any(Map), body: 'hello world' });
     expect(parsed?.kind === 'answer' && parsed.headers.get('set-cookie')).toEqual(['a=1', 'b=2']);
@@ -212,7 +260,10 @@ describe('the socket transport\'s parts', () => {
   });
 
   it('maps host names given with --resolve, wildcards included, and leaves the others to DNS', () => {
-    const resolve = new Map([['app.example.com', '10.0.0.1'], ['*.example.test', '127.0.0.1']]);
+    const resolve = new Map([
+      ['app.example.com', '10.0.0.1'],
+      ['*.example.test', '127.0.0.1'],
+    ]);
     expect(addressFor('APP.example.com', resolve)).toBe('10.0.0.1');
     expect(addressFor('auth.example.test', resolve)).toBe('127.0.0.1');
     expect(addressFor('example.test', resolve)).toBe('example.test');

@@ -8,7 +8,7 @@ describe('LDAP filter templates', () => {
   });
 
   it('leaves other characters, UTF-8 included, as they are', () => {
-    expect(escapeFilterValue('jürgen.o\'neil@example.com')).toBe('jürgen.o\'neil@example.com');
+    expect(escapeFilterValue("jürgen.o'neil@example.com")).toBe("jürgen.o'neil@example.com");
   });
 
   it('turns an injection attempt into a single equality test on the literal text', () => {

@@ -14,7 +14,14 @@ describe('LoggerAuditLog', () => {
   });
 
   it('never throws, even when the logger does', () => {
-    const broken: Logger = { debug: () => {}, info: () => { throw new Error('disk full'); }, warn: () => {}, error: () => {} };
+    const broken: Logger = {
+      debug: () => {},
+      info: () => {
+        throw new Error('disk full');
+      },
+      warn: () => {},
+      error: () => {},
+    };
     expect(() => new LoggerAuditLog(broken).record({ event: 'logout', username: 'alice' })).not.toThrow();
   });
 });

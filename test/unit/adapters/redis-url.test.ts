@@ -33,7 +33,11 @@ describe('parseRedisUrl', () => {
       ok: true,
       target: {
         kind: 'sentinel',
-        sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }, { host: '10.0.0.3', port: 26380 }],
+        sentinels: [
+          { host: 's1', port: 26379 },
+          { host: 's2', port: 26379 },
+          { host: '10.0.0.3', port: 26380 },
+        ],
         masterName: 'mymaster',
         db: 1,
         tls: false,

@@ -66,7 +66,10 @@ describe('users file parsing', () => {
         entry('alice'),
       'users.yaml',
     );
-    expect(parsed.entries.map((e) => [e.username, e.groups])).toEqual([['erin', ['Domain Admins']], ['alice', undefined]]);
+    expect(parsed.entries.map((e) => [e.username, e.groups])).toEqual([
+      ['erin', ['Domain Admins']],
+      ['alice', undefined],
+    ]);
     expect(parsed.problems).toEqual([
       'line 2 (al?ice): username is missing or invalid (contains a control or invisible character (e.g. a zero-width space))',
       'line 4 (bob): email is not an e-mail address (contains a control or invisible character (e.g. a zero-width space))',

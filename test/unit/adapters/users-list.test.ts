@@ -45,7 +45,12 @@ describe('accountFromEntry', () => {
   });
 
   it('derives e-mail and name from the username and the protected domain', () => {
-    expect(accountFromEntry({ username: 'Alice', hash: hash('05') }, 'example.com')).toMatchObject({ username: 'Alice', email: 'alice@example.com', name: 'Alice', groups: [] });
+    expect(accountFromEntry({ username: 'Alice', hash: hash('05') }, 'example.com')).toMatchObject({
+      username: 'Alice',
+      email: 'alice@example.com',
+      name: 'Alice',
+      groups: [],
+    });
     expect(accountFromEntry({ username: 'carol@example.org', hash: hash('05') }, 'example.com')).toMatchObject({ email: 'carol@example.org', name: 'carol' });
   });
 
@@ -56,11 +61,22 @@ describe('accountFromEntry', () => {
 
 describe('typicalBcryptCost', () => {
   it('picks the cost most hashes use', () => {
-    expect(typicalBcryptCost([{ username: 'a', hash: hash('05') }, { username: 'b', hash: hash('05') }, { username: 'c', hash: hash('12') }])).toBe(5);
+    expect(
+      typicalBcryptCost([
+        { username: 'a', hash: hash('05') },
+        { username: 'b', hash: hash('05') },
+        { username: 'c', hash: hash('12') },
+      ]),
+    ).toBe(5);
   });
 
   it('picks the higher cost on a tie, and nothing without entries', () => {
-    expect(typicalBcryptCost([{ username: 'a', hash: hash('05') }, { username: 'b', hash: hash('11') }])).toBe(11);
+    expect(
+      typicalBcryptCost([
+        { username: 'a', hash: hash('05') },
+        { username: 'b', hash: hash('11') },
+      ]),
+    ).toBe(11);
     expect(typicalBcryptCost([])).toBeUndefined();
   });
 });

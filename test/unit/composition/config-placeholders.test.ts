@@ -68,23 +68,36 @@ describe('placeholder secrets copied from the examples', () => {
   });
 
   it('refuses a placeholder SECRET given through SECRET_FILE too', () => {
-    expect(problemsOf({ ...VALID, SECRET: '', SECRET_FILE: '/s' }, { '/s': 'change-me-to-at-least-32-random-characters-please\n' })[0]).toMatch(/^SECRET is a placeholder/);
+    expect(problemsOf({ ...VALID, SECRET: '', SECRET_FILE: '/s' }, { '/s': 'change-me-to-at-least-32-random-characters-please\n' })[0]).toMatch(
+      /^SECRET is a placeholder/,
+    );
   });
 
   it('refuses placeholder OAuth client secrets, by option name', () => {
     const problems = problemsOf({
       ...VALID,
-      GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'your-client-secret',
-      GENERIC_CLIENT_ID: 'id', GENERIC_CLIENT_SECRET: 'replace-with-your-client-secret',
-      GENERIC_AUTH_URL: 'https://id.example.test/auth', GENERIC_TOKEN_URL: 'https://id.example.test/token', GENERIC_USER_URL: 'https://id.example.test/user',
+      GITHUB_CLIENT_ID: 'id',
+      GITHUB_CLIENT_SECRET: 'your-client-secret',
+      GENERIC_CLIENT_ID: 'id',
+      GENERIC_CLIENT_SECRET: 'replace-with-your-client-secret',
+      GENERIC_AUTH_URL: 'https://id.example.test/auth',
+      GENERIC_TOKEN_URL: 'https://id.example.test/token',
+      GENERIC_USER_URL: 'https://id.example.test/user',
     });
-    expect(problems).toEqual([expect.stringMatching(/^GITHUB_CLIENT_SECRET is a placeholder/), expect.stringMatching(/^GENERIC_CLIENT_SECRET is a placeholder/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^GITHUB_CLIENT_SECRET is a placeholder/),
+      expect.stringMatching(/^GENERIC_CLIENT_SECRET is a placeholder/),
+    ]);
   });
 
   it('refuses placeholder LDAP bind passwords and Redis passwords', () => {
     const problems = problemsOf({
-      ...VALID, LDAP_ADDRESS: 'ldaps://ldap.example.test', LDAP_BASE_DN: 'dc=example,dc=test', LDAP_BIND_DN: 'cn=reader,dc=example,dc=test',
-      LDAP_BIND_PASSWORD: 'change-me', REDIS_URL: 'redis://:change-me-redis-password@portcullis-redis:6379/0',
+      ...VALID,
+      LDAP_ADDRESS: 'ldaps://ldap.example.test',
+      LDAP_BASE_DN: 'dc=example,dc=test',
+      LDAP_BIND_DN: 'cn=reader,dc=example,dc=test',
+      LDAP_BIND_PASSWORD: 'change-me',
+      REDIS_URL: 'redis://:change-me-redis-password@portcullis-redis:6379/0',
     });
     expect(problems).toEqual([expect.stringMatching(/^LDAP_BIND_PASSWORD is a placeholder/), expect.stringMatching(/^REDIS_URL holds a placeholder password/)]);
   });
@@ -95,8 +108,12 @@ describe('placeholder secrets copied from the examples', () => {
     ['a hash of dots', `$2b$10$${'.'.repeat(53)}`],
   ])('refuses %s in USERS and in USERS_FILE, naming the account', (_, hash) => {
     expect(problemsOf({ ...VALID, USERS: `alice:${HASH},bob:${hash}` })).toEqual([expect.stringMatching(/^USERS: bob's password hash is a placeholder/)]);
-    expect(problemsOf({ ...VALID, USERS: `alice:${hash.replace(/\$/g, '$$$$')}` })).toEqual([expect.stringMatching(/^USERS: alice's password hash is a placeholder/)]);
-    expect(problemsOf({ ...VALID, USERS: '', USERS_FILE: '/u' }, { '/u': `carol:${hash}\n` })).toEqual([expect.stringMatching(/^USERS_FILE: carol's password hash is a placeholder/)]);
+    expect(problemsOf({ ...VALID, USERS: `alice:${hash.replace(/\$/g, '$$$$')}` })).toEqual([
+      expect.stringMatching(/^USERS: alice's password hash is a placeholder/),
+    ]);
+    expect(problemsOf({ ...VALID, USERS: '', USERS_FILE: '/u' }, { '/u': `carol:${hash}\n` })).toEqual([
+      expect.stringMatching(/^USERS_FILE: carol's password hash is a placeholder/),
+    ]);
   });
 
   it('refuses the documentation TOTP secret in USERS', () => {
@@ -117,7 +134,12 @@ describe('placeholder secrets copied from the examples', () => {
         const env: Record<string, string> = { ...VALID, [option]: value };
         if (option.endsWith('_CLIENT_SECRET')) {
           const provider = option.slice(0, -'_CLIENT_SECRET'.length);
-          Object.assign(env, { [`${provider}_CLIENT_ID`]: 'id', GENERIC_AUTH_URL: 'https://i.example.test/a', GENERIC_TOKEN_URL: 'https://i.example.test/t', GENERIC_USER_URL: 'https://i.example.test/u' });
+          Object.assign(env, {
+            [`${provider}_CLIENT_ID`]: 'id',
+            GENERIC_AUTH_URL: 'https://i.example.test/a',
+            GENERIC_TOKEN_URL: 'https://i.example.test/t',
+            GENERIC_USER_URL: 'https://i.example.test/u',
+          });
         }
         if (option === 'LDAP_BIND_PASSWORD') Object.assign(env, { LDAP_ADDRESS: 'ldaps://l.example.test', LDAP_BASE_DN: 'dc=x', LDAP_BIND_DN: 'cn=r,dc=x' });
         const problems = problemsOf(env);
@@ -126,10 +148,17 @@ describe('placeholder secrets copied from the examples', () => {
       }
     }
     // The scan found the examples' placeholders (guards against a regex that finds nothing).
-    expect(checked).toEqual(expect.arrayContaining([
-      'examples/docker-compose.yml SECRET', 'examples/docker-compose.yml USERS', 'examples/kubernetes/secret.yaml SECRET', 'examples/kubernetes/secret.yaml USERS',
-      'examples/docker-compose/compose.yaml USERS', 'README.md USERS', 'examples/kubernetes/secret.yaml REDIS_URL',
-    ]));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'examples/docker-compose.yml SECRET',
+        'examples/docker-compose.yml USERS',
+        'examples/kubernetes/secret.yaml SECRET',
+        'examples/kubernetes/secret.yaml USERS',
+        'examples/docker-compose/compose.yaml USERS',
+        'README.md USERS',
+        'examples/kubernetes/secret.yaml REDIS_URL',
+      ]),
+    );
   });
 });
 
@@ -149,7 +178,17 @@ describe('OAuth open to every account of the provider', () => {
 
 describe('secrets given as command-line flags', () => {
   it('are warned about, naming the flag and its file or environment variant, never the value', () => {
-    const warnings = secretFlagWarnings(['--secret', 'abc-very-secret', '--github-client-secret=gh-secret', '--redis-url', 'redis://:pw@r:6379', '--port', '3000', '--ldap-bind-password', 'x']);
+    const warnings = secretFlagWarnings([
+      '--secret',
+      'abc-very-secret',
+      '--github-client-secret=gh-secret',
+      '--redis-url',
+      'redis://:pw@r:6379',
+      '--port',
+      '3000',
+      '--ldap-bind-password',
+      'x',
+    ]);
     expect(warnings).toEqual([
       expect.stringMatching(/^--secret on the command line is visible .*--secret-file/),
       expect.stringMatching(/^--github-client-secret on the command line/),

@@ -95,11 +95,16 @@ describe('configuration of user stores', () => {
 
   it('asks for some store when none is configured', () => {
     const result = load({});
-    expect(!result.ok && result.problems).toEqual(['no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)']);
+    expect(!result.ok && result.problems).toEqual([
+      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)',
+    ]);
   });
 
   it('bounds the LDAP timeout and checks attribute names', () => {
     const result = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_TIMEOUT: '0', LDAP_GROUP_ATTRIBUTE: 'member of' });
-    expect(!result.ok && result.problems).toEqual(['LDAP_GROUP_ATTRIBUTE must be an attribute name such as memberOf', 'LDAP_TIMEOUT must be a whole number from 1 to 60']);
+    expect(!result.ok && result.problems).toEqual([
+      'LDAP_GROUP_ATTRIBUTE must be an attribute name such as memberOf',
+      'LDAP_TIMEOUT must be a whole number from 1 to 60',
+    ]);
   });
 });

@@ -10,7 +10,9 @@ import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf } from '../../support/credentials';
 
 function config(env: Record<string, string> = {}): Config {
-  const loaded = loadConfig({ env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', ...env } });
+  const loaded = loadConfig({
+    env: { APP_URL: 'https://auth.example.test', SECRET: 'x'.repeat(40), USERS: `alice:${hashOf('pw')}`, LOG_LEVEL: 'silent', ...env },
+  });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   return loaded.config;
 }

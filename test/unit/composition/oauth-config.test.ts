@@ -4,8 +4,11 @@ import { TOKENS } from '../../../src/composition/tokens';
 
 const BASE = { APP_URL: 'https://auth.example.com', SECRET: 's'.repeat(40) };
 const GENERIC = {
-  GENERIC_CLIENT_ID: 'id', GENERIC_CLIENT_SECRET: 'secret',
-  GENERIC_AUTH_URL: 'https://id.example.com/auth', GENERIC_TOKEN_URL: 'https://id.example.com/token', GENERIC_USER_URL: 'https://id.example.com/me',
+  GENERIC_CLIENT_ID: 'id',
+  GENERIC_CLIENT_SECRET: 'secret',
+  GENERIC_AUTH_URL: 'https://id.example.com/auth',
+  GENERIC_TOKEN_URL: 'https://id.example.com/token',
+  GENERIC_USER_URL: 'https://id.example.com/me',
 };
 
 function problems(env: Record<string, string>, readFile?: (p: string) => string): string[] {
@@ -17,7 +20,8 @@ describe('OAuth configuration', () => {
   it('accepts a gateway whose only way in is an OAuth provider', () => {
     const result = loadConfig({ env: { ...BASE, GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' } });
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.config.oauth.github).toEqual({ clientId: 'id', clientSecret: 'secret', url: 'https://github.com', apiUrl: 'https://api.github.com' });
+    if (result.ok)
+      expect(result.config.oauth.github).toEqual({ clientId: 'id', clientSecret: 'secret', url: 'https://github.com', apiUrl: 'https://api.github.com' });
   });
 
   it('still refuses a gateway with neither accounts nor providers', () => {
@@ -45,7 +49,16 @@ describe('OAuth configuration', () => {
 
   it('lets GitHub and Google base URLs be overridden (GitHub Enterprise, tests)', () => {
     const result = loadConfig({
-      env: { ...BASE, GITHUB_CLIENT_ID: 'i', GITHUB_CLIENT_SECRET: 's', GITHUB_URL: 'https://ghe.example.com/', GITHUB_API_URL: 'https://ghe.example.com/api/v3', GOOGLE_CLIENT_ID: 'i', GOOGLE_CLIENT_SECRET: 's', GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token' },
+      env: {
+        ...BASE,
+        GITHUB_CLIENT_ID: 'i',
+        GITHUB_CLIENT_SECRET: 's',
+        GITHUB_URL: 'https://ghe.example.com/',
+        GITHUB_API_URL: 'https://ghe.example.com/api/v3',
+        GOOGLE_CLIENT_ID: 'i',
+        GOOGLE_CLIENT_SECRET: 's',
+        GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token',
+      },
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -61,7 +74,9 @@ describe('OAuth configuration', () => {
   });
 
   it('refuses provider URLs that are not http(s)', () => {
-    expect(problems({ ...BASE, ...GENERIC, GENERIC_USER_URL: 'file:///etc/passwd' })).toContain('GENERIC_USER_URL must be an http(s) URL without credentials or fragment');
+    expect(problems({ ...BASE, ...GENERIC, GENERIC_USER_URL: 'file:///etc/passwd' })).toContain(
+      'GENERIC_USER_URL must be an http(s) URL without credentials or fragment',
+    );
   });
 
   it('splits GENERIC_SCOPES on commas or spaces and defaults to openid email profile', () => {
@@ -74,7 +89,9 @@ describe('OAuth configuration', () => {
   it('requires OAUTH_AUTO_REDIRECT to name a configured provider', () => {
     expect(problems({ ...BASE, ...GENERIC, OAUTH_AUTO_REDIRECT: 'generic' })).toEqual([]);
     expect(problems({ ...BASE, ...GENERIC, OAUTH_AUTO_REDIRECT: 'github' })).toContain('OAUTH_AUTO_REDIRECT must be none or a configured provider (generic)');
-    expect(problems({ ...BASE, USERS: 'a:$2b$04$abcdefghijklmnopqrstuu', OAUTH_AUTO_REDIRECT: 'google' })).toContain('OAUTH_AUTO_REDIRECT must be none: no OAuth provider is configured');
+    expect(problems({ ...BASE, USERS: 'a:$2b$04$abcdefghijklmnopqrstuu', OAUTH_AUTO_REDIRECT: 'google' })).toContain(
+      'OAUTH_AUTO_REDIRECT must be none: no OAuth provider is configured',
+    );
   });
 
   it('refuses an invalid OAUTH_WHITELIST', () => {
@@ -94,7 +111,9 @@ describe('OAuth configuration', () => {
   });
 
   it('wires every token of a gateway with all three providers', () => {
-    const result = loadConfig({ env: { ...BASE, ...GENERIC, GITHUB_CLIENT_ID: 'i', GITHUB_CLIENT_SECRET: 's', GOOGLE_CLIENT_ID: 'i', GOOGLE_CLIENT_SECRET: 's', LOG_LEVEL: 'silent' } });
+    const result = loadConfig({
+      env: { ...BASE, ...GENERIC, GITHUB_CLIENT_ID: 'i', GITHUB_CLIENT_SECRET: 's', GOOGLE_CLIENT_ID: 'i', GOOGLE_CLIENT_SECRET: 's', LOG_LEVEL: 'silent' },
+    });
     if (!result.ok) throw new Error(result.problems.join('; '));
     const container = buildContainer(result.config);
     for (const token of Object.values(TOKENS)) expect(container.get(token)).toBeDefined();

@@ -30,10 +30,14 @@ describe('the option table', () => {
     expect(problems).toEqual([]);
   });
 
-  it('parses through the table: a value outside an option\'s range is one problem naming the option, not the value', () => {
+  it("parses through the table: a value outside an option's range is one problem naming the option, not the value", () => {
     const result = loadConfig({ env: { PORT: '70000', LOG_LEVEL: 'loud', SESSION_EXPIRY: '5' } });
     expect(result.ok ? [] : result.problems).toEqual(
-      expect.arrayContaining(['PORT must be a whole number from 0 to 65535', 'LOG_LEVEL must be one of debug, info, warn, error, silent', 'SESSION_EXPIRY must be a whole number from 60 to 31622400']),
+      expect.arrayContaining([
+        'PORT must be a whole number from 0 to 65535',
+        'LOG_LEVEL must be one of debug, info, warn, error, silent',
+        'SESSION_EXPIRY must be a whole number from 60 to 31622400',
+      ]),
     );
   });
 });
@@ -58,11 +62,29 @@ describe('near-miss environment variables', () => {
   });
 
   it('leaves known options and the usual system variables alone', () => {
-    expect(unknownOptionWarnings({ USERS: 'a', USER: 'me', PATH: '/bin', HOME: '/home/me', HOSTNAME: 'h', NODE_ENV: 'production', npm_config_cache: 'x', SECRET_FILE: '/s' })).toEqual([]);
+    expect(
+      unknownOptionWarnings({
+        USERS: 'a',
+        USER: 'me',
+        PATH: '/bin',
+        HOME: '/home/me',
+        HOSTNAME: 'h',
+        NODE_ENV: 'production',
+        npm_config_cache: 'x',
+        SECRET_FILE: '/s',
+      }),
+    ).toEqual([]);
   });
 
   it('know the PostgreSQL options, and warn about an unknown DATABASE_ name without its value', () => {
-    expect(unknownOptionWarnings({ DATABASE_URL: 'postgres://u:pw@db/x', DATABASE_URL_FILE: '/run/secrets/db', DATABASE_SSL: 'verify-full', DATABASE_CA_FILE: '/ca.pem' })).toEqual([]);
+    expect(
+      unknownOptionWarnings({
+        DATABASE_URL: 'postgres://u:pw@db/x',
+        DATABASE_URL_FILE: '/run/secrets/db',
+        DATABASE_SSL: 'verify-full',
+        DATABASE_CA_FILE: '/ca.pem',
+      }),
+    ).toEqual([]);
     const warnings = unknownOptionWarnings({ DATABASE_PASSWORD: 'hunter2' });
     expect(warnings).toEqual(['DATABASE_PASSWORD is not a Portcullis option and is ignored (see portcullis serve --help)']);
     expect(renderOptionsHelp()).toContain('--database-url, --database-url-file');
@@ -71,7 +93,14 @@ describe('near-miss environment variables', () => {
 
   it('are reported by config check', async () => {
     const out: string[] = [];
-    const io: CliIo = { out: (s) => out.push(s), err: (s) => out.push(s), interactive: false, promptHidden: async () => '', readLines: async () => [], readFile: async () => '' };
+    const io: CliIo = {
+      out: (s) => out.push(s),
+      err: (s) => out.push(s),
+      interactive: false,
+      promptHidden: async () => '',
+      readLines: async () => [],
+      readFile: async () => '',
+    };
     await runPortcullis(['config', 'check'], { APP_URL: 'https://auth.example.com', SECRET: 'k'.repeat(40), USERS_FIEL: '/etc/users' }, io);
     expect(out.join('')).toContain('portcullis: warning: USERS_FIEL is not a Portcullis option and is ignored: did you mean USERS_FILE?');
   });

@@ -11,7 +11,10 @@ function compile(file: string): string[] {
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file === undefined || d.file.fileName === program.getSourceFile(file)?.fileName)
-    .map((d) => `${d.file === undefined ? '' : `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    .map(
+      (d) =>
+        `${d.file === undefined ? '' : `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 }
 
 describe('typed wiring', () => {

@@ -73,9 +73,12 @@ describe('evaluateAccess', () => {
     expect(decide('wiki.example.com', '/private', null, '10.10.1.1').kind).toBe('login_required');
   });
 
-  it.each(['unknown', '', 'not-an-ip', '203.0.113.9, 10.9.0.1', '999.1.1.1'])('denies a client address that does not parse (%j), never skipping the rules', (ip) => {
-    expect(decide('wiki.example.com', '/public/x', null, ip)).toEqual({ kind: 'deny', reason: 'bad_client_ip', app: 'wiki', network: true });
-  });
+  it.each(['unknown', '', 'not-an-ip', '203.0.113.9, 10.9.0.1', '999.1.1.1'])(
+    'denies a client address that does not parse (%j), never skipping the rules',
+    (ip) => {
+      expect(decide('wiki.example.com', '/public/x', null, ip)).toEqual({ kind: 'deny', reason: 'bad_client_ip', app: 'wiki', network: true });
+    },
+  );
 
   describe('path bypass corpus against path.allow ^/public/', () => {
     // nginx and caddy forward these as they are, and Koa or Flask serve /admin/ for them: no
@@ -150,12 +153,20 @@ describe('evaluateAccess', () => {
       expect(ask(uri)).toBe('login_required');
     });
 
-    it.each(['/./admin', '/x/../admin', '/x/..%2fadmin', '/x/%2e%2e/admin', '/x%2f..%2fadmin', '/admin\\x', '/admin%5cx', '/admin#frag', '/public/%00/../admin', '/x/%zz/../admin'])(
-      'refuses %s as an ambiguous path',
-      (uri) => {
-        expect(ask(uri)).toBe('ambiguous_path');
-      },
-    );
+    it.each([
+      '/./admin',
+      '/x/../admin',
+      '/x/..%2fadmin',
+      '/x/%2e%2e/admin',
+      '/x%2f..%2fadmin',
+      '/admin\\x',
+      '/admin%5cx',
+      '/admin#frag',
+      '/public/%00/../admin',
+      '/x/%zz/../admin',
+    ])('refuses %s as an ambiguous path', (uri) => {
+      expect(ask(uri)).toBe('ambiguous_path');
+    });
 
     it.each(['/', '/docs/page', '/administrator-guide', '/x/admin', '/x//admin'])('keeps %s public', (uri) => {
       expect(ask(uri)).toBe('allow');
@@ -325,5 +336,4 @@ describe('evaluateAccess', () => {
     evaluateAccess(wiki, at('wiki.example.com', '/x'), person('carol'), IP, (step) => steps.push(step));
     expect(steps).toEqual(['application', 'users.allow']);
   });
-
 });

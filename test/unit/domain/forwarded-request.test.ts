@@ -36,13 +36,23 @@ describe('parseForwarded', () => {
   });
 
   it('drops a trailing dot of the host, with or without a port', () => {
-    expect(parsed({ proxy: 'traefik', proto: 'https', host: 'App.Example.com.', uri: '/' })).toMatchObject({ hostname: 'app.example.com', host: 'app.example.com' });
-    expect(parsed({ proxy: 'traefik', proto: 'https', host: 'app.example.com.:8443', uri: '/' })).toMatchObject({ hostname: 'app.example.com', host: 'app.example.com:8443' });
+    expect(parsed({ proxy: 'traefik', proto: 'https', host: 'App.Example.com.', uri: '/' })).toMatchObject({
+      hostname: 'app.example.com',
+      host: 'app.example.com',
+    });
+    expect(parsed({ proxy: 'traefik', proto: 'https', host: 'app.example.com.:8443', uri: '/' })).toMatchObject({
+      hostname: 'app.example.com',
+      host: 'app.example.com:8443',
+    });
   });
 
   it('reads IPv4 and bracketed IPv6 hosts, with or without a port', () => {
     expect(parsed({ proxy: 'traefik', proto: 'http', host: '192.0.2.10:8080', uri: '/' })).toMatchObject({ hostname: '192.0.2.10', host: '192.0.2.10:8080' });
-    expect(parsed({ proxy: 'traefik', proto: 'http', host: '[::1]:8080', uri: '/' })).toMatchObject({ hostname: '[::1]', host: '[::1]:8080', url: 'http://[::1]:8080/' });
+    expect(parsed({ proxy: 'traefik', proto: 'http', host: '[::1]:8080', uri: '/' })).toMatchObject({
+      hostname: '[::1]',
+      host: '[::1]:8080',
+      url: 'http://[::1]:8080/',
+    });
     expect(parsed({ proxy: 'traefik', proto: 'http', host: '[2001:DB8::1]', uri: '/' })).toMatchObject({ hostname: '[2001:db8::1]' });
   });
 
@@ -59,7 +69,9 @@ describe('parseForwarded', () => {
       expect(parseForwarded({ proxy, proto: 'https', host: 'app.example.com', uri: ', /admin' })).toEqual(repeated('X-Forwarded-Uri'));
       expect(parseForwarded({ proxy, proto: 'https', host: 'app.example.com', uri: '/', method: 'GET, POST' })).toEqual(repeated('X-Forwarded-Method'));
     }
-    expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://app.example.com/public/x, https://app.example.com/admin' })).toEqual(repeated('X-Original-URL'));
+    expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://app.example.com/public/x, https://app.example.com/admin' })).toEqual(
+      repeated('X-Original-URL'),
+    );
     expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://app.example.com/, ' })).toEqual(repeated('X-Original-URL'));
     expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://app.example.com/', originalMethod: 'GET, DELETE' })).toEqual(repeated('X-Original-Method'));
   });
@@ -131,7 +143,19 @@ describe('parseForwarded', () => {
   });
 
   it('refuses a uri that is not an absolute path, or that carries spaces, controls or backslashes', () => {
-    for (const uri of ['x', 'http://evil.test/', '//evil.test/x', '/a b', '/a\tb', '/a\\b', '/\\evil.test', '/a\r\nSet-Cookie: x', '/\u0000', '/\u007f', `/${'a'.repeat(8192)}`]) {
+    for (const uri of [
+      'x',
+      'http://evil.test/',
+      '//evil.test/x',
+      '/a b',
+      '/a\tb',
+      '/a\\b',
+      '/\\evil.test',
+      '/a\r\nSet-Cookie: x',
+      '/\u0000',
+      '/\u007f',
+      `/${'a'.repeat(8192)}`,
+    ]) {
       expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'app.example.com', uri })).toEqual(malformed('X-Forwarded-Uri'));
     }
   });
@@ -152,10 +176,22 @@ describe('parseForwarded', () => {
   // configuration sets (X-Original-URL, overwriting any the client sent) may name the request.
   it('ignores X-Forwarded-Host, -Uri, -Proto and -Method on the nginx endpoint, even when they come first', () => {
     const r = parsed({
-      proxy: 'nginx', proto: 'http', host: 'wiki.example.com', uri: '/public/x', method: 'GET',
-      originalUrl: 'https://app.example.com/admin', originalMethod: 'POST',
+      proxy: 'nginx',
+      proto: 'http',
+      host: 'wiki.example.com',
+      uri: '/public/x',
+      method: 'GET',
+      originalUrl: 'https://app.example.com/admin',
+      originalMethod: 'POST',
     });
-    expect(r).toEqual({ proto: 'https', hostname: 'app.example.com', host: 'app.example.com', uri: '/admin', url: 'https://app.example.com/admin', method: 'POST' });
+    expect(r).toEqual({
+      proto: 'https',
+      hostname: 'app.example.com',
+      host: 'app.example.com',
+      uri: '/admin',
+      url: 'https://app.example.com/admin',
+      method: 'POST',
+    });
   });
 
   it('refuses the nginx endpoint without X-Original-URL rather than reading X-Forwarded-* a client may have sent', () => {
@@ -165,7 +201,10 @@ describe('parseForwarded', () => {
 
   it('ignores X-Original-URL on the traefik and caddy endpoints', () => {
     for (const proxy of ['traefik', 'caddy'] as const) {
-      expect(parsed({ proxy, proto: 'https', host: 'app.example.com', uri: '/admin', originalUrl: 'https://wiki.example.com/public/x' })).toMatchObject({ hostname: 'app.example.com', uri: '/admin' });
+      expect(parsed({ proxy, proto: 'https', host: 'app.example.com', uri: '/admin', originalUrl: 'https://wiki.example.com/public/x' })).toMatchObject({
+        hostname: 'app.example.com',
+        uri: '/admin',
+      });
       expect(parseForwarded({ proxy, originalUrl: 'https://wiki.example.com/public/x' })).toEqual({ ok: false, error: { code: 'absent' } });
     }
   });
@@ -198,12 +237,18 @@ describe('parseForwarded, asked again about a host it has checked', () => {
 
   it('refuses a port the URL parser refuses, every time it is asked', () => {
     for (let i = 0; i < 2; i += 1) {
-      expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'app.example.com:99999', uri: '/' })).toEqual({ ok: false, error: { code: 'malformed', field: 'X-Forwarded-Host' } });
+      expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'app.example.com:99999', uri: '/' })).toEqual({
+        ok: false,
+        error: { code: 'malformed', field: 'X-Forwarded-Host' },
+      });
     }
   });
 
   it('names the header the proxy sent for a refused host, also when the refusal was remembered', () => {
-    expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: '[:::::]', uri: '/' })).toEqual({ ok: false, error: { code: 'malformed', field: 'X-Forwarded-Host' } });
+    expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: '[:::::]', uri: '/' })).toEqual({
+      ok: false,
+      error: { code: 'malformed', field: 'X-Forwarded-Host' },
+    });
     expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://[:::::]/' })).toEqual({ ok: false, error: { code: 'malformed', field: 'X-Original-URL' } });
   });
 });

@@ -5,7 +5,8 @@ const code = (r: { ok: boolean; error?: { code: string } }): string => (r.ok ? '
 
 describe('identity names', () => {
   it('accepts ordinary usernames and e-mail addresses as they are', () => {
-    for (const name of ['alice', 'Bob', 'carol@example.org', 'o.brien-2', 'zoë', 'we*rd(1)', '0123']) expect(parseUsername(name)).toEqual({ ok: true, value: name });
+    for (const name of ['alice', 'Bob', 'carol@example.org', 'o.brien-2', 'zoë', 'we*rd(1)', '0123'])
+      expect(parseUsername(name)).toEqual({ ok: true, value: name });
   });
 
   it.each([

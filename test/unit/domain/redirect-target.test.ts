@@ -13,7 +13,12 @@ describe('safeRedirectTarget', () => {
   });
 
   it('refuses look-alike hosts off the domain', () => {
-    for (const raw of ['https://evilexample.com/', 'https://example.com.evil.test/', 'https://example.community/', 'https://evil.test/?https://app.example.com/']) {
+    for (const raw of [
+      'https://evilexample.com/',
+      'https://example.com.evil.test/',
+      'https://example.community/',
+      'https://evil.test/?https://app.example.com/',
+    ]) {
       expect(safe(raw)).toBeNull();
     }
   });
@@ -25,13 +30,25 @@ describe('safeRedirectTarget', () => {
   });
 
   it('refuses anything with a backslash, which browsers read as a slash', () => {
-    for (const raw of ['https://evil.test\\@app.example.com/', 'https:\\\\evil.test', 'https://app.example.com\\.evil.test/', 'https://app.example.com/\\evil']) {
+    for (const raw of [
+      'https://evil.test\\@app.example.com/',
+      'https:\\\\evil.test',
+      'https://app.example.com\\.evil.test/',
+      'https://app.example.com/\\evil',
+    ]) {
       expect(safe(raw)).toBeNull();
     }
   });
 
   it('refuses script, data and other schemes', () => {
-    for (const raw of ['javascript:alert(1)', 'JavaScript://app.example.com/%0aalert(1)', 'data:text/html,hi', 'ftp://app.example.com/', 'file:///etc/passwd', 'vbscript:x']) {
+    for (const raw of [
+      'javascript:alert(1)',
+      'JavaScript://app.example.com/%0aalert(1)',
+      'data:text/html,hi',
+      'ftp://app.example.com/',
+      'file:///etc/passwd',
+      'vbscript:x',
+    ]) {
       expect(safe(raw)).toBeNull();
     }
   });
@@ -43,13 +60,28 @@ describe('safeRedirectTarget', () => {
   });
 
   it('refuses whitespace and control characters that parsers strip or split on', () => {
-    for (const raw of [' https://app.example.com/', 'https://app.example.com/\n', 'https://evil.test\t.example.com/', 'java\nscript:alert(1)', 'https://app.example.com/\u0000', 'https://app.example.com/a b', 'https://app.example.com/\u007f']) {
+    for (const raw of [
+      ' https://app.example.com/',
+      'https://app.example.com/\n',
+      'https://evil.test\t.example.com/',
+      'java\nscript:alert(1)',
+      'https://app.example.com/\u0000',
+      'https://app.example.com/a b',
+      'https://app.example.com/\u007f',
+    ]) {
       expect(safe(raw)).toBeNull();
     }
   });
 
   it('refuses percent-encoded tricks that would land off the domain', () => {
-    for (const raw of ['https://evil.test%2F.example.com/', 'https://evil.test%2f@app.example.com/', 'https://%65vil.test/', 'https://evil.test%00.example.com/', 'https://evil.test%23.example.com/', 'https://evil.test%3F.example.com/']) {
+    for (const raw of [
+      'https://evil.test%2F.example.com/',
+      'https://evil.test%2f@app.example.com/',
+      'https://%65vil.test/',
+      'https://evil.test%00.example.com/',
+      'https://evil.test%23.example.com/',
+      'https://evil.test%3F.example.com/',
+    ]) {
       expect(safe(raw)).toBeNull();
     }
   });

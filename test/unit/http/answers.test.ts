@@ -9,7 +9,7 @@ const session = { issuedAt: 1_000_000, expiresAt: 1_000_000 + 3_600_000, totpPen
 const context = { apiMode: false, loginUrl: 'https://auth.example.com/login', unauthorizedUrl: 'https://auth.example.com/unauthorized' };
 
 describe('answers, one pure mapping per use case', () => {
-  it('sets the cookie value the login use case sealed, for the session\'s own lifetime', () => {
+  it("sets the cookie value the login use case sealed, for the session's own lifetime", () => {
     const answer = loginAnswer(ok({ session, token: 'sealed-by-the-use-case' }), cookies);
     expect(envelopeOf(answer)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
     expect(answer.cookies).toEqual(['portcullis-session=sealed-by-the-use-case; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure']);
@@ -28,7 +28,11 @@ describe('answers, one pure mapping per use case', () => {
       code: 'unauthorized',
       headers: [['x-portcullis-location', 'https://auth.example.com/login?redirect_uri=https%3A%2F%2Fapp.example.com%2Fx']],
     });
-    expect(forwardAuthRefused(refused, { ...context, proxy: 'caddy' })).toMatchObject({ status: 302, code: 'login_required', headers: [['location', expect.any(String)]] });
+    expect(forwardAuthRefused(refused, { ...context, proxy: 'caddy' })).toMatchObject({
+      status: 302,
+      code: 'login_required',
+      headers: [['location', expect.any(String)]],
+    });
     expect(forwardAuthRefused(refused, { ...context, proxy: 'caddy', apiMode: true })).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
@@ -36,6 +40,9 @@ describe('answers, one pure mapping per use case', () => {
     const answer = oauthCallbackAnswer(err({ code: 'not_whitelisted', flowId: 'f1', email: 'x@example.com' }), false, 'https://auth.example.com', cookies);
     expect(answer).toMatchObject({ status: 302, code: 'redirecting', headers: [['location', 'https://auth.example.com/unauthorized?reason=not_whitelisted']] });
     expect(answer.cookies).toHaveLength(2);
-    expect(oauthCallbackAnswer(err({ code: 'provider_unavailable', flowId: 'f1' }), true, 'https://auth.example.com', cookies)).toMatchObject({ status: 502, code: 'provider_unavailable' });
+    expect(oauthCallbackAnswer(err({ code: 'provider_unavailable', flowId: 'f1' }), true, 'https://auth.example.com', cookies)).toMatchObject({
+      status: 502,
+      code: 'provider_unavailable',
+    });
   });
 });

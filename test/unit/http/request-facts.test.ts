@@ -11,7 +11,13 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 describe('reading a request into facts', () => {
   it('hands Basic credentials on decoded, never the header', () => {
     const facts = readRequestFacts(request({ authorization: `Basic ${b64('alice:pw:x')}`, accept: 'text/html' }), 'r1', resolver);
-    expect(facts).toEqual({ requestId: 'r1', ip: '192.0.2.7', apiMode: true, sessionToken: undefined, credentials: { kind: 'basic', username: 'alice', password: 'pw:x' } });
+    expect(facts).toEqual({
+      requestId: 'r1',
+      ip: '192.0.2.7',
+      apiMode: true,
+      sessionToken: undefined,
+      credentials: { kind: 'basic', username: 'alice', password: 'pw:x' },
+    });
   });
 
   it('presents no credentials for malformed Basic headers and other schemes', () => {
@@ -33,7 +39,12 @@ describe('reading a request into facts', () => {
   });
 
   it('hands the proxy its forwarded headers joined as Node joined them, for the domain to refuse', () => {
-    const facts = readForwardAuthFacts(request({ 'x-forwarded-host': 'a.example, b.example', 'x-original-url': 'https://x.example/' }), 'traefik', 'r', resolver);
+    const facts = readForwardAuthFacts(
+      request({ 'x-forwarded-host': 'a.example, b.example', 'x-original-url': 'https://x.example/' }),
+      'traefik',
+      'r',
+      resolver,
+    );
     expect(facts.forwarded).toMatchObject({ proxy: 'traefik', host: 'a.example, b.example', originalUrl: 'https://x.example/' });
   });
 });

@@ -26,7 +26,12 @@ function setup(accounts: Account[]) {
   const audit = new RecordingAuditLog();
   const totp = new FakeTotpVerifier();
   const usedSteps = new InMemoryUsedTotpSteps(clock);
-  const settings: GatewaySettings = { sessionLifetimeMs: 3_600_000, lock: lockPolicy(3, 60), protectedDomain: protectedDomainOf('auth.example.com'), basicCacheTtlMs: 60_000 };
+  const settings: GatewaySettings = {
+    sessionLifetimeMs: 3_600_000,
+    lock: lockPolicy(3, 60),
+    protectedDomain: protectedDomainOf('auth.example.com'),
+    basicCacheTtlMs: 60_000,
+  };
   const guard = new LoginGuard(new InMemoryLoginAttempts(1000), clock, settings, audit);
   const check = new CredentialCheck(users, guard, totp, usedSteps, audit, fingerprints);
   const failures = () => audit.events.filter((e) => e.event === 'login_failed');
@@ -63,7 +68,9 @@ describe('CredentialCheck, a password from the login form', () => {
   it('audits a failure under the name as typed (trimmed), with its reason and request id, never the password', async () => {
     const { check, audit } = setup([alice]);
     await check.password({ login: ' ALICE@example.com ', password: 'hunter2', ip, requestId: 'r1' });
-    expect(audit.events).toEqual([{ event: 'login_failed', login: 'ALICE@example.com', method: 'password', ip, reason: 'invalid_credentials', requestId: 'r1' }]);
+    expect(audit.events).toEqual([
+      { event: 'login_failed', login: 'ALICE@example.com', method: 'password', ip, reason: 'invalid_credentials', requestId: 'r1' },
+    ]);
     expect(JSON.stringify(audit.events)).not.toMatch(/hunter2/);
   });
 
@@ -102,7 +109,8 @@ describe('CredentialCheck, a password from the login form', () => {
     hasher.verify = async () => {
       throw new PasswordHasherBusyError();
     };
-    for (let i = 0; i < 5; i += 1) expect(await check.password({ login: 'alice', password: 'pw', ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+    for (let i = 0; i < 5; i += 1)
+      expect(await check.password({ login: 'alice', password: 'pw', ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
     expect(await guard.retryAfter('alice', ip)).toBe(0);
   });
 
@@ -131,7 +139,8 @@ describe('CredentialCheck, a password from HTTP Basic', () => {
   it('refuses the right password of an account with a second factor, neither counting nor clearing a failure', async () => {
     const { check, failures } = setup([tom]);
     for (let i = 0; i < 2; i += 1) await check.basicPassword({ login: 'tom', password: 'bad', ip }, '');
-    for (let i = 0; i < 5; i += 1) expect(await check.basicPassword({ login: 'tom', password: 'pw', ip }, '')).toEqual({ ok: false, error: { code: 'second_factor_required' } });
+    for (let i = 0; i < 5; i += 1)
+      expect(await check.basicPassword({ login: 'tom', password: 'pw', ip }, '')).toEqual({ ok: false, error: { code: 'second_factor_required' } });
     expect(failures()).toHaveLength(2);
     // Still two failures on the account: the third wrong password locks it.
     await check.basicPassword({ login: 'tom', password: 'bad', ip }, '');

@@ -99,7 +99,10 @@ describe('LoginGuard', () => {
   });
 
   it('never locks when locking is disabled', async () => {
-    for (const [retries, timeout] of [[0, 60], [3, 0]]) {
+    for (const [retries, timeout] of [
+      [0, 60],
+      [3, 0],
+    ]) {
       const { guard, wrong } = makeGuard(retries, timeout);
       for (let i = 0; i < 100; i += 1) expect(await wrong('alice', ip)).toBe(false);
       expect(await guard.retryAfter('alice', ip)).toBe(0);

@@ -32,7 +32,9 @@ describe('RequestAuthenticator with HTTP Basic, many requests at once', () => {
   });
 
   it('still refuses every one of identical wrong headers arriving together, counting the one guess they share once', async () => {
-    const core = makeCore([aUser().named('alice').withPassword('pw').build()], { settings: { lock: { maxAccountFailures: 10, maxAddressFailures: 100, lockMs: 60_000 } } });
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()], {
+      settings: { lock: { maxAccountFailures: 10, maxAddressFailures: 100, lockMs: 60_000 } },
+    });
     const all = await Promise.all(Array.from({ length: 3 }, () => core.authenticator.authenticate({ credentials: basic('alice', 'nope'), ip: '10.0.0.1' })));
     expect(all.map((a) => a.kind)).toEqual(['anonymous', 'anonymous', 'anonymous']);
     expect(core.audit.events.filter((e) => e.event === 'login_failed')).toHaveLength(1);

@@ -39,7 +39,10 @@ describe('RequestAuthenticator', () => {
       expect(await core.authenticator.authenticate({ credentials: header, ip })).toMatchObject({ kind: 'basic', identity: { username: 'alice' } });
       const checks = core.hasher.verifications;
       for (let i = 0; i < 5; i += 1) {
-        expect(await core.authenticator.authenticate({ credentials: header, ip })).toMatchObject({ kind: 'basic', identity: { username: 'alice', provider: 'basic' } });
+        expect(await core.authenticator.authenticate({ credentials: header, ip })).toMatchObject({
+          kind: 'basic',
+          identity: { username: 'alice', provider: 'basic' },
+        });
       }
       expect(core.hasher.verifications).toBe(checks);
     });
@@ -48,7 +51,8 @@ describe('RequestAuthenticator', () => {
       const core = makeCore([alice()], { settings: { lock: { maxAccountFailures: 0, maxAddressFailures: 0, lockMs: 0 } } });
       await core.authenticator.authenticate({ credentials: basicAuth('alice', 'pw'), ip });
       const checks = core.hasher.verifications;
-      for (let i = 0; i < 3; i += 1) expect(await core.authenticator.authenticate({ credentials: basicAuth('alice', 'wrong'), ip })).toEqual({ kind: 'anonymous' });
+      for (let i = 0; i < 3; i += 1)
+        expect(await core.authenticator.authenticate({ credentials: basicAuth('alice', 'wrong'), ip })).toEqual({ kind: 'anonymous' });
       expect(core.hasher.verifications).toBe(checks + 3);
     });
 
@@ -131,7 +135,6 @@ describe('RequestAuthenticator', () => {
       expect(await core.login.execute({ login: 'tom', password: 'pw', ip })).toMatchObject({ ok: true });
     });
 
-
     it('reports an unreachable store as unavailable, on both the cache and the full path', async () => {
       const core = makeCore([alice()]);
       const header = basicAuth('alice', 'pw');
@@ -152,7 +155,10 @@ describe('RequestAuthenticator', () => {
       for (let i = 0; i < 29; i += 1) await core.login.execute({ login: `bogus-${i}`, password: 'x', ip: attacker });
       expect(await core.login.execute({ login: 'alice', password: 'pw', ip: attacker })).toMatchObject({ ok: true });
       await core.login.execute({ login: 'bogus-29', password: 'x', ip: attacker });
-      expect(await core.login.execute({ login: 'alice', password: 'pw', ip: attacker })).toEqual({ ok: false, error: { code: 'account_locked', retryAfter: 60 } });
+      expect(await core.login.execute({ login: 'alice', password: 'pw', ip: attacker })).toEqual({
+        ok: false,
+        error: { code: 'account_locked', retryAfter: 60 },
+      });
     });
 
     it('does not lock a real account used from another address when one address floods bogus names', async () => {

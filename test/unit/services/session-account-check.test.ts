@@ -36,8 +36,17 @@ describe('RequestAuthenticator: sessions follow their account as the store has i
     const core = makeCore([]);
     const now = core.clock.now();
     const token = core.sealer.seal({
-      id: 's1', username: 'octocat', name: 'Octo', email: 'octo@example.com', groups: [], provider: 'generic', oauth: true, totp: false,
-      issuedAt: now, expiresAt: now + 60_000, totpPending: false,
+      id: 's1',
+      username: 'octocat',
+      name: 'Octo',
+      email: 'octo@example.com',
+      groups: [],
+      provider: 'generic',
+      oauth: true,
+      totp: false,
+      issuedAt: now,
+      expiresAt: now + 60_000,
+      totpPending: false,
     });
     core.users.down = true;
     expect((await core.authenticator.authenticate({ sessionToken: token, ip })).kind).toBe('session');
@@ -87,7 +96,9 @@ describe('RequestAuthenticator: sessions follow their account as the store has i
     const token = await loggedIn(core);
     core.users.replace([aUser().named('alice').withPassword('pw').withGroups('staff').withEmail('a.new@example.com').build()]);
     const auth = await core.authenticator.authenticate({ sessionToken: token, ip });
-    expect(auth.kind === 'session' ? auth.identity : null).toEqual(expect.objectContaining({ username: 'alice', groups: ['staff'], email: 'a.new@example.com', totp: false }));
+    expect(auth.kind === 'session' ? auth.identity : null).toEqual(
+      expect.objectContaining({ username: 'alice', groups: ['staff'], email: 'a.new@example.com', totp: false }),
+    );
   });
 
   it('hands out the same identity object while the account object is the same (built once per account version)', async () => {
@@ -102,8 +113,17 @@ describe('RequestAuthenticator: sessions follow their account as the store has i
     const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
     const now = core.clock.now();
     const token = core.sealer.seal({
-      id: 's0', username: 'alice', name: 'alice', email: 'alice@example.com', groups: ['admins'], provider: 'username', oauth: false, totp: false,
-      issuedAt: now, expiresAt: now + 60_000, totpPending: false,
+      id: 's0',
+      username: 'alice',
+      name: 'alice',
+      email: 'alice@example.com',
+      groups: ['admins'],
+      provider: 'username',
+      oauth: false,
+      totp: false,
+      issuedAt: now,
+      expiresAt: now + 60_000,
+      totpPending: false,
     });
     expect(await core.authenticator.authenticate({ sessionToken: token, ip })).toEqual({ kind: 'anonymous' });
   });

@@ -24,8 +24,17 @@ const css = readFileSync(join(__dirname, '..', '..', '..', 'ui', 'app.css'), 'ut
 
 // Text colour on background colour, as the stylesheet pairs them.
 const PAIRS: [string, string][] = [
-  ['fg', 'card'], ['fg', 'bg'], ['muted', 'card'], ['muted', 'bg'], ['accent', 'card'], ['on-accent', 'accent'],
-  ['on-accent', 'accent-hover'], ['fg', 'secondary-bg'], ['err', 'err-bg'], ['err', 'card'], ['warn', 'warn-bg'],
+  ['fg', 'card'],
+  ['fg', 'bg'],
+  ['muted', 'card'],
+  ['muted', 'bg'],
+  ['accent', 'card'],
+  ['on-accent', 'accent'],
+  ['on-accent', 'accent-hover'],
+  ['fg', 'secondary-bg'],
+  ['err', 'err-bg'],
+  ['err', 'card'],
+  ['warn', 'warn-bg'],
 ];
 
 describe.each([

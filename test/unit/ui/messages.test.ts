@@ -5,9 +5,9 @@ const answerOf = (fields: Partial<Answer<string>>): Answer<string> => ({ status:
 
 describe('commonProblem', () => {
   test('tells a locked person the wait the gateway gave as a number', () => {
-    expect(commonProblem(answerOf({ status: 429, code: 'account_locked', retryAfter: 120, message: 'Too many failed login attempts. Try again in 120 seconds' }))).toBe(
-      'Too many failed login attempts. Try again in 2 minutes.',
-    );
+    expect(
+      commonProblem(answerOf({ status: 429, code: 'account_locked', retryAfter: 120, message: 'Too many failed login attempts. Try again in 120 seconds' })),
+    ).toBe('Too many failed login attempts. Try again in 2 minutes.');
   });
 
   test('never reads the wait out of the message text', () => {

@@ -16,7 +16,7 @@ describe('checkTarget', () => {
     expect(checkTarget('https://deep.app.EXAMPLE.com./', 'example.com').ok).toBe(true);
   });
 
-  test('refuses a host that only ends with the domain\'s text', () => {
+  test("refuses a host that only ends with the domain's text", () => {
     expect(checkTarget('https://evilexample.com/', 'example.com')).toEqual({ ok: false, reason: 'off_domain' });
     expect(checkTarget('https://example.com.evil.test/', 'example.com')).toEqual({ ok: false, reason: 'off_domain' });
   });
@@ -65,7 +65,7 @@ describe('formatWait', () => {
 });
 
 describe('providers', () => {
-  test('OAuth buttons follow the gateway\'s order and leave local accounts out', () => {
+  test("OAuth buttons follow the gateway's order and leave local accounts out", () => {
     expect(oauthProviders(['github', 'google', 'generic', 'username'])).toEqual(['github', 'google', 'generic']);
   });
 
@@ -91,7 +91,7 @@ describe('providers', () => {
 });
 
 describe('reasonText', () => {
-  test('explains the OAuth callback\'s reason codes and passes unknown ones through as they are', () => {
+  test("explains the OAuth callback's reason codes and passes unknown ones through as they are", () => {
     expect(reasonText('not_whitelisted')).toBe('This account is not on the list of accounts allowed to log in here.');
     expect(reasonText('provider_denied')).toContain('did not grant the login');
     expect(reasonText('something new')).toBe('something new');

@@ -118,7 +118,10 @@ describe('AuthorizeProxyRequestUseCase', () => {
 
   it('reports a denial without an application name with app null', async () => {
     const core = makeCore(accounts(), { policy: new ScriptedAccessPolicy({ kind: 'deny', reason: 'blocked' }) });
-    expect(await core.authorize.execute({ forwarded: app, ip })).toEqual({ ok: false, error: { code: 'forbidden', reason: 'blocked', app: null, username: '', network: false } });
+    expect(await core.authorize.execute({ forwarded: app, ip })).toEqual({
+      ok: false,
+      error: { code: 'forbidden', reason: 'blocked', app: null, username: '', network: false },
+    });
   });
 
   it('passes the headers an allowing policy adds, and lets it allow anonymous public paths', async () => {

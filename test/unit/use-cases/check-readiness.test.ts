@@ -9,10 +9,12 @@ const hanging = (name: string): ReadinessCheck & { aborted: boolean } => {
     name,
     aborted: false,
     check: (signal: AbortSignal) =>
-      new Promise<void>((_, reject) => signal.addEventListener('abort', () => {
-        probe.aborted = true;
-        reject(new Error('aborted'));
-      })),
+      new Promise<void>((_, reject) =>
+        signal.addEventListener('abort', () => {
+          probe.aborted = true;
+          reject(new Error('aborted'));
+        }),
+      ),
   };
   return probe;
 };

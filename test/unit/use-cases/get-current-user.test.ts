@@ -3,10 +3,7 @@ import { makeCore, signIn } from '../../support/core';
 
 describe('GetCurrentUserUseCase', () => {
   const ip = '198.51.100.7';
-  const accounts = () => [
-    aUser().named('alice').withPassword('pw').withGroups('admins').build(),
-    aUser().named('tom').withPassword('pw').withTotp().build(),
-  ];
+  const accounts = () => [aUser().named('alice').withPassword('pw').withGroups('admins').build(), aUser().named('tom').withPassword('pw').withTotp().build()];
 
   it('reports an anonymous caller as logged out', async () => {
     const core = makeCore(accounts());

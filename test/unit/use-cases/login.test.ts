@@ -50,7 +50,10 @@ describe('LoginUseCase', () => {
     const core = makeCore([aUser().named('alice').withPassword('pw').build()]);
     // lockPolicy(3, 60): an address block is locked after 30 failures, whichever of its addresses they came from.
     for (let i = 0; i < 30; i += 1) await core.login.execute({ login: `name-${i}`, password: 'x', ip: `2001:db8:1:2::${(i + 1).toString(16)}` });
-    expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({ ok: false, error: { code: 'account_locked' } });
+    expect(await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:2::ffff' })).toMatchObject({
+      ok: false,
+      error: { code: 'account_locked' },
+    });
     expect((await core.login.execute({ login: 'alice', password: 'pw', ip: '2001:db8:1:3::1' })).ok).toBe(true);
   });
 
@@ -108,7 +111,9 @@ describe('LoginUseCase', () => {
   });
 
   it('never locks when locking is disabled', async () => {
-    const core = makeCore([aUser().named('alice').withPassword('pw').build()], { settings: { lock: { maxAccountFailures: 0, maxAddressFailures: 0, lockMs: 0 } } });
+    const core = makeCore([aUser().named('alice').withPassword('pw').build()], {
+      settings: { lock: { maxAccountFailures: 0, maxAddressFailures: 0, lockMs: 0 } },
+    });
     for (let i = 0; i < 50; i += 1) await core.login.execute({ login: 'alice', password: 'bad', ip });
     expect((await core.login.execute({ login: 'alice', password: 'pw', ip })).ok).toBe(true);
   });

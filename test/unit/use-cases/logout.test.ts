@@ -66,7 +66,10 @@ describe('LogoutUseCase', () => {
   it('refuses a request that does not come from this site, revokes nothing and audits the refusal', async () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: false, ip, requestId: 'r-1' })).toEqual({ ok: false, error: { code: 'cross_site_request' } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: false, ip, requestId: 'r-1' })).toEqual({
+      ok: false,
+      error: { code: 'cross_site_request' },
+    });
     expect(await core.revoked.isRevoked(session.id)).toBe(false);
     expect(core.audit.events).toContainEqual({ event: 'logout_refused', ip, reason: 'cross_site', requestId: 'r-1' });
     expect(core.audit.events).not.toContainEqual(expect.objectContaining({ event: 'logout' }));

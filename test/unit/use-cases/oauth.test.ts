@@ -22,7 +22,12 @@ function setup(options: Parameters<typeof makeCore>[1] = {}) {
     const result = await core.startOAuth.execute({ provider: 'generic', redirectUri, heldFlows: held });
     if (!result.ok) throw new Error(result.error.code);
     const url = new URL(result.value.url);
-    return { ...result.value, state: url.searchParams.get('state')!, challenge: url.searchParams.get('code_challenge')!, held: { id: result.value.flow.id, token: result.value.flow.token } };
+    return {
+      ...result.value,
+      state: url.searchParams.get('state')!,
+      challenge: url.searchParams.get('code_challenge')!,
+      held: { id: result.value.flow.id, token: result.value.flow.token },
+    };
   };
   return { core, provider, start };
 }
@@ -56,7 +61,14 @@ describe('StartOAuthUseCase', () => {
   it('keeps a redirect target on the protected domain and ignores one off it', async () => {
     const { start } = setup();
     expect((await start('https://app.example.com/x')).redirectTarget).toBe('https://app.example.com/x');
-    for (const hostile of ['https://evil.com/', 'https://example.com.evil.com/', 'https://evilexample.com/', 'https://u@app.example.com/', 'https:\\\\evil.com', 'javascript:alert(1)']) {
+    for (const hostile of [
+      'https://evil.com/',
+      'https://example.com.evil.com/',
+      'https://evilexample.com/',
+      'https://u@app.example.com/',
+      'https:\\\\evil.com',
+      'javascript:alert(1)',
+    ]) {
       expect((await start(hostile)).redirectTarget).toBeNull();
     }
   });
@@ -91,8 +103,14 @@ describe('CompleteOAuthUseCase', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.session).toMatchObject({
-      username: 'alice@example.com', email: 'alice@example.com', name: 'Alice', groups: ['admins'],
-      provider: 'generic', oauth: true, totp: false, totpPending: false,
+      username: 'alice@example.com',
+      email: 'alice@example.com',
+      name: 'Alice',
+      groups: ['admins'],
+      provider: 'generic',
+      oauth: true,
+      totp: false,
+      totpPending: false,
     });
     expect(result.value.session.expiresAt - core.clock.now()).toBe(core.settings.sessionLifetimeMs);
     expect(core.sealer.unseal(result.value.token)).toEqual(result.value.session);
@@ -128,15 +146,27 @@ describe('CompleteOAuthUseCase', () => {
     if (!started.ok) throw new Error('start failed');
     const state = new URL(started.value.url).searchParams.get('state')!;
     const held = [{ id: started.value.flow.id, token: started.value.flow.token }];
-    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', state, heldFlows: [], ip })).toEqual({ ok: false, error: { code: 'oauth_flow_missing' } });
-    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', state, heldFlows: held, ip })).toEqual({ ok: false, error: { code: 'oauth_flow_missing' } });
+    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', state, heldFlows: [], ip })).toEqual({
+      ok: false,
+      error: { code: 'oauth_flow_missing' },
+    });
+    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', state, heldFlows: held, ip })).toEqual({
+      ok: false,
+      error: { code: 'oauth_flow_missing' },
+    });
   });
 
   it('refuses a callback without state or without code', async () => {
     const { core, start } = setup();
     const started = await start();
-    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', heldFlows: [started.held], ip })).toEqual({ ok: false, error: { code: 'invalid_callback' } });
-    expect(await core.completeOAuth.execute({ provider: 'generic', state: started.state, heldFlows: [started.held], ip })).toEqual({ ok: false, error: { code: 'invalid_callback' } });
+    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'c', heldFlows: [started.held], ip })).toEqual({
+      ok: false,
+      error: { code: 'invalid_callback' },
+    });
+    expect(await core.completeOAuth.execute({ provider: 'generic', state: started.state, heldFlows: [started.held], ip })).toEqual({
+      ok: false,
+      error: { code: 'invalid_callback' },
+    });
   });
 
   it('uses a flow once: the same callback again is a replay, even when two arrive at once', async () => {
@@ -163,7 +193,13 @@ describe('CompleteOAuthUseCase', () => {
   it('reports a person who declined at the provider as provider_denied', async () => {
     const { core, start } = setup();
     const started = await start();
-    const result = await core.completeOAuth.execute({ provider: 'generic', providerError: 'access_denied', state: started.state, heldFlows: [started.held], ip });
+    const result = await core.completeOAuth.execute({
+      provider: 'generic',
+      providerError: 'access_denied',
+      state: started.state,
+      heldFlows: [started.held],
+      ip,
+    });
     expect(result).toEqual({ ok: false, error: { code: 'provider_denied', flowId: started.flow.id } });
   });
 
@@ -183,7 +219,9 @@ describe('CompleteOAuthUseCase', () => {
     const { core, provider, start } = setup();
     provider.throwUnexpected = true;
     const started = await start();
-    await expect(core.completeOAuth.execute({ provider: 'generic', code: 'c', state: started.state, heldFlows: [started.held], ip })).rejects.toThrow(TypeError);
+    await expect(core.completeOAuth.execute({ provider: 'generic', code: 'c', state: started.state, heldFlows: [started.held], ip })).rejects.toThrow(
+      TypeError,
+    );
   });
 
   it('refuses an identity without e-mail', async () => {
@@ -221,7 +259,7 @@ describe('CompleteOAuthUseCase', () => {
     provider.codes.set('in', alice);
     provider.codes.set('out', { ...alice, email: 'eve@example.com.evil.test' });
     const a = await start();
-    expect((await core.completeOAuth.execute({ provider: 'generic', code: 'out', state: a.state, heldFlows: [a.held], ip }))).toEqual({
+    expect(await core.completeOAuth.execute({ provider: 'generic', code: 'out', state: a.state, heldFlows: [a.held], ip })).toEqual({
       ok: false,
       error: { code: 'not_whitelisted', flowId: a.flow.id, email: 'eve@example.com.evil.test' },
     });

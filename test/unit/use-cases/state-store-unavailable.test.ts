@@ -24,7 +24,11 @@ describe('use cases when the shared state store is down', () => {
     const pending = await core.login.execute({ login: 'tom', password: 'pw', ip });
     if (!pending.ok) throw new Error('password step failed');
     core.usedSteps.claim = async () => Promise.reject(new StateStoreUnavailableError('fake'));
-    const result = await core.verifyTotp.execute({ sessionToken: core.sealer.seal(pending.value.session), code: FakeTotpVerifier.codeAt('JBSWY3DPEHPK3PXPJBSWY3DP', core.clock.now()), ip });
+    const result = await core.verifyTotp.execute({
+      sessionToken: core.sealer.seal(pending.value.session),
+      code: FakeTotpVerifier.codeAt('JBSWY3DPEHPK3PXPJBSWY3DP', core.clock.now()),
+      ip,
+    });
     expect(result).toEqual({ ok: false, error: { code: 'store_unavailable' } });
   });
 

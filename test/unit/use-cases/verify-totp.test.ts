@@ -106,7 +106,10 @@ describe('VerifyTotpUseCase', () => {
     const core = makeCore([tom()]);
     const token = await pending(core);
     for (let i = 0; i < 3; i += 1) await core.verifyTotp.execute({ sessionToken: token, code: '000000', ip: `203.0.113.${i}` });
-    expect(await core.verifyTotp.execute({ sessionToken: token, code: code(core), ip })).toEqual({ ok: false, error: { code: 'account_locked', retryAfter: 60 } });
+    expect(await core.verifyTotp.execute({ sessionToken: token, code: code(core), ip })).toEqual({
+      ok: false,
+      error: { code: 'account_locked', retryAfter: 60 },
+    });
     expect(await core.login.execute({ login: 'tom', password: 'pw', ip })).toEqual({ ok: false, error: { code: 'account_locked', retryAfter: 60 } });
   });
 

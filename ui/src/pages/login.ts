@@ -14,7 +14,9 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
       goTo(url);
       return '';
     }
-    return answer.code === 'account_locked' || answer.code === 'store_unavailable' ? commonProblem(answer) : `Could not start the ${label} login. Try again or use another way to log in.`;
+    return answer.code === 'account_locked' || answer.code === 'store_unavailable'
+      ? commonProblem(answer)
+      : `Could not start the ${label} login. Try again or use another way to log in.`;
   } catch (e) {
     if (e instanceof UnreachableError) return UNREACHABLE;
     throw e;
@@ -58,7 +60,11 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
   let firstInput: HTMLInputElement | null = null;
   if (showsPasswordForm(ctx.app.configuredProviders)) {
     const email = field('email', 'Username or e-mail', {
-      type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true,
+      type: 'text',
+      autocomplete: 'username',
+      autocapitalize: 'none',
+      spellcheck: 'false',
+      required: true,
     });
     const password = field('password', 'Password', { type: 'password', autocomplete: 'current-password', required: true });
     const submit = h('button', { type: 'submit', class: 'primary' }, 'Log in');
@@ -73,7 +79,14 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       const empty = [email.input, password.input].filter((i) => i.value === '' || (i === email.input && login === ''));
       if (empty.length > 0) {
         markInvalid(empty, true, alert.id);
-        showAlert(alert, empty.length === 2 ? 'Enter your username or e-mail and your password.' : empty[0] === email.input ? 'Enter your username or e-mail.' : 'Enter your password.');
+        showAlert(
+          alert,
+          empty.length === 2
+            ? 'Enter your username or e-mail and your password.'
+            : empty[0] === email.input
+              ? 'Enter your username or e-mail.'
+              : 'Enter your password.',
+        );
         empty[0].focus();
         return;
       }

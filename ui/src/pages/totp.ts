@@ -11,7 +11,12 @@ export function totpPage(ctx: PageContext): void {
 
   const alert = alertArea('totp-alert');
   const code = field('code', 'One-time code', {
-    type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '10', spellcheck: 'false', required: true,
+    type: 'text',
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '10',
+    spellcheck: 'false',
+    required: true,
   });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Verify');
   const form = h('form', { novalidate: true }, code.wrapper, submit);

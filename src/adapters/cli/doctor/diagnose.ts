@@ -27,7 +27,7 @@ interface LoginRedirect {
 
 const FIX = {
   forwarded:
-    'the proxy must set these headers itself on the forward-auth request, never pass the client\'s: nginx: proxy_set_header X-Original-URL $scheme://$host$request_uri; and X-Forwarded-Host $host, X-Forwarded-Uri $request_uri, X-Forwarded-Proto $scheme in the auth location; Caddy and Traefik: do not list the clients\' networks in trusted_proxies / forwardedHeaders.trustedIPs',
+    "the proxy must set these headers itself on the forward-auth request, never pass the client's: nginx: proxy_set_header X-Original-URL $scheme://$host$request_uri; and X-Forwarded-Host $host, X-Forwarded-Uri $request_uri, X-Forwarded-Proto $scheme in the auth location; Caddy and Traefik: do not list the clients' networks in trusted_proxies / forwardedHeaders.trustedIPs",
   originalUrl:
     'nginx: set X-Original-URL yourself in the auth location (proxy_set_header X-Original-URL $scheme://$host$request_uri;); Caddy: request_header -X-Original-URL; Traefik: a headers middleware that clears it',
   remote:
@@ -42,10 +42,10 @@ const FIX = {
   ambiguous:
     'protect the whole host rather than chosen prefixes (auth_request / forward_auth in every location), refuse paths with encoded separators or dot-segments at the proxy, let the access rules be the only place that makes paths public, and run a Portcullis that refuses ambiguous paths (400)',
   secure: 'serve the login over https and leave COOKIE_SECURE unset (it follows an https APP_URL) or set it to true',
-  httpOnly: 'a cookie without HttpOnly can be read by any script on the page: use Portcullis\'s own Set-Cookie unchanged (no proxy rewriting of the cookie)',
-  sameSite: 'SameSite=Lax (Portcullis\'s default) keeps the cookie off cross-site form posts: do not rewrite the cookie at the proxy',
+  httpOnly: "a cookie without HttpOnly can be read by any script on the page: use Portcullis's own Set-Cookie unchanged (no proxy rewriting of the cookie)",
+  sameSite: "SameSite=Lax (Portcullis's default) keeps the cookie off cross-site form posts: do not rewrite the cookie at the proxy",
   domain:
-    'APP_URL\'s host minus its first label is the cookie domain: put the login host next to the apps (auth.example.com for app.example.com), or the browser never sends the session to the app',
+    "APP_URL's host minus its first label is the cookie domain: put the login host next to the apps (auth.example.com for app.example.com), or the browser never sends the session to the app",
 };
 
 /**
@@ -59,13 +59,23 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
   const target = `${url.pathname}${url.search}`;
   const base = await send(probe(url, 'GET', target, browserHeaders(url.host)));
   if (base.kind !== 'answer') {
-    report({ verdict: 'FAIL', check: 'baseline', message: `no answer from ${url.origin}: ${describe(base)}`, fix: 'check the URL, and give --resolve <host>:<address> when its name does not resolve from here' });
+    report({
+      verdict: 'FAIL',
+      check: 'baseline',
+      message: `no answer from ${url.origin}: ${describe(base)}`,
+      fix: 'check the URL, and give --resolve <host>:<address> when its name does not resolve from here',
+    });
     return;
   }
   const login = loginRedirect(base, url);
   if (login === null) {
     if (base.status >= 200 && base.status < 300) {
-      report({ verdict: 'FAIL', check: 'baseline', message: `an anonymous visit to ${url.href} is served (${base.status}) without a login`, fix: 'ask Portcullis about every request of this site (nginx: auth_request in every location; Caddy: forward_auth / the Caddyfile example; Traefik: the forwardAuth middleware on the router), or name a URL the access rules protect' });
+      report({
+        verdict: 'FAIL',
+        check: 'baseline',
+        message: `an anonymous visit to ${url.href} is served (${base.status}) without a login`,
+        fix: 'ask Portcullis about every request of this site (nginx: auth_request in every location; Caddy: forward_auth / the Caddyfile example; Traefik: the forwardAuth middleware on the router), or name a URL the access rules protect',
+      });
     } else {
       const location = headerOf(base, 'location');
       const toHttps = url.protocol === 'http:' && location !== undefined && location.startsWith('https://');
@@ -73,7 +83,9 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
         verdict: 'FAIL',
         check: 'baseline',
         message: `an anonymous visit to ${url.href} got ${describe(base)}, not a redirect to the login page`,
-        fix: toHttps ? 'the site moves visitors to https: run the doctor on the https:// URL' : 'give a protected URL; browsers (Accept: text/html) must be sent to the login page',
+        fix: toHttps
+          ? 'the site moves visitors to https: run the doctor on the https:// URL'
+          : 'give a protected URL; browsers (Accept: text/html) must be sent to the login page',
       });
     }
     return;
@@ -176,12 +188,21 @@ async function spoofedDecisionHeaders(options: DiagnoseOptions, send: ProbeTrans
   const spoofs: Array<{ check: string; what: string; headers: Array<[string, string]>; fix: string }> = [
     { check: 'x-forwarded-host', what: 'X-Forwarded-Host', headers: [['X-Forwarded-Host', spoofHostFor(url.hostname, marker)]], fix: FIX.forwarded },
     { check: 'x-forwarded-uri', what: 'X-Forwarded-Uri', headers: [['X-Forwarded-Uri', otherPath]], fix: FIX.forwarded },
-    { check: 'x-forwarded-proto', what: 'X-Forwarded-Proto', headers: [['X-Forwarded-Proto', url.protocol === 'https:' ? 'http' : 'https']], fix: FIX.forwarded },
+    {
+      check: 'x-forwarded-proto',
+      what: 'X-Forwarded-Proto',
+      headers: [['X-Forwarded-Proto', url.protocol === 'https:' ? 'http' : 'https']],
+      fix: FIX.forwarded,
+    },
     { check: 'x-original-url', what: 'X-Original-URL', headers: [['X-Original-URL', `${url.protocol}//${url.host}${otherPath}`]], fix: FIX.originalUrl },
     {
       check: 'remote-headers',
       what: 'Remote-User: admin (with Remote-Groups: admins)',
-      headers: [['Remote-User', 'admin'], ['Remote-Groups', 'admins'], ['Remote-Email', 'admin@localhost']],
+      headers: [
+        ['Remote-User', 'admin'],
+        ['Remote-Groups', 'admins'],
+        ['Remote-Email', 'admin@localhost'],
+      ],
       fix: FIX.remote,
     },
   ];
@@ -189,7 +210,12 @@ async function spoofedDecisionHeaders(options: DiagnoseOptions, send: ProbeTrans
     const answer = await send(probe(url, 'GET', target, browserHeaders(url.host, spoof.headers)));
     const sentBy = `a client's ${spoof.what}`;
     if (served(answer)) {
-      report({ verdict: 'FAIL', check: spoof.check, message: `with ${sentBy} an anonymous request is served (${describe(answer)}) instead of sent to the login page`, fix: spoof.fix });
+      report({
+        verdict: 'FAIL',
+        check: spoof.check,
+        message: `with ${sentBy} an anonymous request is served (${describe(answer)}) instead of sent to the login page`,
+        fix: spoof.fix,
+      });
       continue;
     }
     const seen = loginRedirect(answer, url);
@@ -205,7 +231,12 @@ async function spoofedDecisionHeaders(options: DiagnoseOptions, send: ProbeTrans
     } else if (sameAnswer(answer, base)) {
       report({ verdict: 'PASS', check: spoof.check, message: `${sentBy} does not change the answer` });
     } else {
-      report({ verdict: 'WARN', check: spoof.check, message: `${sentBy} changes the answer (${describe(answer)} instead of ${describe(base)}): it reaches the proxy's decision or Portcullis`, fix: spoof.fix });
+      report({
+        verdict: 'WARN',
+        check: spoof.check,
+        message: `${sentBy} changes the answer (${describe(answer)} instead of ${describe(base)}): it reaches the proxy's decision or Portcullis`,
+        fix: spoof.fix,
+      });
     }
   }
 }
@@ -231,7 +262,8 @@ function forwardAuthSign(answer: ProbeAnswer, marker: string, onLoginHost: boole
   if (!onLoginHost) return null;
   const location = headerOf(answer, 'location');
   if (answer.status === 401) return '401';
-  if (location !== undefined && isRedirect(answer.status) && (location.includes(marker) || location.startsWith(`${loginOrigin.origin}/login`))) return `${answer.status} → the login page`;
+  if (location !== undefined && isRedirect(answer.status) && (location.includes(marker) || location.startsWith(`${loginOrigin.origin}/login`)))
+    return `${answer.status} → the login page`;
   return null;
 }
 
@@ -313,11 +345,25 @@ async function ambiguousPaths(options: DiagnoseOptions, send: ProbeTransport, re
     }
   }
   if (bad.length > 0) {
-    report({ verdict: 'FAIL', check: 'ambiguous-paths', message: `paths that normalise to another path are served without a login: ${bad.join('; ')}`, fix: FIX.ambiguous });
+    report({
+      verdict: 'FAIL',
+      check: 'ambiguous-paths',
+      message: `paths that normalise to another path are served without a login: ${bad.join('; ')}`,
+      fix: FIX.ambiguous,
+    });
   } else if (odd.length > 0) {
-    report({ verdict: 'WARN', check: 'ambiguous-paths', message: `paths that normalise to another path got neither a refusal nor the login page: ${odd.join('; ')}`, fix: FIX.ambiguous });
+    report({
+      verdict: 'WARN',
+      check: 'ambiguous-paths',
+      message: `paths that normalise to another path got neither a refusal nor the login page: ${odd.join('; ')}`,
+      fix: FIX.ambiguous,
+    });
   } else {
-    report({ verdict: 'PASS', check: 'ambiguous-paths', message: `paths with ..;/ %2e%2e ..%2f ..%5c are refused or sent to the login page (answers: ${seen.join(', ')})` });
+    report({
+      verdict: 'PASS',
+      check: 'ambiguous-paths',
+      message: `paths with ..;/ %2e%2e ..%2f ..%5c are refused or sent to the login page (answers: ${seen.join(', ')})`,
+    });
   }
 }
 
@@ -333,7 +379,9 @@ async function unknownHosts(options: DiagnoseOptions, send: ProbeTransport, repo
 
   // 2. Absolute form naming an unknown host: nginx and Go route by the request line, whatever Host says.
   const absoluteUnknown = await send(probe(url, 'GET', `${url.protocol}//${unknown}${target}`, browserHeaders(url.host)));
-  report(refusal('absolute-form-unknown', `GET ${url.protocol}//${unknown}${target} (absolute form) with Host: ${url.host}`, absoluteUnknown, url, protectedHost));
+  report(
+    refusal('absolute-form-unknown', `GET ${url.protocol}//${unknown}${target} (absolute form) with Host: ${url.host}`, absoluteUnknown, url, protectedHost),
+  );
 
   // 3. Absolute form naming this site with another Host: the decision must be on the host that routes.
   const absolute = await send(probe(url, 'GET', url.href, browserHeaders(unknown)));
@@ -370,7 +418,8 @@ function refusal(check: string, what: string, answer: ProbeAnswer, url: URL, pro
     };
   }
   if (served(answer)) {
-    if (answer.body.length === 0) return { verdict: 'WARN', check, message: `${what} gets an empty ${answer.status}: nothing is served, but a refusal is clearer`, fix: FIX.defaultServer };
+    if (answer.body.length === 0)
+      return { verdict: 'WARN', check, message: `${what} gets an empty ${answer.status}: nothing is served, but a refusal is clearer`, fix: FIX.defaultServer };
     return { verdict: 'FAIL', check, message: `${what} is served (${describe(answer)})`, fix: FIX.defaultServer };
   }
   if (answer.status >= 500) return { verdict: 'WARN', check, message: `${what} gets ${describe(answer)}`, fix: FIX.defaultServer };
@@ -452,13 +501,25 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
   );
   if (answer.kind !== 'answer' || answer.status !== 200) {
     const why = answer.kind === 'answer' && answer.status === 401 ? 'the name or password was refused' : describe(answer);
-    report({ verdict: 'FAIL', check: 'login', message: `could not log in as ${account.username} at ${loginOrigin.origin}/api/login: ${why}`, fix: 'give an account of this gateway and its password (stdin or --password-file)' });
+    report({
+      verdict: 'FAIL',
+      check: 'login',
+      message: `could not log in as ${account.username} at ${loginOrigin.origin}/api/login: ${why}`,
+      fix: 'give an account of this gateway and its password (stdin or --password-file)',
+    });
     return null;
   }
-  const cookies = (answer.headers.get('set-cookie') ?? []).map(parseSetCookie).filter((c): c is SetCookie => c !== null && c.value !== '' && c.attributes.get('max-age') !== '0');
+  const cookies = (answer.headers.get('set-cookie') ?? [])
+    .map(parseSetCookie)
+    .filter((c): c is SetCookie => c !== null && c.value !== '' && c.attributes.get('max-age') !== '0');
   const session = cookies.find((c) => c.name === 'portcullis-session') ?? cookies[0];
   if (session === undefined) {
-    report({ verdict: 'FAIL', check: 'login', message: 'the login succeeded but set no session cookie', fix: 'let the proxy pass Set-Cookie from Portcullis unchanged' });
+    report({
+      verdict: 'FAIL',
+      check: 'login',
+      message: 'the login succeeded but set no session cookie',
+      fix: 'let the proxy pass Set-Cookie from Portcullis unchanged',
+    });
     return null;
   }
   report({ verdict: 'PASS', check: 'login', message: `logged in as ${account.username} through ${loginOrigin.origin}/api/login` });
@@ -466,15 +527,40 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
   const httpsUsed = loginOrigin.protocol === 'https:' || url.protocol === 'https:';
   const secure = session.attributes.has('secure');
   if (secure) report({ verdict: 'PASS', check: 'cookie-secure', message: `${session.name} is Secure` });
-  else if (httpsUsed) report({ verdict: 'FAIL', check: 'cookie-secure', message: `${session.name} is set over https without Secure: the browser also sends it over plain http, where anyone on the path can read it`, fix: FIX.secure });
-  else report({ verdict: 'WARN', check: 'cookie-secure', message: `the login is plain http, so ${session.name} cannot be Secure: anyone on the path can read it`, fix: FIX.secure });
+  else if (httpsUsed)
+    report({
+      verdict: 'FAIL',
+      check: 'cookie-secure',
+      message: `${session.name} is set over https without Secure: the browser also sends it over plain http, where anyone on the path can read it`,
+      fix: FIX.secure,
+    });
+  else
+    report({
+      verdict: 'WARN',
+      check: 'cookie-secure',
+      message: `the login is plain http, so ${session.name} cannot be Secure: anyone on the path can read it`,
+      fix: FIX.secure,
+    });
 
   if (session.attributes.has('httponly')) report({ verdict: 'PASS', check: 'cookie-httponly', message: `${session.name} is HttpOnly` });
-  else report({ verdict: 'FAIL', check: 'cookie-httponly', message: `${session.name} is not HttpOnly: scripts on any page of the domain can steal the session`, fix: FIX.httpOnly });
+  else
+    report({
+      verdict: 'FAIL',
+      check: 'cookie-httponly',
+      message: `${session.name} is not HttpOnly: scripts on any page of the domain can steal the session`,
+      fix: FIX.httpOnly,
+    });
 
   const sameSite = (session.attributes.get('samesite') ?? '').toLowerCase();
-  if (sameSite === 'lax' || sameSite === 'strict') report({ verdict: 'PASS', check: 'cookie-samesite', message: `${session.name} is SameSite=${session.attributes.get('samesite')}` });
-  else report({ verdict: 'WARN', check: 'cookie-samesite', message: sameSite === '' ? `${session.name} has no SameSite attribute` : `${session.name} is SameSite=None: it goes with cross-site requests`, fix: FIX.sameSite });
+  if (sameSite === 'lax' || sameSite === 'strict')
+    report({ verdict: 'PASS', check: 'cookie-samesite', message: `${session.name} is SameSite=${session.attributes.get('samesite')}` });
+  else
+    report({
+      verdict: 'WARN',
+      check: 'cookie-samesite',
+      message: sameSite === '' ? `${session.name} has no SameSite attribute` : `${session.name} is SameSite=None: it goes with cross-site requests`,
+      fix: FIX.sameSite,
+    });
 
   const domainAttr = (session.attributes.get('domain') ?? '').replace(/^\./, '').toLowerCase();
   const cookieDomain = domainAttr === '' ? loginOrigin.hostname.toLowerCase() : domainAttr;
@@ -482,14 +568,29 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
   const scope = domainAttr === '' ? `host-only on ${cookieDomain}` : `Domain=${cookieDomain}`;
   const reachesApp = domainAttr === '' ? cookieDomain === protectedHost : domainMatches(protectedHost, cookieDomain);
   if (!reachesApp) {
-    report({ verdict: 'FAIL', check: 'cookie-domain', message: `${session.name} is ${scope}: the browser never sends it to ${protectedHost}, so every visit goes back to the login page`, fix: FIX.domain });
+    report({
+      verdict: 'FAIL',
+      check: 'cookie-domain',
+      message: `${session.name} is ${scope}: the browser never sends it to ${protectedHost}, so every visit goes back to the login page`,
+      fix: FIX.domain,
+    });
     return null;
   }
-  if (!cookieDomain.includes('.')) report({ verdict: 'WARN', check: 'cookie-domain', message: `${session.name} is ${scope}: every host under ${cookieDomain} receives the session`, fix: FIX.domain });
+  if (!cookieDomain.includes('.'))
+    report({
+      verdict: 'WARN',
+      check: 'cookie-domain',
+      message: `${session.name} is ${scope}: every host under ${cookieDomain} receives the session`,
+      fix: FIX.domain,
+    });
   else report({ verdict: 'PASS', check: 'cookie-domain', message: `${session.name} is ${scope}, which covers ${protectedHost}` });
 
   if (secure && url.protocol !== 'https:') {
-    report({ verdict: 'SKIP', check: 'session', message: `${url.origin} is plain http, where a browser does not send a Secure cookie: the checks behind the login are skipped` });
+    report({
+      verdict: 'SKIP',
+      check: 'session',
+      message: `${url.origin} is plain http, where a browser does not send a Secure cookie: the checks behind the login are skipped`,
+    });
     return null;
   }
   let totpPending = false;
@@ -514,8 +615,17 @@ async function spoofedUpstreamHeaders(options: DiagnoseOptions, send: ProbeTrans
     const refused = base.kind === 'answer' && (base.status === 403 || headerOf(base, 'location')?.includes('/unauthorized') === true);
     report(
       refused
-        ? { verdict: 'SKIP', check: 'session', message: `the account is refused on ${url.href} (${describe(base)}): the checks behind the login need an account the rules let in` }
-        : { verdict: 'FAIL', check: 'session', message: `the session does not open ${url.href} (${describe(base)})`, fix: 'check that the proxy passes the Cookie header to Portcullis\'s forward-auth endpoint' },
+        ? {
+            verdict: 'SKIP',
+            check: 'session',
+            message: `the account is refused on ${url.href} (${describe(base)}): the checks behind the login need an account the rules let in`,
+          }
+        : {
+            verdict: 'FAIL',
+            check: 'session',
+            message: `the session does not open ${url.href} (${describe(base)})`,
+            fix: "check that the proxy passes the Cookie header to Portcullis's forward-auth endpoint",
+          },
     );
     return;
   }
@@ -526,22 +636,51 @@ async function spoofedUpstreamHeaders(options: DiagnoseOptions, send: ProbeTrans
     {
       check: 'upstream-remote-headers',
       what: 'Remote-User, Remote-Name, Remote-Email and Remote-Groups',
-      headers: [['Remote-User', value], ['Remote-Name', value], ['Remote-Email', `${value}@invalid`], ['Remote-Groups', value]],
+      headers: [
+        ['Remote-User', value],
+        ['Remote-Name', value],
+        ['Remote-Email', `${value}@invalid`],
+        ['Remote-Groups', value],
+      ],
       fix: FIX.remote,
     },
-    { check: 'upstream-x-forwarded-host', what: 'X-Forwarded-Host', headers: [['X-Forwarded-Host', spoofHostFor(url.hostname, marker)]], fix: FIX.upstreamForwarded },
+    {
+      check: 'upstream-x-forwarded-host',
+      what: 'X-Forwarded-Host',
+      headers: [['X-Forwarded-Host', spoofHostFor(url.hostname, marker)]],
+      fix: FIX.upstreamForwarded,
+    },
     { check: 'upstream-x-forwarded-uri', what: 'X-Forwarded-Uri', headers: [['X-Forwarded-Uri', `/${value}`]], fix: FIX.upstreamForwarded },
-    { check: 'upstream-x-original-url', what: 'X-Original-URL', headers: [['X-Original-URL', `${url.protocol}//${url.host}/${value}`]], fix: FIX.upstreamForwarded },
+    {
+      check: 'upstream-x-original-url',
+      what: 'X-Original-URL',
+      headers: [['X-Original-URL', `${url.protocol}//${url.host}/${value}`]],
+      fix: FIX.upstreamForwarded,
+    },
   ];
   for (const spoof of spoofs) {
     const answer = await send(probe(url, 'GET', target, withCookie(spoof.headers)));
     const sentBy = `a client's ${spoof.what}`;
     if (answer.kind === 'answer' && contains(answer, marker)) {
-      report({ verdict: 'FAIL', check: spoof.check, message: `${sentBy} reach${spoof.what.includes(',') ? '' : 'es'} the app (its answer repeats the spoofed value)`, fix: spoof.fix });
+      report({
+        verdict: 'FAIL',
+        check: spoof.check,
+        message: `${sentBy} reach${spoof.what.includes(',') ? '' : 'es'} the app (its answer repeats the spoofed value)`,
+        fix: spoof.fix,
+      });
     } else if (!served(answer)) {
-      report({ verdict: 'FAIL', check: spoof.check, message: `${sentBy} changes a logged-in answer (${describe(answer)} instead of ${describe(base)}): it reaches the decision`, fix: spoof.fix });
+      report({
+        verdict: 'FAIL',
+        check: spoof.check,
+        message: `${sentBy} changes a logged-in answer (${describe(answer)} instead of ${describe(base)}): it reaches the decision`,
+        fix: spoof.fix,
+      });
     } else {
-      report({ verdict: 'PASS', check: spoof.check, message: `${sentBy} ${spoof.what.includes(',') ? 'do' : 'does'} not reach the app (not in its answer, status unchanged)` });
+      report({
+        verdict: 'PASS',
+        check: spoof.check,
+        message: `${sentBy} ${spoof.what.includes(',') ? 'do' : 'does'} not reach the app (not in its answer, status unchanged)`,
+      });
     }
   }
 }

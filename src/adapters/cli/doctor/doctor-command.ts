@@ -111,7 +111,8 @@ function parse(args: readonly string[]): DoctorArgs {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DoctorUsageError('the protected URL must be an absolute http:// or https:// URL');
   if (url.username !== '' || url.password !== '') throw new DoctorUsageError('never put credentials in the URL: use --as and standard input');
   url.hash = '';
-  if ((passwordFile !== undefined || passwordStdin) && as === undefined) throw new DoctorUsageError(`${passwordStdin ? '--password-stdin' : '--password-file'} goes with --as`);
+  if ((passwordFile !== undefined || passwordStdin) && as === undefined)
+    throw new DoctorUsageError(`${passwordStdin ? '--password-stdin' : '--password-file'} goes with --as`);
   if (passwordFile !== undefined && passwordStdin) throw new DoctorUsageError('give --password-stdin or --password-file, not both');
   return { url, as, passwordFile, passwordStdin, publicPath, transport: { insecure, resolve, timeoutMs } };
 }
@@ -157,14 +158,10 @@ export async function doctorCommand(argv: readonly string[], io: CliIo, deps: Do
   }
   io.out(`Portcullis doctor: ${args.url.href}\n`);
   const findings: Finding[] = [];
-  await diagnose(
-    { url: args.url, login, publicPath: args.publicPath, marker: randomBytes(4).toString('hex') },
-    deps.transport(args.transport),
-    (finding) => {
-      findings.push(finding);
-      io.out(formatFinding(finding));
-    },
-  );
+  await diagnose({ url: args.url, login, publicPath: args.publicPath, marker: randomBytes(4).toString('hex') }, deps.transport(args.transport), (finding) => {
+    findings.push(finding);
+    io.out(formatFinding(finding));
+  });
   io.out(summary(findings));
   return findings.some((f) => f.verdict === 'FAIL') ? 1 : 0;
 }
