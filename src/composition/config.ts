@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { BlockList } from 'node:net';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-file';
 import { filterTemplateProblem } from '../adapters/users/ldap-filter';
@@ -8,7 +9,7 @@ import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
-import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
@@ -34,8 +35,8 @@ export interface OAuthConfig {
   readonly github?: GitHubConfig;
   readonly google?: GoogleConfig;
   readonly generic?: GenericConfig;
-  /** `OAUTH_WHITELIST` as given ('' admits everyone); valid by construction. */
-  readonly whitelist: string;
+  /** `OAUTH_WHITELIST`, parsed once here (empty admits everyone: kind `anyone`). */
+  readonly whitelist: OAuthWhitelist;
   /** Bound on every call to a provider. */
   readonly timeoutSeconds: number;
 }
@@ -66,7 +67,8 @@ export interface Config {
   readonly disableContinue: boolean;
   readonly oauthAutoRedirect: string;
   readonly oauth: OAuthConfig;
-  readonly trustedProxies: readonly string[];
+  /** `TRUSTED_PROXIES`, parsed once by loadConfig into the addresses whose `X-Forwarded-For` is believed. */
+  readonly trustedProxies: BlockList;
   readonly logLevel: LogLevel;
   /** Shared state for several replicas; null keeps it in this process. */
   readonly redis: RedisTarget | null;
@@ -312,9 +314,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     userUrl: httpUrl('GENERIC_USER_URL') ?? '',
     scopes,
   };
-  const whitelist = read('OAUTH_WHITELIST');
-  const parsedWhitelist = parseOAuthWhitelist(whitelist);
+  const parsedWhitelist = parseOAuthWhitelist(read('OAUTH_WHITELIST'));
   if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
+  // Only reached in a returned Config when there is no problem, so the fallback is never used; it admits nobody.
+  const whitelist: OAuthWhitelist = parsedWhitelist.ok ? parsedWhitelist.value : { kind: 'list', emails: new Set(), domains: new Set() };
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
   const ldap = ldapSettings(read, get, fromFile, problems);
@@ -337,8 +340,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     );
   }
 
-  const trustedProxies = read('TRUSTED_PROXIES');
-  problems.push(...buildTrustedProxies(trustedProxies).problems);
+  const { list: trustedProxies, problems: proxyProblems } = buildTrustedProxies(read('TRUSTED_PROXIES'));
+  problems.push(...proxyProblems);
 
   const logLevel = read('LOG_LEVEL');
 
@@ -442,7 +445,7 @@ function exampleCredentials(option: string, entries: readonly UsersListEntry[]):
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
   const providers = (['github', 'google', 'generic'] as const).filter((p) => config.oauth[p] !== undefined);
-  if (providers.length > 0 && config.oauth.whitelist.trim() === '' && config.accessConfig === null) {
+  if (providers.length > 0 && config.oauth.whitelist.kind === 'anyone' && config.accessConfig === null) {
     warnings.push(
       `OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of ${providers.join(', ')} can log in and pass every protected application. ` +
         'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
