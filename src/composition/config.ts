@@ -13,6 +13,7 @@ import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitel
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
+import { optionalModules } from './optional-modules';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 import type { LogLevel } from '../adapters/system/logger';
 import { CONFIGURING_OPTIONS, OPTION_NAMES, OPTION_TABLE, SECRET_OPTIONS, optionsIn, type OptionName, type OptionValue } from './options';
@@ -227,7 +228,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const usersFilePath = read('USERS_FILE');
   if (usersFilePath !== undefined) {
     try {
-      const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath);
+      const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath, optionalModules.yaml);
       usersFile = { path: usersFilePath, entries: parsed.entries };
       // At start-up a name in both is most likely a mistake; a later reload can only be warned about.
       const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
@@ -377,7 +378,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const accessConfig = read('ACCESS_CONFIG');
   let accessRules: AccessRules | null = null;
   if (accessConfig !== null) {
-    const rules = loadAccessRulesFile(accessConfig, readFile);
+    const rules = loadAccessRulesFile(accessConfig, optionalModules.yaml(), readFile);
     if (rules.ok) accessRules = rules.value;
     else problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
   }

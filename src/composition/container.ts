@@ -230,7 +230,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (logger: Logger): AccessRulesSource =>
       config.accessConfig === null
         ? new InMemoryAccessRulesSource(allowAuthenticatedRules())
-        : new YamlFileAccessRulesSource(config.accessConfig, {
+        : new YamlFileAccessRulesSource(config.accessConfig, optionalModules.yaml(), {
             logger,
             // The rules loadConfig read and validated: the file is not read a second time. Watched from gateway.start().
             initial: config.accessRules ?? undefined,
