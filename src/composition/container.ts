@@ -94,9 +94,14 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   const timeoutMs = timeoutSeconds * 1000;
   const list: OAuthProvider[] = [];
   if (github)
-    list.push(new GitHubOAuthProvider({ clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs }));
-  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }));
-  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }));
+    list.push(
+      new GitHubOAuthProvider(
+        { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs },
+        optionalModules.simpleOAuth2(),
+      ),
+    );
+  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
+  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }, optionalModules.simpleOAuth2()));
   return new ConfiguredOAuthProviders(list);
 }
 
