@@ -515,12 +515,12 @@ function ldapSettings(
     problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const searchFilter = read('LDAP_SEARCH_FILTER');
-  const searchProblem = filterTemplateProblem(searchFilter, 's');
+  const searchProblem = filterTemplateProblem(searchFilter, 's', optionalModules.ldapts());
   if (searchProblem !== null) problems.push(`LDAP_SEARCH_FILTER ${searchProblem}`);
   const groupBaseDn = read('LDAP_GROUP_BASE_DN');
   const groupFilter = read('LDAP_GROUP_FILTER');
   if (get('LDAP_GROUP_FILTER') !== undefined && groupBaseDn === undefined) problems.push('LDAP_GROUP_FILTER needs LDAP_GROUP_BASE_DN');
-  const groupProblem = filterTemplateProblem(groupFilter, 'sd');
+  const groupProblem = filterTemplateProblem(groupFilter, 'sd', optionalModules.ldapts());
   if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
   if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
   type AttributeOption =

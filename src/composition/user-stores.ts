@@ -32,7 +32,7 @@ export function buildUserStore(
     stores.push(file);
   }
   if (config.ldap !== null) {
-    const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger);
+    const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger, optionalModules.ldapts());
     deps.resources.add(() => ldap.close());
     stores.push(ldap);
   }
