@@ -8,6 +8,7 @@ import { configWarnings, loadConfig, secretFlagWarnings } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
+import { optionalModules } from './optional-modules';
 
 /** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
 function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: string | null; caFile: string | null } | null {
@@ -38,14 +39,14 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         return backupPostgres(database, file);
       }
       const { backupDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
-      return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file);
+      return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, optionalModules.betterSqlite3());
     },
     restore: async (file, dataDir) => {
       if (dataDir === null && postgresBackupTarget(env) !== null) {
         throw new Error('with DATABASE_URL, restore a pg_dump backup with pg_restore --clean (see docs/operations.md), the gateways stopped');
       }
       const { restoreDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
-      return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now());
+      return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now(), optionalModules.betterSqlite3());
     },
     explain: (args, write) => explain(args, env, write),
     checkConfig: (args) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { BlockList } from 'node:net';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-file';
 import { filterTemplateProblem } from '../adapters/users/ldap-filter';
@@ -8,10 +9,11 @@ import { buildTrustedProxies } from '../adapters/http/client-address';
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
-import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
+import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
+import { optionalModules } from './optional-modules';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 import type { LogLevel } from '../adapters/system/logger';
 import { CONFIGURING_OPTIONS, OPTION_NAMES, OPTION_TABLE, SECRET_OPTIONS, optionsIn, type OptionName, type OptionValue } from './options';
@@ -34,8 +36,8 @@ export interface OAuthConfig {
   readonly github?: GitHubConfig;
   readonly google?: GoogleConfig;
   readonly generic?: GenericConfig;
-  /** `OAUTH_WHITELIST` as given ('' admits everyone); valid by construction. */
-  readonly whitelist: string;
+  /** `OAUTH_WHITELIST`, parsed once here (empty admits everyone: kind `anyone`). */
+  readonly whitelist: OAuthWhitelist;
   /** Bound on every call to a provider. */
   readonly timeoutSeconds: number;
 }
@@ -66,7 +68,8 @@ export interface Config {
   readonly disableContinue: boolean;
   readonly oauthAutoRedirect: string;
   readonly oauth: OAuthConfig;
-  readonly trustedProxies: readonly string[];
+  /** `TRUSTED_PROXIES`, parsed once by loadConfig into the addresses whose `X-Forwarded-For` is believed. */
+  readonly trustedProxies: BlockList;
   readonly logLevel: LogLevel;
   /** Shared state for several replicas; null keeps it in this process. */
   readonly redis: RedisTarget | null;
@@ -225,7 +228,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const usersFilePath = read('USERS_FILE');
   if (usersFilePath !== undefined) {
     try {
-      const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath);
+      const parsed = parseUsersFile(readFile(usersFilePath), usersFilePath, optionalModules.yaml);
       usersFile = { path: usersFilePath, entries: parsed.entries };
       // At start-up a name in both is most likely a mistake; a later reload can only be warned about.
       const inUsers = new Set(users.map((u) => u.username.toLowerCase()));
@@ -312,9 +315,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     userUrl: httpUrl('GENERIC_USER_URL') ?? '',
     scopes,
   };
-  const whitelist = read('OAUTH_WHITELIST');
-  const parsedWhitelist = parseOAuthWhitelist(whitelist);
+  const parsedWhitelist = parseOAuthWhitelist(read('OAUTH_WHITELIST'));
   if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
+  // Only reached in a returned Config when there is no problem, so the fallback is never used; it admits nobody.
+  const whitelist: OAuthWhitelist = parsedWhitelist.ok ? parsedWhitelist.value : { kind: 'list', emails: new Set(), domains: new Set() };
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
   const ldap = ldapSettings(read, get, fromFile, problems);
@@ -337,8 +341,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     );
   }
 
-  const trustedProxies = read('TRUSTED_PROXIES');
-  problems.push(...buildTrustedProxies(trustedProxies).problems);
+  const { list: trustedProxies, problems: proxyProblems } = buildTrustedProxies(read('TRUSTED_PROXIES'));
+  problems.push(...proxyProblems);
 
   const logLevel = read('LOG_LEVEL');
 
@@ -374,7 +378,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const accessConfig = read('ACCESS_CONFIG');
   let accessRules: AccessRules | null = null;
   if (accessConfig !== null) {
-    const rules = loadAccessRulesFile(accessConfig, readFile);
+    const rules = loadAccessRulesFile(accessConfig, optionalModules.yaml(), readFile);
     if (rules.ok) accessRules = rules.value;
     else problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
   }
@@ -442,7 +446,7 @@ function exampleCredentials(option: string, entries: readonly UsersListEntry[]):
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
   const providers = (['github', 'google', 'generic'] as const).filter((p) => config.oauth[p] !== undefined);
-  if (providers.length > 0 && config.oauth.whitelist.trim() === '' && config.accessConfig === null) {
+  if (providers.length > 0 && config.oauth.whitelist.kind === 'anyone' && config.accessConfig === null) {
     warnings.push(
       `OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of ${providers.join(', ')} can log in and pass every protected application. ` +
         'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
@@ -511,12 +515,12 @@ function ldapSettings(
     problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const searchFilter = read('LDAP_SEARCH_FILTER');
-  const searchProblem = filterTemplateProblem(searchFilter, 's');
+  const searchProblem = filterTemplateProblem(searchFilter, 's', optionalModules.ldapts());
   if (searchProblem !== null) problems.push(`LDAP_SEARCH_FILTER ${searchProblem}`);
   const groupBaseDn = read('LDAP_GROUP_BASE_DN');
   const groupFilter = read('LDAP_GROUP_FILTER');
   if (get('LDAP_GROUP_FILTER') !== undefined && groupBaseDn === undefined) problems.push('LDAP_GROUP_FILTER needs LDAP_GROUP_BASE_DN');
-  const groupProblem = filterTemplateProblem(groupFilter, 'sd');
+  const groupProblem = filterTemplateProblem(groupFilter, 'sd', optionalModules.ldapts());
   if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
   if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
   type AttributeOption =

@@ -1,4 +1,4 @@
-import { ClientAddressResolver, buildTrustedProxies } from '../adapters/http/client-address';
+import { ClientAddressResolver } from '../adapters/http/client-address';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
@@ -55,7 +55,6 @@ import { GoogleOAuthProvider } from '../adapters/providers/google-oauth-provider
 import { StartOAuthUseCase } from '../application/use-cases/start-oauth';
 import { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
-import { parseOAuthWhitelist } from '../domain/oauth-whitelist';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { ReadinessCheck } from '../application/ports/readiness-check';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
@@ -95,9 +94,14 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   const timeoutMs = timeoutSeconds * 1000;
   const list: OAuthProvider[] = [];
   if (github)
-    list.push(new GitHubOAuthProvider({ clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs }));
-  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }));
-  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }));
+    list.push(
+      new GitHubOAuthProvider(
+        { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs },
+        optionalModules.simpleOAuth2(),
+      ),
+    );
+  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
+  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }, optionalModules.simpleOAuth2()));
   return new ConfiguredOAuthProviders(list);
 }
 
@@ -132,7 +136,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Database,
     (logger: Logger, clock: Clock): DatabaseHolder => ({
-      database: config.redis === null && config.database === null && config.dataDir !== null ? SqliteDatabase.open(config.dataDir, { logger, clock }) : null,
+      database:
+        config.redis === null && config.database === null && config.dataDir !== null
+          ? SqliteDatabase.open(config.dataDir, { driver: optionalModules.betterSqlite3(), logger, clock })
+          : null,
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
@@ -231,7 +238,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (logger: Logger): AccessRulesSource =>
       config.accessConfig === null
         ? new InMemoryAccessRulesSource(allowAuthenticatedRules())
-        : new YamlFileAccessRulesSource(config.accessConfig, {
+        : new YamlFileAccessRulesSource(config.accessConfig, optionalModules.yaml(), {
             logger,
             // The rules loadConfig read and validated: the file is not read a second time. Watched from gateway.start().
             initial: config.accessRules ?? undefined,
@@ -251,11 +258,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(TOKENS.OAuthProviders, (): OAuthProviders => oauthProvidersOf(config));
   bind(TOKENS.OAuthSettings, (): OAuthSettings => {
-    const whitelist = parseOAuthWhitelist(config.oauth.whitelist);
     return {
       appUrl: config.appUrl,
-      // loadConfig has refused an invalid whitelist already; a hand-built Config must not open the gate either.
-      whitelist: whitelist.ok ? whitelist.value : { kind: 'list', emails: new Set(), domains: new Set() },
+      whitelist: config.oauth.whitelist,
       flowLifetimeMs: OAUTH_FLOW_LIFETIME_MS,
       maxLiveFlows: MAX_LIVE_OAUTH_FLOWS,
     };
@@ -390,7 +395,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         disableContinue: config.disableContinue,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
-      clientAddress: new ClientAddressResolver(buildTrustedProxies(config.trustedProxies).list),
+      clientAddress: new ClientAddressResolver(config.trustedProxies),
       providers,
       logger,
       metrics: m.metrics ?? undefined,

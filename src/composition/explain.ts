@@ -1,4 +1,5 @@
 import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
+import { optionalModules } from './optional-modules';
 import { evaluateAccess } from '../domain/access-evaluation';
 import { parseForwarded } from '../domain/forwarded-request';
 import { readPath } from '../domain/path-readings';
@@ -57,7 +58,7 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
     write(`no rules file: set ACCESS_CONFIG or pass --access-config\n${USAGE}`);
     return 2;
   }
-  const rules = loadAccessRulesFile(file.trim());
+  const rules = loadAccessRulesFile(file.trim(), optionalModules.yaml());
   if (!rules.ok) {
     write(`the rules file ${file} is not valid:\n${rules.error.map((p) => `  - ${p}`).join('\n')}`);
     return 2;

@@ -1,17 +1,38 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { DestinationStream } from 'pino';
 import { lazyModule } from '../adapters/system/lazy-module';
 
 /**
  * The libraries of optional features, loaded in this one place and only when the feature is
- * configured: a gateway without metrics, Redis, PostgreSQL or a terminal does not carry prom-client, ioredis,
- * pg or pino-pretty in its idle memory (see docs/benchmark.md). Composition hands each module to the
+ * configured: a gateway without metrics, Redis, PostgreSQL, LDAP, OAuth, SQLite, YAML files or a
+ * terminal does not carry prom-client, ioredis, pg, ldapts, simple-oauth2, better-sqlite3, yaml or
+ * pino-pretty in its idle memory (see docs/benchmark.md). Composition hands each module to the
  * adapter that uses it, typed with `typeof import(...)`, so the adapter neither requires nor knows
  * when it is loaded. Each loader loads once.
  */
-export const optionalModules = {
+export interface OptionalModules {
+  readonly promClient: () => typeof import('prom-client');
+  readonly ioredis: () => typeof import('ioredis');
+  readonly pg: () => typeof import('pg');
+  readonly ldapts: () => typeof import('ldapts');
+  readonly simpleOAuth2: () => typeof import('simple-oauth2');
+  readonly betterSqlite3: () => typeof BetterSqlite3;
+  readonly yaml: () => typeof import('yaml');
+  readonly pinoPretty: () => ((options: Record<string, unknown>) => DestinationStream) | null;
+}
+
+export const optionalModules: OptionalModules = {
   promClient: lazyModule(() => require('prom-client') as typeof import('prom-client')),
   ioredis: lazyModule(() => require('ioredis') as typeof import('ioredis')),
   pg: lazyModule(() => require('pg') as typeof import('pg')),
+  /** LDAP_ADDRESS: the client, and the filter parser that validates LDAP_*_FILTER. */
+  ldapts: lazyModule(() => require('ldapts') as typeof import('ldapts')),
+  /** An OAuth provider's code flow. */
+  simpleOAuth2: lazyModule(() => require('simple-oauth2') as typeof import('simple-oauth2')),
+  /** The SQLite state in DATA_DIR (and its backup and restore commands). */
+  betterSqlite3: lazyModule((): typeof BetterSqlite3 => require('better-sqlite3') as typeof BetterSqlite3),
+  /** ACCESS_CONFIG, and USERS_FILE in its YAML form. */
+  yaml: lazyModule(() => require('yaml') as typeof import('yaml')),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {
     try {

@@ -1,5 +1,6 @@
 import { CompositeUserStore } from '../adapters/users/composite-user-store';
 import { FileUserStore } from '../adapters/users/file-user-store';
+import { optionalModules } from './optional-modules';
 import { LdapUserStore } from '../adapters/users/ldap-user-store';
 import { StaticUserStore } from '../adapters/users/static-user-store';
 import { accountFromEntry } from '../adapters/users/users-list';
@@ -26,12 +27,12 @@ export function buildUserStore(
     );
   }
   if (config.usersFile !== null) {
-    const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger);
+    const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger, optionalModules.yaml);
     deps.resources.add(() => file.close());
     stores.push(file);
   }
   if (config.ldap !== null) {
-    const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger);
+    const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger, optionalModules.ldapts());
     deps.resources.add(() => ldap.close());
     stores.push(ldap);
   }

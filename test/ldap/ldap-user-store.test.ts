@@ -1,3 +1,4 @@
+import { optionalModules } from '../../src/composition/optional-modules';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LdapUserStore, type LdapUserStoreSettings } from '../../src/adapters/users/ldap-user-store';
 import { UserStoreUnavailableError } from '../../src/application/ports/user-store';
@@ -39,7 +40,7 @@ function settings(extra: Partial<LdapUserStoreSettings> = {}): LdapUserStoreSett
   };
 }
 function store(extra: Partial<LdapUserStoreSettings> = {}, clock = new FixedClock()): LdapUserStore {
-  const s = new LdapUserStore(settings(extra), 'example.test', clock, silentLogger);
+  const s = new LdapUserStore(settings(extra), 'example.test', clock, silentLogger, optionalModules.ldapts());
   open.push(s);
   return s;
 }
@@ -113,7 +114,7 @@ describe('LdapUserStore against a real OpenLDAP', () => {
       await c.add(`cn=ops\\,admins,ou=groups,${BASE_DN}`, { objectClass: 'groupOfNames', cn: 'ops,admins', member: personDn('hal') });
       await c.add(`cn=staff\u200b,ou=groups,${BASE_DN}`, { objectClass: 'groupOfNames', cn: 'staff\u200b', member: personDn('hal') });
     });
-    const s = new LdapUserStore(settings(), 'example.test', new FixedClock(), logger);
+    const s = new LdapUserStore(settings(), 'example.test', new FixedClock(), logger, optionalModules.ldapts());
     open.push(s);
     expect(await s.findAccount('gr\u200beta')).toBeNull();
     expect(await s.findAccount('greta')).toBeNull();

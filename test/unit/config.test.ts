@@ -37,9 +37,14 @@ describe('loadConfig', () => {
       genericName: 'Generic',
       disableContinue: false,
       oauthAutoRedirect: 'none',
-      trustedProxies: DEFAULT_TRUSTED_PROXIES,
       logLevel: 'info',
     });
+    // TRUSTED_PROXIES arrives parsed: loopback (DEFAULT_TRUSTED_PROXIES) is trusted, a private range is not.
+    const base = DEFAULT_TRUSTED_PROXIES.map((cidr) => cidr.split('/')[0]);
+    expect(base.map((a) => config.trustedProxies.check(a, a.includes(':') ? 'ipv6' : 'ipv4'))).toEqual(base.map(() => true));
+    expect(['127.0.0.1', '127.9.9.9'].map((a) => config.trustedProxies.check(a, 'ipv4'))).toEqual([true, true]);
+    expect(config.trustedProxies.check('::1', 'ipv6')).toBe(true);
+    expect(['10.0.0.1', '192.168.1.1'].map((a) => config.trustedProxies.check(a, 'ipv4'))).toEqual([false, false]);
     expect(config.forgotPasswordMessage).toContain('USERS');
     expect(config.users).toEqual([{ username: 'alice', hash: HASH }]);
   });
@@ -149,9 +154,9 @@ describe('loadConfig', () => {
       appTitle: 'from flag',
       sessionExpirySeconds: 3600,
       cookieSecure: false,
-      trustedProxies: ['10.1.0.0/16', '192.0.2.1'],
       disableContinue: true,
     });
+    expect(['10.1.200.3', '192.0.2.1', '192.0.2.2', '127.0.0.1'].map((a) => config.trustedProxies.check(a, 'ipv4'))).toEqual([true, true, false, false]);
   });
 
   it('turns flags into the matching variable names and reports unknown flags and stray arguments', () => {

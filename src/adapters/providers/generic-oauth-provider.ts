@@ -23,16 +23,23 @@ export class GenericOAuthProvider implements OAuthProvider {
   readonly id = 'generic' as const;
   private readonly client: SimpleOAuth2Client;
 
-  constructor(private readonly options: GenericOptions) {
-    this.client = new SimpleOAuth2Client({
-      provider: 'generic',
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      authorizeUrl: options.authUrl,
-      tokenUrl: options.tokenUrl,
-      scopes: options.scopes,
-      timeoutMs: options.timeoutMs,
-    });
+  /** `simpleOAuth2`: the library, handed in by composition (optional-modules.ts). */
+  constructor(
+    private readonly options: GenericOptions,
+    simpleOAuth2: typeof import('simple-oauth2'),
+  ) {
+    this.client = new SimpleOAuth2Client(
+      {
+        provider: 'generic',
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        authorizeUrl: options.authUrl,
+        tokenUrl: options.tokenUrl,
+        scopes: options.scopes,
+        timeoutMs: options.timeoutMs,
+      },
+      simpleOAuth2,
+    );
   }
 
   authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {

@@ -20,20 +20,24 @@ export class GitHubOAuthProvider implements OAuthProvider {
   private readonly client: SimpleOAuth2Client;
   private readonly apiUrl: string;
 
-  constructor(options: GitHubOptions) {
+  /** `simpleOAuth2`: the library, handed in by composition (optional-modules.ts). */
+  constructor(options: GitHubOptions, simpleOAuth2: typeof import('simple-oauth2')) {
     const web = options.webUrl.replace(/\/+$/, '');
     this.apiUrl = options.apiUrl.replace(/\/+$/, '');
-    this.client = new SimpleOAuth2Client({
-      provider: 'github',
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      authorizeUrl: `${web}/login/oauth/authorize`,
-      tokenUrl: `${web}/login/oauth/access_token`,
-      scopes: ['read:user', 'user:email'],
-      timeoutMs: options.timeoutMs,
-      clientAuthentication: 'body',
-      apiHeaders: { accept: 'application/vnd.github+json', 'user-agent': 'portcullis', 'x-github-api-version': '2022-11-28' },
-    });
+    this.client = new SimpleOAuth2Client(
+      {
+        provider: 'github',
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        authorizeUrl: `${web}/login/oauth/authorize`,
+        tokenUrl: `${web}/login/oauth/access_token`,
+        scopes: ['read:user', 'user:email'],
+        timeoutMs: options.timeoutMs,
+        clientAuthentication: 'body',
+        apiHeaders: { accept: 'application/vnd.github+json', 'user-agent': 'portcullis', 'x-github-api-version': '2022-11-28' },
+      },
+      simpleOAuth2,
+    );
   }
 
   authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {

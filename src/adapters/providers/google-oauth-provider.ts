@@ -21,16 +21,23 @@ export class GoogleOAuthProvider implements OAuthProvider {
   readonly id = 'google' as const;
   private readonly client: SimpleOAuth2Client;
 
-  constructor(private readonly options: GoogleOptions) {
-    this.client = new SimpleOAuth2Client({
-      provider: 'google',
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      authorizeUrl: options.authUrl,
-      tokenUrl: options.tokenUrl,
-      scopes: ['openid', 'email', 'profile'],
-      timeoutMs: options.timeoutMs,
-    });
+  /** `simpleOAuth2`: the library, handed in by composition (optional-modules.ts). */
+  constructor(
+    private readonly options: GoogleOptions,
+    simpleOAuth2: typeof import('simple-oauth2'),
+  ) {
+    this.client = new SimpleOAuth2Client(
+      {
+        provider: 'google',
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        authorizeUrl: options.authUrl,
+        tokenUrl: options.tokenUrl,
+        scopes: ['openid', 'email', 'profile'],
+        timeoutMs: options.timeoutMs,
+      },
+      simpleOAuth2,
+    );
   }
 
   authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {

@@ -28,12 +28,18 @@ export interface OAuth2ClientOptions {
 export class SimpleOAuth2Client {
   private readonly client: AuthorizationCode;
 
-  constructor(private readonly options: OAuth2ClientOptions) {
+  /**
+   * `simpleOAuth2` is the library, handed in by composition (optional-modules.ts) only when a
+   * provider is configured: simple-oauth2 and joi cost a gateway without OAuth several megabytes
+   * of idle memory (see docs/benchmark.md).
+   */
+  constructor(
+    private readonly options: OAuth2ClientOptions,
+    simpleOAuth2: typeof import('simple-oauth2'),
+  ) {
     const authorize = new URL(options.authorizeUrl);
     const token = new URL(options.tokenUrl);
-    // Loaded when a provider is configured, not at start-up: simple-oauth2 and joi cost a gateway
-    // without OAuth several megabytes of idle memory (see docs/benchmark.md).
-    const { AuthorizationCode: Client } = require('simple-oauth2') as typeof import('simple-oauth2');
+    const { AuthorizationCode: Client } = simpleOAuth2;
     this.client = new Client({
       client: { id: options.clientId, secret: options.clientSecret },
       auth: {

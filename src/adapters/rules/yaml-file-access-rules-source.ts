@@ -6,10 +6,7 @@ import { err, type Result } from '../../domain/result';
 import type { Logger } from '../system/logger';
 import { WatchedFile } from '../system/watched-file';
 import type { Document as YamlDocument, LineCounter } from 'yaml';
-import { lazyModule } from '../system/lazy-module';
 import { InMemoryAccessRulesSource } from './in-memory-access-rules-source';
-
-const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
 
 /** Reads a whole file as UTF-8; throws when it cannot. */
 export type FileReader = (path: string) => string;
@@ -23,11 +20,11 @@ const NAME_LISTS: readonly (readonly string[])[] = [['users', 'allow'], ['users'
  * Parses and validates rules from YAML text; every problem is returned, each with its place (its
  * path in the document and, where the file has it, its line).
  */
-export function parseAccessRulesYaml(text: string, readSecret: SecretReader): Result<AccessRules, string[]> {
-  const lines = new (yaml().LineCounter)();
-  const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, lineCounter: lines });
+export function parseAccessRulesYaml(text: string, readSecret: SecretReader, yaml: typeof import('yaml')): Result<AccessRules, string[]> {
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { uniqueKeys: true, prettyErrors: true, lineCounter: lines });
   if (doc.errors.length > 0) return err(doc.errors.map((e) => `YAML: ${e.message.split('\n')[0]}`));
-  namesAsWritten(doc);
+  namesAsWritten(doc, yaml);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -44,8 +41,7 @@ export function parseAccessRulesYaml(text: string, readSecret: SecretReader): Re
  * block "7" and let `007` through (fail open). Every unquoted scalar of a name list keeps its
  * source text instead; an empty entry stays empty and is refused by the rules.
  */
-function namesAsWritten(doc: YamlDocument): void {
-  const y = yaml();
+function namesAsWritten(doc: YamlDocument, y: typeof import('yaml')): void {
   const sections: unknown[] = [doc.get('default', true)];
   const apps = doc.get('apps', true);
   if (y.isMap(apps)) for (const pair of apps.items) sections.push(pair.value);
@@ -73,21 +69,28 @@ function withLine(problem: string, doc: YamlDocument, lines: LineCounter): strin
   return problem;
 }
 
-/** Reads, parses and validates a rules file; password files are read through the same reader. */
-export function loadAccessRulesFile(path: string, readFile: FileReader = defaultReader): Result<AccessRules, string[]> {
+/**
+ * Reads, parses and validates a rules file; password files are read through the same reader. `yaml`
+ * is the library, handed in by composition (optional-modules.ts) so only a gateway with rules loads it.
+ */
+export function loadAccessRulesFile(path: string, yaml: typeof import('yaml'), readFile: FileReader = defaultReader): Result<AccessRules, string[]> {
   let text: string;
   try {
     text = readFile(path);
   } catch {
     return err([`cannot read ${path}`]);
   }
-  return parseAccessRulesYaml(text, (secretPath) => {
-    try {
-      return readFile(secretPath);
-    } catch {
-      return null;
-    }
-  });
+  return parseAccessRulesYaml(
+    text,
+    (secretPath) => {
+      try {
+        return readFile(secretPath);
+      } catch {
+        return null;
+      }
+    },
+    yaml,
+  );
 }
 
 /** Thrown when the rules file is invalid at start-up; `problems` lists every one. */
@@ -130,7 +133,11 @@ export class YamlFileAccessRulesSource implements AccessRulesSource {
    * Loads the file now unless `initial` holds it already; throws InvalidAccessRulesError listing
    * every problem when it is not valid. Watches it now unless `watch` is false.
    */
-  constructor(path: string, options: YamlFileAccessRulesOptions = {}) {
+  constructor(
+    path: string,
+    private readonly yaml: typeof import('yaml'),
+    options: YamlFileAccessRulesOptions = {},
+  ) {
     this.path = resolve(path);
     this.readFile = options.readFile ?? defaultReader;
     this.logger = options.logger;
@@ -139,7 +146,7 @@ export class YamlFileAccessRulesSource implements AccessRulesSource {
     if (options.watch !== false) this.start();
     let rules = options.initial;
     if (rules === undefined) {
-      const loaded = loadAccessRulesFile(this.path, this.readFile);
+      const loaded = loadAccessRulesFile(this.path, this.yaml, this.readFile);
       if (!loaded.ok) {
         this.close();
         throw new InvalidAccessRulesError(loaded.error);
@@ -174,7 +181,7 @@ export class YamlFileAccessRulesSource implements AccessRulesSource {
 
   /** Reads the file again now (also what a detected change does). Returns true when new rules are in force. */
   reload(): boolean {
-    const loaded = loadAccessRulesFile(this.path, this.readFile);
+    const loaded = loadAccessRulesFile(this.path, this.yaml, this.readFile);
     if (!loaded.ok) {
       this.held.refuse(loaded.error);
       this.logger?.warn('access rules not reloaded; the last good rules stay in force', { file: this.path, problems: loaded.error });

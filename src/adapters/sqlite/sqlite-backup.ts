@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, copyFileSync, chmodSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DATABASE_FILE, driver, reasonOf, takeGatewayLock, type Database } from './sqlite-database';
+import { DATABASE_FILE, reasonOf, takeGatewayLock, type Database, type SqliteDriver } from './sqlite-database';
 import { MIGRATIONS } from './migrations';
 
 /** A backup or restore that cannot be done; the message is for the operator (one line, no secret). */
@@ -16,14 +16,13 @@ export class DatabaseToolError extends Error {
  * one consistent snapshot (a WAL reader never blocks the gateway's writes, nor is blocked by
  * them) and writes a compact copy. The copy is created owner-only. Resolves a summary line.
  */
-export function backupDatabase(dataDir: string, file: string): string {
+export function backupDatabase(dataDir: string, file: string, Driver: SqliteDriver): string {
   const source = join(resolve(dataDir), DATABASE_FILE);
   const target = resolve(file);
   if (!existsSync(source)) throw new DatabaseToolError(`there is no database in ${resolve(dataDir)} (set DATA_DIR or --data-dir)`);
   if (existsSync(target)) throw new DatabaseToolError(`${target} already exists; give the name of a new file`);
   let db: Database | null = null;
   try {
-    const Driver = driver();
     db = new Driver(source, { readonly: true, fileMustExist: true, timeout: 5_000 });
     // The copy holds sessions' revocations: owner-only, like the database itself.
     closeSync(openSync(target, 'wx', 0o600));
@@ -34,7 +33,7 @@ export function backupDatabase(dataDir: string, file: string): string {
   } finally {
     db?.close();
   }
-  const version = checkBackup(target);
+  const version = checkBackup(target, Driver);
   return `backed up ${source} to ${target} (${statSync(target).size} bytes, schema version ${version})`;
 }
 
@@ -43,15 +42,15 @@ export function backupDatabase(dataDir: string, file: string): string {
  * lock is taken first). The file is checked before anything is touched; the database it replaces
  * is kept next to it as `portcullis.db.replaced-<time>`. Resolves a summary line.
  */
-export function restoreDatabase(dataDir: string, file: string, nowMs: number): string {
+export function restoreDatabase(dataDir: string, file: string, nowMs: number, Driver: SqliteDriver): string {
   const dir = resolve(dataDir);
   const source = resolve(file);
   if (!existsSync(source)) throw new DatabaseToolError(`${source} does not exist`);
-  const version = checkBackup(source);
+  const version = checkBackup(source, Driver);
   if (!existsSync(dir)) throw new DatabaseToolError(`there is no data directory ${dir} (set DATA_DIR or --data-dir; start the gateway once to create it)`);
   let lock: Database;
   try {
-    lock = takeGatewayLock(dir);
+    lock = takeGatewayLock(dir, Driver);
   } catch (e) {
     throw new DatabaseToolError(`${e instanceof Error ? e.message : 'cannot lock the database'}: stop the gateway before a restore`);
   }
@@ -59,7 +58,7 @@ export function restoreDatabase(dataDir: string, file: string, nowMs: number): s
     const target = join(dir, DATABASE_FILE);
     let replaced: string | null = null;
     if (existsSync(target)) {
-      settle(target);
+      settle(target, Driver);
       replaced = `${target}.replaced-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
       renameSync(target, replaced);
       for (const suffix of ['-wal', '-shm']) if (existsSync(`${target}${suffix}`)) renameSync(`${target}${suffix}`, `${replaced}${suffix}`);
@@ -77,10 +76,9 @@ export function restoreDatabase(dataDir: string, file: string, nowMs: number): s
 }
 
 /** A readable Portcullis database of a schema this code knows; resolves its schema version. */
-function checkBackup(file: string): number {
+function checkBackup(file: string, Driver: SqliteDriver): number {
   let db: Database | null = null;
   try {
-    const Driver = driver();
     db = new Driver(file, { readonly: true, fileMustExist: true });
     if (db.pragma('quick_check', { simple: true }) !== 'ok') throw Object.assign(new Error('quick_check'), { code: 'SQLITE_CORRUPT' });
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -97,9 +95,8 @@ function checkBackup(file: string): number {
 }
 
 /** Folds a WAL left by a gateway that was killed into the file, so moving the file moves all of it. */
-function settle(path: string): void {
+function settle(path: string, Driver: SqliteDriver): void {
   try {
-    const Driver = driver();
     const db = new Driver(path, { fileMustExist: true });
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();

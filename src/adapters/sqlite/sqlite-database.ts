@@ -4,14 +4,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { StateStoreUnavailableError } from '../../application/ports/state-store-unavailable';
 import type { Clock } from '../../application/ports/clock';
 import type { Logger } from '../system/logger';
-import { lazyModule } from '../system/lazy-module';
 import { EXPIRING_TABLES, MIGRATIONS, type Migration } from './migrations';
 
 /**
- * better-sqlite3, loaded when a database is opened: a gateway on Redis or in memory (tests, library
- * use) never carries the native module.
+ * The better-sqlite3 driver. Handed in by composition (optional-modules.ts), which loads it only
+ * when a database is opened: a gateway on Redis or in memory (tests, library use) never carries
+ * the native module.
  */
-export const driver: () => typeof BetterSqlite3 = lazyModule(() => require('better-sqlite3') as typeof import('better-sqlite3'));
+export type SqliteDriver = typeof BetterSqlite3;
 
 export type Database = BetterSqlite3.Database;
 export type Statement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
@@ -29,6 +29,8 @@ export class DatabaseStartError extends Error {
 }
 
 export interface SqliteDatabaseOptions {
+  /** better-sqlite3, handed in by composition. */
+  readonly driver: SqliteDriver;
   readonly logger: Logger;
   readonly clock: Clock;
   /** How often expired rows are deleted (and the memory mirrors swept). */
@@ -112,10 +114,10 @@ export class SqliteDatabase {
     if ((statSync(file).mode & 0o077) !== 0) {
       options.logger.warn('the database file is readable by other users: chmod 600 it', { database: file });
     }
-    const lock = takeGatewayLock(absolute);
+    const lock = takeGatewayLock(absolute, options.driver);
     let db: Database | null = null;
     try {
-      db = openDatabase(file);
+      db = openDatabase(file, options.driver);
       migrate(db, options.migrations ?? MIGRATIONS, absolute);
       return new SqliteDatabase(absolute, db, lock, options);
     } catch (e) {
@@ -272,12 +274,11 @@ function makeDirectory(dir: string): void {
  * An exclusive lock on a small file of its own (not on portcullis.db, which `portcullis backup`
  * must still be able to read); the kernel drops it when the process ends, even by kill -9.
  */
-export function takeGatewayLock(dir: string): Database {
+export function takeGatewayLock(dir: string, Driver: SqliteDriver): Database {
   const path = join(dir, GATEWAY_LOCK_FILE);
   let lock: Database | null = null;
   try {
     if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600));
-    const Driver = driver();
     lock = new Driver(path, { timeout: 0 });
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (at INTEGER); COMMIT;');
@@ -294,8 +295,7 @@ export function takeGatewayLock(dir: string): Database {
   }
 }
 
-function openDatabase(path: string): Database {
-  const Driver = driver();
+function openDatabase(path: string, Driver: SqliteDriver): Database {
   let db: Database | null = null;
   try {
     // A write waits at most this long for a lock; writes run on the event loop, so keep it short.

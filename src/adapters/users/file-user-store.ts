@@ -6,7 +6,7 @@ import type { UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import { WatchedFile } from '../system/watched-file';
 import { StaticUserStore } from './static-user-store';
-import { accountFromFileEntry, parseUsersFile, type UsersFileEntry } from './users-file';
+import { accountFromFileEntry, parseUsersFile, type UsersFileEntry, type YamlLoader } from './users-file';
 
 export interface FileUserStoreOptions {
   /** How often the file's size, time and inode are compared, for file systems without change events. */
@@ -47,6 +47,8 @@ export class FileUserStore implements UserStore {
     private readonly domain: string,
     private readonly hasher: PasswordHasher,
     private readonly logger: Logger,
+    /** The `yaml` library, asked for only when the file is in the YAML form (composition loads it). */
+    private readonly yaml: YamlLoader,
     private readonly options: FileUserStoreOptions = {},
   ) {
     this.active = this.storeOf(initial);
@@ -139,7 +141,7 @@ export class FileUserStore implements UserStore {
     // An empty file is what a reader sees in the middle of most saves; emptying the list on
     // purpose takes a comment line (or `users: []`).
     if (text.length === 0) return { kind: 'rejected', problems: ['the file is empty (to remove every account, leave a comment line)'] };
-    const parsed = parseUsersFile(text, this.path);
+    const parsed = parseUsersFile(text, this.path, this.yaml);
     if (parsed.problems.length > 0) return { kind: 'rejected', problems: parsed.problems };
     this.active = this.storeOf(parsed.entries);
     return { kind: 'reloaded', accounts: this.active.size };

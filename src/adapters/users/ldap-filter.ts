@@ -1,7 +1,3 @@
-import { lazyModule } from '../system/lazy-module';
-
-const ldapts = lazyModule(() => require('ldapts') as typeof import('ldapts'));
-
 /**
  * Escapes a value for use inside an LDAP search filter (RFC 4515, section 3): `*`, `(`, `)`, `\`
  * and NUL become `\2a`, `\28`, `\29`, `\5c` and `\00`, so a login can never add wildcards or
@@ -46,15 +42,18 @@ export function fillFilter(template: string, values: { readonly s: string; reado
   });
 }
 
-/** Null when `template` is a usable filter with `%s` (or `%d` where allowed); else what is wrong. */
-export function filterTemplateProblem(template: string, placeholders: 's' | 'sd'): string | null {
+/**
+ * Null when `template` is a usable filter with `%s` (or `%d` where allowed); else what is wrong.
+ * `ldapts` (its filter parser) is handed in by the caller: composition loads it only with LDAP.
+ */
+export function filterTemplateProblem(template: string, placeholders: 's' | 'sd', ldapts: typeof import('ldapts')): string | null {
   if (!/%s/.test(template) && !(placeholders === 'sd' && /%d/.test(template))) {
     return placeholders === 's' ? 'must contain %s where the login goes, e.g. (uid=%s)' : 'must contain %s (username) or %d (user DN)';
   }
   if (!template.startsWith('(') || !template.endsWith(')')) return 'must be a parenthesized LDAP filter, e.g. (uid=%s)';
   if (!balanced(template)) return 'is not a valid LDAP filter (RFC 4515): its parentheses do not match';
   try {
-    ldapts().FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
+    ldapts.FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
     return null;
   } catch {
     return 'is not a valid LDAP filter (RFC 4515)';

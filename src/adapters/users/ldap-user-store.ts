@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Client, Entry } from 'ldapts';
-import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import { fillFilter } from './ldap-filter';
-
-const ldapts = lazyModule(() => require('ldapts') as typeof import('ldapts'));
 
 export interface LdapUserStoreSettings {
   /** `ldap://host[:port]` or `ldaps://host[:port]`. */
@@ -105,6 +102,8 @@ export class LdapUserStore implements UserStore {
     private readonly domain: string,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** The `ldapts` library, handed in by composition (optional-modules.ts) only when LDAP is configured. */
+    private readonly ldapts: typeof import('ldapts'),
   ) {
     this.decoyDn = `cn=portcullis-decoy-${randomBytes(12).toString('hex')},${settings.baseDn}`;
   }
@@ -168,9 +167,9 @@ export class LdapUserStore implements UserStore {
       this.markReachable();
       return true;
     } catch (e) {
-      if (e instanceof ldapts().InvalidCredentialsError) return false;
+      if (e instanceof this.ldapts.InvalidCredentialsError) return false;
       // Other refusals (account locked by a password policy, unwilling to perform) are still a no.
-      if (e instanceof ldapts().ResultCodeError) return false;
+      if (e instanceof this.ldapts.ResultCodeError) return false;
       throw this.unavailable(e);
     } finally {
       client.unbind().catch(() => undefined);
@@ -298,7 +297,7 @@ export class LdapUserStore implements UserStore {
       } catch (e) {
         this.discard(connection);
         // A directory that answered with an error, or did not answer in time, gets no second wait.
-        const retry = !(e instanceof ldapts().ResultCodeError) && !/timed? ?out/i.test(String((e as Error)?.message));
+        const retry = !(e instanceof this.ldapts.ResultCodeError) && !/timed? ?out/i.test(String((e as Error)?.message));
         if (attempt === 0 && wasEstablished && retry && !this.closed) continue;
         throw this.unavailable(e);
       }
@@ -329,7 +328,7 @@ export class LdapUserStore implements UserStore {
 
   private newClient(): Client {
     const s = this.settings;
-    return new (ldapts().Client)({
+    return new this.ldapts.Client({
       url: s.url,
       timeout: s.timeoutMs,
       connectTimeout: s.timeoutMs,
@@ -362,7 +361,10 @@ export class LdapUserStore implements UserStore {
   private unavailable(cause: unknown): UserStoreUnavailableError {
     if (this.reachable) {
       this.reachable = false;
-      this.logger.warn('ldap directory unavailable; logins through it answer 503 until it is back', { url: this.settings.url, reason: reasonOf(cause) });
+      this.logger.warn('ldap directory unavailable; logins through it answer 503 until it is back', {
+        url: this.settings.url,
+        reason: reasonOf(cause, this.ldapts),
+      });
     }
     return new UserStoreUnavailableError('ldap', { cause });
   }
@@ -414,8 +416,8 @@ function unescapeDnValue(v: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-function reasonOf(e: unknown): string {
-  if (e instanceof ldapts().ResultCodeError) return `${e.name} (result code ${e.code})`;
+function reasonOf(e: unknown, ldapts: typeof import('ldapts')): string {
+  if (e instanceof ldapts.ResultCodeError) return `${e.name} (result code ${e.code})`;
   if (e instanceof Error) return ((e as NodeJS.ErrnoException).code ?? e.message.split('\n')[0]).slice(0, 200);
   return 'unknown error';
 }

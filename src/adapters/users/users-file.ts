@@ -1,11 +1,14 @@
 import { extname } from 'node:path';
 import type { Node as YamlNode } from 'yaml';
-import { lazyModule } from '../system/lazy-module';
 import { localAccountEmail, type Account } from '../../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import { parseUsersList, usernameProblem, type UsersListEntry } from './users-list';
 
-const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
+/**
+ * Hands over the `yaml` library when it is first needed: composition loads it (optional-modules.ts),
+ * and only a file in the YAML form asks for it, so the line form never loads it.
+ */
+export type YamlLoader = () => typeof import('yaml');
 
 /** One account of a users file; the YAML form can say more than a `USERS` line. */
 export interface UsersFileEntry extends UsersListEntry {
@@ -46,10 +49,10 @@ export function detectUsersFileFormat(text: string, fileName: string): UsersFile
 }
 
 /** Parses a users file in either form (see {@link detectUsersFileFormat}), collecting every problem. */
-export function parseUsersFile(text: string, fileName: string): ParseUsersFileResult {
+export function parseUsersFile(text: string, fileName: string, yaml: YamlLoader): ParseUsersFileResult {
   const format = detectUsersFileFormat(text, fileName);
   if (format === 'lines') return { format, ...parseUsersList(text, 'line') };
-  return { format, ...parseUsersYaml(text) };
+  return { format, ...parseUsersYaml(text, yaml()) };
 }
 
 /**
@@ -67,11 +70,11 @@ export function parseUsersFile(text: string, fileName: string): ParseUsersFileRe
  * Scalars are read as plain strings (YAML's failsafe schema), so `0123` stays `0123` and nothing
  * turns into a date or a number behind the writer's back.
  */
-function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: string[] } {
+function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: UsersFileEntry[]; problems: string[] } {
   const entries: UsersFileEntry[] = [];
   const problems: string[] = [];
-  const lines = new (yaml().LineCounter)();
-  const doc = yaml().parseDocument(text, { schema: 'failsafe', lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { schema: 'failsafe', lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
 
   if (doc.errors.length > 0) {
@@ -84,19 +87,19 @@ function parseUsersYaml(text: string): { entries: UsersFileEntry[]; problems: st
   }
   const root = doc.contents;
   if (root === null) return { entries, problems };
-  if (!yaml().isMap(root)) return { entries, problems: ['line 1: expected a mapping with a "users:" list'] };
+  if (!yaml.isMap(root)) return { entries, problems: ['line 1: expected a mapping with a "users:" list'] };
   for (const pair of root.items) {
     const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
     if (key !== 'users') problems.push(`line ${lineOf(pair.key as YamlNode)}: unknown top-level key "${printable(key)}" (expected only "users")`);
   }
   const list = doc.get('users', true) as YamlNode | undefined;
   if (list === undefined || list === null || (list as { value?: unknown }).value === '') return { entries, problems };
-  if (!yaml().isSeq(list)) return { entries, problems: [...problems, `line ${lineOf(list)}: "users" must be a list`] };
+  if (!yaml.isSeq(list)) return { entries, problems: [...problems, `line ${lineOf(list)}: "users" must be a list`] };
 
   const seen = new Set<string>();
   list.items.forEach((item, index) => {
     const line = lineOf(item as YamlNode);
-    if (!yaml().isMap(item)) {
+    if (!yaml.isMap(item)) {
       problems.push(`line ${line}: users[${index}] must be a mapping with username and password`);
       return;
     }

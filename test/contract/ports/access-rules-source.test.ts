@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ accessRulesSourceContract('YamlFileAccessRulesSource', async (initial) => {
   const dir = tempDir();
   const file = join(dir, 'access.yaml');
   writeFileSync(file, stringify(initial));
-  const source = new YamlFileAccessRulesSource(file, { pollMs: 50, debounceMs: 20 });
+  const source = new YamlFileAccessRulesSource(file, optionalModules.yaml(), { pollMs: 50, debounceMs: 20 });
   let writes = 0;
   return {
     source,
@@ -73,7 +74,7 @@ describe('YamlFileAccessRulesSource', () => {
 
   const open = (text: string, name = 'access.yaml'): YamlFileAccessRulesSource => {
     writeFileSync(join(dir, name), text);
-    return new YamlFileAccessRulesSource(join(dir, name), { pollMs: 50, debounceMs: 20 });
+    return new YamlFileAccessRulesSource(join(dir, name), optionalModules.yaml(), { pollMs: 50, debounceMs: 20 });
   };
   const startupProblems = (text: string): readonly string[] => {
     try {
@@ -136,7 +137,7 @@ describe('YamlFileAccessRulesSource', () => {
   });
 
   it('refuses a missing file at start-up', () => {
-    expect(() => new YamlFileAccessRulesSource(join(dir, 'missing.yaml'))).toThrow(InvalidAccessRulesError);
+    expect(() => new YamlFileAccessRulesSource(join(dir, 'missing.yaml'), optionalModules.yaml())).toThrow(InvalidAccessRulesError);
   });
 
   it('keeps the last good rules when the file is deleted', async () => {
@@ -178,7 +179,7 @@ describe('YamlFileAccessRulesSource', () => {
     };
     writeFileSync(join(dir, 'pw'), 'hunter2-secret');
     writeFileSync(join(dir, 'access.yaml'), `apps:\n  svc:\n    response:\n      basicauth: { username: svc, password_file: ${join(dir, 'pw')} }\n`);
-    const source = new YamlFileAccessRulesSource(join(dir, 'access.yaml'), { logger, pollMs: 0, debounceMs: 20 });
+    const source = new YamlFileAccessRulesSource(join(dir, 'access.yaml'), optionalModules.yaml(), { logger, pollMs: 0, debounceMs: 20 });
     try {
       writeFileSync(
         join(dir, 'access.yaml'),

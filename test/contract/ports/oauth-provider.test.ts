@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { GenericOAuthProvider } from '../../../src/adapters/providers/generic-oauth-provider';
 import { GitHubOAuthProvider } from '../../../src/adapters/providers/github-oauth-provider';
 import { GoogleOAuthProvider } from '../../../src/adapters/providers/google-oauth-provider';
@@ -31,17 +32,23 @@ const GOOGLE_ACCOUNTS: Record<string, StubAccount> = {
 };
 
 function github(web: string, api: string) {
-  return new GitHubOAuthProvider({ clientId: STUB_CLIENT.id, clientSecret: STUB_CLIENT.secret, webUrl: web, apiUrl: api, timeoutMs: TIMEOUT_MS });
+  return new GitHubOAuthProvider(
+    { clientId: STUB_CLIENT.id, clientSecret: STUB_CLIENT.secret, webUrl: web, apiUrl: api, timeoutMs: TIMEOUT_MS },
+    optionalModules.simpleOAuth2(),
+  );
 }
 function google(base: string) {
-  return new GoogleOAuthProvider({
-    clientId: STUB_CLIENT.id,
-    clientSecret: STUB_CLIENT.secret,
-    authUrl: `${base}/auth`,
-    tokenUrl: `${base}/token`,
-    userUrl: `${base}/v1/userinfo`,
-    timeoutMs: TIMEOUT_MS,
-  });
+  return new GoogleOAuthProvider(
+    {
+      clientId: STUB_CLIENT.id,
+      clientSecret: STUB_CLIENT.secret,
+      authUrl: `${base}/auth`,
+      tokenUrl: `${base}/token`,
+      userUrl: `${base}/v1/userinfo`,
+      timeoutMs: TIMEOUT_MS,
+    },
+    optionalModules.simpleOAuth2(),
+  );
 }
 
 oauthProviderContract('FakeOAuthProvider', async () => {
@@ -91,15 +98,18 @@ oauthProviderContract('GenericOAuthProvider (real oidc-provider server)', async 
   });
   const port = await closedPort();
   const generic = (base: string) =>
-    new GenericOAuthProvider({
-      clientId: STUB_CLIENT.id,
-      clientSecret: STUB_CLIENT.secret,
-      authUrl: `${base}/auth`,
-      tokenUrl: `${base}/token`,
-      userUrl: `${base}/me`,
-      scopes: ['openid', 'email', 'profile', 'groups'],
-      timeoutMs: TIMEOUT_MS,
-    });
+    new GenericOAuthProvider(
+      {
+        clientId: STUB_CLIENT.id,
+        clientSecret: STUB_CLIENT.secret,
+        authUrl: `${base}/auth`,
+        tokenUrl: `${base}/token`,
+        userUrl: `${base}/me`,
+        scopes: ['openid', 'email', 'profile', 'groups'],
+        timeoutMs: TIMEOUT_MS,
+      },
+      optionalModules.simpleOAuth2(),
+    );
   return {
     provider: generic(oidc.issuer),
     redirectUri: REDIRECT,
@@ -181,15 +191,18 @@ describe('provider adapters facing junk and slowness', () => {
       }
     });
     const make = (token: string, user: string) =>
-      new GenericOAuthProvider({
-        clientId: 'c',
-        clientSecret: 's',
-        authUrl: `${junk.url}/auth`,
-        tokenUrl: `${junk.url}${token}`,
-        userUrl: `${junk.url}${user}`,
-        scopes: ['openid'],
-        timeoutMs: TIMEOUT_MS,
-      });
+      new GenericOAuthProvider(
+        {
+          clientId: 'c',
+          clientSecret: 's',
+          authUrl: `${junk.url}/auth`,
+          tokenUrl: `${junk.url}${token}`,
+          userUrl: `${junk.url}${user}`,
+          scopes: ['openid'],
+          timeoutMs: TIMEOUT_MS,
+        },
+        optionalModules.simpleOAuth2(),
+      );
     const input = { code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT };
     try {
       expect(await reasonOf(make('/token-html', '/me-array').identify(input))).toBe('invalid_response');
@@ -207,15 +220,18 @@ describe('provider adapters facing junk and slowness', () => {
   it('gives up on a provider that never answers after the configured timeout, as unreachable', async () => {
     const silent = await startStub(() => undefined);
     try {
-      const provider = new GenericOAuthProvider({
-        clientId: 'c',
-        clientSecret: 's',
-        authUrl: `${silent.url}/auth`,
-        tokenUrl: `${silent.url}/token`,
-        userUrl: `${silent.url}/me`,
-        scopes: ['openid'],
-        timeoutMs: 200,
-      });
+      const provider = new GenericOAuthProvider(
+        {
+          clientId: 'c',
+          clientSecret: 's',
+          authUrl: `${silent.url}/auth`,
+          tokenUrl: `${silent.url}/token`,
+          userUrl: `${silent.url}/me`,
+          scopes: ['openid'],
+          timeoutMs: 200,
+        },
+        optionalModules.simpleOAuth2(),
+      );
       expect(await reasonOf(provider.identify({ code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT }))).toBe('unreachable');
     } finally {
       await silent.close();
@@ -228,15 +244,18 @@ describe('provider adapters facing junk and slowness', () => {
       return json(res, 200, { email: 'g@example.test', groups: 'one, two,,three', preferred_username: 'g' });
     });
     try {
-      const provider = new GenericOAuthProvider({
-        clientId: 'c',
-        clientSecret: 's',
-        authUrl: `${stub.url}/auth`,
-        tokenUrl: `${stub.url}/token`,
-        userUrl: `${stub.url}/me`,
-        scopes: ['openid'],
-        timeoutMs: TIMEOUT_MS,
-      });
+      const provider = new GenericOAuthProvider(
+        {
+          clientId: 'c',
+          clientSecret: 's',
+          authUrl: `${stub.url}/auth`,
+          tokenUrl: `${stub.url}/token`,
+          userUrl: `${stub.url}/me`,
+          scopes: ['openid'],
+          timeoutMs: TIMEOUT_MS,
+        },
+        optionalModules.simpleOAuth2(),
+      );
       const identity = await provider.identify({ code: 'c', codeVerifier: 'v'.repeat(43), redirectUri: REDIRECT });
       expect(identity).toEqual({ email: 'g@example.test', name: '', username: 'g', groups: ['one', 'two', 'three'] });
     } finally {

@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,15 @@ function fileStore(env: ContractEnv, seeds: readonly SeedAccount[]): UserStoreUn
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-users-'));
   const path = join(dir, 'users.yml');
   writeFileSync(path, usersYaml(seeds));
-  const store = new FileUserStore(path, parseUsersFile(usersYaml(seeds), path).entries, 'example.test', hasher, silentLogger, { watch: false });
+  const store = new FileUserStore(
+    path,
+    parseUsersFile(usersYaml(seeds), path, optionalModules.yaml).entries,
+    'example.test',
+    hasher,
+    silentLogger,
+    optionalModules.yaml,
+    { watch: false },
+  );
   env.onCleanup(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });

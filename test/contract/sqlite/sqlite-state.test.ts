@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Driver from 'better-sqlite3';
@@ -23,7 +24,7 @@ const HOUR = 3_600_000;
 /** A database in a fresh temp dir on disk per test, closed and removed after it. */
 function perTest(env: ContractEnv): SqliteDatabase {
   const data = tempDataDir();
-  const database = SqliteDatabase.open(data.dir, { logger: silent, clock: env.clock });
+  const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock: env.clock });
   env.onCleanup(() => {
     database.close();
     data.remove();
@@ -39,7 +40,7 @@ usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows
 describe('SQLite state after the database is closed and opened again', () => {
   const data = tempDataDir();
   const clock = new FixedClock(Date.UTC(2026, 5, 1));
-  const open = (): SqliteDatabase => SqliteDatabase.open(data.dir, { logger: silent, clock });
+  const open = (): SqliteDatabase => SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
   afterAll(() => data.remove());
 
   it('keeps revocations, locks, used TOTP steps and used OAuth flows', async () => {
@@ -82,7 +83,7 @@ describe('SqliteDatabase', () => {
 
   it('creates the directory and the file owner-only, in WAL mode', () => {
     const dir = join(freshDir(), 'nested', 'data');
-    const database = SqliteDatabase.open(dir, { logger: silent, clock });
+    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     try {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
@@ -97,8 +98,8 @@ describe('SqliteDatabase', () => {
   it('refuses a database written by a newer Portcullis, naming both schema versions', () => {
     const dir = freshDir();
     const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
-    SqliteDatabase.open(dir, { logger: silent, clock, migrations: newer }).close();
-    expect(() => SqliteDatabase.open(dir, { logger: silent, clock })).toThrow(
+    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
+    expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       new DatabaseStartError(
         `the database in ${dir} has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
       ),
@@ -107,9 +108,9 @@ describe('SqliteDatabase', () => {
 
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
-    SqliteDatabase.open(dir, { logger: silent, clock }).close();
+    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
     const more = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
-    const database = SqliteDatabase.open(dir, { logger: silent, clock, migrations: more });
+    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
       expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
       expect(database.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'passkeys'").get()).toEqual({ n: 1 });
@@ -121,24 +122,28 @@ describe('SqliteDatabase', () => {
   it('refuses a file that is not a database with one clear error', () => {
     const dir = freshDir();
     writeFileSync(join(dir, DATABASE_FILE), 'this is not a database, just some text that is long enough to have a header'.repeat(20), { mode: 0o600 });
-    expect(() => SqliteDatabase.open(dir, { logger: silent, clock })).toThrow(/is not a readable Portcullis database \(SQLITE_NOTADB\); restore a backup/);
+    expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
+      /is not a readable Portcullis database \(SQLITE_NOTADB\); restore a backup/,
+    );
   });
 
   it('refuses a second gateway on the same data directory', () => {
     const dir = freshDir();
-    const first = SqliteDatabase.open(dir, { logger: silent, clock });
+    const first = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     try {
-      expect(() => SqliteDatabase.open(dir, { logger: silent, clock })).toThrow(/in use by another Portcullis process; one gateway per DATA_DIR/);
+      expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
+        /in use by another Portcullis process; one gateway per DATA_DIR/,
+      );
     } finally {
       first.close();
     }
-    SqliteDatabase.open(dir, { logger: silent, clock }).close();
+    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
   });
 
   it('deletes expired rows on the sweep and keeps live ones', async () => {
     const dir = freshDir();
     const local = new FixedClock(Date.UTC(2026, 5, 1));
-    const database = SqliteDatabase.open(dir, { logger: silent, clock: local, sweepChunk: 2 });
+    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock: local, sweepChunk: 2 });
     try {
       const revoked = new SqliteRevokedSessions(database, local);
       for (let i = 0; i < 5; i += 1) await revoked.revoke(`short-${i}`, local.now() + 1_000);
@@ -156,7 +161,7 @@ describe('SqliteDatabase', () => {
 
   it('commits the writes of one turn together and answers each after the commit', async () => {
     const dir = freshDir();
-    const database = SqliteDatabase.open(dir, { logger: silent, clock });
+    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     try {
       const revoked = new SqliteRevokedSessions(database, clock);
       await Promise.all(Array.from({ length: 100 }, (_, i) => revoked.revoke(`s-${i}`, clock.now() + HOUR)));
@@ -173,7 +178,7 @@ describe('SqliteDatabase', () => {
     const dir = freshDir();
     const lines: string[] = [];
     const logger = new TestLogger('info', (l) => lines.push(l));
-    const database = SqliteDatabase.open(dir, { logger, clock });
+    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger, clock });
     try {
       const revoked = new SqliteRevokedSessions(database, clock);
       // Another connection holds the write lock past the busy timeout: the commit cannot happen.
@@ -202,7 +207,7 @@ describe('SqliteLoginAttempts', () => {
   it('says no lock lasts past noLockAfter: nothing before the first lock, then at least every lock it set', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     try {
       const attempts = new SqliteLoginAttempts(database, clock);
       expect(attempts.noLockAfter()).toBe(0);
@@ -219,7 +224,7 @@ describe('SqliteLoginAttempts', () => {
   it('writes nothing for the reset after a login that followed no failure', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     try {
       const attempts = new SqliteLoginAttempts(database, clock);
       const writes = jest.spyOn(database, 'write');
@@ -240,13 +245,13 @@ describe('the forward-auth questions never read the database', () => {
   it('answers isRevoked and lockedUntil from memory, even with the connection closed underneath', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const first = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    const first = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     await new SqliteRevokedSessions(first, clock).revoke('revoked-before', clock.now() + HOUR);
     const attempts = new SqliteLoginAttempts(first, clock);
     for (let i = 0; i < 3; i += 1) await attempts.reserve([{ key: 'account:mallory', maxFailures: 3 }], clock.now(), 60_000);
     first.close();
 
-    const database = SqliteDatabase.open(data.dir, { logger: silent, clock });
+    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
     const revoked = new SqliteRevokedSessions(database, clock);
     const locks = new SqliteLoginAttempts(database, clock);
     await revoked.revoke('revoked-now', clock.now() + HOUR);
@@ -268,7 +273,7 @@ describe('SqliteDatabase start-up errors', () => {
   const clock = new FixedClock(Date.UTC(2026, 5, 1));
 
   it('refuses a data directory that cannot be created, at once (a path under /proc once hung Node 20 mkdir -p)', () => {
-    expect(() => SqliteDatabase.open('/proc/portcullis-test/data', { logger: silent, clock })).toThrow(
+    expect(() => SqliteDatabase.open('/proc/portcullis-test/data', { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       /^cannot create the data directory \/proc\/portcullis-test\/data \((ENOENT|EACCES|EPERM)\); set DATA_DIR to a directory this user may write$/,
     );
   });
@@ -277,7 +282,9 @@ describe('SqliteDatabase start-up errors', () => {
     const data = tempDataDir();
     try {
       writeFileSync(join(data.dir, 'file'), 'x');
-      expect(() => SqliteDatabase.open(join(data.dir, 'file', 'data'), { logger: silent, clock })).toThrow(/^cannot create the data directory .* \(ENOTDIR\)/);
+      expect(() => SqliteDatabase.open(join(data.dir, 'file', 'data'), { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
+        /^cannot create the data directory .* \(ENOTDIR\)/,
+      );
     } finally {
       data.remove();
     }

@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ describe('FileUserStore reloading', () => {
     const path = join(dir, name);
     writeFileSync(path, text);
     const logger = new TestLogger('debug', (line, level) => logged.push({ level, line: JSON.parse(line) as Record<string, unknown> }));
-    store = new FileUserStore(path, parseUsersFile(text, path).entries, 'example.test', hasher, logger, {
+    store = new FileUserStore(path, parseUsersFile(text, path, optionalModules.yaml).entries, 'example.test', hasher, logger, optionalModules.yaml, {
       debounceMs: 20,
       pollIntervalMs: 50,
       ...options,

@@ -1,4 +1,5 @@
 import { FilterParser } from 'ldapts';
+import * as ldapts from 'ldapts';
 import { escapeFilterValue, fillFilter, filterTemplateProblem } from '../../../src/adapters/users/ldap-filter';
 import { groupName } from '../../../src/adapters/users/ldap-user-store';
 
@@ -25,11 +26,11 @@ describe('LDAP filter templates', () => {
   });
 
   it('checks a template for the placeholder, the parentheses and the syntax', () => {
-    expect(filterTemplateProblem('(&(objectClass=person)(uid=%s))', 's')).toBeNull();
-    expect(filterTemplateProblem('(uid=alice)', 's')).toMatch(/must contain %s/);
-    expect(filterTemplateProblem('uid=%s', 's')).toMatch(/parenthesized/);
-    expect(filterTemplateProblem('(&(uid=%s)', 's')).toMatch(/not a valid LDAP filter/);
-    expect(filterTemplateProblem('(member=%d)', 'sd')).toBeNull();
+    expect(filterTemplateProblem('(&(objectClass=person)(uid=%s))', 's', ldapts)).toBeNull();
+    expect(filterTemplateProblem('(uid=alice)', 's', ldapts)).toMatch(/must contain %s/);
+    expect(filterTemplateProblem('uid=%s', 's', ldapts)).toMatch(/parenthesized/);
+    expect(filterTemplateProblem('(&(uid=%s)', 's', ldapts)).toMatch(/not a valid LDAP filter/);
+    expect(filterTemplateProblem('(member=%d)', 'sd', ldapts)).toBeNull();
   });
 
   it('names a group by the value of the first RDN of its DN', () => {

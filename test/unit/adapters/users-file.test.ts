@@ -1,3 +1,4 @@
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { accountFromFileEntry, detectUsersFileFormat, parseUsersFile } from '../../../src/adapters/users/users-file';
 
 const HASH = '$2b$04$abcdefghijklmnopqrstuuJ6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE';
@@ -11,7 +12,7 @@ describe('users file parsing', () => {
   });
 
   it('reads the line format with comments, like USERS', () => {
-    const parsed = parseUsersFile(`# staff\nalice:${HASH}\n\nbob:${HASH}:JBSWY3DPEHPK3PXPJBSWY3DP # bob\n`, 'users');
+    const parsed = parseUsersFile(`# staff\nalice:${HASH}\n\nbob:${HASH}:JBSWY3DPEHPK3PXPJBSWY3DP # bob\n`, 'users', optionalModules.yaml);
     expect(parsed.format).toBe('lines');
     expect(parsed.problems).toEqual([]);
     expect(parsed.entries.map((e) => e.username)).toEqual(['alice', 'bob']);
@@ -34,6 +35,7 @@ describe('users file parsing', () => {
         '    disabled: true',
       ].join('\n'),
       'users.yaml',
+      optionalModules.yaml,
     );
     expect(parsed.problems).toEqual([]);
     expect(parsed.entries).toEqual([
@@ -43,12 +45,16 @@ describe('users file parsing', () => {
   });
 
   it('keeps a YAML username like 0123 as written, not as a number', () => {
-    const parsed = parseUsersFile(`users:\n  - username: 0123\n    password: "${HASH}"\n`, 'u.yml');
+    const parsed = parseUsersFile(`users:\n  - username: 0123\n    password: "${HASH}"\n`, 'u.yml', optionalModules.yaml);
     expect(parsed.entries[0].username).toBe('0123');
   });
 
   it('keeps unquoted YAML group names like 007, 0x10, 1e3, true and null as written', () => {
-    const parsed = parseUsersFile(`users:\n  - username: 007\n    password: "${HASH}"\n    groups: [007, 0x10, 1e3, true, null]\n`, 'users.yaml');
+    const parsed = parseUsersFile(
+      `users:\n  - username: 007\n    password: "${HASH}"\n    groups: [007, 0x10, 1e3, true, null]\n`,
+      'users.yaml',
+      optionalModules.yaml,
+    );
     expect(parsed.problems).toEqual([]);
     expect(parsed.entries[0].username).toBe('007');
     expect(parsed.entries[0].groups).toEqual(['007', '0x10', '1e3', 'true', 'null']);
@@ -65,6 +71,7 @@ describe('users file parsing', () => {
         entry('erin\n    groups: [Domain Admins]') +
         entry('alice'),
       'users.yaml',
+      optionalModules.yaml,
     );
     expect(parsed.entries.map((e) => [e.username, e.groups])).toEqual([
       ['erin', ['Domain Admins']],
@@ -96,6 +103,7 @@ describe('users file parsing', () => {
         '    email: nope',
       ].join('\n'),
       'users.yaml',
+      optionalModules.yaml,
     );
     expect(parsed.problems).toEqual([
       'line 2 (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"',
@@ -110,7 +118,7 @@ describe('users file parsing', () => {
   });
 
   it('reports YAML syntax errors with a line number instead of the offending text', () => {
-    const parsed = parseUsersFile(`users:\n  - username: alice\n    password: "${HASH}\n`, 'users.yaml');
+    const parsed = parseUsersFile(`users:\n  - username: alice\n    password: "${HASH}\n`, 'users.yaml', optionalModules.yaml);
     expect(parsed.entries).toEqual([]);
     expect(parsed.problems.length).toBeGreaterThan(0);
     expect(parsed.problems[0]).toMatch(/^line \d+: invalid YAML/);
@@ -118,10 +126,12 @@ describe('users file parsing', () => {
   });
 
   it('refuses a YAML file that is not a users list', () => {
-    expect(parseUsersFile('- alice', 'u.yaml').problems).toEqual(['line 1: expected a mapping with a "users:" list']);
-    expect(parseUsersFile('users: alice', 'u.yaml').problems).toEqual(['line 1: "users" must be a list']);
-    expect(parseUsersFile('users: []\nadmins: []', 'u.yaml').problems).toEqual(['line 2: unknown top-level key "admins" (expected only "users")']);
-    expect(parseUsersFile('users:\n', 'u.yaml')).toEqual({ format: 'yaml', entries: [], problems: [] });
+    expect(parseUsersFile('- alice', 'u.yaml', optionalModules.yaml).problems).toEqual(['line 1: expected a mapping with a "users:" list']);
+    expect(parseUsersFile('users: alice', 'u.yaml', optionalModules.yaml).problems).toEqual(['line 1: "users" must be a list']);
+    expect(parseUsersFile('users: []\nadmins: []', 'u.yaml', optionalModules.yaml).problems).toEqual([
+      'line 2: unknown top-level key "admins" (expected only "users")',
+    ]);
+    expect(parseUsersFile('users:\n', 'u.yaml', optionalModules.yaml)).toEqual({ format: 'yaml', entries: [], problems: [] });
   });
 
   it('derives e-mail and name for entries that do not give them', () => {

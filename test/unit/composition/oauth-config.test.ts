@@ -107,7 +107,10 @@ describe('OAuth configuration', () => {
 
   it('accepts OAuth options as --kebab-case flags', () => {
     const result = loadConfig({ env: BASE, argv: ['--github-client-id', 'i', '--github-client-secret=s', '--oauth-whitelist', '*@example.com'] });
-    expect(result.ok && [result.config.oauth.github?.clientId, result.config.oauth.whitelist]).toEqual(['i', '*@example.com']);
+    expect(result.ok && [result.config.oauth.github?.clientId, result.config.oauth.whitelist]).toEqual([
+      'i',
+      { kind: 'list', emails: new Set(), domains: new Set(['example.com']) },
+    ]);
   });
 
   it('wires every token of a gateway with all three providers', () => {
