@@ -132,7 +132,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Database,
     (logger: Logger, clock: Clock): DatabaseHolder => ({
-      database: config.redis === null && config.database === null && config.dataDir !== null ? SqliteDatabase.open(config.dataDir, { logger, clock }) : null,
+      database: config.redis === null && config.database === null && config.dataDir !== null ? SqliteDatabase.create(config.dataDir, { logger, clock }) : null,
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
