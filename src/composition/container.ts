@@ -138,7 +138,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (logger: Logger, clock: Clock): DatabaseHolder => ({
       database:
         config.redis === null && config.database === null && config.dataDir !== null
-          ? SqliteDatabase.open(config.dataDir, { driver: optionalModules.betterSqlite3(), logger, clock })
+          ? SqliteDatabase.create(config.dataDir, { driver: optionalModules.betterSqlite3(), logger, clock })
           : null,
     }),
     [TOKENS.Logger, TOKENS.Clock],

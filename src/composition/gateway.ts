@@ -30,8 +30,9 @@ export interface Gateway {
    */
   readonly listener: GatewayRequestListener;
   /**
-   * Starts what runs in the background: the PostgreSQL schema check and change feed, the Redis
-   * revocation feed, the access rules file watch, the decoy hash. Building the gateway starts
+   * Starts what runs in the background: opens the SQLite database (DATA_DIR), the PostgreSQL schema
+   * check and change feed, the Redis connection and revocation feed, the access rules and users
+   * file watches, the decoy hash. Building the gateway starts
    * nothing; `listen`, `listenForwardAuth` and `listenMetrics` call this first (and wait for it),
    * and a host with its own server awaits it before serving. Resolves once the stores that load at
    * start are ready to be used (PostgreSQL: schema checked and updated; when the server is
@@ -142,12 +143,22 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const start = (): Promise<void> => {
     if (starting !== null) return starting;
     // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
-    starting = postgres === null ? Promise.resolve() : postgres.start();
+    try {
+      // Opened here, not when resolved: building a gateway creates no file (DatabaseStartError rejects start()).
+      database?.start();
+      starting = postgres === null ? Promise.resolve() : postgres.start();
+    } catch (e) {
+      starting = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
     // Handled here so a host that does not await start() gets no unhandled rejection; awaiting it still sees the error.
     starting.catch(() => undefined);
+    // Connected here, not by the constructor: a command before this would connect on demand.
+    redis?.start();
     const revoked = container.get(TOKENS.RevokedSessions);
     if (revoked instanceof RedisRevokedSessions) revoked.start();
     if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
+    // The users file watch (and any other watch a factory registered).
+    resources.startAll();
     // The decoy for unknown names made now, off the event loop, so the first unknown name does not pay for it (and stand out).
     const hasher = container.get(TOKENS.PasswordHasher);
     if (hasher instanceof BcryptPasswordHasher) hasher.verifyDecoy('').catch(() => undefined);

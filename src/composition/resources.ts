@@ -1,6 +1,20 @@
-/** Things the gateway holds open (file watchers, directory connections), closed together at shutdown. */
+/**
+ * Things the gateway holds open (file watchers, directory connections): started together by
+ * `gateway.start()` (factories only construct), closed together at shutdown.
+ */
 export class Resources {
   private readonly closers: Array<() => unknown> = [];
+  private readonly starters: Array<() => void> = [];
+
+  /** Registers what `gateway.start()` starts (a watch), in the order registered. */
+  onStart(start: () => void): void {
+    this.starters.push(start);
+  }
+
+  /** Runs what {@link onStart} registered, once. */
+  startAll(): void {
+    for (const start of this.starters.splice(0)) start();
+  }
 
   add(close: () => unknown): void {
     this.closers.push(close);

@@ -28,6 +28,7 @@ export function buildUserStore(
   }
   if (config.usersFile !== null) {
     const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger, optionalModules.yaml);
+    deps.resources.onStart(() => file.start());
     deps.resources.add(() => file.close());
     stores.push(file);
   }

@@ -25,7 +25,7 @@ export interface RedisConnectionOptions {
 type Listener = (up: boolean) => void;
 
 /** Turns a parsed target into ioredis options: fail fast while disconnected, reconnect forever with a capped backoff. */
-function ioredisOptions(options: RedisConnectionOptions): RedisOptions {
+function ioredisOptions(options: RedisConnectionOptions, lazyConnect: boolean): RedisOptions {
   const { target } = options;
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
   const common: RedisOptions = {
@@ -40,7 +40,8 @@ function ioredisOptions(options: RedisConnectionOptions): RedisOptions {
     retryStrategy: (times) => Math.min(100 * times, maxDelay),
     // Subscriptions are renewed by RedisRevokedSessions itself, so it can resync right after.
     autoResubscribe: false,
-    lazyConnect: false,
+    // The command connection is opened by start(), not by the constructor (factories do no I/O).
+    lazyConnect,
   };
   if (target.kind === 'standalone') {
     return { ...common, host: target.host, port: target.port, tls: target.tls ? {} : undefined };
@@ -77,8 +78,19 @@ export class RedisConnection implements ReadinessCheck {
   constructor(private readonly options: RedisConnectionOptions) {
     this.prefix = options.prefix;
     this.described = describeRedisTarget(options.target);
-    this.client = new options.ioredis.default(ioredisOptions(options));
+    this.client = new options.ioredis.default(ioredisOptions(options, true));
     this.watch(this.client, true);
+  }
+
+  /**
+   * Opens the command connection (and keeps reconnecting with the backoff when it fails). The
+   * constructor connects nothing; `gateway.start()` calls this. Idempotent; never rejects (an
+   * outage is logged and reported by {@link isUp}, as for a connection lost later).
+   */
+  start(): void {
+    if (this.closing || this.client.status !== 'wait') return;
+    // A failed first attempt is seen through the 'error' listener and retried by retryStrategy.
+    this.client.connect().catch(() => undefined);
   }
 
   /** Whether the command connection is ready right now. */
@@ -96,8 +108,12 @@ export class RedisConnection implements ReadinessCheck {
     this.listeners.push(listener);
   }
 
-  /** Resolves once the command connection is ready (for start-up and tests); rejects after `timeoutMs`. */
+  /**
+   * Resolves once the command connection is ready (for start-up and tests), starting it when not
+   * started yet; rejects after `timeoutMs`.
+   */
   ready(timeoutMs = 5000): Promise<void> {
+    this.start();
     if (this.client.status === 'ready') return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -128,7 +144,7 @@ export class RedisConnection implements ReadinessCheck {
   /** A second connection in subscriber mode (one per gateway), with the same options. */
   subscriberConnection(): Redis {
     if (this.subscriber === null) {
-      this.subscriber = new this.options.ioredis.default(ioredisOptions(this.options));
+      this.subscriber = new this.options.ioredis.default(ioredisOptions(this.options, false));
       this.watch(this.subscriber, false);
     }
     return this.subscriber;

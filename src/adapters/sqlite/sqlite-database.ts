@@ -78,10 +78,11 @@ export function reasonOf(e: unknown): string {
  *   and once when a later write succeeds again.
  */
 export class SqliteDatabase {
-  readonly db: Database;
   readonly name = 'sqlite';
+  readonly dir: string;
   readonly path: string;
-  private readonly lock: Database;
+  private opened: { readonly db: Database; readonly lock: Database } | null = null;
+  private readonly openers: Array<(db: Database) => void> = [];
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
   private readonly sweepers: Sweeper[] = [];
@@ -91,40 +92,81 @@ export class SqliteDatabase {
   private closed = false;
 
   private constructor(
-    readonly dir: string,
-    db: Database,
-    lock: Database,
+    dir: string,
     private readonly options: SqliteDatabaseOptions,
   ) {
-    this.db = db;
-    this.lock = lock;
-    this.path = join(dir, DATABASE_FILE);
-    const interval = options.sweepIntervalMs ?? 60_000;
-    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), interval);
-    // The sweep must never keep a process alive that has nothing else to do.
-    this.sweepTimer.unref();
+    this.dir = resolve(dir);
+    this.path = join(this.dir, DATABASE_FILE);
   }
 
-  /** Opens (creating when absent) `portcullis.db` in `dir`. Throws {@link DatabaseStartError}. */
+  /**
+   * The database in `dir`, not opened yet: no file, no directory, no timer until {@link start}
+   * (composition builds it, `gateway.start()` opens it).
+   */
+  static create(dir: string, options: SqliteDatabaseOptions): SqliteDatabase {
+    return new SqliteDatabase(dir, options);
+  }
+
+  /** Opens (creating when absent) `portcullis.db` in `dir` at once. Throws {@link DatabaseStartError}. */
   static open(dir: string, options: SqliteDatabaseOptions): SqliteDatabase {
-    const absolute = resolve(dir);
+    const database = new SqliteDatabase(dir, options);
+    database.start();
+    return database;
+  }
+
+  /** The open connection; only after {@link start} (adapters reach it through {@link whenOpen}). */
+  get db(): Database {
+    if (this.opened === null) throw new Error('the database is not open yet: call start() first');
+    return this.opened.db;
+  }
+
+  /** Whether {@link start} has opened the file. */
+  get isOpen(): boolean {
+    return this.opened !== null;
+  }
+
+  /**
+   * Runs `prepare` with the open connection: now when already open, else right after {@link start}
+   * has opened and migrated it (in registration order). Adapters prepare their statements and load
+   * their memory mirrors here, so constructing them touches no file.
+   */
+  whenOpen(prepare: (db: Database) => void): void {
+    if (this.opened !== null) prepare(this.opened.db);
+    else this.openers.push(prepare);
+  }
+
+  /**
+   * Opens (creating when absent) the file, runs the missing schema steps, lets the adapters load
+   * their mirrors and starts the sweep. Throws {@link DatabaseStartError} (the file is then left
+   * closed). Idempotent.
+   */
+  start(): void {
+    if (this.opened !== null) return;
+    if (this.closed) throw new DatabaseStartError(`the database in ${this.dir} is closed`);
+    const absolute = this.dir;
     prepareDirectory(absolute);
-    const file = join(absolute, DATABASE_FILE);
+    const file = this.path;
     // Created 0600 here; a file copied in by hand may be wider. Said once, not changed behind the operator's back.
     if ((statSync(file).mode & 0o077) !== 0) {
-      options.logger.warn('the database file is readable by other users: chmod 600 it', { database: file });
+      this.options.logger.warn('the database file is readable by other users: chmod 600 it', { database: file });
     }
-    const lock = takeGatewayLock(absolute, options.driver);
+    const lock = takeGatewayLock(absolute, this.options.driver);
     let db: Database | null = null;
     try {
-      db = openDatabase(file, options.driver);
-      migrate(db, options.migrations ?? MIGRATIONS, absolute);
-      return new SqliteDatabase(absolute, db, lock, options);
+      db = openDatabase(file, this.options.driver);
+      migrate(db, this.options.migrations ?? MIGRATIONS, absolute);
+      this.opened = { db, lock };
+      for (const prepare of this.openers.splice(0)) prepare(db);
     } catch (e) {
+      this.opened = null;
       db?.close();
       lock.close();
       throw e;
     }
+    const interval = this.options.sweepIntervalMs ?? 60_000;
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), interval);
+    // The sweep must never keep a process alive that has nothing else to do.
+    this.sweepTimer.unref();
   }
 
   /**
@@ -134,7 +176,7 @@ export class SqliteDatabase {
    * Rejects with StateStoreUnavailableError when the commit fails.
    */
   write<T>(change: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(new StateStoreUnavailableError('sqlite'));
+    if (this.closed || this.opened === null) return Promise.reject(new StateStoreUnavailableError('sqlite'));
     return new Promise<T>((resolvePromise, reject) => {
       this.queue.push({ run: change, resolve: resolvePromise as (v: unknown) => void, reject });
       if (!this.flushScheduled) {
@@ -177,6 +219,11 @@ export class SqliteDatabase {
   /** Commits what is queued, stops the sweep, checkpoints the WAL and closes. Idempotent. */
   close(): void {
     if (this.closed) return;
+    if (this.opened === null) {
+      // Never started (or its start failed): nothing is open.
+      this.closed = true;
+      return;
+    }
     this.flush();
     this.closed = true;
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
@@ -185,8 +232,8 @@ export class SqliteDatabase {
     } catch {
       // Closing anyway; the WAL is replayed at the next start.
     }
-    this.db.close();
-    this.lock.close();
+    this.opened.db.close();
+    this.opened.lock.close();
   }
 
   private flush(): void {

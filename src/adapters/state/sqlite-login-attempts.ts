@@ -1,6 +1,6 @@
 import type { Clock } from '../../application/ports/clock';
 import type { AttemptLimit, AttemptReservation, LoginAttempts } from '../../application/ports/login-attempts';
-import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
+import type { Database, SqliteDatabase, Statement } from '../sqlite/sqlite-database';
 import { BoundedExpiringMap } from './bounded-map';
 
 interface Row {
@@ -24,18 +24,23 @@ export class SqliteLoginAttempts implements LoginAttempts {
   // The latest lock end loaded or set: the memory copy is complete, so no lock outlasts it (lifting
   // a lock early leaves it alone; it only has to be late enough). See `noLockAfter`.
   private lockHorizon = 0;
-  private readonly select: Statement<[string], Row>;
-  private readonly upsert: Statement<[{ key: string; failures: number; locked: number; until: number }]>;
-  private readonly remove: Statement<[string]>;
-  private readonly exists: Statement<[string], { one: number }>;
+  private select!: Statement<[string], Row>;
+  private upsert!: Statement<[{ key: string; failures: number; locked: number; until: number }]>;
+  private remove!: Statement<[string]>;
+  private exists!: Statement<[string], { one: number }>;
 
   constructor(
     private readonly database: SqliteDatabase,
     clock: Clock,
     capacity = 1_000_000,
   ) {
-    const { db } = database;
     this.locks = new BoundedExpiringMap(capacity);
+    // Statements and the lock mirror once the file is open (gateway.start()), not at construction.
+    database.whenOpen((db) => this.load(db, clock));
+    database.onSweep((at) => this.locks.sweep(at));
+  }
+
+  private load(db: Database, clock: Clock): void {
     this.select = db.prepare('SELECT failures, locked_until, until FROM login_attempts WHERE key = ?');
     this.upsert = db.prepare(
       `INSERT INTO login_attempts (key, failures, locked_until, until) VALUES (@key, @failures, @locked, @until)
@@ -51,7 +56,6 @@ export class SqliteLoginAttempts implements LoginAttempts {
       this.locks.set(row.key, row.locked_until, row.locked_until);
       this.lockHorizon = Math.max(this.lockHorizon, row.locked_until);
     }
-    database.onSweep((at) => this.locks.sweep(at));
   }
 
   async lockedUntil(key: string, nowMs: number): Promise<number> {

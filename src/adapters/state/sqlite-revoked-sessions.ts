@@ -1,6 +1,6 @@
 import type { Clock } from '../../application/ports/clock';
 import type { RevokedSessions } from '../../application/ports/revoked-sessions';
-import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
+import type { Database, SqliteDatabase, Statement } from '../sqlite/sqlite-database';
 import { BoundedExpiringMap } from './bounded-map';
 
 /**
@@ -14,7 +14,7 @@ import { BoundedExpiringMap } from './bounded-map';
  */
 export class SqliteRevokedSessions implements RevokedSessions {
   private readonly known: BoundedExpiringMap<true>;
-  private readonly insert: Statement<[string, number]>;
+  private insert!: Statement<[string, number]>;
 
   constructor(
     private readonly database: SqliteDatabase,
@@ -22,16 +22,20 @@ export class SqliteRevokedSessions implements RevokedSessions {
     capacity = 1_000_000,
   ) {
     this.known = new BoundedExpiringMap(capacity);
-    const { db } = database;
+    // The statement and the mirror once the file is open (gateway.start()), not at construction.
+    database.whenOpen((db) => this.load(db));
+    database.onSweep((at) => this.known.sweep(at));
+  }
+
+  private load(db: Database): void {
     // A later expiry wins: revoking twice never shortens a revocation.
     this.insert = db.prepare('INSERT INTO revoked_sessions (id, until) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)');
-    const now = clock.now();
+    const now = this.clock.now();
     const rows = db.prepare('SELECT id, until FROM revoked_sessions WHERE until > ? ORDER BY until').iterate(now) as IterableIterator<{
       id: string;
       until: number;
     }>;
     for (const row of rows) this.known.set(row.id, true, row.until);
-    database.onSweep((at) => this.known.sweep(at));
   }
 
   /**

@@ -8,15 +8,17 @@ import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
  * database, so of two concurrent callbacks for one flow exactly one sees a change.
  */
 export class SqliteUsedOAuthFlows implements UsedOAuthFlows {
-  private readonly use_: Statement<[{ id: string; until: number; now: number }]>;
+  private use_!: Statement<[{ id: string; until: number; now: number }]>;
 
   constructor(
     private readonly database: SqliteDatabase,
     private readonly clock: Clock,
   ) {
-    this.use_ = database.db.prepare(
-      'INSERT INTO used_oauth_flows (id, until) VALUES (@id, @until) ON CONFLICT (id) DO UPDATE SET until = excluded.until WHERE until <= @now',
-    );
+    database.whenOpen((db) => {
+      this.use_ = db.prepare(
+        'INSERT INTO used_oauth_flows (id, until) VALUES (@id, @until) ON CONFLICT (id) DO UPDATE SET until = excluded.until WHERE until <= @now',
+      );
+    });
   }
 
   async use(id: string, untilMs: number): Promise<boolean> {

@@ -8,17 +8,19 @@ import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
  * when the stored one has expired), committed before the code is accepted.
  */
 export class SqliteUsedTotpSteps implements UsedTotpSteps {
-  private readonly claim_: Statement<[{ username: string; step: number; until: number; now: number }]>;
+  private claim_!: Statement<[{ username: string; step: number; until: number; now: number }]>;
 
   constructor(
     private readonly database: SqliteDatabase,
     private readonly clock: Clock,
   ) {
-    this.claim_ = database.db.prepare(
-      `INSERT INTO used_totp_steps (username, step, until) VALUES (@username, @step, @until)
+    database.whenOpen((db) => {
+      this.claim_ = db.prepare(
+        `INSERT INTO used_totp_steps (username, step, until) VALUES (@username, @step, @until)
        ON CONFLICT (username) DO UPDATE SET step = excluded.step, until = excluded.until
        WHERE step < excluded.step OR until <= @now`,
-    );
+      );
+    });
   }
 
   async claim(username: string, step: number, untilMs: number): Promise<boolean> {

@@ -39,7 +39,7 @@ export class FileUserStore implements UserStore {
   private running: Promise<ReloadOutcome> | null = null;
   private again = false;
   private closed = false;
-  private readonly file: WatchedFile | null;
+  private file: WatchedFile | null = null;
 
   constructor(
     private readonly path: string,
@@ -52,16 +52,28 @@ export class FileUserStore implements UserStore {
     private readonly options: FileUserStoreOptions = {},
   ) {
     this.active = this.storeOf(initial);
-    this.file =
-      options.watch === false
-        ? null
-        : new WatchedFile(path, {
-            pollMs: options.pollIntervalMs ?? 2000,
-            debounceMs: options.debounceMs ?? 250,
-            fsEvents: options.fsEvents,
-            onChange: () => void this.reload(),
-            onWatchError: (reason) => this.logger.warn('users file cannot be watched; polling it instead', { path, reason }),
-          });
+  }
+
+  /**
+   * Starts watching the file (a directory watch and a metadata poll). Not done by the constructor,
+   * so building a gateway starts no watcher; `gateway.start()` calls this. Idempotent; a no-op
+   * with `watch: false` or after {@link close}.
+   */
+  start(): void {
+    if (this.file !== null || this.closed || this.options.watch === false) return;
+    const path = this.path;
+    this.file = new WatchedFile(path, {
+      pollMs: this.options.pollIntervalMs ?? 2000,
+      debounceMs: this.options.debounceMs ?? 250,
+      fsEvents: this.options.fsEvents,
+      onChange: () => void this.reload(),
+      onWatchError: (reason) => this.logger.warn('users file cannot be watched; polling it instead', { path, reason }),
+    });
+  }
+
+  /** Whether {@link start} has set up the watch (for tests). */
+  get watching(): boolean {
+    return this.file !== null;
   }
 
   findAccount(login: string): Promise<Account | null> {

@@ -49,6 +49,7 @@ describe('FileUserStore reloading', () => {
         if (i >= 0) waiters.splice(i, 1)[0].resolve(outcome);
       },
     });
+    store.start();
     return { path, store };
   }
   const next = (kind: ReloadOutcome['kind']): Promise<ReloadOutcome> => new Promise((resolve) => waiters.push({ kind, resolve }));
