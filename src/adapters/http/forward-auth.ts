@@ -100,8 +100,12 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
   const identityHeadersCache = new WeakMap<Identity, readonly HeaderPair[]>();
+  // The allowed answer for one identity's cached headers is the same object on every request
+  // (and dies with them); headers the policy adds make a fresh array, and a fresh answer.
+  const allowedDecisions = new WeakMap<readonly HeaderPair[], ForwardAuthDecision[]>();
+  const anonymousDecisions: ForwardAuthDecision[] = [];
   /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
-  const upstreamHeaders = (identity: Identity | null, policy: Readonly<Record<string, string>>): readonly HeaderPair[] | null => {
+  const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex): ForwardAuthDecision => {
     let cleaned: readonly HeaderPair[] | null = null;
     if (identity !== null) {
       cleaned = identityHeadersCache.get(identity) ?? null;
@@ -112,13 +116,17 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
     }
     let extra: HeaderPair[] | null = null;
     for (const name in policy) (extra ??= [...(cleaned ?? [])]).push([name.toLowerCase(), printableHeaderValue(policy[name])]);
-    return extra ?? cleaned;
+    if (extra !== null) return { answer: forwardAuthAllowed(extra), proxyIndex: known, outcome: OUTCOME.allowed };
+    let byProxy = cleaned === null ? anonymousDecisions : allowedDecisions.get(cleaned);
+    if (byProxy === undefined) {
+      byProxy = [];
+      allowedDecisions.set(cleaned as readonly HeaderPair[], byProxy);
+    }
+    return (byProxy[known] ??= Object.freeze({ answer: forwardAuthAllowed(cleaned), proxyIndex: known, outcome: OUTCOME.allowed }));
   };
 
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
-    if (result.ok) {
-      return { answer: forwardAuthAllowed(upstreamHeaders(result.value.identity, result.value.headers)), proxyIndex: known, outcome: OUTCOME.allowed };
-    }
+    if (result.ok) return allowed(result.value.identity, result.value.headers, known);
     const context = apiMode ? contexts[known].api : contexts[known].browser;
     return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
   };
