@@ -393,6 +393,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
+        backgroundImage: config.backgroundImage,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),

@@ -10,4 +10,9 @@ export interface AppContext {
   readonly oauthAutoRedirect: string;
   readonly disableContinue: boolean;
   readonly configuredProviders: readonly string[];
+  /**
+   * BACKGROUND_IMAGE: an http(s) URL or a path on the login host, validated at start-up; '' for
+   * none. Always a string: tinyauth's login UI refuses an app context without it.
+   */
+  readonly backgroundImage: string;
 }
