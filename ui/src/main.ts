@@ -48,6 +48,7 @@ async function start(root: HTMLElement): Promise<void> {
       disableContinue: false,
       configuredProviders: [],
       backgroundImage: '',
+      demo: null,
     };
     render(
       { root, app: fallback },

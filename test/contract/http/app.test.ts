@@ -19,6 +19,7 @@ describe('GET /api/app', () => {
         disableContinue: false,
         configuredProviders: ['username'],
         backgroundImage: '',
+        demo: null,
       });
     } finally {
       await gw.close();
