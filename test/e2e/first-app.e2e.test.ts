@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -21,11 +23,21 @@ describe('the demo, after login', () => {
   let browser: Browser;
   let gatewayPort: number;
   let password: string;
+  // BACKGROUND_IMAGE on another origin: the pages' CSP must let exactly that origin in.
+  let images: Server;
+  const imageRequests: string[] = [];
 
   beforeAll(async () => {
     echo = await startEchoApp();
+    images = createServer((req, res) => {
+      imageRequests.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#f80"/></svg>');
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    const background = `http://images.example.test:${(images.address() as AddressInfo).port}/bg.svg`;
     gatewayPort = await freePort();
-    const gateway = runNode(built('src/main.js'), [], { PORT: String(gatewayPort), ADDRESS: '127.0.0.1', LOG_LEVEL: 'warn' });
+    const gateway = runNode(built('src/main.js'), [], { PORT: String(gatewayPort), ADDRESS: '127.0.0.1', LOG_LEVEL: 'warn', BACKGROUND_IMAGE: background });
     children.push(gateway);
     [, password] = await gateway.waitFor(/password: (\S+)/);
     await waitForHttp(gateway, gatewayPort, `localhost:${gatewayPort}`);
@@ -36,6 +48,7 @@ describe('the demo, after login', () => {
     await browser?.close();
     for (const child of children.reverse()) await child.stop();
     await echo?.close();
+    await new Promise((resolve) => images?.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -80,6 +93,24 @@ describe('the demo, after login', () => {
     const banner = children[0].stderr;
     for (const line of [...nginx.split('\n'), ...caddy.split('\n')]) expect(banner).toContain(`     ${line.replace(/\t/g, '    ')}\n`);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('BACKGROUND_IMAGE is the page background, loaded from its own origin without a CSP refusal', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const messages: string[] = [];
+    page.on('console', (m) => messages.push(m.text()));
+    await page.goto(loginPage());
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Log in');
+    const background = await page.evaluate(() => {
+      const g = globalThis as unknown as { document: { body: unknown }; getComputedStyle(e: unknown): { backgroundImage: string } };
+      return g.getComputedStyle(g.document.body).backgroundImage;
+    });
+    expect(background).toMatch(/^url\("http:\/\/images\.example\.test:\d+\/bg\.svg"\)$/);
+    for (let i = 0; i < 50 && !imageRequests.includes('/bg.svg'); i += 1) await page.waitForTimeout(100);
+    expect(imageRequests).toContain('/bg.svg');
+    expect(messages.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
     await context.close();
   });
 
