@@ -331,7 +331,10 @@ export class LdapUserStore implements UserStore {
     const names = listed.map(groupName);
     const groupDns = listed.filter((value) => value.includes('='));
     if (s.nestedGroups === 'ad') {
-      names.push(...(await this.searchGroups(s.groupBaseDn ?? s.baseDn, inChainFilter(dn))).map((g) => g.name));
+      const groups = await this.searchGroups(s.groupBaseDn ?? s.baseDn, inChainFilter(dn));
+      // The server stops at the size limit without saying which groups it left out.
+      if (groups.length >= MAX_GROUPS && !decoy) this.report(`ldap nested groups past ${MAX_GROUPS} groups were left out`, { dn });
+      names.push(...groups.map((g) => g.name));
       return names;
     }
     if (s.groupBaseDn !== undefined) {
