@@ -213,7 +213,13 @@ export function oauthCallbackAnswer(
   const error = result.error;
   const set = 'flowId' in error ? forgetFlow(error.flowId, cookies) : [];
   const { status, code, page } = callbackFailure(error);
-  if (!apiMode) return redirectTo(`${appUrl}/${page}?reason=${encodeURIComponent(code)}`, set);
+  if (!apiMode) {
+    const query = new URLSearchParams({ reason: code });
+    // Who was refused, so the page can say it (tinyauth's UI shows nothing without it). Only for
+    // not_whitelisted: the address is one the provider verified; an invalid one is never echoed.
+    if (error.code === 'not_whitelisted') query.set('username', error.email);
+    return redirectTo(`${appUrl}/${page}?${query.toString()}`, set);
+  }
   return answer(status, code, [], { cookies: set });
 }
 
