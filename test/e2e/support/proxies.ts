@@ -182,7 +182,6 @@ export function caddyEnv(dir: string, layout: ProxyLayout): Record<string, strin
       : {
           CATCH_ALL_ADDRESS: `https://:${layout.port}`,
           CADDY_HTTP_PORT: String(layout.tls.httpPort),
-          CADDY_HTTPS_PORT: String(layout.port),
           CADDY_GLOBAL_OPTIONS: 'skip_install_trust',
         }),
   };
