@@ -87,7 +87,16 @@ describe('examples/traefik (Traefik cannot be installed here: its files are chec
     expect(http.routers.portcullis.rule).toContain('!PathPrefix(`/api/auth`)');
     expect(new URL(http.services[http.routers.portcullis.service].loadBalancer.servers[0].url).port).toBe('3000');
     expect(http.routers.whoami.middlewares).toEqual(['portcullis-strip', 'portcullis']);
-    for (const router of Object.values<any>(http.routers)) expect(http.services[router.service]).toBeDefined();
+    for (const router of Object.values<any>(http.routers)) {
+      expect(http.services[router.service]).toBeDefined();
+      expect(router.tls).toBeDefined();
+    }
+  });
+
+  it('docker-compose.labels.yml serves both routers over HTTPS only', () => {
+    const services = yamlOf('traefik/docker-compose.labels.yml').services;
+    expect(services.portcullis.labels['traefik.http.routers.portcullis.tls']).toBe('true');
+    expect(services.whoami.labels['traefik.http.routers.whoami.tls']).toBe('true');
   });
 
   it.each(['traefik/docker-compose.labels.yml', 'docker-compose.yml'])('%s: the labels name the same middleware, endpoint and headers', (file) => {
