@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { EXAMPLES } from '../e2e/support/proxies';
+import { EXAMPLES, nginxMainHead } from '../e2e/support/proxies';
 import { runCli } from '../support/process';
 
 /**
@@ -46,6 +46,18 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     expect(all).toContain('server 127.0.0.1:3001;');
     expect(all).toContain('ssl_certificate /etc/ssl/example.pem;');
     expect(all).toContain('return 308 https://$host$request_uri;');
+  });
+
+  it('renders the shared files alone (no application yet) into a configuration nginx -t accepts', () => {
+    const shared: Record<string, string> = { ...base };
+    delete shared.APP_HOST;
+    delete shared.APP_UPSTREAM;
+    const run = render({ ...shared, TLS: 'off', APP_LISTEN: '127.0.0.1:9' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    writeFileSync(join(dir, 'nginx.conf'), [...nginxMainHead(dir), `  include ${join(dir, 'out')}/*.conf;`, '}', ''].join('\n'));
+    const test = spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    expect({ status: test.status, stderr: test.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
   });
 
   it.each([
