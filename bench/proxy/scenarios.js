@@ -108,6 +108,7 @@ async function proxyScenarios(kit, wanted) {
       const authPids = target.auth === null ? [] : [target.auth.pid];
       const p0 = cpuOf(target.proxy.pids());
       const a0 = cpuOf(authPids);
+      const app0 = cpuOf([app.pid]);
       const res = await load({
         url: target.proxy.url,
         connections: target.connections ?? SETTINGS.connections,
@@ -117,6 +118,8 @@ async function proxyScenarios(kit, wanted) {
       const n = Math.max(1, res.total);
       res.proxyCpuUs = ((cpuOf(target.proxy.pids()) - p0) * 1e6) / n;
       res.authCpuUs = target.auth === null ? 0 : ((cpuOf(authPids) - a0) * 1e6) / n;
+      // The whole chain but the load generator: what one answer costs the machine.
+      res.chainCpuUs = res.proxyCpuUs + res.authCpuUs + ((cpuOf([app.pid]) - app0) * 1e6) / n;
       return res;
     };
 
@@ -175,7 +178,8 @@ async function proxyScenarios(kit, wanted) {
         const parts = targets.map((t) => `${t.name} ${got.get(t).rate.toFixed(0)}`);
         const ratios = configs.map(
           (cfg) =>
-            `${cfg.label} (a) ${(got.get(cfg.gateway).rate / got.get(open).rate).toFixed(2)} (b) ${(got.get(cfg.gateway).rate / got.get(cfg.bare).rate).toFixed(2)}`,
+            `${cfg.label} (a) ${(got.get(cfg.gateway).rate / got.get(open).rate).toFixed(2)} (b) ${(got.get(cfg.gateway).rate / got.get(cfg.bare).rate).toFixed(2)}` +
+            ` (CPU ${(got.get(open).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)} / ${(got.get(cfg.bare).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)})`,
         );
         log(`  ${id} round ${r + 1}: ${parts.join(', ')} req/s; ${ratios.join('; ')}`);
       }
@@ -185,8 +189,11 @@ async function proxyScenarios(kit, wanted) {
         p99: median(perRound.map((g) => g.get(t).p99)),
         proxyCpuUs: median(perRound.map((g) => g.get(t).proxyCpuUs)),
         authCpuUs: median(perRound.map((g) => g.get(t).authCpuUs)),
+        chainCpuUs: median(perRound.map((g) => g.get(t).chainCpuUs)),
       });
       const ratio = (a, b) => median(perRound.map((g) => g.get(a).rate / g.get(b).rate));
+      // The same ratio read from CPU time per answer (b's ÷ a's): steadier than req/s on a shared machine.
+      const cpuRatio = (a, b) => median(perRound.map((g) => g.get(b).chainCpuUs / g.get(a).chainCpuUs));
       return {
         id,
         proxy: proxyName,
@@ -201,8 +208,16 @@ async function proxyScenarios(kit, wanted) {
           bare: side(cfg.bare),
           a: ratio(cfg.gateway, open),
           b: ratio(cfg.gateway, cfg.bare),
+          cpuA: cpuRatio(cfg.gateway, open),
+          cpuB: cpuRatio(cfg.gateway, cfg.bare),
           recorded: cfg.bare.recordedAnswer,
-          shapes: (cfg.shapes ?? []).map((s) => ({ label: s.label, side: side(s), vsBare: ratio(s, cfg.bare), recorded: s.recordedAnswer })),
+          shapes: (cfg.shapes ?? []).map((s) => ({
+            label: s.label,
+            side: side(s),
+            vsBare: ratio(s, cfg.bare),
+            cpuVsBare: cpuRatio(s, cfg.bare),
+            recorded: s.recordedAnswer,
+          })),
         })),
         extra: [],
         rounds,
@@ -282,6 +297,7 @@ async function proxyScenarios(kit, wanted) {
               p50: res.p50,
               p99: res.p99,
               proxyCpuUs: res.proxyCpuUs,
+              chainCpuUs: res.chainCpuUs,
               connections: authBasicTarget.connections,
               seconds: authBasicTarget.duration,
             },
@@ -346,24 +362,24 @@ const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 /** The "Through the proxy" table for docs/benchmark.md and the console. */
 function proxyTable(results) {
   const lines = [
-    '| proxy, case | configuration | gateway req/s (p99 ms) | bare auth req/s | unprotected req/s | (a) protected ÷ unprotected | (b) gateway ÷ bare auth | proxy CPU µs/req gateway / bare / unprotected | budget |',
+    '| proxy, case | configuration | gateway req/s (p99 ms) | bare auth req/s | unprotected req/s | (a) protected ÷ unprotected (CPU) | (b) gateway ÷ bare auth (CPU) | chain CPU µs/answer: gateway / bare / unprotected | budget |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of results) {
     for (const cfg of s.configs) {
       const verdict = cfg.shipped ? s.budget.checks.map((k) => `${k.text} ${k.pass ? 'pass' : 'FAIL'}`).join(', ') : '(variant: no budget)';
       lines.push(
-        `| ${s.title} | ${cfg.label} | ${fmt(cfg.gateway.rate)} (${fmt(cfg.gateway.p99, 1)}) | ${fmt(cfg.bare.rate)} | ${fmt(s.open.rate)} | ${fmt(cfg.a, 2)} | ${fmt(cfg.b, 2)} | ${fmt(cfg.gateway.proxyCpuUs)} / ${fmt(cfg.bare.proxyCpuUs)} / ${fmt(s.open.proxyCpuUs)} | ${verdict} |`,
+        `| ${s.title} | ${cfg.label} | ${fmt(cfg.gateway.rate)} (${fmt(cfg.gateway.p99, 1)}) | ${fmt(cfg.bare.rate)} | ${fmt(s.open.rate)} | ${fmt(cfg.a, 2)} (${fmt(cfg.cpuA, 2)}) | ${fmt(cfg.b, 2)} (${fmt(cfg.cpuB, 2)}) | ${fmt(cfg.gateway.chainCpuUs)} / ${fmt(cfg.bare.chainCpuUs)} / ${fmt(s.open.chainCpuUs)} | ${verdict} |`,
       );
       for (const sh of cfg.shapes) {
         lines.push(
-          `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} | | | ${fmt(sh.vsBare, 2)} (÷ bare auth with the gateway's answer) | – / ${fmt(sh.side.proxyCpuUs)} / – | |`,
+          `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} | | | ${fmt(sh.vsBare, 2)} (${fmt(sh.cpuVsBare, 2)}) ÷ bare auth giving the gateway's answer | – / ${fmt(sh.side.chainCpuUs)} / – | |`,
         );
       }
     }
     for (const x of s.extra) {
       lines.push(
-        `| ${s.title} | ${x.label} (once, ${x.side.connections} connections, ${x.side.seconds} s) | ${fmt(x.side.rate, 1)} (${fmt(x.side.p99, 0)}) | | ${fmt(s.open.rate)} | ${fmt(x.vsOpen, 3)} | ${fmt(x.vsGateway, 3)} (÷ gateway through the shipped template) | ${fmt(x.side.proxyCpuUs)} / – / – | |`,
+        `| ${s.title} | ${x.label} (once, ${x.side.connections} connections, ${x.side.seconds} s) | ${fmt(x.side.rate, 1)} (${fmt(x.side.p99, 0)}) | | ${fmt(s.open.rate)} | ${fmt(x.vsOpen, 3)} | ${fmt(x.vsGateway, 3)} ÷ gateway through the shipped template | ${fmt(x.side.chainCpuUs)} / – / – | |`,
       );
     }
   }
