@@ -59,7 +59,17 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 10_000;
 server.requestTimeout = 30_000;
 
+// Connections the proxy opened to this server: how well the proxy reuses them for this answer.
+let connections = 0;
+server.on('connection', () => {
+  connections += 1;
+});
+
 process.on('message', (m) => {
+  if (m.type === 'count') {
+    process.send({ type: 'count', connections });
+    return;
+  }
   if (m.type !== 'record') return;
   recordFrom = m.from;
   shape = m.shape ?? null;

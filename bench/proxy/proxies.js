@@ -5,15 +5,21 @@
 // $variables untouched), caddy's Caddyfile run unchanged with its {$NAME} placeholders in the
 // environment. Everything (pid, logs, temp files, caddy's storage) lives under one temp directory.
 //
+// When examples/nginx/render.sh exists it renders them, exactly as its header tells an operator
+// (TLS=off: plain HTTP on a loopback port, so the numbers are about the auth hop, not TLS).
+//
 // Derived variants, all made here from the shipped text at run time (never a copy of it), each
 // edit checked to apply exactly once so a changed template fails loudly instead of measuring
 // something else:
 // - `unprotected`: the shipped nginx server with `auth_request off;` (same server, same headers,
 //   same app proxying, no auth hop): the reference of ratio (a).
-// - `efficient`: MEASUREMENT VARIANT, not a shipped example: the shipped nginx template with issue
-//   20's shape for the auth subrequest (upstream keepalive pool, HTTP/1.1, empty Connection,
+// - `efficient`: MEASUREMENT VARIANT, not a shipped example, while the shipped template lacks it:
+//   issue 20's shape for the auth subrequest (upstream keepalive pool, HTTP/1.1, empty Connection,
 //   `proxy_method HEAD`; the original method already travels in X-Original-Method).
-const { spawn } = require('node:child_process');
+// - `previous`: MEASUREMENT VARIANT, once the shipped template has that shape: the shipped
+//   template with the auth subrequest as it was before issue 20 (GET, straight to the listener,
+//   no pool), so before and after stay in one run.
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
@@ -47,10 +53,50 @@ function shippedNginxIsEfficient() {
 
 const EFFICIENT_UPSTREAM = 'portcullis_bench_forward_auth';
 
-/** The shipped protected-app template, or one of the variants above. */
+const RENDER_SCRIPT = path.join(EXAMPLES, 'nginx', 'render.sh');
+
+/** A rendered protected-app server (render.sh's output) changed into one of the variants above. */
+function variantOfRendered(text, variant, forwardAuthHostPort) {
+  let t = text;
+  if (variant === 'unprotected') t = editOnce(t, /^(\s*)auth_request\s+\/portcullis-auth\s*;/m, '$1auth_request off;', variant);
+  if (variant === 'previous') {
+    t = editOnce(t, /^\s*proxy_method\s+HEAD\s*;\n/m, '', variant);
+    t = editOnce(t, /^\s*proxy_http_version\s+1\.1\s*;\n/m, '', variant);
+    t = editOnce(t, /^\s*proxy_set_header\s+Connection\s+""\s*;\n/m, '', variant);
+    t = editOnce(t, /proxy_pass\s+http:\/\/portcullis_forward_auth(\/api\/auth\/nginx)\s*;/, `proxy_pass http://${forwardAuthHostPort}$1;`, variant);
+  }
+  if (variant === 'efficient') throw new Error('the efficient variant is only made while the shipped template lacks that shape');
+  return t;
+}
+
+/** The shipped files rendered by examples/nginx/render.sh into `out`: [file name, text] pairs. */
+function renderWithScript(out, { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant }) {
+  const env = {
+    PATH: process.env.PATH,
+    TLS: 'off',
+    APP_LISTEN: `127.0.0.1:${port}`,
+    AUTH_HOST: authHost,
+    PORTCULLIS_UPSTREAM: `127.0.0.1:${gatewayPort}`,
+    PORTCULLIS_FORWARD_AUTH: forwardAuthHostPort,
+    APP_HOST: appHost,
+    APP_UPSTREAM: `http://127.0.0.1:${appPort}`,
+  };
+  execFileSync('sh', [RENDER_SCRIPT, out], { env, stdio: 'pipe' });
+  return fs
+    .readdirSync(out)
+    .filter((f) => f.endsWith('.conf'))
+    .sort()
+    .map((f) => {
+      const text = fs.readFileSync(path.join(out, f), 'utf8');
+      return [f, f === `portcullis-app-${appHost}.conf` && variant !== 'shipped' ? variantOfRendered(text, variant, forwardAuthHostPort) : text];
+    });
+}
+
+/** The shipped protected-app template, or one of the variants above (templates without render.sh). */
 function protectedTemplate(variant) {
   let t = shippedNginx('portcullis.conf.template');
   if (variant === 'unprotected') t = editOnce(t, /^(\s*)auth_request\s+\/portcullis-auth\s*;/m, '$1auth_request off;', variant);
+  if (variant === 'previous') throw new Error('the previous variant is only made once the shipped template has the efficient shape');
   if (variant === 'efficient') {
     t = editOnce(
       t,
@@ -125,19 +171,25 @@ function treePids(pid) {
  * protected-app template (or a variant) for `appHost`, the forward auth at `forwardAuthUrl`.
  * `extra`: more server blocks (nginx's own auth_basic comparison).
  */
-async function startNginx({ dir, name, port, appHost, appPort, forwardAuthUrl, variant = 'shipped', extraServers = [] }) {
+async function startNginx({ dir, name, port, appHost, appPort, forwardAuthUrl, authHost, gatewayPort, variant = 'shipped', extraServers = [] }) {
   fs.mkdirSync(dir, { recursive: true });
-  const values = {
-    APP_LISTEN: `127.0.0.1:${port}`,
-    APP_HOST: appHost,
-    APP_UPSTREAM: `http://127.0.0.1:${appPort}`,
-    PORTCULLIS_FORWARD_AUTH_URL: forwardAuthUrl,
-  };
-  const files = [
-    ['default.conf', fillTemplate(shippedNginx('default.conf.template'), values)],
-    ['app.conf', fillTemplate(protectedTemplate(variant), values)],
-    ...extraServers.map((s, i) => [`extra-${i}.conf`, s]),
-  ];
+  const forwardAuthHostPort = new URL(forwardAuthUrl).host;
+  let files;
+  if (fs.existsSync(RENDER_SCRIPT)) {
+    files = renderWithScript(path.join(dir, 'conf.d'), { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant });
+  } else {
+    const values = {
+      APP_LISTEN: `127.0.0.1:${port}`,
+      APP_HOST: appHost,
+      APP_UPSTREAM: `http://127.0.0.1:${appPort}`,
+      PORTCULLIS_FORWARD_AUTH_URL: forwardAuthUrl,
+    };
+    files = [
+      ['default.conf', fillTemplate(shippedNginx('default.conf.template'), values)],
+      ['app.conf', fillTemplate(protectedTemplate(variant), values)],
+    ];
+  }
+  files.push(...extraServers.map((s, i) => [`extra-${i}.conf`, s]));
   const includes = [];
   if (variant === 'efficient') {
     const u = new URL(forwardAuthUrl);

@@ -62,6 +62,11 @@ async function startBareAuth(name) {
       bare.child.once('message', resolve);
       bare.child.send({ type: 'record', from, shape });
     });
+  bare.connections = () =>
+    new Promise((resolve) => {
+      bare.child.once('message', (m) => resolve(m.connections));
+      bare.child.send({ type: 'count' });
+    });
   bare.recorded = () =>
     new Promise((resolve, reject) => {
       bare.child.once('message', (m) => (m.type === 'recorded' ? resolve(m) : reject(new Error(`${name}: ${m.message}`))));
@@ -81,6 +86,13 @@ async function proxyScenarios(kit, wanted) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-proxy-'));
   const children = [];
   const results = [];
+  // An interrupted bench must not leave proxies and servers behind (nginx's master stops its worker on SIGTERM).
+  const onSignal = () => {
+    for (const c of children) c.kill('SIGTERM');
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const app = await startForked('app.js', 'app');
     children.push(app.child);
@@ -98,7 +110,15 @@ async function proxyScenarios(kit, wanted) {
       return b;
     };
     const proxy = async (start, options) => {
-      const p = await start({ dir: path.join(dir, options.name), port: await freePort(), appHost: APP_HOST, appPort: app.port, ...options });
+      const p = await start({
+        dir: path.join(dir, options.name),
+        port: await freePort(),
+        appHost: APP_HOST,
+        appPort: app.port,
+        authHost: AUTH_HOST,
+        gatewayPort: Number(new URL(gateway.url).port),
+        ...options,
+      });
       children.push(p.child);
       return p;
     };
@@ -109,6 +129,8 @@ async function proxyScenarios(kit, wanted) {
       const p0 = cpuOf(target.proxy.pids());
       const a0 = cpuOf(authPids);
       const app0 = cpuOf([app.pid]);
+      const counted = target.auth !== null && typeof target.auth.connections === 'function';
+      const c0 = counted ? await target.auth.connections() : 0;
       const res = await load({
         url: target.proxy.url,
         connections: target.connections ?? SETTINGS.connections,
@@ -120,6 +142,8 @@ async function proxyScenarios(kit, wanted) {
       res.authCpuUs = target.auth === null ? 0 : ((cpuOf(authPids) - a0) * 1e6) / n;
       // The whole chain but the load generator: what one answer costs the machine.
       res.chainCpuUs = res.proxyCpuUs + res.authCpuUs + ((cpuOf([app.pid]) - app0) * 1e6) / n;
+      // New connections from the proxy to the auth server per answer (bare auth servers count them).
+      res.authConnections = counted ? ((await target.auth.connections()) - c0) / n : NaN;
       return res;
     };
 
@@ -190,6 +214,7 @@ async function proxyScenarios(kit, wanted) {
         proxyCpuUs: median(perRound.map((g) => g.get(t).proxyCpuUs)),
         authCpuUs: median(perRound.map((g) => g.get(t).authCpuUs)),
         chainCpuUs: median(perRound.map((g) => g.get(t).chainCpuUs)),
+        authConnections: median(perRound.map((g) => g.get(t).authConnections)),
       });
       const ratio = (a, b) => median(perRound.map((g) => g.get(a).rate / g.get(b).rate));
       // The same ratio read from CPU time per answer (b's ÷ a's): steadier than req/s on a shared machine.
@@ -246,7 +271,9 @@ async function proxyScenarios(kit, wanted) {
       };
       const efficientShipped = shippedNginxIsEfficient();
       await configFor('shipped', efficientShipped ? 'shipped template (issue 20 shape)' : 'shipped template', true);
-      if (!efficientShipped) await configFor('efficient', 'issue 20 shape (bench variant)', false);
+      // Before and after in one run: the other shape as a bench-only variant of the shipped template.
+      if (efficientShipped) await configFor('previous', 'before issue 20: GET, no keepalive pool (bench variant)', false);
+      else await configFor('efficient', 'issue 20 shape (bench variant)', false);
 
       // nginx's own auth_basic with the gateway's bcrypt hash: what people use instead for headless clients.
       const htpasswd = path.join(dir, 'htpasswd');
@@ -342,6 +369,8 @@ async function proxyScenarios(kit, wanted) {
       }
     }
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     for (const c of children.reverse()) await stopProcess(c);
     // BENCH_KEEP_DIR=1 keeps the proxies' configurations and logs for a look after the run.
     if (process.env.BENCH_KEEP_DIR === '1') log(`proxy scenarios: configurations and logs kept in ${dir}`);
@@ -362,18 +391,18 @@ const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 /** The "Through the proxy" table for docs/benchmark.md and the console. */
 function proxyTable(results) {
   const lines = [
-    '| proxy, case | configuration | gateway req/s (p99 ms) | bare auth req/s | unprotected req/s | (a) protected ÷ unprotected (CPU) | (b) gateway ÷ bare auth (CPU) | chain CPU µs/answer: gateway / bare / unprotected | budget |',
+    '| proxy, case | configuration | gateway req/s (p99 ms) | bare auth req/s (new connections per answer) | unprotected req/s | (a) protected ÷ unprotected (CPU) | (b) gateway ÷ bare auth (CPU) | chain CPU µs/answer: gateway / bare / unprotected | budget |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of results) {
     for (const cfg of s.configs) {
       const verdict = cfg.shipped ? s.budget.checks.map((k) => `${k.text} ${k.pass ? 'pass' : 'FAIL'}`).join(', ') : '(variant: no budget)';
       lines.push(
-        `| ${s.title} | ${cfg.label} | ${fmt(cfg.gateway.rate)} (${fmt(cfg.gateway.p99, 1)}) | ${fmt(cfg.bare.rate)} | ${fmt(s.open.rate)} | ${fmt(cfg.a, 2)} (${fmt(cfg.cpuA, 2)}) | ${fmt(cfg.b, 2)} (${fmt(cfg.cpuB, 2)}) | ${fmt(cfg.gateway.chainCpuUs)} / ${fmt(cfg.bare.chainCpuUs)} / ${fmt(s.open.chainCpuUs)} | ${verdict} |`,
+        `| ${s.title} | ${cfg.label} | ${fmt(cfg.gateway.rate)} (${fmt(cfg.gateway.p99, 1)}) | ${fmt(cfg.bare.rate)} (${fmt(cfg.bare.authConnections, 2)}) | ${fmt(s.open.rate)} | ${fmt(cfg.a, 2)} (${fmt(cfg.cpuA, 2)}) | ${fmt(cfg.b, 2)} (${fmt(cfg.cpuB, 2)}) | ${fmt(cfg.gateway.chainCpuUs)} / ${fmt(cfg.bare.chainCpuUs)} / ${fmt(s.open.chainCpuUs)} | ${verdict} |`,
       );
       for (const sh of cfg.shapes) {
         lines.push(
-          `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} | | | ${fmt(sh.vsBare, 2)} (${fmt(sh.cpuVsBare, 2)}) ÷ bare auth giving the gateway's answer | – / ${fmt(sh.side.chainCpuUs)} / – | |`,
+          `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} (${fmt(sh.side.authConnections, 2)}) | | | ${fmt(sh.vsBare, 2)} (${fmt(sh.cpuVsBare, 2)}) ÷ bare auth giving the gateway's answer | – / ${fmt(sh.side.chainCpuUs)} / – | |`,
         );
       }
     }
