@@ -39,7 +39,7 @@ const SETTINGS = {
   // target, so a change is measured before and after in the same rounds.
   before: env.BENCH_BEFORE ? path.resolve(env.BENCH_BEFORE) : null,
   // The proxy scenarios (bench/proxy/): alternating rounds per case, and seconds per run.
-  proxyRounds: num('BENCH_PROXY_ROUNDS', quick ? 2 : 5),
+  proxyRounds: num('BENCH_PROXY_ROUNDS', quick ? 2 : 4),
   proxyDurationSeconds: num('BENCH_PROXY_DURATION', quick ? 1 : 2),
   proxyCases: env.BENCH_PROXY_CASES ? env.BENCH_PROXY_CASES.split(',').map((s) => s.trim()) : null,
 };
