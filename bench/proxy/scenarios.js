@@ -313,6 +313,12 @@ async function proxyScenarios(kit, wanted) {
       for (const c of all) {
         const summary = await measureCase('nginx', c, configs, open);
         if (c.key === 'basic') {
+          // nginx really checks the bcrypt hash: a wrong password is refused, the right one passes.
+          const wrong = { ...c.headers, authorization: `Basic ${Buffer.from(`${USERNAME}:wrong-${PASSWORD}`).toString('base64')}` };
+          const refused = await probe(authBasic.url, { path: PATH, headers: wrong });
+          const passed = await probe(authBasic.url, { path: PATH, headers: c.headers });
+          if (refused.status !== 401 || passed.status !== 200)
+            throw new Error(`nginx auth_basic: wrong password ${refused.status}, right one ${passed.status}`);
           const res = await run(authBasicTarget, { method: 'GET', path: PATH, headers: c.headers });
           checkStatuses(res, 200, `${summary.id} ${authBasicTarget.name}`);
           if (res.total === 0) throw new Error(`${summary.id} ${authBasicTarget.name}: no answer in ${authBasicTarget.duration} s`);
