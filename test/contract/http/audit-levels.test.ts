@@ -10,10 +10,7 @@ describe('the info log of a gateway', () => {
   const capture = capturedLogger('info');
 
   beforeAll(async () => {
-    gw = await startGateway(
-      { USERS: `alice:${hashOf(PASSWORD)}`, LOG_LEVEL: 'info' },
-      { [TOKENS.Logger]: capture.logger },
-    );
+    gw = await startGateway({ USERS: `alice:${hashOf(PASSWORD)}`, LOG_LEVEL: 'info' }, { [TOKENS.Logger]: capture.logger });
   });
   afterAll(() => gw.close());
 
