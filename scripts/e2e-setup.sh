@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end suite needs from Debian's packages: nginx, caddy and chromium (and
-# openssl, which makes the doctor suite's self-signed certificate).
+# openssl, which makes the doctor suite's self-signed certificate, and zbar-tools, whose zbarimg
+# decodes the QR codes of `portcullis totp enroll`).
 # Skips the install when all three are present. Needs root (or sudo) for apt-get.
 # The suite starts its own nginx and caddy as child processes; the packages' system services are
 # neither needed nor started by this script.
@@ -11,9 +12,10 @@ command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "e2e-setup: nginx, caddy, chromium and openssl are present"
+  echo "e2e-setup: nginx, caddy, chromium, openssl and zbarimg are present"
   exit 0
 fi
 

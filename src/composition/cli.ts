@@ -23,6 +23,7 @@ function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: strin
 export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = new ProcessIo()): Promise<number> {
   return runCli(argv, io, {
     hasher: (cost) => new BcryptPasswordHasher(cost),
+    qrcode: optionalModules.qrcode,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
       (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {
