@@ -233,7 +233,11 @@ const REPLY_CAUSES: Readonly<Record<string, string>> = {
  */
 export function outageCause(e: unknown, commandTimeoutMs: number): { reason: string; cause: string } {
   if (e === CONNECTION_CLOSED) return { reason: 'connection_closed', cause: 'the connection was closed (Redis stopped, restarted or dropped it)' };
-  const error = e instanceof Error ? (e as Error & { code?: unknown; syscall?: unknown }) : null;
+  // Duck-typed, not instanceof Error: errors from another realm (a vm context, a test runner) are errors too.
+  const error =
+    typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
+      ? (e as { message: string; name?: unknown; code?: unknown; syscall?: unknown })
+      : null;
   if (error === null) return { reason: 'unknown', cause: 'an unknown failure' };
   if (typeof error.code === 'string' && /^E[A-Z0-9_]+$/.test(error.code)) {
     // Node's system errors: `connect ECONNREFUSED 10.0.0.7:6379`, `getaddrinfo ENOTFOUND redis`.
@@ -246,7 +250,8 @@ export function outageCause(e: unknown, commandTimeoutMs: number): { reason: str
   }
   if (error.message === 'Command timed out') return { reason: 'command_timeout', cause: `a command got no answer within ${commandTimeoutMs} ms` };
   // ioredis's own errors (MaxRetriesPerRequestError, ...) are named by class; their messages are ioredis's, not Redis's.
-  return { reason: error.name, cause: error.name };
+  const name = typeof error.name === 'string' && /^[A-Za-z]{1,60}$/.test(error.name) ? error.name : 'Error';
+  return { reason: name, cause: name };
 }
 
 async function closeOne(connection: Redis): Promise<void> {
