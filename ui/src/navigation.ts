@@ -94,6 +94,8 @@ const REASONS: Readonly<Record<OAuthCallbackCode, string>> = {
   oauth_state_mismatch: 'The answer from the provider does not belong to a login of this browser.',
   oauth_flow_expired: 'The login took too long. Start again.',
   oauth_flow_replayed: 'This login was already completed. Start again if you are not logged in.',
+  oauth_issuer_mismatch: 'The answer came from another login provider than the one this login was sent to. Start again.',
+  oauth_issuer_missing: 'The login provider did not say who it is, as it promised to. Start again.',
   provider_denied: 'The provider did not grant the login (it was cancelled or refused there).',
   provider_refused: 'The provider refused the login.',
   email_missing: 'The provider did not share a verified e-mail address, which this login needs.',

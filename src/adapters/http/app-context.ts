@@ -10,4 +10,6 @@ export interface AppContext {
   readonly oauthAutoRedirect: string;
   readonly disableContinue: boolean;
   readonly configuredProviders: readonly string[];
+  /** Every login offered, with the name its button shows (tinyauth v4's `providers`); `username` has `oauth: false`. */
+  readonly providers: readonly { readonly id: string; readonly name: string; readonly oauth: boolean }[];
 }
