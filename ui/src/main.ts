@@ -37,6 +37,7 @@ async function start(root: HTMLElement): Promise<void> {
       oauthAutoRedirect: 'none',
       disableContinue: false,
       configuredProviders: [],
+      providers: [],
     };
     render(
       { root, app: fallback },
