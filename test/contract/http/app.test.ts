@@ -19,6 +19,8 @@ describe('GET /api/app', () => {
         disableContinue: false,
         configuredProviders: ['username'],
         providers: [{ id: 'username', name: 'Username', oauth: false }],
+        backgroundImage: '',
+        demo: null,
       });
     } finally {
       await gw.close();
@@ -43,6 +45,18 @@ describe('GET /api/app', () => {
         disableContinue: true,
         domain: 'corp.example.test',
       });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it("reports BACKGROUND_IMAGE as backgroundImage, and the pages' CSP lets the browser load it from its origin only", async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, BACKGROUND_IMAGE: 'https://images.example.test/login/bg.jpg' });
+    try {
+      const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
+      expect(body.backgroundImage).toBe('https://images.example.test/login/bg.jpg');
+      const page = await fetch(`${gw.url}/login`, { headers: { accept: 'text/html' } });
+      expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data: https://images.example.test;");
     } finally {
       await gw.close();
     }
