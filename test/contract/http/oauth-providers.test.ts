@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../../support/server';
+import { closedPort, json, startStub, type StubServer } from '../../support/stub-http';
 
 // Several generic providers in one gateway, each a real OpenID Connect server process
 // (test/support/oidc-server.mjs), and the GitHub and Google stand-ins (test/support/provider-stubs.ts).
@@ -280,5 +281,36 @@ describe('Google Workspace domain (hd) and the iss response parameter', () => {
     expect(((await res.json()) as { code: string }).code).toBe('oauth_issuer_mismatch');
     expect(stub.tokenRequests()).toBe(before);
     expect((await browser.user()).isLoggedIn).toBe(false);
+  });
+});
+
+describe('a provider whose discovery document cannot be read', () => {
+  let gw: RunningGateway;
+  let issuer: StubServer;
+  beforeAll(async () => {
+    // Answers a discovery document that names another issuer: OIDC Discovery says to refuse it.
+    issuer = await startStub((req, res) => json(res, 200, { issuer: 'https://other.example.test', authorization_endpoint: 'https://other.example.test/auth' }));
+    const down = await closedPort();
+    gw = await startGateway({
+      OAUTH_PROVIDERS_DOWN_CLIENT_ID: 'id',
+      OAUTH_PROVIDERS_DOWN_CLIENT_SECRET: 'secret',
+      OAUTH_PROVIDERS_DOWN_ISSUER: `http://127.0.0.1:${down}`,
+      OAUTH_PROVIDERS_LIAR_CLIENT_ID: 'id',
+      OAUTH_PROVIDERS_LIAR_CLIENT_SECRET: 'secret',
+      OAUTH_PROVIDERS_LIAR_ISSUER: issuer.url,
+      OAUTH_TIMEOUT: '2',
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await issuer?.close();
+  });
+
+  it('answers 502 provider_unavailable, never a 500, when the issuer is down or its document names another issuer', async () => {
+    for (const id of ['down', 'liar']) {
+      const res = await fetch(`${gw.url}/api/oauth/url/${id}`, { headers: { accept: 'application/json' } });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { code: string }).code).toBe('provider_unavailable');
+    }
   });
 });
