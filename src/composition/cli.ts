@@ -8,6 +8,7 @@ import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings, type C
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
+import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
 import { optionalModules } from './optional-modules';
 
 /** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
@@ -22,6 +23,7 @@ function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: strin
 export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = new ProcessIo()): Promise<number> {
   return runCli(argv, io, {
     hasher: (cost) => new BcryptPasswordHasher(cost),
+    qrcode: optionalModules.qrcode,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
       (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {
@@ -54,7 +56,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       const flagWarnings = [...unknownOptionWarnings(env), ...secretFlagWarnings(args)];
       if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
-      const summary = [`APP_URL ${c.appUrl}`];
+      const summary = [`APP_URL ${c.appUrl}`, `session cookie: ${describeCookieDomain(protectedDomainOfAppUrl(c.appUrl))}`];
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
       if (c.usersFile !== null)
         summary.push(

@@ -10,6 +10,7 @@ import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-so
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
+import { isIpLiteral } from '../domain/cookie-domain';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
@@ -19,6 +20,7 @@ import type { LogLevel } from '../adapters/system/logger';
 import {
   CONFIGURING_OPTIONS,
   CONFIGURING_PROVIDER_FIELDS,
+  DEFAULT_FORGOT_PASSWORD_MESSAGE,
   OPTION_NAMES,
   OPTION_TABLE,
   SECRET_OPTIONS,
@@ -195,6 +197,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
+  // Options whose _FILE could not be read: already reported, so "X is required" would only say it again.
+  const unreadable = new Set<string>();
   const fromFile = (name: string): string | undefined => {
     const direct = get(name);
     const file = get(`${name}_FILE`);
@@ -204,6 +208,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       return readFile(file);
     } catch {
       problems.push(`${name}_FILE: cannot read ${file}`);
+      unreadable.add(name);
       return undefined;
     }
   };
@@ -230,21 +235,18 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   let appUrl = read('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
   if (appUrl === undefined) problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
   else {
-    try {
+    const problem = appUrlProblem(appUrl);
+    if (problem !== null) problems.push(problem);
+    else {
       const url = new URL(appUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('APP_URL must be an http or https URL');
-      else if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
-        problems.push('APP_URL must not carry credentials, a query or a fragment');
-      else appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      problems.push('APP_URL is not a valid URL');
+      appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     }
   }
 
   let secret = fromFile('SECRET')?.trim();
   if (secret === undefined) {
     if (demo) secret = randomBytes(32).toString('base64url');
-    else problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
+    else if (!unreadable.has('SECRET')) problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
   } else if (secret.length < 32) problems.push('SECRET must be at least 32 characters long');
   else placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
 
@@ -379,7 +381,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     ...providers.map((p) => p.id),
   ];
 
-  const ldap = ldapSettings(read, get, fromFile, readFile, problems);
+  const ldap = ldapSettings(read, get, fromFile, readFile, problems, unreadable);
   if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || read('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
@@ -456,7 +458,14 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     loginTimeoutSeconds: read('LOGIN_TIMEOUT'),
     basicCacheTtlSeconds: read('BASIC_CACHE_TTL'),
     appTitle: read('APP_TITLE'),
-    forgotPasswordMessage: read('FORGOT_PASSWORD_MESSAGE'),
+    forgotPasswordMessage:
+      read('FORGOT_PASSWORD_MESSAGE') ??
+      defaultForgotPasswordMessage({
+        users: usersVar !== undefined,
+        usersFile: usersFilePath !== undefined,
+        ldap: ldap !== null,
+        providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME')].filter((p): p is string => typeof p === 'string'),
+      }),
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),
     backgroundImage: read('BACKGROUND_IMAGE'),
@@ -477,6 +486,56 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     accessRules,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}
+
+/**
+ * What is wrong with APP_URL, or null. Strict on purpose: a comma list was read as one URL whose
+ * host was `auth.example.com,http`, and a cookie for `example.com,http` follows. Accepted: an
+ * http(s) URL whose host is a DNS name (letters, digits and hyphens, labels of at most 63
+ * characters, no empty label, so no trailing dot) or an IP literal, an optional port and path;
+ * refused: credentials, a query, a fragment, and anything else in the host.
+ */
+function appUrlProblem(raw: string): string | null {
+  if (raw.includes(',') || (/\s/.test(raw) && raw.split('://').length > 2)) {
+    return 'APP_URL is one URL, not a list: give the public URL of this gateway (e.g. https://auth.example.com); one gateway for several login domains is not supported yet';
+  }
+  if (/\s/.test(raw)) return 'APP_URL is not a valid URL (e.g. https://auth.example.com)';
+  // `auth.example.com:8443` and `localhost:3000` parse as URLs whose scheme is the host name.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw)) return `APP_URL needs a scheme: add https:// in front (APP_URL=https://${raw.replace(/\/+$/, '')})`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'APP_URL is not a valid URL (e.g. https://auth.example.com)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'APP_URL must be an http or https URL';
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || raw.includes('@'))
+    return 'APP_URL must not carry credentials, a query or a fragment';
+  if (!isHostName(url.hostname) && !isIpLiteral(url.hostname))
+    return `APP_URL's host "${url.hostname}" is not a valid host name: use a DNS name (letters, digits and hyphens between dots) or an IP address`;
+  return null;
+}
+
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A DNS host name as the URL parser leaves it (lower case, international names in punycode). */
+function isHostName(host: string): boolean {
+  return host.length <= 253 && host.split('.').every((label) => DNS_LABEL.test(label));
+}
+
+/**
+ * The forgot-password text when FORGOT_PASSWORD_MESSAGE is unset: it says where the reader's
+ * password lives, for each configured store (USERS alone for the demo, whose account is one).
+ */
+export function defaultForgotPasswordMessage(stores: { users: boolean; usersFile: boolean; ldap: boolean; providers: readonly string[] }): string {
+  const local = [stores.users && 'the USERS environment variable', stores.usersFile && "the gateway's users file"].filter(
+    (s): s is string => typeof s === 'string',
+  );
+  const parts: string[] = [];
+  if (local.length > 0) parts.push(`Accounts are configured by the administrator in ${local.join(' and ')}. Ask them to reset your password.`);
+  if (stores.ldap) parts.push('Accounts of the directory (LDAP): reset your password where your organisation manages its directory, or ask its help desk.');
+  if (stores.providers.length > 0) parts.push(`If you sign in with ${stores.providers.join(' or ')}, reset your password there: this gateway never sees it.`);
+  return parts.length > 0 ? parts.join(' ') : DEFAULT_FORGOT_PASSWORD_MESSAGE;
 }
 
 /** Accounts whose hash or TOTP secret is one from the examples: named by account, never by value. */
@@ -567,6 +626,7 @@ function ldapSettings(
   fromFile: (name: string) => string | undefined,
   readFile: (path: string) => string,
   problems: string[],
+  unreadable: ReadonlySet<string>,
 ): LdapUserStoreSettings | null {
   const address = read('LDAP_ADDRESS');
   if (address === undefined) {
@@ -600,7 +660,7 @@ function ldapSettings(
   const bindDn = read('LDAP_BIND_DN');
   // Keep the password exactly as written, apart from the newline most files end with.
   const bindPassword = fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
-  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === ''))
+  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '') && !unreadable.has('LDAP_BIND_PASSWORD'))
     problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const searchFilter = read('LDAP_SEARCH_FILTER');

@@ -75,9 +75,9 @@ import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user
 import { LoginUseCase } from '../application/use-cases/login';
 import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
-import { protectedDomainOf } from '../domain/cookie-domain';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
+import { protectedDomainOfAppUrl } from './cookie-domain';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -126,7 +126,7 @@ const READINESS_TIMEOUT_MS = 1000;
 export function buildContainer(config: Config, overrides: Overrides = {}): Wiring {
   const c = new TypedContainer(overrides);
   const bind = c.bind.bind(c) as TypedContainer['bind'];
-  const domain = protectedDomainOf(new URL(config.appUrl).hostname);
+  const domain = protectedDomainOfAppUrl(config.appUrl);
 
   bind(TOKENS.Config, () => config);
   bind(TOKENS.Settings, (): GatewaySettings => ({

@@ -47,6 +47,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Parser<T> {
  * `ip.bypass`). A proxy elsewhere is named in `TRUSTED_PROXIES` by its own address.
  */
 export const DEFAULT_TRUSTED_PROXIES: readonly string[] = ['127.0.0.0/8', '::1/128'];
+/** The forgot-password text of USERS accounts (and the demo's); see defaultForgotPasswordMessage in config. */
 export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
@@ -138,7 +139,7 @@ export const OPTION_TABLE = options({
     doc: {
       default: 'required (demo: `http://localhost:$PORT`)',
       meaning:
-        'public URL of the gateway. Login redirects go to `${APP_URL}/login`. The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`); a one-label host (`localhost`) or an IP gives a host-only cookie',
+        'public URL of the gateway, with its scheme (`https://`). Login redirects go to `${APP_URL}/login`. One URL, not a list; its host must be a DNS name or an IP address (no commas, underscores, empty labels or trailing dot; no credentials, query or fragment; a path is allowed). The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`), never above the registrable domain of the [public-suffix list](https://publicsuffix.org/), private section included as browsers do (`mydomain.co.uk` → `mydomain.co.uk`, not `co.uk`; `me.github.io` → `me.github.io`); a one-label host (`localhost`), an IP or a public suffix itself gives a host-only cookie. The start-up log (`cookieDomain`) and `portcullis config check` show it',
     },
   },
   SECRET: {
@@ -185,8 +186,11 @@ export const OPTION_TABLE = options({
   FORGOT_PASSWORD_MESSAGE: {
     group: 'gateway',
     parse: text,
-    fallback: DEFAULT_FORGOT_PASSWORD_MESSAGE,
-    doc: { default: 'a text naming `USERS`', meaning: 'shown on the forgot-password page' },
+    fallback: undefined,
+    doc: {
+      default: 'a text naming the configured stores (`USERS`, the users file, LDAP, the OAuth providers)',
+      meaning: 'shown on the forgot-password page',
+    },
   },
   BACKGROUND_IMAGE: {
     group: 'gateway',
