@@ -4,7 +4,7 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
-import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings } from './config';
+import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings, type Config } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
@@ -73,6 +73,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
             (c.ldap.nestedGroups !== 'off' ? `; nested groups: ${c.ldap.nestedGroups}` : ''),
         );
       }
+      summary.push(...describeOAuth(c));
       // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
       summary.push(
         c.database !== null
@@ -84,4 +85,26 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       return { problems: [], summary, demo: c.demo, warnings: [...flagWarnings, ...configWarnings(c)] };
     },
   });
+}
+
+/** One line per OAuth provider: its id (the callback path), name, and what it checks beyond the e-mail; never a secret. */
+function describeOAuth(c: Config): string[] {
+  const { github, google, generic, providers } = c.oauth;
+  const lines: string[] = [];
+  const callback = (id: string) => `callback ${c.appUrl}/api/oauth/callback/${id}`;
+  if (github)
+    lines.push(`OAuth github: ${callback('github')}; groups ${github.groups}` + (github.orgs.length > 0 ? `; only members of ${github.orgs.join(', ')}` : ''));
+  if (google)
+    lines.push(
+      `OAuth google: ${callback('google')}` +
+        ((google.hostedDomains ?? []).length > 0 ? `; only Workspace domains ${(google.hostedDomains ?? []).join(', ')}` : ''),
+    );
+  for (const p of [...(generic ? [generic] : []), ...providers]) {
+    lines.push(
+      `OAuth ${p.id} "${p.name}": ${callback(p.id)}; ` +
+        (p.issuer !== undefined ? `issuer ${p.issuer} (discovery, iss checked)` : 'endpoints set, no issuer (iss not checked)') +
+        (p.whitelist !== undefined ? '; its own whitelist' : ''),
+    );
+  }
+  return lines;
 }
