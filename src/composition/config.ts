@@ -464,7 +464,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
         users: usersVar !== undefined,
         usersFile: usersFilePath !== undefined,
         ldap: ldap !== null,
-        providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME')].filter((p): p is string => typeof p === 'string'),
+        providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME'), ...providers.map((p) => p.name)].filter(
+          (p): p is string => typeof p === 'string',
+        ),
       }),
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),

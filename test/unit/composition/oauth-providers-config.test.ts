@@ -125,3 +125,11 @@ describe('GITHUB_GROUPS, GITHUB_ORGS and GOOGLE_HOSTED_DOMAINS', () => {
     ]);
   });
 });
+
+describe('the default forgot-password text with several providers', () => {
+  it('names every configured provider by its button name', () => {
+    const result = load({ ...POCKET, OAUTH_PROVIDERS_POCKET_ID_NAME: 'Pocket ID' });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.config.forgotPasswordMessage).toMatch(/sign in with Pocket ID, reset your password there/);
+  });
+});
