@@ -5,7 +5,7 @@
  *
  * Why not always a promise: forward auth asks these ports on every request, and every promise,
  * `await` and async frame on that path costs the gateway measurable throughput (docs/benchmark.md,
- * change 16; ADR 0021). Callers that can wait just `await` the value; the forward-auth path checks
+ * change 16; ADR 0023). Callers that can wait just `await` the value; the forward-auth path checks
  * `isPending` and stays synchronous from request to answer when nothing is pending.
  */
 export type Awaitable<T> = T | Promise<T>;

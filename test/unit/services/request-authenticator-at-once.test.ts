@@ -3,7 +3,7 @@ import type { Authentication, RequestCredentials } from '../../../src/applicatio
 import { aUser } from '../../support/builders';
 import { makeCore, signIn, type Core } from '../../support/core';
 
-// Forward auth answers without a promise when every store answers from memory (ADR 0021). These
+// Forward auth answers without a promise when every store answers from memory (ADR 0023). These
 // check that the answers given at once are the same as the awaited ones: a logout, a lock, a
 // changed password and an outage count at the very next request.
 
