@@ -104,6 +104,9 @@ describe('the Dockerfile', () => {
     const major = /^node:(\d+)-/.exec(final.image)?.[1];
     expect(Number(major)).toBeGreaterThanOrEqual(26);
     expect(stages.every((s) => s.image === final.image)).toBe(true);
+    // The shipped Node is one package.json's engines admits.
+    const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines.split('||').map((r) => r.trim())).toContain(`^${major}.0.0`);
     expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toContain('scripts/ci-node-lts.sh');
   });
 
