@@ -115,4 +115,25 @@ describe('npm start (the README run command)', () => {
       bare.remove();
     }
   });
+
+  it('the install-time build (prepare) steps aside, saying why, where it cannot build: no sources yet (the Dockerfile), no dev dependencies (--omit=dev)', async () => {
+    const dir = tempDataDir('portcullis-prepare');
+    try {
+      mkdirSync(join(dir.dir, 'scripts'));
+      copyFileSync(join(ROOT, 'scripts', 'prepare.js'), join(dir.dir, 'scripts', 'prepare.js'));
+      const run = async (): Promise<Child> => {
+        const child = startChild('prepare', process.execPath, [join(dir.dir, 'scripts', 'prepare.js')], { cwd: dir.dir });
+        expect(await child.exited).toBe(0);
+        await child.closed;
+        return child;
+      };
+      expect((await run()).stdout).toContain('no sources here yet, not building');
+      mkdirSync(join(dir.dir, 'src'));
+      copyFileSync(join(ROOT, 'src', 'main.ts'), join(dir.dir, 'src', 'main.ts'));
+      // No node_modules beside it: what npm ci --omit=dev leaves (TypeScript and esbuild are dev dependencies).
+      expect((await run()).stdout).toContain('dev dependencies not installed, not building');
+    } finally {
+      dir.remove();
+    }
+  });
 });
