@@ -4,7 +4,8 @@
 # are suppressed (the tests start a throwaway slapd of their own on a free loopback port).
 set -euo pipefail
 
-if [ -x /usr/sbin/slapd ] && [ -x /usr/sbin/slapadd ] && [ -f /etc/ldap/schema/inetorgperson.schema ]; then
+# openssl makes the suite's throwaway CA and certificates (StartTLS and ldaps:// tests).
+if [ -x /usr/sbin/slapd ] && [ -x /usr/sbin/slapadd ] && [ -f /etc/ldap/schema/inetorgperson.schema ] && command -v openssl >/dev/null 2>&1; then
   exit 0
 fi
 
@@ -32,7 +33,7 @@ cleanup() { if [ "$created_policy" = 1 ]; then $SUDO rm -f "$POLICY"; fi; }
 trap cleanup EXIT
 
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends slapd ldap-utils openssl >/dev/null
 
 # Should a system service have started anyway, stop it: the tests never use it.
 if [ -f /run/slapd/slapd.pid ] && command -v service >/dev/null 2>&1; then

@@ -4,7 +4,7 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
-import { configWarnings, loadConfig, secretFlagWarnings } from './config';
+import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
@@ -65,7 +65,12 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
           ? 'forward auth (/api/auth/*) on the public port: set FORWARD_AUTH_PORT to give it an internal listener'
           : `forward auth (/api/auth/*) only on ${c.forwardAuthAddress}:${c.forwardAuthPort}; the public port answers it 404`,
       );
-      if (c.ldap !== null) summary.push(`LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}`);
+      if (c.ldap !== null) {
+        summary.push(
+          `LDAP ${c.ldap.url}, base ${c.ldap.baseDn}, filter ${c.ldap.searchFilter}; ${describeLdapTls(c.ldap)}` +
+            (c.ldap.nestedGroups !== 'off' ? `; nested groups: ${c.ldap.nestedGroups}` : ''),
+        );
+      }
       // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
       summary.push(
         c.database !== null

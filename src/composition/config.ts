@@ -321,7 +321,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const whitelist: OAuthWhitelist = parsedWhitelist.ok ? parsedWhitelist.value : { kind: 'list', emails: new Set(), domains: new Set() };
   const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
 
-  const ldap = ldapSettings(read, get, fromFile, problems);
+  const ldap = ldapSettings(read, get, fromFile, readFile, problems);
   if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || read('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
@@ -452,7 +452,29 @@ export function configWarnings(config: Config): string[] {
         'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
     );
   }
+  if (config.ldap !== null && !config.ldap.startTls && config.ldap.url.startsWith('ldap:') && !isLoopbackUrl(config.ldap.url)) {
+    warnings.push(
+      `LDAP_ADDRESS ${config.ldap.url} is plain ldap:// to another machine: passwords cross the network unencrypted. Set LDAP_START_TLS=true (LDAP_CA_FILE for a private CA) or use ldaps://`,
+    );
+  }
   return warnings;
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** How the directory connection is protected, for `config check` and the start-up log; never a secret. */
+export function describeLdapTls(ldap: LdapUserStoreSettings): string {
+  const trust = ldap.insecure
+    ? 'certificate NOT verified (LDAP_INSECURE)'
+    : ldap.ca !== undefined
+      ? 'certificate verified against LDAP_CA_FILE'
+      : "certificate verified against the system's CAs";
+  if (ldap.url.startsWith('ldaps:')) return `TLS (ldaps://), ${trust}`;
+  if (ldap.startTls) return `StartTLS required (no plain-text fallback), ${trust}`;
+  return 'no TLS: passwords cross the network in plain text (set LDAP_START_TLS=true or use ldaps://)';
 }
 
 /** One warning per secret given as a `--flag` (a REDIS_URL only when it holds a password); never the value. */
@@ -477,6 +499,7 @@ function ldapSettings(
   read: <K extends OptionName>(name: K) => OptionValue<K>,
   get: (name: string) => string | undefined,
   fromFile: (name: string) => string | undefined,
+  readFile: (path: string) => string,
   problems: string[],
 ): LdapUserStoreSettings | null {
   const address = read('LDAP_ADDRESS');
@@ -523,6 +546,30 @@ function ldapSettings(
   const groupProblem = filterTemplateProblem(groupFilter, 'sd', optionalModules.ldapts());
   if (groupProblem !== null) problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
   if (groupBaseDn !== undefined && !groupBaseDn.includes('=')) problems.push('LDAP_GROUP_BASE_DN must be a DN such as ou=groups,dc=example,dc=com');
+  const startTls = read('LDAP_START_TLS');
+  if (startTls && url.startsWith('ldaps:')) problems.push('LDAP_START_TLS is for ldap:// addresses: ldaps:// is TLS from the start (drop one of them)');
+  const caFile = read('LDAP_CA_FILE');
+  let ca: string | undefined;
+  if (caFile !== undefined) {
+    if (!startTls && !url.startsWith('ldaps:'))
+      problems.push('LDAP_CA_FILE needs TLS: set LDAP_START_TLS=true, or use an ldaps:// LDAP_ADDRESS (on plain ldap:// it would never be used)');
+    if (read('LDAP_INSECURE'))
+      problems.push('LDAP_CA_FILE and LDAP_INSECURE together: LDAP_INSECURE turns verification off, so the CA would be ignored (drop LDAP_INSECURE)');
+    try {
+      ca = readFile(caFile);
+    } catch {
+      problems.push(`LDAP_CA_FILE: cannot read ${caFile}`);
+    }
+    if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----'))
+      problems.push(`LDAP_CA_FILE: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  const nestedGroups = read('LDAP_NESTED_GROUPS');
+  if (nestedGroups === 'ad' && get('LDAP_GROUP_FILTER') !== undefined)
+    problems.push(
+      'LDAP_GROUP_FILTER and LDAP_NESTED_GROUPS=ad together: ad searches groups with its own filter (member:1.2.840.113556.1.4.1941:=<DN>); drop one',
+    );
+  if (nestedGroups === 'recursive' && read('LDAP_GROUP_ATTRIBUTE') === undefined && groupBaseDn === undefined)
+    problems.push("LDAP_NESTED_GROUPS=recursive needs the person's own groups first: set LDAP_GROUP_ATTRIBUTE (e.g. memberOf) or LDAP_GROUP_BASE_DN");
   type AttributeOption =
     'LDAP_USERNAME_ATTRIBUTE' | 'LDAP_MAIL_ATTRIBUTE' | 'LDAP_NAME_ATTRIBUTE' | 'LDAP_GROUP_ATTRIBUTE' | 'LDAP_GROUP_NAME_ATTRIBUTE' | 'LDAP_TOTP_ATTRIBUTE';
   const attribute = (name: AttributeOption): string | undefined => {
@@ -545,7 +592,10 @@ function ldapSettings(
     groupFilter,
     groupNameAttribute: attribute('LDAP_GROUP_NAME_ATTRIBUTE') as string,
     totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE'),
+    startTls,
+    ...(ca !== undefined ? { ca } : {}),
     insecure: read('LDAP_INSECURE'),
+    nestedGroups,
     timeoutMs: read('LDAP_TIMEOUT') * 1000,
     cacheTtlMs: read('LDAP_CACHE_TTL') * 1000,
   };

@@ -317,7 +317,10 @@ export const OPTION_TABLE = options({
     parse: text,
     fallback: undefined,
     configures: true,
-    doc: { default: '—', meaning: '`ldap://host[:389]` or `ldaps://host[:636]`; setting it enables the directory' },
+    doc: {
+      default: '—',
+      meaning: '`ldap://host[:389]` (with `LDAP_START_TLS=true` for TLS) or `ldaps://host[:636]`; setting it enables the directory',
+    },
   },
   LDAP_BIND_DN: {
     group: 'ldap',
@@ -367,17 +370,46 @@ export const OPTION_TABLE = options({
     doc: { default: '`(\\|(member=%d)(uniqueMember=%d)(memberUid=%s))`', meaning: "…with this filter: `%d` the person's DN, `%s` the username" },
   },
   LDAP_GROUP_NAME_ATTRIBUTE: { group: 'ldap', parse: text, fallback: 'cn', doc: { default: '`cn`', meaning: "the group's name in `Remote-Groups`" } },
+  LDAP_NESTED_GROUPS: {
+    group: 'ldap',
+    parse: oneOf(['off', 'ad', 'recursive'] as const),
+    fallback: 'off',
+    doc: {
+      default: '`off`',
+      meaning:
+        "groups of groups: `ad` asks Active Directory for every group the person is in at any depth (`LDAP_MATCHING_RULE_IN_CHAIN`, under `LDAP_GROUP_BASE_DN` or else `LDAP_BASE_DN`; replaces `LDAP_GROUP_FILTER`); `recursive` (any directory) walks up from the person's groups through `member`/`uniqueMember`, at most 8 levels and 1,000 groups ([nested groups](user-stores.md#nested-groups))",
+    },
+  },
   LDAP_TOTP_ATTRIBUTE: {
     group: 'ldap',
     parse: text,
     fallback: undefined,
     doc: { default: '—', meaning: "attribute holding a person's base32 TOTP secret; when set and filled, the account needs a code after its password" },
   },
+  LDAP_START_TLS: {
+    group: 'ldap',
+    parse: boolean,
+    fallback: false,
+    doc: {
+      default: '`false`',
+      meaning:
+        'on `ldap://`, upgrade every connection with StartTLS before any bind, the certificate verified; if the upgrade is refused or fails, the directory counts as unavailable (503) and no password is sent: never a plain-text fallback. Not with `ldaps://` (already TLS)',
+    },
+  },
+  LDAP_CA_FILE: {
+    group: 'ldap',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      default: "— (the system's CAs)",
+      meaning: "PEM file of the CA that signed the directory's certificate (a private CA), for `ldaps://` or `LDAP_START_TLS`; read at start-up",
+    },
+  },
   LDAP_INSECURE: {
     group: 'ldap',
     parse: boolean,
     fallback: false,
-    doc: { default: '`false`', meaning: 'accept any certificate on `ldaps://` (self-signed test servers only)' },
+    doc: { default: '`false`', meaning: 'accept any certificate on `ldaps://` or StartTLS (self-signed test servers only; prefer `LDAP_CA_FILE`)' },
   },
   LDAP_TIMEOUT: {
     group: 'ldap',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { optionalModules } from '../../src/composition/optional-modules';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LdapUserStore, type LdapUserStoreSettings } from '../../src/adapters/users/ldap-user-store';
@@ -33,7 +34,9 @@ function settings(extra: Partial<LdapUserStoreSettings> = {}): LdapUserStoreSett
     groupBaseDn: `ou=groups,${BASE_DN}`,
     groupFilter: DEFAULT_LDAP_GROUP_FILTER,
     groupNameAttribute: 'cn',
+    startTls: false,
     insecure: false,
+    nestedGroups: 'off',
     timeoutMs: 2000,
     cacheTtlMs: 0,
     ...extra,
@@ -66,6 +69,37 @@ userStoreContract(
       })),
     );
     const s = store({ totpAttribute: 'description' });
+    env.onCleanup(() => s.close());
+    return {
+      store: s,
+      remove: (username) => slapd.removePeople([username]),
+      change: async (username, update) => {
+        await slapd.setPassword(username, update.password);
+        await slapd.setGroups(username, update.groups);
+      },
+      takeDown: () => slapd.kill(),
+    };
+  },
+  ['remove', 'change', 'takeDown'],
+);
+
+// The same contract over StartTLS with the test CA and with the recursive group walk: the options
+// change how the directory is reached and how groups are found, never what the port promises.
+userStoreContract(
+  'LdapUserStore (real OpenLDAP, LDAP_START_TLS with LDAP_CA_FILE, LDAP_NESTED_GROUPS=recursive)',
+  async (env, seeds) => {
+    await directory(
+      seeds.map((seed) => ({
+        uid: seed.username,
+        password: seed.password,
+        cn: seed.name,
+        displayName: seed.name,
+        mail: seed.email,
+        groups: seed.groups,
+        totpSecret: seed.totpSecret,
+      })),
+    );
+    const s = store({ totpAttribute: 'description', startTls: true, ca: readFileSync(slapd.caFile, 'utf8'), nestedGroups: 'recursive' });
     env.onCleanup(() => s.close());
     return {
       store: s,

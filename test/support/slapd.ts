@@ -54,6 +54,16 @@ export class Slapd {
     return `ldaps://127.0.0.1:${this.tlsPort}`;
   }
 
+  /** The PEM certificate of the CA that signed this server's certificate; only when started with `tls`. */
+  get caFile(): string {
+    if (this.tlsPort === null) throw new Error('this slapd was started without TLS');
+    return join(this.dir, 'ca.pem');
+  }
+
+  /**
+   * `tls`: a certificate signed by a throwaway CA ({@link caFile}), offered on `ldaps://` and to
+   * StartTLS on `ldap://`. Without it the server has no TLS at all: StartTLS is refused.
+   */
   static async start(options: { tls?: boolean } = {}): Promise<Slapd> {
     if (!existsSync(SLAPD) || !existsSync(join(SCHEMA_DIR, 'inetorgperson.schema'))) {
       throw new Error('slapd is not installed: run scripts/ldap-setup.sh (npm run test:ldap does)');
@@ -61,27 +71,28 @@ export class Slapd {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-slapd-'));
     mkdirSync(join(dir, 'db'));
     if (options.tls === true) {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
+      // A throwaway CA signs the server's certificate, as a private CA would: clients trust it
+      // through LDAP_CA_FILE (the CA's certificate), not by turning verification off.
+      makeTestCa(dir, 'ca', 'Portcullis test CA');
+      writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+      openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'server.csr')]);
+      openssl([
+        'x509',
+        '-req',
+        '-in',
+        join(dir, 'server.csr'),
+        '-CA',
+        join(dir, 'ca.pem'),
+        '-CAkey',
+        join(dir, 'ca.key'),
+        '-CAcreateserial',
+        '-days',
+        '1',
+        '-extfile',
+        join(dir, 'san.ext'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ]);
     }
     writeFileSync(join(dir, 'slapd.conf'), config(dir, options.tls === true));
     const server = new Slapd(dir, await freePort(), options.tls === true ? await freePort() : null);
@@ -178,6 +189,18 @@ export class Slapd {
     });
   }
 
+  /**
+   * Creates a groupOfNames group whose members are exactly `members` (people by uid, groups by
+   * `group:<cn>`), or replaces the members of an existing one: how nested groups are made.
+   */
+  async setGroupMembers(cn: string, members: readonly string[]): Promise<void> {
+    const dns = members.map((m) => (m.startsWith('group:') ? groupDn(m.slice('group:'.length)) : personDn(m)));
+    await this.admin(async (c) => {
+      if (!(await exists(c, groupDn(cn)))) await c.add(groupDn(cn), { objectClass: 'groupOfNames', cn, member: dns });
+      else await c.modify(groupDn(cn), new Change({ operation: 'replace', modification: new Attribute({ type: 'member', values: dns }) }));
+    });
+  }
+
   /** Deletes people (and leaves groups as they are, as an administrator often does). */
   async removePeople(uids: readonly string[]): Promise<void> {
     await this.admin(async (c) => {
@@ -226,7 +249,36 @@ export class Slapd {
   }
 }
 
+function openssl(args: readonly string[]): void {
+  execFileSync('openssl', args, { stdio: 'ignore' });
+}
+
+/** A self-signed CA in `dir`: `<name>.key` and `<name>.pem` (the certificate, what LDAP_CA_FILE names). */
+export function makeTestCa(dir: string, name: string, subject: string): string {
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${subject}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-keyout',
+    join(dir, `${name}.key`),
+    '-out',
+    join(dir, `${name}.pem`),
+  ]);
+  return join(dir, `${name}.pem`);
+}
+
 export const personDn = (uid: string): string => `uid=${uid},ou=people,${BASE_DN}`;
+export const groupDn = (cn: string): string => `cn=${cn},ou=groups,${BASE_DN}`;
 
 async function exists(c: Client, dn: string): Promise<boolean> {
   try {

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import type { Client, Entry } from 'ldapts';
 import { localAccountEmail, type Account } from '../../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
-import { fillFilter } from './ldap-filter';
+import { escapeFilterValue, fillFilter } from './ldap-filter';
+
+/** How group memberships that come through other groups are found (`LDAP_NESTED_GROUPS`). */
+export type LdapNestedGroups = 'off' | 'ad' | 'recursive';
 
 export interface LdapUserStoreSettings {
   /** `ldap://host[:port]` or `ldaps://host[:port]`. */
@@ -29,8 +34,22 @@ export interface LdapUserStoreSettings {
   readonly groupNameAttribute: string;
   /** Attribute holding a person's base32 TOTP secret; absent means directory accounts have no TOTP. */
   readonly totpAttribute?: string;
+  /**
+   * On `ldap://`: upgrade every connection with StartTLS before anything else is sent on it. A
+   * refused or unverifiable upgrade fails the operation; nothing falls back to plain text.
+   */
+  readonly startTls: boolean;
+  /** PEM certificate(s) of the CA that signed the directory's certificate (`LDAP_CA_FILE`); absent: the system's CAs. */
+  readonly ca?: string;
   /** Accept any server certificate (self-signed test servers). */
   readonly insecure: boolean;
+  /**
+   * `off`: the groups found directly. `ad`: one search with Active Directory's in-chain matching
+   * rule. `recursive`: the groups of those groups, walked here, bounded (see {@link MAX_NESTING_DEPTH}).
+   */
+  readonly nestedGroups: LdapNestedGroups;
+  /** Bounds of the `recursive` walk; absent: {@link MAX_NESTING_DEPTH} levels, {@link MAX_GROUPS} groups (tests make them small). */
+  readonly nestingLimits?: { readonly depth: number; readonly groups: number };
   /** Bound on connecting and on each operation, milliseconds. */
   readonly timeoutMs: number;
   /** How long a session check may reuse an earlier answer, milliseconds. */
@@ -55,6 +74,29 @@ const MAX_PASSWORD_BYTES = 1024;
 const MAX_CACHED = 10_000;
 /** Past this many TTLs a cached answer is no longer served while a fresh one is fetched. */
 const STALE_FACTOR = 10;
+/** Most groups one group search may return, and most groups one person may get through nesting. */
+export const MAX_GROUPS = 1000;
+/** Levels of groups-in-groups the `recursive` walk follows above a person's own groups. */
+export const MAX_NESTING_DEPTH = 8;
+/** Group DNs asked about in one search of the `recursive` walk (keeps each filter a sane size). */
+const DNS_PER_SEARCH = 50;
+/** Active Directory's LDAP_MATCHING_RULE_IN_CHAIN: `member` followed through nested groups by the server. */
+export const AD_IN_CHAIN_RULE = '1.2.840.113556.1.4.1941';
+
+/**
+ * StartTLS did not give a verified, encrypted connection: the server refused the upgrade, has no
+ * TLS, or showed a certificate that failed verification. Nothing was sent on the connection but
+ * the StartTLS request itself.
+ */
+class StartTlsFailed extends Error {
+  constructor(
+    readonly reason: string,
+    options: { cause: unknown },
+  ) {
+    super(`StartTLS failed: ${reason}`, options);
+    this.name = 'StartTlsFailed';
+  }
+}
 
 /**
  * Accounts in an LDAP directory, through `ldapts`.
@@ -71,8 +113,20 @@ const STALE_FACTOR = 10;
  *   an answer younger than `cacheTtlMs` is used as is; an older one is used while a fresh one is
  *   fetched in the background, up to ten TTLs, after which the check waits for the directory; if
  *   the directory is down the last answer stands. So a removed account, a changed password (any
- *   change to the person's entry) or changed groups reach its sessions within about one TTL of
- *   their next request, and an outage does not end anyone's session.
+ *   change to the person's entry) or changed groups (nested ones included: each check walks them
+ *   again) reach its sessions within about one TTL of their next request, and an outage does not
+ *   end anyone's session.
+ * - With `startTls`, every connection (the service one, each bind's) is upgraded before its bind,
+ *   with the certificate verified; if the upgrade is refused or fails, the operation fails
+ *   (the directory counts as unavailable) and no bind is sent. A client never reconnects on its
+ *   own (ldapts would, in plain text, after a drop): a dropped connection is replaced by a new one
+ *   that is upgraded again.
+ * - Nested groups: `ad` asks Active Directory for every group that has the person as a member at
+ *   any depth (LDAP_MATCHING_RULE_IN_CHAIN); `recursive` starts from the person's own groups and
+ *   asks, level by level, which groups have those as `member`/`uniqueMember`: at most
+ *   {@link MAX_NESTING_DEPTH} levels and {@link MAX_GROUPS} groups, each group once (a cycle
+ *   ends there). Past a bound the groups found so far are kept and the cut is logged once:
+ *   groups only ever grant access, so fewer groups never let anyone in who should not be.
  * - Names are checked before anything decides on them (see identity-name): an entry whose username
  *   or e-mail holds an invisible, control or white-space character (which LDAP's own matching may
  *   ignore, so `al\u200bice` would pass for `alice`) is refused; such a group name, or one with a
@@ -88,6 +142,8 @@ const STALE_FACTOR = 10;
 export class LdapUserStore implements UserStore {
   private connection: Connection | null = null;
   private readonly dns = new WeakMap<Account, string>();
+  /** Each ldap:// client's TCP socket: after StartTLS, ldapts no longer notices it closing (see {@link alive}). */
+  private readonly sockets = new WeakMap<Client, Socket>();
   private readonly known = new Map<string, Known>();
   private readonly lookups = new Map<string, Promise<Account | null>>();
   private reachable = true;
@@ -126,7 +182,7 @@ export class LdapUserStore implements UserStore {
 
   async verifyDecoy(login: string, password: string): Promise<false> {
     if (password === '' || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
-    if (this.settings.groupBaseDn !== undefined) await this.groupSearch(login.trim().slice(0, MAX_LOGIN_LENGTH), this.decoyDn);
+    await this.groupsOf(login.trim().slice(0, MAX_LOGIN_LENGTH), this.decoyDn, [], true);
     await this.bindAs(this.decoyDn, password);
     return false;
   }
@@ -163,6 +219,7 @@ export class LdapUserStore implements UserStore {
   private async bindAs(dn: string, password: string): Promise<boolean> {
     const client = this.newClient();
     try {
+      await this.secure(client);
       await client.bind(dn, password);
       this.markReachable();
       return true;
@@ -238,9 +295,7 @@ export class LdapUserStore implements UserStore {
       });
       return null;
     }
-    const found = new Set<string>();
-    if (s.groupAttribute !== undefined) for (const value of all(entry, s.groupAttribute)) found.add(groupName(value));
-    if (s.groupBaseDn !== undefined) for (const name of await this.groupSearch(username, entry.dn)) found.add(name);
+    const found = new Set(await this.groupsOf(username, entry.dn, s.groupAttribute === undefined ? [] : all(entry, s.groupAttribute), false));
     found.delete('');
     const groups: string[] = [];
     for (const group of found) {
@@ -266,18 +321,85 @@ export class LdapUserStore implements UserStore {
     return { account, dn: entry.dn };
   }
 
-  private async groupSearch(username: string, dn: string): Promise<string[]> {
+  /**
+   * The names of a person's groups (not yet checked as names): from `listed` (the values of the
+   * person's group attribute), a group search, and nesting as configured. `decoy` makes the calls
+   * an unknown name should cost: those of a person with groups.
+   */
+  private async groupsOf(username: string, dn: string, listed: readonly string[], decoy: boolean): Promise<string[]> {
+    const s = this.settings;
+    const names = listed.map(groupName);
+    const groupDns = listed.filter((value) => value.includes('='));
+    if (s.nestedGroups === 'ad') {
+      const groups = await this.searchGroups(s.groupBaseDn ?? s.baseDn, inChainFilter(dn));
+      // The server stops at the size limit without saying which groups it left out.
+      if (groups.length >= MAX_GROUPS && !decoy) this.report(`ldap nested groups past ${MAX_GROUPS} groups were left out`, { dn });
+      names.push(...groups.map((g) => g.name));
+      return names;
+    }
+    if (s.groupBaseDn !== undefined) {
+      for (const g of await this.searchGroups(s.groupBaseDn, fillFilter(s.groupFilter, { s: username, d: dn }))) {
+        names.push(g.name);
+        groupDns.push(g.dn);
+      }
+    }
+    if (s.nestedGroups === 'recursive') {
+      // A decoy walks one level up from a group that does not exist, as a person in one group would.
+      const start = decoy ? [`cn=portcullis-decoy-group-${randomBytes(12).toString('hex')},${s.groupBaseDn ?? s.baseDn}`] : groupDns;
+      names.push(...(await this.parentGroups(start, dn)));
+    }
+    return names;
+  }
+
+  private async searchGroups(base: string, filter: string, limit = MAX_GROUPS): Promise<{ name: string; dn: string }[]> {
     const s = this.settings;
     const { searchEntries } = await this.withConnection((client) =>
-      client.search(s.groupBaseDn as string, {
-        scope: 'sub',
-        filter: fillFilter(s.groupFilter, { s: username, d: dn }),
-        attributes: [s.groupNameAttribute],
-        sizeLimit: 1000,
-        timeLimit: this.timeLimitSeconds(),
-      }),
+      client.search(base, { scope: 'sub', filter, attributes: [s.groupNameAttribute], sizeLimit: limit, timeLimit: this.timeLimitSeconds() }),
     );
-    return searchEntries.map((g) => first(g, s.groupNameAttribute) ?? groupName(g.dn));
+    return searchEntries.map((g) => ({ name: first(g, s.groupNameAttribute) ?? groupName(g.dn), dn: g.dn }));
+  }
+
+  /**
+   * The groups that contain `start` (group DNs) directly or through further groups, found level by
+   * level: one search per level (per {@link DNS_PER_SEARCH} DNs), each group visited once, at most
+   * {@link MAX_NESTING_DEPTH} levels and {@link MAX_GROUPS} groups in all.
+   */
+  private async parentGroups(start: readonly string[], personDn: string): Promise<string[]> {
+    const s = this.settings;
+    const base = s.groupBaseDn ?? s.baseDn;
+    const maxDepth = s.nestingLimits?.depth ?? MAX_NESTING_DEPTH;
+    const maxGroups = s.nestingLimits?.groups ?? MAX_GROUPS;
+    const seen = new Set(start.map(dnKey));
+    const names: string[] = [];
+    let frontier = [...new Map(start.map((dn) => [dnKey(dn), dn])).values()];
+    let cut: string | null = null;
+    for (let level = 1; frontier.length > 0 && cut === null; level += 1) {
+      if (level > maxDepth) {
+        cut = `deeper than ${maxDepth} levels`;
+        break;
+      }
+      const next: string[] = [];
+      for (let i = 0; i < frontier.length && cut === null; i += DNS_PER_SEARCH) {
+        const chunk = frontier.slice(i, i + DNS_PER_SEARCH);
+        const filter = `(|${chunk.map((dn) => `(member=${escapeFilterValue(dn)})(uniqueMember=${escapeFilterValue(dn)})`).join('')})`;
+        // One more than the bound: more distinct groups than that means the bound is passed.
+        for (const group of await this.searchGroups(base, filter, maxGroups + 1)) {
+          const key = dnKey(group.dn);
+          // Seen before: a cycle (a group inside itself, at any depth) or two paths to one group.
+          if (seen.has(key)) continue;
+          if (seen.size >= maxGroups) {
+            cut = `past ${maxGroups} groups`;
+            break;
+          }
+          seen.add(key);
+          names.push(group.name);
+          next.push(group.dn);
+        }
+      }
+      frontier = next;
+    }
+    if (cut !== null) this.report(`ldap nested groups ${cut} were left out`, { dn: personDn });
+    return names;
   }
 
   /**
@@ -297,7 +419,7 @@ export class LdapUserStore implements UserStore {
       } catch (e) {
         this.discard(connection);
         // A directory that answered with an error, or did not answer in time, gets no second wait.
-        const retry = !(e instanceof this.ldapts.ResultCodeError) && !/timed? ?out/i.test(String((e as Error)?.message));
+        const retry = !(e instanceof this.ldapts.ResultCodeError) && !(e instanceof StartTlsFailed) && !/timed? ?out/i.test(String((e as Error)?.message));
         if (attempt === 0 && wasEstablished && retry && !this.closed) continue;
         throw this.unavailable(e);
       }
@@ -306,15 +428,17 @@ export class LdapUserStore implements UserStore {
 
   private serviceConnection(): Connection {
     const current = this.connection;
-    if (current !== null && !current.failed && (current.settling || current.client.isConnected)) return current;
+    if (current !== null && !current.failed && (current.settling || this.alive(current.client))) return current;
     if (current !== null) this.discard(current);
     const client = this.newClient();
     // Binding with an empty DN and password is an anonymous bind; it also opens the connection once,
     // so concurrent first requests do not race to connect.
     const connection: Connection = { client, ready: Promise.resolve(), settling: true, failed: false };
-    (connection as { ready: Promise<void> }).ready = client.bind(this.settings.bindDn ?? '', this.settings.bindPassword ?? '').finally(() => {
-      connection.settling = false;
-    });
+    (connection as { ready: Promise<void> }).ready = this.secure(client)
+      .then(() => client.bind(this.settings.bindDn ?? '', this.settings.bindPassword ?? ''))
+      .finally(() => {
+        connection.settling = false;
+      });
     connection.ready.catch(() => undefined);
     this.connection = connection;
     return connection;
@@ -326,15 +450,67 @@ export class LdapUserStore implements UserStore {
     connection.client.unbind().catch(() => undefined);
   }
 
+  /**
+   * Whether a client's connection is still up. ldapts watches the socket it first opened; after
+   * StartTLS it talks over the TLS socket and never learns that the connection closed (its
+   * `isConnected` stays true and the next request waits out its timeout), so the TCP socket is
+   * asked too.
+   */
+  private alive(client: Client): boolean {
+    return client.isConnected && this.sockets.get(client)?.destroyed !== true;
+  }
+
   private newClient(): Client {
     const s = this.settings;
-    return new this.ldapts.Client({
+    let connects = 0;
+    const client: Client = new this.ldapts.Client({
       url: s.url,
       timeout: s.timeoutMs,
       connectTimeout: s.timeoutMs,
-      tlsOptions: s.url.startsWith('ldaps:') ? { rejectUnauthorized: !s.insecure, minVersion: 'TLSv1.2' } : undefined,
+      tlsOptions: s.url.startsWith('ldaps:') ? this.tlsOptions() : undefined,
       strictDN: false,
+      // ldapts reconnects a dropped connection by itself on the next operation, in plain text and
+      // without StartTLS: a bind could then cross unencrypted. A StartTLS client gets one
+      // connection; any later one is refused, and the store builds a new, upgraded client instead.
+      createConnection: ((port: number, host: string) => {
+        connects += 1;
+        // Thrown inside ldapts's connect promise: that operation fails, no socket is opened.
+        if (s.startTls && connects > 1) throw new Error('the StartTLS connection dropped: not reconnecting in plain text');
+        const socket = netConnect(port, host);
+        this.sockets.set(client, socket);
+        return socket;
+      }) as typeof netConnect,
     });
+    return client;
+  }
+
+  /** Certificates verified (unless LDAP_INSECURE) against LDAP_CA_FILE or the system's CAs. A new object each time: ldapts mutates it. */
+  private tlsOptions(): ConnectionOptions {
+    const s = this.settings;
+    const host = new URL(s.url).hostname.replace(/^\[|\]$/g, '');
+    return {
+      rejectUnauthorized: !s.insecure,
+      minVersion: 'TLSv1.2',
+      host,
+      // SNI carries host names only, never addresses.
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      ...(s.ca !== undefined ? { ca: s.ca } : {}),
+    };
+  }
+
+  /** With StartTLS, upgrades a new client's connection before anything else is sent on it; throws {@link StartTlsFailed}. */
+  private async secure(client: Client): Promise<void> {
+    if (!this.settings.startTls) return;
+    try {
+      await client.startTLS(this.tlsOptions());
+    } catch (e) {
+      throw new StartTlsFailed(
+        e instanceof this.ldapts.ResultCodeError
+          ? `the directory refused it (${e.name}, result code ${e.code}): does it have TLS configured?`
+          : reasonOf(e, this.ldapts),
+        { cause: e },
+      );
+    }
   }
 
   private timeLimitSeconds(): number {
@@ -416,8 +592,29 @@ function unescapeDnValue(v: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+/** Node's codes for a certificate that failed verification (tls.TLSSocket#authorizationError and checkServerIdentity). */
+const CERTIFICATE_ERRORS = /^(UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
+
 function reasonOf(e: unknown, ldapts: typeof import('ldapts')): string {
+  if (e instanceof StartTlsFailed) return e.message;
   if (e instanceof ldapts.ResultCodeError) return `${e.name} (result code ${e.code})`;
-  if (e instanceof Error) return ((e as NodeJS.ErrnoException).code ?? e.message.split('\n')[0]).slice(0, 200);
+  // Not `instanceof Error`: errors from Node's own modules may come from another realm (a VM context).
+  if (typeof e === 'object' && e !== null && typeof (e as Error).message === 'string') {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && CERTIFICATE_ERRORS.test(code)) {
+      return `the directory's TLS certificate was not verified (${code}): set LDAP_CA_FILE to the certificate of the CA that signed it`;
+    }
+    return (code ?? (e as Error).message.split('\n')[0]).slice(0, 200);
+  }
   return 'unknown error';
+}
+
+/** `(member:1.2.840.113556.1.4.1941:=<dn>)`: Active Directory walks `member` through nested groups itself. */
+export function inChainFilter(personDn: string): string {
+  return `(member:${AD_IN_CHAIN_RULE}:=${escapeFilterValue(personDn)})`;
+}
+
+/** A DN compared loosely (case, blanks around separators), to visit each group once. */
+function dnKey(dn: string): string {
+  return dn.replace(/\s*([,=+])\s*/g, '$1').toLowerCase();
 }

@@ -164,6 +164,31 @@ describe('portcullis CLI (the built executable)', () => {
     expect(clash.stderr).toContain('FORWARD_AUTH_PORT must differ from PORT');
   });
 
+  it('config check reports how the LDAP connection is protected, and warns about plain ldap:// to another machine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-ldap-ca-'));
+    try {
+      const ca = join(dir, 'ca.pem');
+      writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      const env = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), LDAP_BASE_DN: 'dc=example,dc=com' };
+      const startTls = await cli(['config', 'check'], {
+        env: { ...env, LDAP_ADDRESS: 'ldap://ldap.example.com', LDAP_START_TLS: 'true', LDAP_CA_FILE: ca, LDAP_NESTED_GROUPS: 'ad' },
+      });
+      expect(startTls.code).toBe(0);
+      expect(startTls.stdout).toContain('StartTLS required (no plain-text fallback), certificate verified against LDAP_CA_FILE; nested groups: ad');
+      expect(startTls.stderr).not.toContain('plain ldap://');
+      const ldaps = await cli(['config', 'check'], { env: { ...env, LDAP_ADDRESS: 'ldaps://ldap.example.com' } });
+      expect(ldaps.stdout).toContain("TLS (ldaps://), certificate verified against the system's CAs");
+      const plain = await cli(['config', 'check'], { env: { ...env, LDAP_ADDRESS: 'ldap://ldap.example.com' } });
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toContain('no TLS: passwords cross the network in plain text');
+      expect(plain.stdout + plain.stderr).toContain('LDAP_ADDRESS ldap://ldap.example.com is plain ldap:// to another machine');
+      const loopback = await cli(['config', 'check'], { env: { ...env, LDAP_ADDRESS: 'ldap://127.0.0.1:3389' } });
+      expect(loopback.stdout + loopback.stderr).not.toContain('is plain ldap:// to another machine');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('config check lists every problem and exits non-zero, never echoing a secret', async () => {
     const run = await cli(['config', 'check', '--ldap-address', 'http://x'], {
       env: { APP_URL: 'ftp://x', SECRET: 'short-secret-value', USERS: 'alice:nope' },

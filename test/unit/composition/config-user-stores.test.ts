@@ -59,7 +59,9 @@ describe('configuration of user stores', () => {
       groupFilter: '(|(member=%d)(uniqueMember=%d)(memberUid=%s))',
       groupNameAttribute: 'cn',
       totpAttribute: undefined,
+      startTls: false,
       insecure: false,
+      nestedGroups: 'off',
       timeoutMs: 5000,
       cacheTtlMs: 60000,
     });
@@ -106,5 +108,54 @@ describe('configuration of user stores', () => {
       'LDAP_GROUP_ATTRIBUTE must be an attribute name such as memberOf',
       'LDAP_TIMEOUT must be a whole number from 1 to 60',
     ]);
+  });
+
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  it('reads LDAP_START_TLS and the PEM of LDAP_CA_FILE into the LDAP settings', () => {
+    const result = load(
+      { LDAP_ADDRESS: 'ldap://ldap.example.com', LDAP_BASE_DN: 'dc=x', LDAP_START_TLS: 'true', LDAP_CA_FILE: '/etc/ca.pem' },
+      { '/etc/ca.pem': CA },
+    );
+    expect(result.ok && result.config.ldap).toMatchObject({ url: 'ldap://ldap.example.com', startTls: true, ca: CA, insecure: false });
+  });
+
+  it('refuses StartTLS on ldaps://, a CA file on plain ldap://, a CA file with LDAP_INSECURE, and a CA file that is unreadable or holds no certificate', () => {
+    const problems = (env: Record<string, string>, files: Record<string, string> = {}) => {
+      const result = load({ LDAP_BASE_DN: 'dc=x', ...env }, files);
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems({ LDAP_ADDRESS: 'ldaps://h', LDAP_START_TLS: 'true' })).toEqual([
+      'LDAP_START_TLS is for ldap:// addresses: ldaps:// is TLS from the start (drop one of them)',
+    ]);
+    expect(problems({ LDAP_ADDRESS: 'ldap://h', LDAP_CA_FILE: '/ca.pem' }, { '/ca.pem': CA })).toEqual([
+      'LDAP_CA_FILE needs TLS: set LDAP_START_TLS=true, or use an ldaps:// LDAP_ADDRESS (on plain ldap:// it would never be used)',
+    ]);
+    expect(problems({ LDAP_ADDRESS: 'ldaps://h', LDAP_CA_FILE: '/ca.pem', LDAP_INSECURE: 'true' }, { '/ca.pem': CA })).toEqual([
+      'LDAP_CA_FILE and LDAP_INSECURE together: LDAP_INSECURE turns verification off, so the CA would be ignored (drop LDAP_INSECURE)',
+    ]);
+    expect(problems({ LDAP_ADDRESS: 'ldap://h', LDAP_START_TLS: 'yes', LDAP_CA_FILE: '/missing.pem' })).toEqual(['LDAP_CA_FILE: cannot read /missing.pem']);
+    expect(problems({ LDAP_ADDRESS: 'ldap://h', LDAP_START_TLS: 'yes', LDAP_CA_FILE: '/key.pem' }, { '/key.pem': '-----BEGIN PRIVATE KEY-----\n' })).toEqual([
+      'LDAP_CA_FILE: /key.pem holds no PEM certificate (-----BEGIN CERTIFICATE-----)',
+    ]);
+    expect(problems({ LDAP_ADDRESS: 'ldap://h', LDAP_START_TLS: 'maybe' })).toEqual(['LDAP_START_TLS must be true or false']);
+  });
+
+  it('checks LDAP_NESTED_GROUPS: one of off, ad, recursive; ad not with a group filter of its own; recursive needs a source of direct groups', () => {
+    const problems = (env: Record<string, string>) => {
+      const result = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', ...env });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems({ LDAP_NESTED_GROUPS: 'deep' })).toEqual(['LDAP_NESTED_GROUPS must be one of off, ad, recursive']);
+    expect(problems({ LDAP_NESTED_GROUPS: 'ad', LDAP_GROUP_BASE_DN: 'ou=g,dc=x', LDAP_GROUP_FILTER: '(member=%d)' })).toEqual([
+      'LDAP_GROUP_FILTER and LDAP_NESTED_GROUPS=ad together: ad searches groups with its own filter (member:1.2.840.113556.1.4.1941:=<DN>); drop one',
+    ]);
+    expect(problems({ LDAP_NESTED_GROUPS: 'recursive' })).toEqual([
+      "LDAP_NESTED_GROUPS=recursive needs the person's own groups first: set LDAP_GROUP_ATTRIBUTE (e.g. memberOf) or LDAP_GROUP_BASE_DN",
+    ]);
+    expect(problems({ LDAP_NESTED_GROUPS: 'AD' })).toEqual([]);
+    expect(problems({ LDAP_NESTED_GROUPS: 'recursive', LDAP_GROUP_ATTRIBUTE: 'memberOf' })).toEqual([]);
+    const ok = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_NESTED_GROUPS: 'recursive', LDAP_GROUP_BASE_DN: 'ou=g,dc=x' });
+    expect(ok.ok && ok.config.ldap?.nestedGroups).toBe('recursive');
   });
 });
