@@ -9,7 +9,7 @@
 # checks the rules this file must keep (see docs/operations.md).
 #
 # The Node major is the current LTS, the one CI runs the unit and contract suites on as well
-# (.ci/run reads it from this line).
+# (scripts/ci-node-lts.sh, run by .ci/run, reads it from this line).
 ARG NODE_IMAGE=node:26-trixie-slim
 
 FROM ${NODE_IMAGE} AS build

@@ -100,7 +100,7 @@ describe('the Dockerfile', () => {
     for (const cmd of args(final, 'CMD')) expect(() => JSON.parse(cmd)).not.toThrow();
   });
 
-  it('uses the current LTS Node, the one CI runs the unit and contract suites on (.ci/run reads the major from here)', () => {
+  it('uses the current LTS Node, the one CI runs the unit and contract suites on (scripts/ci-node-lts.sh reads the major from here)', () => {
     const major = /^node:(\d+)-/.exec(final.image)?.[1];
     expect(Number(major)).toBeGreaterThanOrEqual(26);
     expect(stages.every((s) => s.image === final.image)).toBe(true);
