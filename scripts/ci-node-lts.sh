@@ -32,4 +32,6 @@ cd "$copy"
 export PATH="$nodedir/bin:$PATH"
 node -e "new (require('better-sqlite3'))(':memory:'); console.log('ci-node-lts: better-sqlite3 loads on', process.version)"
 npm run build --silent
-npx jest --selectProjects unit contract
+# A longer per-test and per-hook limit than jest's 5 s: this copy starts with a cold transform cache
+# (ts-jest compiles every file once, inside the first hooks that load it) on a 2-core machine.
+npx jest --selectProjects unit contract --testTimeout=30000
