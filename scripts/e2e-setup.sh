@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end suite needs from Debian's packages: nginx, caddy and chromium (and
-# openssl, which makes the doctor suite's self-signed certificate).
+# openssl, which makes the self-signed certificates, and gettext-base's envsubst, which renders
+# the nginx examples).
 # Skips the install when all three are present. Needs root (or sudo) for apt-get.
 # The suite starts its own nginx and caddy as child processes; the packages' system services are
 # neither needed nor started by this script.
@@ -11,9 +12,11 @@ command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# envsubst renders the nginx examples (examples/nginx/render.sh).
+command -v envsubst >/dev/null 2>&1 || missing+=(gettext-base)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "e2e-setup: nginx, caddy, chromium and openssl are present"
+  echo "e2e-setup: nginx, caddy, chromium, openssl and envsubst are present"
   exit 0
 fi
 

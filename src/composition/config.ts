@@ -66,6 +66,8 @@ export interface Config {
   readonly forgotPasswordMessage: string;
   readonly genericName: string;
   readonly disableContinue: boolean;
+  /** BACKGROUND_IMAGE: an http(s) URL or a path on the login host, or '' for none. */
+  readonly backgroundImage: string;
   readonly oauthAutoRedirect: string;
   readonly oauth: OAuthConfig;
   /** `TRUSTED_PROXIES`, parsed once by loadConfig into the addresses whose `X-Forwarded-For` is believed. */
@@ -401,6 +403,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     forgotPasswordMessage: read('FORGOT_PASSWORD_MESSAGE'),
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),
+    backgroundImage: read('BACKGROUND_IMAGE'),
     oauthAutoRedirect,
     oauth: { github, google, generic, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
     trustedProxies,

@@ -84,6 +84,7 @@ import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
+import { demoForwardAuth } from './demo';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -393,6 +394,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
+        backgroundImage: config.backgroundImage,
+        demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),

@@ -58,6 +58,29 @@ const databaseSsl: Parser<'require' | 'verify-full'> = (raw, name) => {
 };
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
+/**
+ * A URL the UI may put in CSS `url("…")` and the CSP in `img-src`: `http:`/`https:` without
+ * credentials, or a path on the login host. Only URL characters outside quotes, spaces, brackets and
+ * backslashes are allowed, so neither the stylesheet value nor the CSP header can be broken out of
+ * (no `javascript:`, `data:` or `expression(` either).
+ */
+export const backgroundImage: Parser<string> = (raw, name) => {
+  const problem = {
+    ok: false,
+    problem: `${name} must be an http(s) URL or a path on the login host starting with / (no quotes, spaces, brackets or backslashes)`,
+  } as const;
+  if (!/^[A-Za-z0-9\-._~:/?#@!$&*+,;=%]+$/.test(raw)) return problem;
+  if (raw.startsWith('/')) return raw.startsWith('//') ? problem : { ok: true, value: raw };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return problem;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.hostname === '') return problem;
+  return { ok: true, value: url.href };
+};
+
 /** A row of the documentation tables: one option, or several that share it (`PORT` / `ADDRESS`). */
 export interface RowDoc {
   /** The variable column when the names alone do not say it (defaults to the row's names, with `_FILE` variants). */
@@ -165,6 +188,16 @@ export const OPTION_TABLE = options({
     fallback: DEFAULT_FORGOT_PASSWORD_MESSAGE,
     doc: { default: 'a text naming `USERS`', meaning: 'shown on the forgot-password page' },
   },
+  BACKGROUND_IMAGE: {
+    group: 'gateway',
+    parse: backgroundImage,
+    fallback: '',
+    doc: {
+      default: 'none',
+      meaning:
+        "page background of the login UI (also `backgroundImage` in `/api/app`, which tinyauth's UI requires): an `http(s)://` URL (its origin is added to the pages' `img-src`) or a path on the login host starting with `/`. Quotes, spaces, brackets and backslashes are refused, so the value cannot break out of the CSS it is placed in",
+    },
+  },
   DISABLE_CONTINUE: { group: 'gateway', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'skip the "continue to …" page after login' } },
   TRUSTED_PROXIES: {
     group: 'gateway',
@@ -183,7 +216,7 @@ export const OPTION_TABLE = options({
     doc: {
       default: '— / `127.0.0.1`',
       meaning:
-        "give forward auth (`/api/auth/*`, plus `/api/healthcheck` and `/api/ready`) a listener of its own; the public listener (`PORT`) then answers every spelling of `/api/auth/*` with a 404 envelope and serves only the UI and the browser API. Why: the forward-auth answer is for the proxy alone (it hands out identity headers and the upstream's `response.basicauth` credentials), and the proxy in front of the login host is itself a trusted peer, so a path or peer check cannot keep clients from asking it; a port the internet cannot reach can. The shipped examples use it. In a container, set the address to one the proxy reaches (`0.0.0.0`) and do not publish the port. Unset: forward auth stays on the public listener, as before",
+        "give forward auth (`/api/auth/*`, plus the probes `/api/healthcheck`, `/api/ready` and `/api/health`) a listener of its own; the public listener (`PORT`) then answers every spelling of `/api/auth/*` with a 404 envelope and serves only the UI and the browser API. Why: the forward-auth answer is for the proxy alone (it hands out identity headers and the upstream's `response.basicauth` credentials), and the proxy in front of the login host is itself a trusted peer, so a path or peer check cannot keep clients from asking it; a port the internet cannot reach can. The shipped examples use it. In a container, set the address to one the proxy reaches (`0.0.0.0`) and do not publish the port. Unset: forward auth stays on the public listener, as before",
     },
   },
   FORWARD_AUTH_ADDRESS: { group: 'gateway', parse: text, fallback: '127.0.0.1', doc: { sameRowAs: 'FORWARD_AUTH_PORT' } },

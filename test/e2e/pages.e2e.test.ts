@@ -131,6 +131,8 @@ describe('using the pages', () => {
     await page.waitForURL(`${stack.gatewayUrl}/unauthorized?**`);
     await expect(heading(page)).resolves.toBe('Access denied');
     await expect(page.locator('.reason').textContent()).resolves.toBe('This account is not on the list of accounts allowed to log in here.');
+    expect(new URL(page.url()).searchParams.get('username')).toBe('mallory@evil.test');
+    await expect(page.locator('.lead').textContent()).resolves.toBe('The account mallory@evil.test is not allowed to use this application.');
     await context.close();
   });
 
@@ -188,6 +190,18 @@ describe('using the pages', () => {
     await page.goto(`${stack.gatewayUrl}/unauthorized?resource=grafana.example.test&username=${encodeURIComponent('<b>eve</b>')}`);
     await expect(heading(page)).resolves.toBe('Access denied');
     await expect(page.locator('.lead').textContent()).resolves.toBe('The account <b>eve</b> is not allowed to use grafana.example.test.');
+    await context.close();
+  });
+
+  test('the unauthorized page shows a username carrying a script or HTML as text, and runs nothing', async () => {
+    const { context, page, problems } = await stack.newPage();
+    const hostile = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">@evil.test';
+    await page.goto(`${stack.gatewayUrl}/unauthorized?reason=not_whitelisted&username=${encodeURIComponent(hostile)}`);
+    await expect(heading(page)).resolves.toBe('Access denied');
+    await expect(page.locator('.lead strong').textContent()).resolves.toBe(hostile);
+    await expect(page.locator('#app script, .lead img').count()).resolves.toBe(0);
+    await expect(page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+    expect(problems).toEqual([]);
     await context.close();
   });
 

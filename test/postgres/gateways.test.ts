@@ -148,9 +148,13 @@ describe('two gateway processes on one PostgreSQL', () => {
     }
     // A logout that cannot be recorded for every replica is refused, not half-done: the person can retry.
     expect((await post(a, '/api/logout', {}, toLogOut)).status).toBe(503);
-    const down = await readiness(a);
-    expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ down: expect.arrayContaining(['postgres']) });
+    // Forward auth still answers from memory: the replica stays ready, PostgreSQL named as degraded.
+    const degraded = await readiness(a);
+    expect(degraded.status).toBe(200);
+    expect(degraded.body).toMatchObject({ degraded: expect.arrayContaining(['postgres']) });
+    const health = await fetch(`${a.url}/api/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ code: 'unhealthy', down: expect.arrayContaining(['postgres']) });
 
     await pg.up();
     expect(await eventually(async () => (await readiness(a)).status === 200 && (await readiness(b)).status === 200, 15_000)).toBe(true);

@@ -96,9 +96,16 @@ describe('two gateways on one Redis', () => {
     ).toBe(200);
     expect(await authStatus(a, loggedOutDuring)).toBe(401);
     expect(await authStatus(b, loggedOutDuring)).toBe(200);
-    const notReady = await fetch(`${a.url}/api/ready`);
-    expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({ down: ['redis'] });
+    // Both replicas still answer forward auth, so a load balancer keeps them (readiness 200, Redis
+    // named as degraded); the health of every dependency is where the outage shows.
+    for (const gw of [a, b]) {
+      const readiness = await fetch(`${gw.url}/api/ready`);
+      expect(readiness.status).toBe(200);
+      expect(await readiness.json()).toMatchObject({ code: 'ready', degraded: ['redis'], checks: { redis: 'down', revocations: 'up' } });
+    }
+    const health = await fetch(`${a.url}/api/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ code: 'unhealthy', down: ['redis'] });
     const metrics = await a.gateway.listenMetrics(0, '127.0.0.1');
     const during = await (await fetch(`http://127.0.0.1:${metrics?.port}/metrics`)).text();
     expect(during).toContain('portcullis_store_up{store="redis"} 0');

@@ -1,4 +1,5 @@
 import { api, UnreachableError, type AppContext } from './api';
+import { cssUrl } from './background';
 import { h } from './dom';
 import { UNREACHABLE } from './messages';
 import { actions, render, replaceWith, type PageContext } from './page';
@@ -18,6 +19,14 @@ const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
   '/forgot-password': forgotPasswordPage,
 };
 
+/** BACKGROUND_IMAGE behind the card, through the CSSOM (the CSP allows no inline style). */
+function showBackground(value: string): void {
+  const url = cssUrl(value);
+  if (url === null) return;
+  document.documentElement.style.setProperty('--page-image', url);
+  document.documentElement.classList.add('has-background');
+}
+
 async function start(root: HTMLElement): Promise<void> {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   if (path === '/') return replaceWith(`/login${location.search}`);
@@ -25,6 +34,7 @@ async function start(root: HTMLElement): Promise<void> {
   const redirect = params.get('redirect_uri');
   try {
     const [app, user] = await Promise.all([api.app(), api.user()]);
+    showBackground(typeof app.backgroundImage === 'string' ? app.backgroundImage : '');
     const page = PAGES[path] ?? notFoundPage;
     await page({ root, app, user, params, redirectUri: redirect === null || redirect === '' ? null : redirect });
   } catch (e) {
@@ -37,6 +47,8 @@ async function start(root: HTMLElement): Promise<void> {
       oauthAutoRedirect: 'none',
       disableContinue: false,
       configuredProviders: [],
+      backgroundImage: '',
+      demo: null,
     };
     render(
       { root, app: fallback },

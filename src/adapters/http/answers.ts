@@ -51,14 +51,30 @@ function sessionCookie(
   return setCookie(SESSION_COOKIE, created.token, (created.session.expiresAt - created.session.issuedAt) / 1000, cookies);
 }
 
+/** `/api/ready`: can this replica answer forward auth? A shared store that is down is named in `degraded`, still 200. */
 export function readinessAnswer(result: Result<CheckReadinessOutput, CheckReadinessError>): Answer {
-  if (result.ok) return answer(200, 'ready', [], { fields: { checks: result.value.checks } });
+  if (result.ok) {
+    const { checks, degraded } = result.value;
+    return degraded === undefined ? answer(200, 'ready', [], { fields: { checks } }) : answer(200, 'ready', [degraded], { fields: { checks, degraded } });
+  }
   const error = result.error;
   switch (error.code) {
     case 'not_ready':
       return answer(503, 'not_ready', [error.down], { fields: { checks: error.checks, down: error.down } });
     default:
       return unmapped('readiness', error.code);
+  }
+}
+
+/** `/api/health`: does every dependency answer? For monitoring and alerts, not for load balancers. */
+export function healthAnswer(result: Result<CheckReadinessOutput, CheckReadinessError>): Answer {
+  if (result.ok) return answer(200, 'healthy', [], { fields: { checks: result.value.checks } });
+  const error = result.error;
+  switch (error.code) {
+    case 'not_ready':
+      return answer(503, 'unhealthy', [error.down], { fields: { checks: error.checks, down: error.down } });
+    default:
+      return unmapped('health', error.code);
   }
 }
 
@@ -213,7 +229,13 @@ export function oauthCallbackAnswer(
   const error = result.error;
   const set = 'flowId' in error ? forgetFlow(error.flowId, cookies) : [];
   const { status, code, page } = callbackFailure(error);
-  if (!apiMode) return redirectTo(`${appUrl}/${page}?reason=${encodeURIComponent(code)}`, set);
+  if (!apiMode) {
+    const query = new URLSearchParams({ reason: code });
+    // Who was refused, so the page can say it (tinyauth's UI shows nothing without it). Only for
+    // not_whitelisted: the address is one the provider verified; an invalid one is never echoed.
+    if (error.code === 'not_whitelisted') query.set('username', error.email);
+    return redirectTo(`${appUrl}/${page}?${query.toString()}`, set);
+  }
   return answer(status, code, [], { cookies: set });
 }
 

@@ -10,4 +10,15 @@ export interface AppContext {
   readonly oauthAutoRedirect: string;
   readonly disableContinue: boolean;
   readonly configuredProviders: readonly string[];
+  /**
+   * BACKGROUND_IMAGE: an http(s) URL or a path on the login host, validated at start-up; '' for
+   * none. Always a string: tinyauth's login UI refuses an app context without it.
+   */
+  readonly backgroundImage: string;
+  /**
+   * Only in the throwaway demo: where a proxy on this machine asks for forward auth (host:port),
+   * so the account page can show a ready "protect your first app" snippet. null otherwise: a real
+   * gateway tells nobody where its forward-auth listener is.
+   */
+  readonly demo: { readonly forwardAuth: string } | null;
 }

@@ -17,7 +17,8 @@ const FORWARDED_PROBLEMS: Readonly<Record<ForwardedProblem, string>> = {
 export const MESSAGES = {
   // Success
   ok: () => 'OK',
-  ready: () => 'Ready',
+  ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
+  healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
   logged_in: () => 'Logged in',
   logged_out: () => 'Logged out',
@@ -62,6 +63,7 @@ export const MESSAGES = {
   method_not_allowed: () => 'Method not allowed',
   // The gateway
   not_ready: (down: readonly string[]) => `Not ready: ${down.join(', ')} unavailable`,
+  unhealthy: (down: readonly string[]) => `Unhealthy: ${down.join(', ')} unavailable`,
   store_unavailable: () => 'Service unavailable, try again later',
   internal_error: () => 'Internal server error',
 } as const;

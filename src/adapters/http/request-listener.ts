@@ -62,7 +62,7 @@ export function publicOnly(app: Koa): GatewayRequestListener {
   return (req, res) => (mayBeForwardAuthPath(req.url) ? notFound(req, res) : koa(req, res));
 }
 
-const PROBES = new Set(['/api/healthcheck', '/api/ready']);
+const PROBES = new Set(['/api/healthcheck', '/api/ready', '/api/health']);
 
 /**
  * The internal forward-auth listener: `/api/auth/*` for the proxy, and the health and readiness

@@ -5,7 +5,7 @@ import type { GetCurrentUserUseCase } from '../../application/use-cases/get-curr
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
 import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
-import { currentUserAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { currentUserAnswer, healthAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer, UNSUPPORTED_MEDIA_TYPE } from './answers';
 import { answer } from './answer';
 import { NO_METRICS } from './http-metrics';
 import { jsonBody } from './json-body';
@@ -32,6 +32,7 @@ export interface GatewayUseCases extends OAuthUseCases {
 export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/healthcheck', ['GET', 'HEAD']],
   ['/api/ready', ['GET', 'HEAD']],
+  ['/api/health', ['GET', 'HEAD']],
   ['/api/login', ['POST']],
   ['/api/totp', ['POST']],
   ['/api/logout', ['POST']],
@@ -57,7 +58,13 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   // Liveness: the process answers. Readiness (below) asks the stores.
   router.get('/healthcheck', (ctx) => renderAnswer(ctx, OK));
 
-  router.get('/ready', async (ctx) => renderAnswer(ctx, readinessAnswer(await useCases.checkReadiness.execute())));
+  // Readiness for load balancers: this replica can answer forward auth. A shared store (Redis,
+  // PostgreSQL) being down degrades logins on every replica alike, so it is reported, not fatal:
+  // taking every replica out would turn "no new logins" into "no access at all".
+  router.get('/ready', async (ctx) => renderAnswer(ctx, readinessAnswer(await useCases.checkReadiness.execute({ scope: 'forward_auth' }))));
+
+  // Every dependency, for monitoring and alerts: 503 while any store is down.
+  router.get('/health', async (ctx) => renderAnswer(ctx, healthAnswer(await useCases.checkReadiness.execute({ scope: 'every_dependency' }))));
 
   router.post(
     '/login',

@@ -7,9 +7,18 @@ import type { HttpSettings } from './http-settings';
 /** Pages the single-page UI renders; any other path gets the UI's not-found page with a 404 status. */
 export const UI_PAGES = new Set(['/', '/login', '/totp', '/continue', '/logout', '/unauthorized', '/error', '/forgot-password']);
 
+/**
+ * The pages' CSP. `img-src` gains only the origin of an absolute BACKGROUND_IMAGE (a path is
+ * 'self' already), never the whole URL: `URL.origin` is scheme, host and port, so no `;` or space
+ * the operator wrote can add a directive to the header.
+ */
+export function contentSecurityPolicy(backgroundImage: string): string {
+  let images = "'self' data:";
+  if (/^https?:\/\//i.test(backgroundImage)) images += ` ${new URL(backgroundImage).origin}`;
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+}
+
 const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
@@ -55,6 +64,7 @@ export function uiRoutes(settings: HttpSettings): Middleware {
   const directory = settings.uiDirectory ?? defaultUiDirectory();
   const { index, assets } = loadUi(directory);
   const etag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 16)}"`;
+  const headers = { ...PAGE_HEADERS, 'content-security-policy': contentSecurityPolicy(settings.app.backgroundImage) };
 
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -66,7 +76,7 @@ export function uiRoutes(settings: HttpSettings): Middleware {
       return;
     }
     ctx.status = UI_PAGES.has(ctx.path) ? 200 : 404;
-    ctx.set({ ...PAGE_HEADERS, 'cache-control': 'no-cache', etag });
+    ctx.set({ ...headers, 'cache-control': 'no-cache', etag });
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = index;
   };

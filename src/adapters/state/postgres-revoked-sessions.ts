@@ -24,6 +24,8 @@ const PAGE = 10_000;
  */
 export class PostgresRevokedSessions implements RevokedSessions, ReadinessCheck {
   readonly name = 'revocations';
+  // Until loaded, this replica answers every cookie session 503: it cannot serve forward auth.
+  readonly gatesForwardAuth = true;
   private readonly known: BoundedExpiringMap<true>;
   private loaded = false;
 

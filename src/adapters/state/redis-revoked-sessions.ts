@@ -59,6 +59,8 @@ const SCAN_PAGE = 5000;
  */
 export class RedisRevokedSessions implements RevokedSessions, ReadinessCheck {
   readonly name = 'revocations';
+  // Until loaded, this replica answers every cookie session 503: it cannot serve forward auth.
+  readonly gatesForwardAuth = true;
   private readonly known: BoundedExpiringMap<true>;
   /** Revocations made here that Redis has not confirmed yet. */
   private readonly pending = new Map<string, number>();

@@ -3,6 +3,8 @@ import type { ReadinessCheck } from '../../application/ports/readiness-check';
 /** Whether this gateway still takes traffic: readiness turns to 503 as soon as a shutdown starts. */
 export class GatewayLifecycle implements ReadinessCheck {
   readonly name = 'gateway';
+  // A draining gateway takes no new requests, forward auth included.
+  readonly gatesForwardAuth = true;
   private draining = false;
 
   get isDraining(): boolean {

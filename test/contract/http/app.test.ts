@@ -18,6 +18,8 @@ describe('GET /api/app', () => {
         oauthAutoRedirect: 'none',
         disableContinue: false,
         configuredProviders: ['username'],
+        backgroundImage: '',
+        demo: null,
       });
     } finally {
       await gw.close();
@@ -42,6 +44,18 @@ describe('GET /api/app', () => {
         disableContinue: true,
         domain: 'corp.example.test',
       });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it("reports BACKGROUND_IMAGE as backgroundImage, and the pages' CSP lets the browser load it from its origin only", async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, BACKGROUND_IMAGE: 'https://images.example.test/login/bg.jpg' });
+    try {
+      const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
+      expect(body.backgroundImage).toBe('https://images.example.test/login/bg.jpg');
+      const page = await fetch(`${gw.url}/login`, { headers: { accept: 'text/html' } });
+      expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data: https://images.example.test;");
     } finally {
       await gw.close();
     }

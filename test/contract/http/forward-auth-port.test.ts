@@ -133,9 +133,10 @@ describe('forward auth on its own listener (FORWARD_AUTH_PORT)', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('the forward-auth listener answers the health and readiness probes', async () => {
+  it('the forward-auth listener answers the liveness, readiness and health probes', async () => {
     expect((await fetch(`${internalUrl}/api/healthcheck`)).status).toBe(200);
     expect((await fetch(`${internalUrl}/api/ready`)).status).toBe(200);
+    expect((await fetch(`${internalUrl}/api/health`)).status).toBe(200);
   });
 
   it('the forward-auth listener serves neither the UI nor the login API', async () => {

@@ -106,7 +106,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       expect(replay.headers.getSetCookie().some((c) => c.startsWith('portcullis-session=') && !c.startsWith('portcullis-session=;'))).toBe(false);
     });
 
-    it('refuses an account whose e-mail the whitelist does not admit: 403 in API mode, /unauthorized in browser mode', async () => {
+    it('refuses an account whose e-mail the whitelist does not admit: 403 in API mode, /unauthorized naming the e-mail in browser mode', async () => {
       const api = new GatewayBrowser(gw.url);
       const res = await api.callback(await login(api, 'mallory'), 'api');
       expect(res.status).toBe(403);
@@ -116,7 +116,7 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
       const browser = new GatewayBrowser(gw.url);
       const page = await browser.callback(await login(browser, 'mallory'), 'browser');
       expect(page.status).toBe(302);
-      expect(page.headers.get('location')).toBe(`${APP_URL}/unauthorized?reason=not_whitelisted`);
+      expect(page.headers.get('location')).toBe(`${APP_URL}/unauthorized?reason=not_whitelisted&username=mallory%40evil.test`);
     });
 
     it('refuses an identity without e-mail, and one whose e-mail the provider has not verified', async () => {

@@ -40,18 +40,38 @@ describe('GET /api/ready and request ids', () => {
   });
 });
 
-describe('GET /api/ready when a store is down', () => {
-  it('answers a 503 envelope listing what is down, within the probe timeout', async () => {
-    const ldap: ReadinessCheck = { name: 'ldap', check: () => new Promise<void>(() => undefined) };
-    const redis: ReadinessCheck = { name: 'redis', check: async () => Promise.reject(new Error('ECONNREFUSED')) };
+describe('readiness (load balancers) and health (monitoring) when a store is down', () => {
+  const ldap: ReadinessCheck = { name: 'ldap', check: () => new Promise<void>(() => undefined) };
+  const redis: ReadinessCheck = { name: 'redis', check: async () => Promise.reject(new Error('ECONNREFUSED')) };
+  const revocations: ReadinessCheck = { name: 'revocations', gatesForwardAuth: true, check: async () => Promise.reject(new Error('not loaded')) };
+
+  it('/api/ready stays 200 while only shared stores are down (this replica still answers forward auth), naming them as degraded', async () => {
     const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.ReadinessChecks]: [redis, ldap] });
     try {
       const res = await fetch(`${gw.url}/api/ready`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        status: 200,
+        code: 'ready',
+        message: 'Ready for forward auth; degraded: redis, ldap unavailable',
+        checks: { redis: 'down', ldap: 'down' },
+        degraded: ['redis', 'ldap'],
+      });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('/api/health answers a 503 envelope listing every store that is down, within the probe timeout', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.ReadinessChecks]: [redis, ldap] });
+    try {
+      const res = await fetch(`${gw.url}/api/health`);
       expect(res.status).toBe(503);
+      expect(res.headers.get('cache-control')).toBe('no-store');
       expect(await res.json()).toEqual({
         status: 503,
-        code: 'not_ready',
-        message: 'Not ready: redis, ldap unavailable',
+        code: 'unhealthy',
+        message: 'Unhealthy: redis, ldap unavailable',
         checks: { redis: 'down', ldap: 'down' },
         down: ['redis', 'ldap'],
       });
@@ -60,10 +80,39 @@ describe('GET /api/ready when a store is down', () => {
     }
   });
 
+  it('/api/ready is 503 when a check that gates forward auth is down (revocations not loaded)', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` }, { [TOKENS.ReadinessChecks]: [redis, revocations] });
+    try {
+      const res = await fetch(`${gw.url}/api/ready`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        status: 503,
+        code: 'not_ready',
+        message: 'Not ready: redis, revocations unavailable',
+        checks: { redis: 'down', revocations: 'down' },
+        down: ['redis', 'revocations'],
+      });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('/api/health is 200 healthy when every dependency answers, and accepts GET and HEAD only', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` });
+    try {
+      const res = await fetch(`${gw.url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 200, code: 'healthy', message: 'Healthy', checks: { gateway: 'up' } });
+      expect((await fetch(`${gw.url}/api/health`, { method: 'POST' })).headers.get('allow')).toBe('GET, HEAD');
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('reports the gateway itself as down once a shutdown has begun', async () => {
     const gw = await startGateway({ USERS: `alice:${hashOf('pw')}` });
     await gw.gateway.shutdown();
-    expect(await gw.gateway.useCases.checkReadiness.execute()).toEqual({
+    expect(await gw.gateway.useCases.checkReadiness.execute({ scope: 'forward_auth' })).toEqual({
       ok: false,
       error: { code: 'not_ready', checks: { gateway: 'down' }, down: ['gateway'] },
     });

@@ -154,7 +154,6 @@ describe('placeholder secrets copied from the examples', () => {
         'examples/docker-compose.yml USERS',
         'examples/kubernetes/secret.yaml SECRET',
         'examples/kubernetes/secret.yaml USERS',
-        'examples/docker-compose/compose.yaml USERS',
         'README.md USERS',
         'examples/kubernetes/secret.yaml REDIS_URL',
       ]),

@@ -38,11 +38,35 @@ describe('answers, one pure mapping per use case', () => {
 
   it('sends a browser whose OAuth callback failed to the page named for it, with the code as reason', () => {
     const answer = oauthCallbackAnswer(err({ code: 'not_whitelisted', flowId: 'f1', email: 'x@example.com' }), false, 'https://auth.example.com', cookies);
-    expect(answer).toMatchObject({ status: 302, code: 'redirecting', headers: [['location', 'https://auth.example.com/unauthorized?reason=not_whitelisted']] });
+    expect(answer).toMatchObject({
+      status: 302,
+      code: 'redirecting',
+      headers: [['location', 'https://auth.example.com/unauthorized?reason=not_whitelisted&username=x%40example.com']],
+    });
     expect(answer.cookies).toHaveLength(2);
+    const missing = oauthCallbackAnswer(err({ code: 'email_missing', flowId: 'f1' }), false, 'https://auth.example.com', cookies);
+    expect(missing.headers).toEqual([['location', 'https://auth.example.com/unauthorized?reason=email_missing']]);
     expect(oauthCallbackAnswer(err({ code: 'provider_unavailable', flowId: 'f1' }), true, 'https://auth.example.com', cookies)).toMatchObject({
       status: 502,
       code: 'provider_unavailable',
     });
+  });
+
+  it('names the refused e-mail on the not-whitelisted redirect (as tinyauth does), encoded so it cannot add parameters', () => {
+    const email = 'eve+x@evil.test&reason=provider_denied#<script>alert(1)</script>';
+    const answer = oauthCallbackAnswer(err({ code: 'not_whitelisted', flowId: 'f1', email }), false, 'https://auth.example.com', cookies);
+    const location = new URL(String((answer.headers ?? []).find(([name]) => name === 'location')?.[1]));
+    expect(location.origin + location.pathname).toBe('https://auth.example.com/unauthorized');
+    expect(location.hash).toBe('');
+    expect([...location.searchParams]).toEqual([
+      ['reason', 'not_whitelisted'],
+      ['username', email],
+    ]);
+  });
+
+  it('keeps the refused e-mail out of the API-mode answer', () => {
+    const answer = oauthCallbackAnswer(err({ code: 'not_whitelisted', flowId: 'f1', email: 'x@example.com' }), true, 'https://auth.example.com', cookies);
+    expect(answer.status).toBe(403);
+    expect(JSON.stringify(envelopeOf(answer))).not.toContain('x@example.com');
   });
 });
