@@ -10,6 +10,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const bcrypt = require('bcrypt');
+const { proxyScenarios, proxyTable } = require('./proxy/scenarios');
 
 const ROOT = path.resolve(__dirname, '..');
 // BENCH_GATEWAY: another build's dist directory to measure instead of this checkout's.
@@ -37,6 +38,10 @@ const SETTINGS = {
   // Another build's dist directory: its gateway joins scenarios 1 to 3 as a third, alternated
   // target, so a change is measured before and after in the same rounds.
   before: env.BENCH_BEFORE ? path.resolve(env.BENCH_BEFORE) : null,
+  // The proxy scenarios (bench/proxy/): alternating rounds per case, and seconds per run.
+  proxyRounds: num('BENCH_PROXY_ROUNDS', quick ? 2 : 4),
+  proxyDurationSeconds: num('BENCH_PROXY_DURATION', quick ? 1 : 2),
+  proxyCases: env.BENCH_PROXY_CASES ? env.BENCH_PROXY_CASES.split(',').map((s) => s.trim()) : null,
 };
 
 const SECRET = randomBytes(32).toString('base64url');
@@ -536,11 +541,12 @@ function describeMachine(m, settings) {
   );
 }
 
-function writeDocs(text) {
+/** Replaces what stands between `<!-- bench:<marker>:start -->` and its end marker in docs/benchmark.md. */
+function writeDocs(text, marker = 'latest') {
   if (!fs.existsSync(DOCS)) return;
   const doc = fs.readFileSync(DOCS, 'utf8');
-  const start = '<!-- bench:latest:start -->';
-  const end = '<!-- bench:latest:end -->';
+  const start = `<!-- bench:${marker}:start -->`;
+  const end = `<!-- bench:${marker}:end -->`;
   const a = doc.indexOf(start);
   const b = doc.indexOf(end);
   if (a === -1 || b === -1) return;
@@ -554,7 +560,39 @@ async function main() {
   const started = Date.now();
   const results = { date: new Date().toISOString(), machine: machine(), settings: SETTINGS, scenarios: [] };
   log(`bench: ${describeMachine(results.machine, SETTINGS)}`);
+  if (CLASSIC.some(wanted)) await classicScenarios(results);
+  if (PROXY.some(wanted)) {
+    const kit = { SETTINGS, log, load, probe, checkStatuses, median, freePort, startGateway, stopProcess, login, USERNAME, PASSWORD, HASH };
+    results.proxy = await proxyScenarios(kit, wanted);
+  }
 
+  results.seconds = Math.round((Date.now() - started) / 1000);
+  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  const machineLine = `Machine: ${describeMachine(results.machine, SETTINGS)} Run took ${results.seconds} s on ${results.date.slice(0, 10)}.`;
+  if (results.scenarios.length > 0) {
+    const text = `${table(results)}\n\n${machineLine}`;
+    process.stdout.write(`\n${text}\n`);
+    if (SETTINGS.writeDocs) writeDocs(text);
+  }
+  if (results.proxy !== undefined && results.proxy.length > 0) {
+    const rounds = `${SETTINGS.proxyRounds} alternating rounds of ${SETTINGS.proxyDurationSeconds} s per case`;
+    const text = `${proxyTable(results.proxy)}\n\n${machineLine.replace(/\d+ alternating rounds of \d+ s/, rounds)}`;
+    process.stdout.write(`\n${text}\n`);
+    if (SETTINGS.writeDocs) writeDocs(text, 'proxy');
+  }
+  const failed = [...results.scenarios, ...(results.proxy ?? [])].filter((s) => s.budget && !s.budget.pass);
+  const m = results.scenarios.find((s) => s.id === 'memory');
+  if (failed.length > 0 || (m && (m.idleRssMb > 80 || m.growth > 0.1))) {
+    log('bench: some budgets are not met (see the table)');
+    process.exitCode = 1;
+  }
+}
+
+const CLASSIC = ['cookie', 'cookie-rules', 'basic', 'unauth', 'flood', 'logout', 'memory'];
+const PROXY = ['proxy-nginx', 'proxy-caddy'];
+
+/** Scenarios 1 to 6: the gateway alone against the bare server. */
+async function classicScenarios(results) {
   const gateway = await startGateway('main');
   const bare = await startBare();
   const children = [gateway.child, bare.child];
@@ -635,18 +673,6 @@ async function main() {
     }
   } finally {
     for (const c of children) await stopProcess(c);
-  }
-
-  results.seconds = Math.round((Date.now() - started) / 1000);
-  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-  const text = `${table(results)}\n\nMachine: ${describeMachine(results.machine, SETTINGS)} Run took ${results.seconds} s on ${results.date.slice(0, 10)}.`;
-  process.stdout.write(`\n${text}\n`);
-  if (SETTINGS.writeDocs) writeDocs(text);
-  const failed = results.scenarios.filter((s) => s.budget && !s.budget.pass);
-  const m = results.scenarios.find((s) => s.id === 'memory');
-  if (failed.length > 0 || (m && (m.idleRssMb > 80 || m.growth > 0.1))) {
-    log('bench: some budgets are not met (see the table)');
-    process.exitCode = 1;
   }
 }
 

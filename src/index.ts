@@ -8,7 +8,9 @@
 export { ok, err, type Result } from './domain/result';
 export { hasTotp, type Account } from './domain/account';
 export { identityOf, isActive, type Identity, type IdentityProvider, type Session } from './domain/session';
-export { protectedDomainOf, isWithinDomain, type ProtectedDomain } from './domain/cookie-domain';
+export { protectedDomainOf, isWithinDomain, type ProtectedDomain, type RegistrableDomainOf } from './domain/cookie-domain';
+// The session cookie's domain as the gateway derives it: APP_URL's host and the public-suffix list.
+export { protectedDomainOfAppUrl } from './composition/cookie-domain';
 export { safeRedirectTarget } from './domain/redirect-target';
 export type { ForwardedHeaders, OriginalRequest, ProxyKind } from './domain/forwarded-request';
 export type { BasicCredentials, PresentedCredentials } from './domain/credentials';
@@ -25,6 +27,7 @@ export type { AccessPolicy, AccessRequest } from './application/ports/access-pol
 export type { AccessRulesSource } from './application/ports/access-rules-source';
 export type { AuditLog, AuditEvent, AuditContext } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
+export type { PublicSuffixList } from './application/ports/public-suffix-list';
 export type { IdGenerator } from './application/ports/id-generator';
 export type { LoginAttempts } from './application/ports/login-attempts';
 export type { OAuthProvider, OAuthIdentity, OAuthProviderFailure } from './application/ports/oauth-provider';

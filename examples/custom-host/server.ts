@@ -22,7 +22,7 @@
  * one to an HTTP answer, and the compiler complains if a new code is left unmapped.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createGateway, loadConfig, parseBasicAuthorization, printableHeaderValue, protectedDomainOf, type Gateway } from '../../src/index';
+import { createGateway, loadConfig, parseBasicAuthorization, printableHeaderValue, protectedDomainOfAppUrl, type Gateway } from '../../src/index';
 
 const COOKIE = 'custom-session';
 const MAX_BODY = 16 * 1024;
@@ -61,7 +61,7 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 /** The host: two routes over the gateway's use cases. */
 export function createCustomHost(gateway: Gateway): Server {
   const { login, authorizeProxyRequest } = gateway.useCases;
-  const domain = protectedDomainOf(new URL(gateway.config.appUrl).hostname);
+  const domain = protectedDomainOfAppUrl(gateway.config.appUrl);
   const cookieAttributes = `Path=/; HttpOnly; SameSite=Lax${domain.shareable ? `; Domain=${domain.domain}` : ''}${gateway.config.cookieSecure ? '; Secure' : ''}`;
   const header = (req: IncomingMessage, name: string): string | undefined => {
     const value = req.headers[name];

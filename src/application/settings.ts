@@ -16,8 +16,20 @@ export interface OAuthSettings {
   /** Public URL of the gateway, no trailing slash; callbacks are `${appUrl}/api/oauth/callback/<provider>`. */
   readonly appUrl: string;
   readonly whitelist: OAuthWhitelist;
+  /** What one provider demands beyond a verified e-mail, by provider id; a provider without an entry has only the whitelist. */
+  readonly policies?: Readonly<Record<string, OAuthProviderPolicy>>;
   /** How long a started flow may take before its callback is refused. */
   readonly flowLifetimeMs: number;
   /** Live flows one browser may hold; starting one more drops the oldest. */
   readonly maxLiveFlows: number;
+}
+
+/** One provider's own admission rules. */
+export interface OAuthProviderPolicy {
+  /** Replaces `OAUTH_WHITELIST` for this provider (`OAUTH_PROVIDERS_<ID>_WHITELIST`). */
+  readonly whitelist?: OAuthWhitelist;
+  /** The identity must hold at least one of these groups, lower case (`GITHUB_ORGS`: organisation names); empty or absent: no demand. */
+  readonly requiredGroups?: readonly string[];
+  /** The identity's hosted domain must be one of these, lower case (`GOOGLE_HOSTED_DOMAINS`); empty or absent: no demand. */
+  readonly hostedDomains?: readonly string[];
 }

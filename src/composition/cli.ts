@@ -4,10 +4,11 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher'
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
 import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
-import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings } from './config';
+import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings, type Config } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { explain } from './explain';
+import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
 import { optionalModules } from './optional-modules';
 
 /** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
@@ -22,6 +23,7 @@ function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: strin
 export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = new ProcessIo()): Promise<number> {
   return runCli(argv, io, {
     hasher: (cost) => new BcryptPasswordHasher(cost),
+    qrcode: optionalModules.qrcode,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
       (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {
@@ -54,7 +56,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       const flagWarnings = [...unknownOptionWarnings(env), ...secretFlagWarnings(args)];
       if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
-      const summary = [`APP_URL ${c.appUrl}`];
+      const summary = [`APP_URL ${c.appUrl}`, `session cookie: ${describeCookieDomain(protectedDomainOfAppUrl(c.appUrl))}`];
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
       if (c.usersFile !== null)
         summary.push(
@@ -71,6 +73,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
             (c.ldap.nestedGroups !== 'off' ? `; nested groups: ${c.ldap.nestedGroups}` : ''),
         );
       }
+      summary.push(...describeOAuth(c));
       // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
       summary.push(
         c.database !== null
@@ -82,4 +85,26 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       return { problems: [], summary, demo: c.demo, warnings: [...flagWarnings, ...configWarnings(c)] };
     },
   });
+}
+
+/** One line per OAuth provider: its id (the callback path), name, and what it checks beyond the e-mail; never a secret. */
+function describeOAuth(c: Config): string[] {
+  const { github, google, generic, providers } = c.oauth;
+  const lines: string[] = [];
+  const callback = (id: string) => `callback ${c.appUrl}/api/oauth/callback/${id}`;
+  if (github)
+    lines.push(`OAuth github: ${callback('github')}; groups ${github.groups}` + (github.orgs.length > 0 ? `; only members of ${github.orgs.join(', ')}` : ''));
+  if (google)
+    lines.push(
+      `OAuth google: ${callback('google')}` +
+        ((google.hostedDomains ?? []).length > 0 ? `; only Workspace domains ${(google.hostedDomains ?? []).join(', ')}` : ''),
+    );
+  for (const p of [...(generic ? [generic] : []), ...providers]) {
+    lines.push(
+      `OAuth ${p.id} "${p.name}": ${callback(p.id)}; ` +
+        (p.issuer !== undefined ? `issuer ${p.issuer} (discovery, iss checked)` : 'endpoints set, no issuer (iss not checked)') +
+        (p.whitelist !== undefined ? '; its own whitelist' : ''),
+    );
+  }
+  return lines;
 }

@@ -10,13 +10,30 @@ import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-so
 import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
+import { isIpLiteral } from '../domain/cookie-domain';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
 import { optionalModules } from './optional-modules';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 import type { LogLevel } from '../adapters/system/logger';
-import { CONFIGURING_OPTIONS, OPTION_NAMES, OPTION_TABLE, SECRET_OPTIONS, optionsIn, type OptionName, type OptionValue } from './options';
+import {
+  CONFIGURING_OPTIONS,
+  CONFIGURING_PROVIDER_FIELDS,
+  DEFAULT_FORGOT_PASSWORD_MESSAGE,
+  OPTION_NAMES,
+  OPTION_TABLE,
+  SECRET_OPTIONS,
+  isProviderVariableName,
+  optionsIn,
+  providerVariable,
+  type OAuthProviderField,
+  type OptionName,
+  type OptionValue,
+} from './options';
+import { isOAuthProviderId, RESERVED_OAUTH_PROVIDER_IDS } from '../domain/oauth-flow';
+import { parseDisplayName } from '../domain/identity-name';
+import type { GitHubGroups } from '../adapters/providers/github-oauth-provider';
 
 export interface GitHubConfig {
   readonly clientId: string;
@@ -25,17 +42,29 @@ export interface GitHubConfig {
   readonly url: string;
   /** REST API base. */
   readonly apiUrl: string;
+  /** Memberships read as groups (`GITHUB_GROUPS`, at least `orgs` when `GITHUB_ORGS` is set). */
+  readonly groups: GitHubGroups;
+  /** `GITHUB_ORGS`, lower case: the organisations whose members may log in; empty admits any account. */
+  readonly orgs: readonly string[];
 }
 
 /** The adapters' own options but for the timeout, which all providers share ({@link OAuthConfig}). */
 export type GoogleConfig = Omit<GoogleOptions, 'timeoutMs'>;
-export type GenericConfig = Omit<GenericOptions, 'timeoutMs'>;
+export type GenericConfig = Omit<GenericOptions, 'timeoutMs'> & {
+  readonly id: string;
+  readonly name: string;
+  /** `OAUTH_PROVIDERS_<ID>_WHITELIST`, replacing `OAUTH_WHITELIST` for this provider; undefined: the global one. */
+  readonly whitelist?: OAuthWhitelist;
+};
 
 /** The OAuth providers that are on (each present only when fully configured) and the rules for all of them. */
 export interface OAuthConfig {
   readonly github?: GitHubConfig;
   readonly google?: GoogleConfig;
+  /** The `GENERIC_*` provider (id `generic`). */
   readonly generic?: GenericConfig;
+  /** The `OAUTH_PROVIDERS_<ID>_…` providers, by id in alphabetical order. */
+  readonly providers: readonly GenericConfig[];
   /** `OAUTH_WHITELIST`, parsed once here (empty admits everyone: kind `anyone`). */
   readonly whitelist: OAuthWhitelist;
   /** Bound on every call to a provider. */
@@ -128,7 +157,7 @@ export function flagsToEnv(argv: readonly string[]): { env: Record<string, strin
       continue;
     }
     const name = m[1].toUpperCase().replace(/-/g, '_');
-    if (!known.has(name)) {
+    if (!known.has(name) && !isProviderVariableName(name)) {
       problems.push(`unknown option --${m[1]}`);
       if (m[2] === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('--')) i += 1;
       continue;
@@ -168,6 +197,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
+  // Options whose _FILE could not be read: already reported, so "X is required" would only say it again.
+  const unreadable = new Set<string>();
   const fromFile = (name: string): string | undefined => {
     const direct = get(name);
     const file = get(`${name}_FILE`);
@@ -177,6 +208,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       return readFile(file);
     } catch {
       problems.push(`${name}_FILE: cannot read ${file}`);
+      unreadable.add(name);
       return undefined;
     }
   };
@@ -191,28 +223,30 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     return spec.fallback as OptionValue<K>;
   };
 
-  const demo = CONFIGURING_OPTIONS.every((name) => get(name) === undefined);
+  const demo =
+    CONFIGURING_OPTIONS.every((name) => get(name) === undefined) &&
+    !Object.keys(env).some((name) => {
+      const v = providerVariable(name);
+      return v !== null && CONFIGURING_PROVIDER_FIELDS.has(v.field) && get(name) !== undefined;
+    });
   const port = read('PORT');
   const address = read('ADDRESS');
 
   let appUrl = read('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
   if (appUrl === undefined) problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
   else {
-    try {
+    const problem = appUrlProblem(appUrl);
+    if (problem !== null) problems.push(problem);
+    else {
       const url = new URL(appUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('APP_URL must be an http or https URL');
-      else if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
-        problems.push('APP_URL must not carry credentials, a query or a fragment');
-      else appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      problems.push('APP_URL is not a valid URL');
+      appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     }
   }
 
   let secret = fromFile('SECRET')?.trim();
   if (secret === undefined) {
     if (demo) secret = randomBytes(32).toString('base64url');
-    else problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
+    else if (!unreadable.has('SECRET')) problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
   } else if (secret.length < 32) problems.push('SECRET must be at least 32 characters long');
   else placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
 
@@ -252,8 +286,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       | 'GENERIC_AUTH_URL'
       | 'GENERIC_TOKEN_URL'
       | 'GENERIC_USER_URL',
-  ): string | undefined => {
-    const raw = read(name);
+  ): string | undefined => httpUrlValue(name, read(name));
+  // Any http(s) URL option, by name and value (the provider pattern's names are not in the table).
+  const httpUrlValue = (name: string, raw: string | undefined): string | undefined => {
     if (raw === undefined) return undefined;
     try {
       const url = new URL(raw);
@@ -299,36 +334,59 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     return { clientId: clientId as string, clientSecret: clientSecret as string };
   };
   const githubClient = client('GITHUB', []);
-  const github = githubClient && { ...githubClient, url: httpUrl('GITHUB_URL') ?? '', apiUrl: httpUrl('GITHUB_API_URL') ?? '' };
+  const githubOrgs = read('GITHUB_ORGS').map((o) => o.toLowerCase());
+  if (githubOrgs.some((o) => !/^[a-z0-9](?:[a-z0-9-]{0,38})$/.test(o))) problems.push('GITHUB_ORGS holds a name that is not a GitHub organisation name');
+  const githubGroupsRead = read('GITHUB_GROUPS');
+  // Membership of an organisation can only be checked by reading the organisations.
+  const githubGroups: GitHubGroups = githubOrgs.length > 0 && githubGroupsRead === 'off' ? 'orgs' : githubGroupsRead;
+  const github = githubClient && {
+    ...githubClient,
+    url: httpUrl('GITHUB_URL') ?? '',
+    apiUrl: httpUrl('GITHUB_API_URL') ?? '',
+    groups: githubGroups,
+    orgs: githubOrgs,
+  };
   const googleClient = client('GOOGLE', []);
+  const hostedDomains = read('GOOGLE_HOSTED_DOMAINS').map((d) => d.toLowerCase());
+  if (hostedDomains.some((d) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(d)))
+    problems.push('GOOGLE_HOSTED_DOMAINS holds an entry that is not a domain name');
   const google = googleClient && {
     ...googleClient,
     authUrl: httpUrl('GOOGLE_AUTH_URL') ?? '',
     tokenUrl: httpUrl('GOOGLE_TOKEN_URL') ?? '',
     userUrl: httpUrl('GOOGLE_USER_URL') ?? '',
+    hostedDomains,
   };
-  const genericClient = client('GENERIC', ['GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL']);
+  const genericIssuer = issuerValue('GENERIC_ISSUER', read('GENERIC_ISSUER'), problems);
+  const genericClient = client('GENERIC', genericIssuer === undefined ? ['GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL'] : []);
   const scopes = [...read('GENERIC_SCOPES')];
-  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) problems.push('GENERIC_SCOPES holds a character a scope may not contain');
-  const generic = genericClient && {
+  if (scopes.some((s) => !SCOPE.test(s))) problems.push('GENERIC_SCOPES holds a character a scope may not contain');
+  const generic: GenericConfig | undefined = genericClient && {
     ...genericClient,
-    authUrl: httpUrl('GENERIC_AUTH_URL') ?? '',
-    tokenUrl: httpUrl('GENERIC_TOKEN_URL') ?? '',
-    userUrl: httpUrl('GENERIC_USER_URL') ?? '',
+    id: 'generic',
+    name: read('GENERIC_NAME'),
+    authUrl: httpUrl('GENERIC_AUTH_URL'),
+    tokenUrl: httpUrl('GENERIC_TOKEN_URL'),
+    userUrl: httpUrl('GENERIC_USER_URL'),
+    issuer: genericIssuer,
     scopes,
   };
+  const providers = patternProviders(env, get, httpUrlValue, client, appUrl, problems);
   const parsedWhitelist = parseOAuthWhitelist(read('OAUTH_WHITELIST'));
   if (!parsedWhitelist.ok) problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
   // Only reached in a returned Config when there is no problem, so the fallback is never used; it admits nobody.
   const whitelist: OAuthWhitelist = parsedWhitelist.ok ? parsedWhitelist.value : { kind: 'list', emails: new Set(), domains: new Set() };
-  const configuredProviders = [github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string');
+  const configuredProviders = [
+    ...[github && 'github', google && 'google', generic && 'generic'].filter((p): p is string => typeof p === 'string'),
+    ...providers.map((p) => p.id),
+  ];
 
-  const ldap = ldapSettings(read, get, fromFile, readFile, problems);
+  const ldap = ldapSettings(read, get, fromFile, readFile, problems, unreadable);
   if (ldap?.bindPassword !== undefined) placeholder('LDAP_BIND_PASSWORD', ldap.bindPassword, "use the bind account's real password");
   const anyStore = usersVar !== undefined || usersFilePath !== undefined || read('LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
     problems.push(
-      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)',
+      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_, GENERIC_ or OAUTH_PROVIDERS_<ID>_CLIENT_ID and _SECRET)',
     );
   }
 
@@ -400,12 +458,21 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     loginTimeoutSeconds: read('LOGIN_TIMEOUT'),
     basicCacheTtlSeconds: read('BASIC_CACHE_TTL'),
     appTitle: read('APP_TITLE'),
-    forgotPasswordMessage: read('FORGOT_PASSWORD_MESSAGE'),
+    forgotPasswordMessage:
+      read('FORGOT_PASSWORD_MESSAGE') ??
+      defaultForgotPasswordMessage({
+        users: usersVar !== undefined,
+        usersFile: usersFilePath !== undefined,
+        ldap: ldap !== null,
+        providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME'), ...providers.map((p) => p.name)].filter(
+          (p): p is string => typeof p === 'string',
+        ),
+      }),
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),
     backgroundImage: read('BACKGROUND_IMAGE'),
     oauthAutoRedirect,
-    oauth: { github, google, generic, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
+    oauth: { github, google, generic, providers, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
     trustedProxies,
     logLevel,
     redis,
@@ -421,6 +488,56 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     accessRules,
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
+}
+
+/**
+ * What is wrong with APP_URL, or null. Strict on purpose: a comma list was read as one URL whose
+ * host was `auth.example.com,http`, and a cookie for `example.com,http` follows. Accepted: an
+ * http(s) URL whose host is a DNS name (letters, digits and hyphens, labels of at most 63
+ * characters, no empty label, so no trailing dot) or an IP literal, an optional port and path;
+ * refused: credentials, a query, a fragment, and anything else in the host.
+ */
+function appUrlProblem(raw: string): string | null {
+  if (raw.includes(',') || (/\s/.test(raw) && raw.split('://').length > 2)) {
+    return 'APP_URL is one URL, not a list: give the public URL of this gateway (e.g. https://auth.example.com); one gateway for several login domains is not supported yet';
+  }
+  if (/\s/.test(raw)) return 'APP_URL is not a valid URL (e.g. https://auth.example.com)';
+  // `auth.example.com:8443` and `localhost:3000` parse as URLs whose scheme is the host name.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw)) return `APP_URL needs a scheme: add https:// in front (APP_URL=https://${raw.replace(/\/+$/, '')})`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'APP_URL is not a valid URL (e.g. https://auth.example.com)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'APP_URL must be an http or https URL';
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || raw.includes('@'))
+    return 'APP_URL must not carry credentials, a query or a fragment';
+  if (!isHostName(url.hostname) && !isIpLiteral(url.hostname))
+    return `APP_URL's host "${url.hostname}" is not a valid host name: use a DNS name (letters, digits and hyphens between dots) or an IP address`;
+  return null;
+}
+
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A DNS host name as the URL parser leaves it (lower case, international names in punycode). */
+function isHostName(host: string): boolean {
+  return host.length <= 253 && host.split('.').every((label) => DNS_LABEL.test(label));
+}
+
+/**
+ * The forgot-password text when FORGOT_PASSWORD_MESSAGE is unset: it says where the reader's
+ * password lives, for each configured store (USERS alone for the demo, whose account is one).
+ */
+export function defaultForgotPasswordMessage(stores: { users: boolean; usersFile: boolean; ldap: boolean; providers: readonly string[] }): string {
+  const local = [stores.users && 'the USERS environment variable', stores.usersFile && "the gateway's users file"].filter(
+    (s): s is string => typeof s === 'string',
+  );
+  const parts: string[] = [];
+  if (local.length > 0) parts.push(`Accounts are configured by the administrator in ${local.join(' and ')}. Ask them to reset your password.`);
+  if (stores.ldap) parts.push('Accounts of the directory (LDAP): reset your password where your organisation manages its directory, or ask its help desk.');
+  if (stores.providers.length > 0) parts.push(`If you sign in with ${stores.providers.join(' or ')}, reset your password there: this gateway never sees it.`);
+  return parts.length > 0 ? parts.join(' ') : DEFAULT_FORGOT_PASSWORD_MESSAGE;
 }
 
 /** Accounts whose hash or TOTP secret is one from the examples: named by account, never by value. */
@@ -448,7 +565,13 @@ function exampleCredentials(option: string, entries: readonly UsersListEntry[]):
  */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
-  const providers = (['github', 'google', 'generic'] as const).filter((p) => config.oauth[p] !== undefined);
+  // A provider with its own whitelist, GitHub limited to organisations or Google to Workspace domains is not open to everyone.
+  const open = [
+    ...(config.oauth.github !== undefined && config.oauth.github.orgs.length === 0 ? ['github'] : []),
+    ...(config.oauth.google !== undefined && (config.oauth.google.hostedDomains ?? []).length === 0 ? ['google'] : []),
+    ...[config.oauth.generic, ...config.oauth.providers].filter((p) => p !== undefined && p.whitelist === undefined).map((p) => (p as GenericConfig).id),
+  ];
+  const providers = open;
   if (providers.length > 0 && config.oauth.whitelist.kind === 'anyone' && config.accessConfig === null) {
     warnings.push(
       `OAUTH_WHITELIST is empty and ACCESS_CONFIG is not set: every account of ${providers.join(', ')} can log in and pass every protected application. ` +
@@ -486,7 +609,8 @@ export function secretFlagWarnings(argv: readonly string[]): string[] {
   const warnings: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     const withPassword = (name === 'REDIS_URL' || name === 'DATABASE_URL') && /^[^/]*\/\/[^/@]*:[^/@]*@/.test(value);
-    if (!SECRET_OPTIONS.has(name) && !withPassword) continue;
+    const providerSecret = providerVariable(name)?.field === 'CLIENT_SECRET' && !name.endsWith('_FILE');
+    if (!SECRET_OPTIONS.has(name) && !withPassword && !providerSecret) continue;
     const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
     warnings.push(
       `${flag} on the command line is visible to other users (ps) and stays in shell history: use ${flag}-file (${name}_FILE) or the ${name} environment variable`,
@@ -504,6 +628,7 @@ function ldapSettings(
   fromFile: (name: string) => string | undefined,
   readFile: (path: string) => string,
   problems: string[],
+  unreadable: ReadonlySet<string>,
 ): LdapUserStoreSettings | null {
   const address = read('LDAP_ADDRESS');
   if (address === undefined) {
@@ -537,7 +662,7 @@ function ldapSettings(
   const bindDn = read('LDAP_BIND_DN');
   // Keep the password exactly as written, apart from the newline most files end with.
   const bindPassword = fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
-  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === ''))
+  if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '') && !unreadable.has('LDAP_BIND_PASSWORD'))
     problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const searchFilter = read('LDAP_SEARCH_FILTER');
@@ -649,4 +774,100 @@ function databaseSettings(
     }
   }
   return { url: raw, ssl, ca };
+}
+
+/** The characters RFC 6749 allows in a scope token. */
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** An issuer identifier: an https (or, for local tests, http) URL without query or fragment (RFC 8414 section 2). */
+function issuerValue(name: string, raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '')
+      return raw;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http(s) URL without credentials, query or fragment (the issuer identifier)`);
+  return undefined;
+}
+
+/**
+ * The `OAUTH_PROVIDERS_<ID>_…` providers: every variable of the pattern, grouped by id, each
+ * group checked like the GENERIC_ options (client id and secret, endpoints or an issuer) plus
+ * its own name, scopes and whitelist. Problems name the variables, never a value.
+ */
+function patternProviders(
+  env: Readonly<Record<string, string | undefined>>,
+  get: (name: string) => string | undefined,
+  httpUrlValue: (name: string, raw: string | undefined) => string | undefined,
+  client: (prefix: string, required: readonly string[]) => { clientId: string; clientSecret: string } | undefined,
+  appUrl: string | undefined,
+  problems: string[],
+): GenericConfig[] {
+  const byId = new Map<string, { key: string; fields: Set<OAuthProviderField> }>();
+  for (const name of Object.keys(env)) {
+    const v = providerVariable(name);
+    if (v === null || get(name) === undefined) continue;
+    if (!/^[A-Z0-9]+(?:_[A-Z0-9]+)*$/.test(v.key) || !isOAuthProviderId(v.id)) {
+      problems.push(`${name}: the provider id "${v.key}" must be 1 to 32 letters, digits and single inner _ (read as -)`);
+      continue;
+    }
+    if (RESERVED_OAUTH_PROVIDER_IDS.includes(v.id)) {
+      problems.push(
+        `${name}: the provider id ${v.id} is taken (${RESERVED_OAUTH_PROVIDER_IDS.join(', ')}); configure github, google and generic with their own options`,
+      );
+      continue;
+    }
+    const entry = byId.get(v.id) ?? { key: v.key, fields: new Set<OAuthProviderField>() };
+    entry.fields.add(v.field);
+    byId.set(v.id, entry);
+  }
+  const providers: GenericConfig[] = [];
+  for (const id of [...byId.keys()].sort()) {
+    const { key } = byId.get(id) as { key: string };
+    const prefix = `OAUTH_PROVIDERS_${key}`;
+    const value = (field: OAuthProviderField): string | undefined => get(`${prefix}_${field}`);
+    const issuer = issuerValue(`${prefix}_ISSUER`, value('ISSUER'), problems);
+    const endpoints = (['AUTH_URL', 'TOKEN_URL', 'USER_INFO_URL'] as const).map((f) => `${prefix}_${f}`);
+    const credentialsSet = ['CLIENT_ID', 'CLIENT_ID_FILE', 'CLIENT_SECRET', 'CLIENT_SECRET_FILE'].some((f) => get(`${prefix}_${f}`) !== undefined);
+    if (!credentialsSet) {
+      problems.push(`the OAuth provider ${id} is half-configured: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET missing`);
+      continue;
+    }
+    const creds = client(prefix, issuer === undefined ? endpoints : []);
+    const scopes = (value('SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter((s) => s !== '');
+    if (scopes.some((s) => !SCOPE.test(s))) problems.push(`${prefix}_SCOPES holds a character a scope may not contain`);
+    let whitelist: OAuthWhitelist | undefined;
+    const whitelistRaw = value('WHITELIST');
+    if (whitelistRaw !== undefined) {
+      const parsed = parseOAuthWhitelist(whitelistRaw);
+      if (parsed.ok) whitelist = parsed.value;
+      else problems.push(`${prefix}_WHITELIST ${parsed.error}`);
+    }
+    const redirect = value('REDIRECT_URL');
+    const callback = `${appUrl ?? ''}/api/oauth/callback/${id}`;
+    if (redirect !== undefined && redirect.replace(/\/+$/, '') !== callback)
+      problems.push(`${prefix}_REDIRECT_URL must be ${callback} or unset: the gateway's callback for a provider is always its own`);
+    const insecure = value('INSECURE_SKIP_VERIFY');
+    if (insecure !== undefined && !['false', '0', 'no', 'off'].includes(insecure.toLowerCase()))
+      problems.push(`${prefix}_INSECURE_SKIP_VERIFY is not supported: trust the provider's CA with NODE_EXTRA_CA_CERTS instead of turning TLS checks off`);
+    const name = value('NAME') ?? id;
+    // The name reaches the login page and /api/app: the same rule as a display name, plus a length a button can show.
+    if (name.length > 64 || !parseDisplayName(name).ok) problems.push(`${prefix}_NAME must be at most 64 printable characters`);
+    if (creds === undefined) continue;
+    providers.push({
+      ...creds,
+      id,
+      name,
+      issuer,
+      authUrl: httpUrlValue(`${prefix}_AUTH_URL`, value('AUTH_URL')),
+      tokenUrl: httpUrlValue(`${prefix}_TOKEN_URL`, value('TOKEN_URL')),
+      userUrl: httpUrlValue(`${prefix}_USER_INFO_URL`, value('USER_INFO_URL')),
+      scopes,
+      whitelist,
+    });
+  }
+  return providers;
 }

@@ -68,16 +68,16 @@ import { AllowAuthenticatedPolicy } from '../application/services/allow-authenti
 import { CredentialCheck } from '../application/services/credential-check';
 import { LoginGuard } from '../application/services/login-guard';
 import { RequestAuthenticator } from '../application/services/request-authenticator';
-import type { GatewaySettings, OAuthSettings } from '../application/settings';
+import type { GatewaySettings, OAuthProviderPolicy, OAuthSettings } from '../application/settings';
 import { CheckReadinessUseCase } from '../application/use-cases/check-readiness';
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
 import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
 import { LoginUseCase } from '../application/use-cases/login';
 import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
-import { protectedDomainOf } from '../domain/cookie-domain';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
+import { protectedDomainOfAppUrl } from './cookie-domain';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -91,19 +91,29 @@ export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from 
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
-  const { github, google, generic, timeoutSeconds } = config.oauth;
+  const { github, google, generic, providers, timeoutSeconds } = config.oauth;
   const timeoutMs = timeoutSeconds * 1000;
   const list: OAuthProvider[] = [];
   if (github)
     list.push(
       new GitHubOAuthProvider(
-        { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs },
+        { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs, groups: github.groups },
         optionalModules.simpleOAuth2(),
       ),
     );
   if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
-  if (generic) list.push(new GenericOAuthProvider({ ...generic, timeoutMs }, optionalModules.simpleOAuth2()));
+  for (const p of [...(generic ? [generic] : []), ...providers]) list.push(new GenericOAuthProvider({ ...p, timeoutMs }, optionalModules.simpleOAuth2()));
   return new ConfiguredOAuthProviders(list);
+}
+
+/** Each provider's own admission rules: its whitelist, GitHub's organisations, Google's Workspace domains. */
+function oauthPoliciesOf(config: Config): Record<string, OAuthProviderPolicy> {
+  const { github, google, generic, providers } = config.oauth;
+  const policies: Record<string, OAuthProviderPolicy> = {};
+  if (github && github.orgs.length > 0) policies.github = { requiredGroups: github.orgs };
+  if (google && (google.hostedDomains ?? []).length > 0) policies.google = { hostedDomains: google.hostedDomains };
+  for (const p of [...(generic ? [generic] : []), ...providers]) if (p.whitelist !== undefined) policies[p.id] = { whitelist: p.whitelist };
+  return policies;
 }
 
 /** How long one readiness probe of a store may take before it counts as down. */
@@ -116,7 +126,7 @@ const READINESS_TIMEOUT_MS = 1000;
 export function buildContainer(config: Config, overrides: Overrides = {}): Wiring {
   const c = new TypedContainer(overrides);
   const bind = c.bind.bind(c) as TypedContainer['bind'];
-  const domain = protectedDomainOf(new URL(config.appUrl).hostname);
+  const domain = protectedDomainOfAppUrl(config.appUrl);
 
   bind(TOKENS.Config, () => config);
   bind(TOKENS.Settings, (): GatewaySettings => ({
@@ -262,6 +272,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     return {
       appUrl: config.appUrl,
       whitelist: config.oauth.whitelist,
+      policies: oauthPoliciesOf(config),
       flowLifetimeMs: OAUTH_FLOW_LIFETIME_MS,
       maxLiveFlows: MAX_LIVE_OAUTH_FLOWS,
     };
@@ -310,6 +321,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
         providers,
         whitelist: oauth.whitelist,
+        whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
       }),
     [
       TOKENS.SessionSealer,
@@ -397,6 +409,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
+        // tinyauth v4's shape: every login the page offers, with the name its button shows.
+        providers: [
+          ...providers.ids().map((id) => ({ id, name: providers.get(id)?.name ?? id, oauth: true })),
+          ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? [{ id: 'username', name: 'Username', oauth: false }] : []),
+        ],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),
       providers,

@@ -8,6 +8,7 @@ import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './c
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
+import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
 import { unknownOptionWarnings } from './option-docs';
 
 /**
@@ -137,6 +138,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     // Where proxies ask; null: on the public port, next to the UI.
     forwardAuth: forwardAuth === null ? null : `${config.forwardAuthAddress}:${forwardAuth.port}`,
     appUrl: config.appUrl,
+    // The public-suffix list decides how far up the session cookie reaches: an operator should see it, not guess it.
+    cookieDomain: describeCookieDomain(protectedDomainOfAppUrl(config.appUrl)),
     demo: config.demo,
     sharedState: stateStoreOf(config),
     dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,

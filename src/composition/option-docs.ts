@@ -1,12 +1,38 @@
-import { OPTION_GROUPS, OPTION_NAMES, OPTION_TABLE, optionsIn, type OptionName, type RowDoc } from './options';
+import {
+  isProviderVariableName,
+  OAUTH_PROVIDER_FIELDS,
+  OAUTH_PROVIDER_PREFIX,
+  OPTION_GROUPS,
+  OPTION_NAMES,
+  OPTION_TABLE,
+  optionsIn,
+  type OAuthProviderField,
+  type OptionName,
+  type PatternFieldSpec,
+  type RowDoc,
+} from './options';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
 export const OPTIONS_END = '<!-- options:end -->';
 
 interface Row {
-  readonly names: readonly OptionName[];
+  /** The flags' names (`OAUTH_PROVIDERS_<ID>_NAME` for a pattern), and whether each has a `_FILE` variant. */
+  readonly names: readonly { readonly name: string; readonly file: boolean }[];
   readonly label: string;
   readonly doc: RowDoc;
+}
+
+/** The rows of the provider pattern (`OAUTH_PROVIDERS_<ID>_…`), documented with the OAuth group. */
+function patternRows(): Row[] {
+  const fields = Object.entries(OAUTH_PROVIDER_FIELDS) as [OAuthProviderField, PatternFieldSpec][];
+  const rows: Row[] = [];
+  for (const [field, spec] of fields) {
+    if ('sameRowAs' in spec.doc) continue;
+    const members = [field, ...fields.filter(([, other]) => 'sameRowAs' in other.doc && other.doc.sameRowAs === field).map(([f]) => f)];
+    const names = members.map((m) => ({ name: `${OAUTH_PROVIDER_PREFIX}<ID>_${m}`, file: (OAUTH_PROVIDER_FIELDS[m] as PatternFieldSpec).file === true }));
+    rows.push({ names, label: spec.doc.label ?? names.map((n) => `\`${n.name}\``).join(' / '), doc: spec.doc });
+  }
+  return rows;
 }
 
 /** The option whose documentation row `name` shares, or null when it has its own. */
@@ -24,8 +50,9 @@ function rowsOf(group: (typeof OPTION_GROUPS)[number]['id']): Row[] {
     if ('sameRowAs' in doc) continue;
     const members = [name, ...names.filter((other) => sharedRowOf(other) === name)];
     const label = doc.label ?? members.map((m) => `\`${m}\`${'file' in OPTION_TABLE[m] ? ` / \`${m}_FILE\`` : ''}`).join(' / ');
-    rows.push({ names: members, label, doc });
+    rows.push({ names: members.map((m) => ({ name: m, file: 'file' in OPTION_TABLE[m] })), label, doc });
   }
+  if (group === 'oauth') rows.push(...patternRows());
   return rows;
 }
 
@@ -68,7 +95,7 @@ const flag = (name: string): string => `--${name.toLowerCase().replace(/_/g, '-'
 export function renderOptionsHelp(): string {
   return OPTION_GROUPS.map((group) => {
     const lines = rowsOf(group.id).flatMap((row) => [
-      `  ${row.names.flatMap((n) => ('file' in OPTION_TABLE[n] ? [flag(n), `${flag(n)}-file`] : [flag(n)])).join(', ')}`,
+      `  ${row.names.flatMap((n) => (n.file ? [flag(n.name), `${flag(n.name)}-file`] : [flag(n.name)])).join(', ')}`,
       `      ${summary(row.doc.meaning)} (default: ${plain(row.doc.default)})`,
     ]);
     return `${group.title}:\n${lines.join('\n')}`;
@@ -118,7 +145,7 @@ export function unknownOptionWarnings(env: Readonly<Record<string, string | unde
   const known = new Set(OPTION_NAMES);
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (known.has(name) || WELL_KNOWN.has(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
+    if (known.has(name) || WELL_KNOWN.has(name) || isProviderVariableName(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
     // Two edits are a typo of a long name; a short one (PORT, USERS) allows one.
     const near = OPTION_NAMES.map((option) => ({ option, d: distance(name, option) }))
       .filter(({ option, d }) => d <= (option.length >= 8 ? 2 : 1))

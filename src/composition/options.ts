@@ -47,6 +47,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Parser<T> {
  * `ip.bypass`). A proxy elsewhere is named in `TRUSTED_PROXIES` by its own address.
  */
 export const DEFAULT_TRUSTED_PROXIES: readonly string[] = ['127.0.0.0/8', '::1/128'];
+/** The forgot-password text of USERS accounts (and the demo's); see defaultForgotPasswordMessage in config. */
 export const DEFAULT_FORGOT_PASSWORD_MESSAGE =
   'Accounts are configured by the administrator in the USERS environment variable. Ask them to reset your password.';
 export const DEFAULT_LDAP_SEARCH_FILTER = '(uid=%s)';
@@ -138,7 +139,7 @@ export const OPTION_TABLE = options({
     doc: {
       default: 'required (demo: `http://localhost:$PORT`)',
       meaning:
-        'public URL of the gateway. Login redirects go to `${APP_URL}/login`. The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`); a one-label host (`localhost`) or an IP gives a host-only cookie',
+        'public URL of the gateway, with its scheme (`https://`). Login redirects go to `${APP_URL}/login`. One URL, not a list; its host must be a DNS name or an IP address (no commas, underscores, empty labels or trailing dot; no credentials, query or fragment; a path is allowed). The protected (cookie) domain is its host minus the first label (`auth.example.com` → `example.com`), never above the registrable domain of the [public-suffix list](https://publicsuffix.org/), private section included as browsers do (`mydomain.co.uk` → `mydomain.co.uk`, not `co.uk`; `me.github.io` → `me.github.io`); a one-label host (`localhost`), an IP or a public suffix itself gives a host-only cookie. The start-up log (`cookieDomain`) and `portcullis config check` show it',
     },
   },
   SECRET: {
@@ -185,8 +186,11 @@ export const OPTION_TABLE = options({
   FORGOT_PASSWORD_MESSAGE: {
     group: 'gateway',
     parse: text,
-    fallback: DEFAULT_FORGOT_PASSWORD_MESSAGE,
-    doc: { default: 'a text naming `USERS`', meaning: 'shown on the forgot-password page' },
+    fallback: undefined,
+    doc: {
+      default: 'a text naming the configured stores (`USERS`, the users file, LDAP, the OAuth providers)',
+      meaning: 'shown on the forgot-password page',
+    },
   },
   BACKGROUND_IMAGE: {
     group: 'gateway',
@@ -261,6 +265,25 @@ export const OPTION_TABLE = options({
     fallback: 'https://api.github.com',
     doc: { default: '`https://api.github.com`', meaning: 'REST API base (GitHub Enterprise: `https://ghe.example.com/api/v3`)' },
   },
+  GITHUB_GROUPS: {
+    group: 'oauth',
+    parse: oneOf(['off', 'orgs', 'teams']),
+    fallback: 'off',
+    doc: {
+      default: '`off`',
+      meaning:
+        'GitHub memberships as groups for access rules and `Remote-Groups`: `orgs` (`acme`) or `teams` (`acme` and `acme:platform`, by team slug); asks for the `read:org` scope. See [OAuth](oauth.md#github-organisations-and-teams)',
+    },
+  },
+  GITHUB_ORGS: {
+    group: 'oauth',
+    parse: list,
+    fallback: [],
+    doc: {
+      default: 'empty (any account)',
+      meaning: 'only members of one of these GitHub organisations may log in through GitHub (comma or space separated; turns on at least `GITHUB_GROUPS=orgs`)',
+    },
+  },
   GOOGLE_CLIENT_ID: {
     group: 'oauth',
     parse: text,
@@ -286,6 +309,16 @@ export const OPTION_TABLE = options({
   },
   GOOGLE_TOKEN_URL: { group: 'oauth', parse: text, fallback: 'https://oauth2.googleapis.com/token', doc: { sameRowAs: 'GOOGLE_AUTH_URL' } },
   GOOGLE_USER_URL: { group: 'oauth', parse: text, fallback: 'https://openidconnect.googleapis.com/v1/userinfo', doc: { sameRowAs: 'GOOGLE_AUTH_URL' } },
+  GOOGLE_HOSTED_DOMAINS: {
+    group: 'oauth',
+    parse: list,
+    fallback: [],
+    doc: {
+      default: 'empty (any account)',
+      meaning:
+        "only accounts of these Google Workspace domains may log in through Google: the `hd` claim Google vouches for must be one of them (the e-mail's domain alone is not enough). Also sent as the `hd` hint",
+    },
+  },
   GENERIC_CLIENT_ID: {
     group: 'oauth',
     parse: text,
@@ -305,12 +338,22 @@ export const OPTION_TABLE = options({
     fallback: undefined,
     doc: {
       label: '`GENERIC_AUTH_URL`, `GENERIC_TOKEN_URL`, `GENERIC_USER_URL`',
-      default: '— (required for generic)',
+      default: '— (required for generic without `GENERIC_ISSUER`)',
       meaning: 'authorization, token and userinfo endpoints',
     },
   },
   GENERIC_TOKEN_URL: { group: 'oauth', parse: text, fallback: undefined, doc: { sameRowAs: 'GENERIC_AUTH_URL' } },
   GENERIC_USER_URL: { group: 'oauth', parse: text, fallback: undefined, doc: { sameRowAs: 'GENERIC_AUTH_URL' } },
+  GENERIC_ISSUER: {
+    group: 'oauth',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      default: '—',
+      meaning:
+        "the provider's issuer: the endpoints not set are read from its OpenID Connect discovery document, and the `iss` of every callback is checked against it ([RFC 9207](oauth.md#mix-up-protection-the-iss-parameter))",
+    },
+  },
   GENERIC_SCOPES: {
     group: 'oauth',
     parse: list,
@@ -332,7 +375,11 @@ export const OPTION_TABLE = options({
     group: 'oauth',
     parse: lowercase,
     fallback: 'none',
-    doc: { default: '`none`', meaning: '`github`, `google` or `generic` to send the login page straight to that provider; must name a configured provider' },
+    doc: {
+      default: '`none`',
+      meaning:
+        '`github`, `google`, `generic` or a provider id of `OAUTH_PROVIDERS_<ID>_…` to send the login page straight to that provider; must name a configured provider',
+    },
   },
   OAUTH_TIMEOUT: { group: 'oauth', parse: integer(1, 120), fallback: 10, doc: { default: '`10`', meaning: 'seconds any single call to a provider may take' } },
   ACCESS_CONFIG: {
@@ -518,6 +565,113 @@ export const OPTION_TABLE = options({
   },
 });
 
+/**
+ * Options whose names hold a variable part: one generic OAuth/OIDC provider per `<ID>`, in the
+ * style of tinyauth v4 (`PROVIDERS_<ID>_CLIENT_ID`, ...), under our `OAUTH_` prefix. The id is the
+ * `<ID>` in lower case with `_` read as `-` (`OAUTH_PROVIDERS_CORP_SSO_NAME` → `corp-sso`); it names
+ * the provider in `/api/oauth/url/<id>`, the callback `/api/oauth/callback/<id>` and the session.
+ * Parsing and the rules between the fields stay in `loadConfig`; this table feeds the flags,
+ * `--help`, the near-miss warnings and docs/configuration.md.
+ */
+export const OAUTH_PROVIDER_PREFIX = 'OAUTH_PROVIDERS_';
+export interface PatternFieldSpec {
+  readonly file?: true;
+  readonly secret?: true;
+  readonly configures?: true;
+  readonly doc: RowDoc | { readonly sameRowAs: string };
+}
+export const OAUTH_PROVIDER_FIELDS = {
+  CLIENT_ID: {
+    file: true,
+    configures: true,
+    doc: {
+      label:
+        '`OAUTH_PROVIDERS_<ID>_CLIENT_ID`, `OAUTH_PROVIDERS_<ID>_CLIENT_SECRET` (or `OAUTH_PROVIDERS_<ID>_CLIENT_ID_FILE`, `OAUTH_PROVIDERS_<ID>_CLIENT_SECRET_FILE`)',
+      default: '—',
+      meaning:
+        'a generic OAuth/OIDC provider with the id `<ID>` in lower case, `_` read as `-` (`OAUTH_PROVIDERS_CORP_SSO_CLIENT_ID` → `corp-sso`; not `github`, `google`, `generic`, `username`, `basic`, `ldap`). Any number of them; see [OAuth](oauth.md#several-generic-providers-oauth_providers_id_)',
+    },
+  },
+  CLIENT_SECRET: { file: true, secret: true, doc: { sameRowAs: 'CLIENT_ID' } },
+  ISSUER: {
+    doc: {
+      label: '`OAUTH_PROVIDERS_<ID>_ISSUER`',
+      default: '—',
+      meaning: "the provider's issuer: endpoints not set come from its discovery document, and callbacks' `iss` is checked (as `GENERIC_ISSUER`)",
+    },
+  },
+  AUTH_URL: {
+    doc: {
+      label: '`OAUTH_PROVIDERS_<ID>_AUTH_URL`, `OAUTH_PROVIDERS_<ID>_TOKEN_URL`, `OAUTH_PROVIDERS_<ID>_USER_INFO_URL`',
+      default: '— (required without `ISSUER`)',
+      meaning: 'authorization, token and userinfo endpoints',
+    },
+  },
+  TOKEN_URL: { doc: { sameRowAs: 'AUTH_URL' } },
+  USER_INFO_URL: { doc: { sameRowAs: 'AUTH_URL' } },
+  SCOPES: { doc: { label: '`OAUTH_PROVIDERS_<ID>_SCOPES`', default: '`openid email profile`', meaning: 'comma or space separated, as `GENERIC_SCOPES`' } },
+  NAME: { doc: { label: '`OAUTH_PROVIDERS_<ID>_NAME`', default: 'the id', meaning: 'how the login page names the provider (its button)' } },
+  WHITELIST: {
+    doc: {
+      label: '`OAUTH_PROVIDERS_<ID>_WHITELIST`',
+      default: '`OAUTH_WHITELIST`',
+      meaning: "who may log in through this provider, in `OAUTH_WHITELIST`'s syntax; replaces `OAUTH_WHITELIST` for it",
+    },
+  },
+  REDIRECT_URL: {
+    doc: {
+      label: '`OAUTH_PROVIDERS_<ID>_REDIRECT_URL`',
+      default: '`${APP_URL}/api/oauth/callback/<id>`',
+      meaning: "accepted for tinyauth compatibility only when it equals the default: the callback is always the gateway's own",
+    },
+  },
+  INSECURE_SKIP_VERIFY: {
+    doc: {
+      label: '`OAUTH_PROVIDERS_<ID>_INSECURE_SKIP_VERIFY`',
+      default: '`false`',
+      meaning: "tinyauth's option, refused when true: trust a private CA with `NODE_EXTRA_CA_CERTS` instead",
+    },
+  },
+} as const satisfies Record<string, PatternFieldSpec>;
+export type OAuthProviderField = keyof typeof OAUTH_PROVIDER_FIELDS;
+
+/** Every name ending a provider variable (`CLIENT_SECRET_FILE` included), longest first so that it wins over its own tail. */
+const PROVIDER_SUFFIXES: readonly { readonly suffix: string; readonly field: OAuthProviderField; readonly file: boolean }[] = (
+  Object.entries(OAUTH_PROVIDER_FIELDS) as [OAuthProviderField, PatternFieldSpec][]
+)
+  .flatMap(([field, spec]) => [{ suffix: field, field, file: false }, ...(spec.file ? [{ suffix: `${field}_FILE`, field, file: true }] : [])])
+  .sort((a, b) => b.suffix.length - a.suffix.length);
+
+/** A provider variable read apart: `<ID>` as written, the id it means, and the field. */
+export interface ProviderVariable {
+  /** `<ID>` as written in the name (`CORP_SSO`). */
+  readonly key: string;
+  /** The provider id (`corp-sso`); not yet validated. */
+  readonly id: string;
+  readonly field: OAuthProviderField;
+  /** The name is the `_FILE` variant. */
+  readonly file: boolean;
+}
+
+/** Reads `OAUTH_PROVIDERS_<ID>_<FIELD>[_FILE]`; null for any other name (a known prefix with an unknown field included). */
+export function providerVariable(name: string): ProviderVariable | null {
+  if (!name.startsWith(OAUTH_PROVIDER_PREFIX)) return null;
+  const rest = name.slice(OAUTH_PROVIDER_PREFIX.length);
+  for (const { suffix, field, file } of PROVIDER_SUFFIXES) {
+    if (rest.length > suffix.length + 1 && rest.endsWith(`_${suffix}`)) {
+      const key = rest.slice(0, -(suffix.length + 1));
+      return { key, id: key.toLowerCase().replace(/_/g, '-'), field, file };
+    }
+  }
+  return null;
+}
+
+/** True when `name` is a well-formed provider variable whose id could be valid: what flags and near-miss warnings accept. */
+export function isProviderVariableName(name: string): boolean {
+  const v = providerVariable(name);
+  return v !== null && /^[A-Z0-9]+(?:_[A-Z0-9]+)*$/.test(v.key);
+}
+
 export type OptionName = keyof typeof OPTION_TABLE;
 /** What an option reads as: its parser's value, or its fallback when unset. */
 export type OptionValue<K extends OptionName> = (typeof OPTION_TABLE)[K] extends { parse: Parser<infer V>; fallback: infer F } ? V | F : never;
@@ -530,6 +684,11 @@ export const SECRET_OPTIONS: ReadonlySet<string> = new Set(
   Object.entries(OPTION_TABLE)
     .filter(([, spec]) => 'secret' in spec)
     .map(([name]) => name),
+);
+
+/** Pattern fields (and their `_FILE` variants) of which any, when set for some `<ID>`, turns the demo off. */
+export const CONFIGURING_PROVIDER_FIELDS: ReadonlySet<OAuthProviderField> = new Set(
+  (Object.entries(OAUTH_PROVIDER_FIELDS) as [OAuthProviderField, PatternFieldSpec][]).filter(([, spec]) => spec.configures === true).map(([field]) => field),
 );
 
 /** The options (and their `_FILE` variants) of which any, when set, turns the demo off. */

@@ -7,6 +7,45 @@ export function isOAuthProviderKind(value: string): value is OAuthProviderKind {
 }
 
 /**
+ * What an OAuth provider id may look like: the built-in kinds, or the id of a generic provider
+ * configured as `OAUTH_PROVIDERS_<ID>_…` (lower case letters, digits and inner hyphens, at most 32).
+ * It appears in URLs, cookie contents and `Remote-*`-adjacent logs, so nothing else is allowed.
+ */
+export const OAUTH_PROVIDER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+
+/**
+ * Ids a configured generic provider may not take: the built-in kinds (their own options configure
+ * them) and the identity sources a session already names (`username`, `basic`, `ldap`), so that a
+ * session's `provider` never means two things.
+ */
+export const RESERVED_OAUTH_PROVIDER_IDS: readonly string[] = [...OAUTH_PROVIDER_KINDS, 'username', 'basic', 'ldap'];
+
+export function isOAuthProviderId(value: string): boolean {
+  return OAUTH_PROVIDER_ID_PATTERN.test(value);
+}
+
+/** What the client knows of the issuer its authorization request went to (RFC 9207). */
+export interface IssuerExpectation {
+  /** The issuer identifier, or null when the provider has none the gateway knows. */
+  readonly issuer: string | null;
+  /** The provider's metadata promises `iss` in every authorization response. */
+  readonly required: boolean;
+}
+
+/**
+ * RFC 9207 section 2.4: the `iss` of an authorization response must be exactly the issuer the
+ * request went to; when the issuer promised to send it, its absence is refused too. This is what
+ * stops a mix-up attack (a response from one provider presented as another's) before the code
+ * is ever sent to a token endpoint. An `iss` from a provider whose issuer is unknown cannot be
+ * checked and is ignored (such a provider is told apart by its own callback path).
+ */
+export function checkIssuer(expected: IssuerExpectation, received: string | undefined): 'ok' | 'mismatch' | 'missing' {
+  if (received === undefined) return expected.required ? 'missing' : 'ok';
+  if (expected.issuer === null) return 'ok';
+  return received === expected.issuer ? 'ok' : 'mismatch';
+}
+
+/**
  * One login through an OAuth provider that has started and not yet come back. It lives in a
  * sealed cookie of the browser that started it, so it is bound to that browser. Times are
  * milliseconds since the epoch.
@@ -14,7 +53,8 @@ export function isOAuthProviderKind(value: string): value is OAuthProviderKind {
 export interface OAuthFlow {
   /** Random id; names the flow's cookies. */
   readonly id: string;
-  readonly provider: OAuthProviderKind;
+  /** The provider id (a built-in kind or a configured generic provider's id). */
+  readonly provider: string;
   /** The `state` sent to the provider (≥ 128 random bits); the callback must bring it back. */
   readonly state: string;
   /** PKCE verifier; only its S256 challenge ever leaves the gateway before the code exchange. */

@@ -7,6 +7,7 @@ import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-t
 import type { Account } from '../../src/domain/account';
 import type { Session } from '../../src/domain/session';
 import { protectedDomainOf } from '../../src/domain/cookie-domain';
+import { registrableDomainOf } from './public-suffixes';
 import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
 import type { LoginAttempts } from '../../src/application/ports/login-attempts';
@@ -65,7 +66,7 @@ export function makeCore(
   const settings: GatewaySettings = {
     sessionLifetimeMs: 3_600_000,
     lock: lockPolicy(3, 60),
-    protectedDomain: protectedDomainOf('auth.example.com'),
+    protectedDomain: protectedDomainOf('auth.example.com', registrableDomainOf),
     basicCacheTtlMs: 60_000,
     ...options.settings,
   };

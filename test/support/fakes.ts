@@ -9,7 +9,7 @@ import type { TotpVerifier } from '../../src/application/ports/totp-verifier';
 import { UserStoreUnavailableError, type UserStore } from '../../src/application/ports/user-store';
 import { OAuthProviderError, type OAuthIdentity, type OAuthProvider, type OAuthProviderFailure } from '../../src/application/ports/oauth-provider';
 import type { OAuthProviders } from '../../src/application/ports/oauth-providers';
-import type { OAuthProviderKind } from '../../src/domain/oauth-flow';
+import type { IssuerExpectation, OAuthProviderKind } from '../../src/domain/oauth-flow';
 
 /** A clock that moves only when told to. */
 export class FixedClock implements Clock {
@@ -132,10 +132,23 @@ export class FakeOAuthProvider implements OAuthProvider {
   readonly exchanges: { code: string; codeVerifier: string; redirectUri: string }[] = [];
   failWith: OAuthProviderFailure | null = null;
   throwUnexpected = false;
+  /** What `issuer()` answers (RFC 9207); by default an issuer that does not promise `iss`. */
+  issuerExpectation: IssuerExpectation;
+  readonly kind: OAuthProviderKind;
+  readonly name: string;
 
-  constructor(readonly id: OAuthProviderKind = 'generic') {}
+  constructor(readonly id: string = 'generic') {
+    this.kind = id === 'github' || id === 'google' ? id : 'generic';
+    this.name = id;
+    this.issuerExpectation = { issuer: `https://${id}.provider.test`, required: false };
+  }
 
-  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string {
+  async issuer(): Promise<IssuerExpectation> {
+    if (this.failWith === 'unreachable') throw new OAuthProviderError(this.id, 'unreachable');
+    return this.issuerExpectation;
+  }
+
+  async authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): Promise<string> {
     const q = new URLSearchParams({
       response_type: 'code',
       state: input.state,

@@ -47,6 +47,7 @@ async function start(root: HTMLElement): Promise<void> {
       oauthAutoRedirect: 'none',
       disableContinue: false,
       configuredProviders: [],
+      providers: [],
       backgroundImage: '',
       demo: null,
     };

@@ -56,15 +56,18 @@ export function formatWait(seconds: number): string {
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { github: 'GitHub', google: 'Google' };
 
-/** OAuth providers in the order the gateway lists them; `username` (and other local sources) are not OAuth. */
+/** Identity sources that are not OAuth providers (the gateway lists local accounts as `username`). */
+const LOCAL_SOURCES: ReadonlySet<string> = new Set(['username', 'ldap', 'basic']);
+
+/** OAuth providers in the order the gateway lists them (github, google, generic, then `OAUTH_PROVIDERS_<ID>_…` ones); `username` is not OAuth. */
 export function oauthProviders(configured: readonly string[]): string[] {
-  return configured.filter((p) => p === 'github' || p === 'google' || p === 'generic');
+  return configured.filter((p) => !LOCAL_SOURCES.has(p));
 }
 
-/** The label a person sees for a provider: `genericName` for the generic one. */
-export function providerLabel(provider: string, genericName: string): string {
+/** The label a person sees for a provider: `genericName` for the generic one, the configured name for the others (`/api/app`'s `providers`). */
+export function providerLabel(provider: string, genericName: string, named: readonly { readonly id: string; readonly name: string }[] = []): string {
   if (provider === 'generic') return genericName.trim() === '' ? 'OAuth' : genericName;
-  return PROVIDER_NAMES[provider] ?? provider;
+  return named.find((p) => p.id === provider)?.name ?? PROVIDER_NAMES[provider] ?? provider;
 }
 
 /** The password form shows unless only OAuth providers are configured. */
@@ -94,6 +97,8 @@ const REASONS: Readonly<Record<OAuthCallbackCode, string>> = {
   oauth_state_mismatch: 'The answer from the provider does not belong to a login of this browser.',
   oauth_flow_expired: 'The login took too long. Start again.',
   oauth_flow_replayed: 'This login was already completed. Start again if you are not logged in.',
+  oauth_issuer_mismatch: 'The answer came from another login provider than the one this login was sent to. Start again.',
+  oauth_issuer_missing: 'The login provider did not say who it is, as it promised to. Start again.',
   provider_denied: 'The provider did not grant the login (it was cancelled or refused there).',
   provider_refused: 'The provider refused the login.',
   email_missing: 'The provider did not share a verified e-mail address, which this login needs.',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 
 /** What the CLI needs of a terminal; tests and hosts may supply their own. */
 export interface CliIo {
@@ -12,6 +12,12 @@ export interface CliIo {
   readLines(): Promise<string[]>;
   /** A whole file as UTF-8 text (for `--password-file`); rejects when it cannot be read. */
   readFile(path: string): Promise<string>;
+  /**
+   * Writes a file only its owner may read (mode 0600: it holds a secret). Rejects with code
+   * `EEXIST` when `path` exists and `overwrite` is false; with `overwrite` an existing file (or
+   * link) is removed first, so the new one never inherits its mode.
+   */
+  writeSecretFile(path: string, data: Uint8Array, overwrite: boolean): Promise<void>;
 }
 
 /** Standard streams of the running process. */
@@ -34,6 +40,12 @@ export class ProcessIo implements CliIo {
 
   readFile(path: string): Promise<string> {
     return readFile(path, 'utf8');
+  }
+
+  async writeSecretFile(path: string, data: Uint8Array, overwrite: boolean): Promise<void> {
+    if (overwrite) await unlink(path).catch((e: { code?: string }) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+    // O_EXCL: never follows a link planted at the path, never writes into a file someone else opened.
+    await writeFile(path, data, { mode: 0o600, flag: 'wx' });
   }
 
   promptHidden(question: string): Promise<string> {

@@ -1,14 +1,16 @@
 import { generateSecret, generateURI } from 'otplib';
-import qrcode from 'qrcode-terminal';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
+import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
   /** A bcrypt hasher of the given cost. */
   hasher(cost: number): PasswordHasher;
+  /** The QR code library, loaded only by `totp enroll`. */
+  qrcode(): QrCodeModule;
   /** Validates the whole configuration (environment plus `argv` flags). */
   checkConfig(argv: readonly string[]): {
     readonly problems: readonly string[];
@@ -97,7 +99,7 @@ The password is asked for (hidden) on a terminal, or read from the first line of
 still works but shows in ps and shell history: a warning says so.
 Exit code 0 when it matches, 1 when it does not.
 `,
-  'totp enroll': `Usage: portcullis totp enroll <name> [--entry <USERS entry>] [--issuer <text>] [--no-qr]
+  'totp enroll': `Usage: portcullis totp enroll <name> [--entry <USERS entry>] [--issuer <text>] [--no-qr] [--png <file> [--force]]
 
 Generates a TOTP secret and prints its otpauth:// URI, a QR code for an authenticator app and
 the USERS entry with the secret added (give the current entry with --entry; without it, add
@@ -105,7 +107,9 @@ the USERS entry with the secret added (give the current entry with --entry; with
 
   --entry E    the account's current USERS entry (name:hash), completed with the new secret
   --issuer T   name shown in the authenticator app (default Portcullis)
-  --no-qr      leave out the QR code
+  --no-qr      leave out the QR code (it is drawn black on white, for light and dark terminals)
+  --png F      also write the QR code as a PNG image to F, readable by its owner only (it holds
+               the secret: delete it once scanned); an existing F is kept unless --force
 `,
   'config check': `Usage: portcullis config check [--option value ...]
 
@@ -196,7 +200,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     case 'user verify':
       return userVerify(rest, io, deps);
     case 'totp enroll':
-      return totpEnroll(rest, io);
+      return totpEnroll(rest, io, deps);
     case 'config check':
       return configCheck(rest, io, deps);
     default:
@@ -336,9 +340,12 @@ async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Pr
   return 1;
 }
 
-async function totpEnroll(args: readonly string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['--entry', '--issuer'], ['--no-qr']);
+async function totpEnroll(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['--entry', '--issuer', '--png'], ['--no-qr', '--force']);
   const name = oneName(positional, 'totp enroll');
+  const png = flags.get('--png') ?? null;
+  if (png === '') throw new UsageError('--png needs a file name');
+  if (flags.has('--force') && png === null) throw new UsageError('--force goes with --png');
   const issuer = flags.get('--issuer') ?? 'Portcullis';
   if (issuer.trim() === '' || issuer.includes(':')) throw new UsageError('--issuer must be non-empty text without a colon');
   const existing = flags.has('--entry') ? readEntry(flags.get('--entry') as string) : null;
@@ -348,7 +355,16 @@ async function totpEnroll(args: readonly string[], io: CliIo): Promise<number> {
   const secret = generateSecret();
   const uri = generateURI({ issuer, label: name, secret });
   const lines = [`TOTP secret for ${name}: ${secret}`, `otpauth URI: ${uri}`, ''];
-  if (!flags.has('--no-qr')) lines.push('Scan this with an authenticator app:', await qr(uri));
+  if (png !== null) {
+    try {
+      await io.writeSecretFile(png, await pngQr(deps.qrcode(), uri), flags.has('--force'));
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      throw new CommandError(code === 'EEXIST' ? `${printable(png)} exists: give --force to replace it` : `cannot write ${printable(png)}`);
+    }
+    lines.push(`QR code written to ${png} (readable by you only; delete it once scanned)`, '');
+  }
+  if (!flags.has('--no-qr')) lines.push('Scan this with an authenticator app:', terminalQr(deps.qrcode(), uri));
   if (existing !== null) {
     if (existing.totpSecret !== undefined) io.err('portcullis: note: the entry had a TOTP secret; the new one replaces it\n');
     const entry = formatUsersEntry({ ...existing, username: name, totpSecret: secret });
@@ -361,10 +377,6 @@ async function totpEnroll(args: readonly string[], io: CliIo): Promise<number> {
   }
   io.out(`${lines.join('\n')}\n`);
   return 0;
-}
-
-function qr(text: string): Promise<string> {
-  return new Promise((resolve) => qrcode.generate(text, { small: true }, (code: string) => resolve(code)));
 }
 
 async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {

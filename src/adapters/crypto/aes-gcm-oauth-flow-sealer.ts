@@ -1,5 +1,5 @@
 import type { OAuthFlowSealer } from '../../application/ports/oauth-flow-sealer';
-import { isOAuthProviderKind, type OAuthFlow } from '../../domain/oauth-flow';
+import { isOAuthProviderId, type OAuthFlow } from '../../domain/oauth-flow';
 import { AesGcmBox } from './aes-gcm-box';
 
 /**
@@ -26,7 +26,7 @@ export class AesGcmOAuthFlowSealer implements OAuthFlowSealer {
 function toFlow(p: unknown): OAuthFlow | null {
   if (!Array.isArray(p) || p.length !== 7) return null;
   const [id, provider, state, codeVerifier, redirectTarget, createdAt, expiresAt] = p as unknown[];
-  if (typeof id !== 'string' || typeof provider !== 'string' || !isOAuthProviderKind(provider)) return null;
+  if (typeof id !== 'string' || typeof provider !== 'string' || !isOAuthProviderId(provider)) return null;
   if (typeof state !== 'string' || typeof codeVerifier !== 'string') return null;
   if (redirectTarget !== null && typeof redirectTarget !== 'string') return null;
   if (typeof createdAt !== 'number' || typeof expiresAt !== 'number') return null;

@@ -155,14 +155,23 @@ function forgetFlow(flowId: string, cookies: CookieSettings): string[] {
   return [clearCookie(`${OAUTH_FLOW_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY), clearCookie(`${OAUTH_REDIRECT_COOKIE_PREFIX}${flowId}`, cookies, HOST_ONLY)];
 }
 
-export function oauthStartAnswer(result: Result<StartOAuthOutput, StartOAuthError>, provider: string, cookies: CookieSettings): Answer {
+/** `configured`: the ids of the configured providers, which an unknown id's answer names. */
+export function oauthStartAnswer(
+  result: Result<StartOAuthOutput, StartOAuthError>,
+  provider: string,
+  cookies: CookieSettings,
+  configured: readonly string[] = [],
+): Answer {
   if (!result.ok) {
     const error = result.error;
     switch (error.code) {
       case 'unknown_provider':
-        return answer(400, 'unknown_provider', []);
+        // 404 like any path that names nothing here; the message says what does exist.
+        return answer(404, 'unknown_provider', [configured]);
       case 'provider_not_configured':
         return answer(404, 'provider_not_configured', [provider]);
+      case 'provider_unavailable':
+        return answer(502, 'provider_unavailable', []);
       default:
         return unmapped('oauth start', error);
     }
@@ -183,13 +192,15 @@ export function oauthStartAnswer(result: Result<StartOAuthOutput, StartOAuthErro
 /** The HTTP face of a failed callback: status for API mode, page for browser mode. */
 function callbackFailure(error: CompleteOAuthError): { status: number; code: OAuthCallbackCode; page: 'error' | 'unauthorized' } {
   switch (error.code) {
-    case 'unknown_provider':
     case 'invalid_callback':
     case 'oauth_flow_missing':
     case 'oauth_state_mismatch':
     case 'oauth_flow_expired':
     case 'oauth_flow_replayed':
+    case 'oauth_issuer_mismatch':
+    case 'oauth_issuer_missing':
       return { status: 400, code: error.code, page: 'error' };
+    case 'unknown_provider':
     case 'provider_not_configured':
       return { status: 404, code: error.code, page: 'error' };
     case 'provider_denied':
@@ -218,6 +229,7 @@ export function oauthCallbackAnswer(
   apiMode: boolean,
   appUrl: string,
   cookies: CookieSettings,
+  configured: readonly string[] = [],
 ): Answer {
   if (result.ok) {
     const { redirectTarget, flowId } = result.value;
@@ -236,6 +248,7 @@ export function oauthCallbackAnswer(
     if (error.code === 'not_whitelisted') query.set('username', error.email);
     return redirectTo(`${appUrl}/${page}?${query.toString()}`, set);
   }
+  if (code === 'unknown_provider') return answer(status, code, [configured], { cookies: set });
   return answer(status, code, [], { cookies: set });
 }
 

@@ -10,6 +10,8 @@ export interface AppContext {
   readonly oauthAutoRedirect: string;
   readonly disableContinue: boolean;
   readonly configuredProviders: readonly string[];
+  /** Every login offered, with the name its button shows (tinyauth v4's `providers`); `username` has `oauth: false`. */
+  readonly providers: readonly { readonly id: string; readonly name: string; readonly oauth: boolean }[];
   /**
    * BACKGROUND_IMAGE: an http(s) URL or a path on the login host, validated at start-up; '' for
    * none. Always a string: tinyauth's login UI refuses an app context without it.

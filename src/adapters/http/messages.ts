@@ -38,7 +38,8 @@ export const MESSAGES = {
   bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,
   ambiguous_path: () => 'Ambiguous path',
   // OAuth
-  unknown_provider: () => 'Unknown OAuth provider; use one of github, google, generic',
+  unknown_provider: (configured: readonly string[] = []) =>
+    configured.length === 0 ? 'Unknown OAuth provider; none is configured' : `Unknown OAuth provider; configured: ${configured.join(', ')}`,
   provider_not_configured: (provider?: string) =>
     provider === undefined ? 'This OAuth provider is not configured' : `OAuth provider ${provider} is not configured`,
   invalid_callback: () => 'The OAuth callback needs a code and a state',
@@ -46,6 +47,8 @@ export const MESSAGES = {
   oauth_state_mismatch: () => 'The OAuth state does not match a login of this browser',
   oauth_flow_expired: () => 'The OAuth login took too long; start again',
   oauth_flow_replayed: () => 'This OAuth login was already completed',
+  oauth_issuer_mismatch: () => 'The OAuth callback came from another issuer than the login was sent to',
+  oauth_issuer_missing: () => 'The OAuth callback lacks the iss parameter its issuer promises',
   provider_denied: () => 'The OAuth provider did not grant the login',
   provider_refused: () => 'The OAuth provider refused the login',
   email_missing: () => 'The OAuth provider vouches for no verified e-mail address',
@@ -86,6 +89,8 @@ export type OAuthCallbackCode =
   | 'oauth_state_mismatch'
   | 'oauth_flow_expired'
   | 'oauth_flow_replayed'
+  | 'oauth_issuer_mismatch'
+  | 'oauth_issuer_missing'
   | 'provider_denied'
   | 'provider_refused'
   | 'email_missing'

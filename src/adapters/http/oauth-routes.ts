@@ -28,7 +28,8 @@ export function oauthRoutes(router: Router, useCases: OAuthUseCases, settings: H
   router.get('/oauth/url/:provider', async (ctx) => {
     const provider = String(ctx.params.provider);
     const result = await useCases.startOAuth.execute({ provider, redirectUri: queryParam(ctx, 'redirect_uri'), heldFlows: readHeldOAuthFlows(ctx.req) });
-    renderAnswer(ctx, oauthStartAnswer(result, provider, settings.cookies));
+    if (!result.ok && result.error.code === 'provider_unavailable') settings.logger.warn('oauth provider failed', { provider, reason: 'discovery' });
+    renderAnswer(ctx, oauthStartAnswer(result, provider, settings.cookies, settings.providers.ids()));
   });
 
   router.get('/oauth/callback/:provider', async (ctx) => {
@@ -38,6 +39,8 @@ export function oauthRoutes(router: Router, useCases: OAuthUseCases, settings: H
       provider,
       code: queryParam(ctx, 'code'),
       state: queryParam(ctx, 'state'),
+      // A repeated iss reads as absent here, which a provider that promises iss refuses; one that does not cannot be checked anyway.
+      iss: queryParam(ctx, 'iss'),
       providerError: queryParam(ctx, 'error'),
       heldFlows: readHeldOAuthFlows(ctx.req),
       ip,
@@ -46,6 +49,6 @@ export function oauthRoutes(router: Router, useCases: OAuthUseCases, settings: H
     if (!result.ok && (result.error.code === 'provider_unavailable' || result.error.code === 'provider_invalid_response')) {
       settings.logger.warn('oauth provider failed', { provider, reason: result.error.code });
     }
-    renderAnswer(ctx, oauthCallbackAnswer(result, apiMode, settings.appUrl, settings.cookies));
+    renderAnswer(ctx, oauthCallbackAnswer(result, apiMode, settings.appUrl, settings.cookies, settings.providers.ids()));
   });
 }

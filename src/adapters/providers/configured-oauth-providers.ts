@@ -9,7 +9,9 @@ export class ConfiguredOAuthProviders implements OAuthProviders {
 
   constructor(providers: readonly OAuthProvider[]) {
     for (const p of providers) this.byId.set(p.id, p);
-    this.order = OAUTH_PROVIDER_KINDS.filter((k) => this.byId.has(k));
+    // Built-in kinds first (the order the UI always had), then the configured generic providers as given.
+    const builtIn: readonly string[] = OAUTH_PROVIDER_KINDS;
+    this.order = [...OAUTH_PROVIDER_KINDS.filter((k) => this.byId.has(k)), ...providers.map((p) => p.id).filter((id) => !builtIn.includes(id))];
   }
 
   get(id: string): OAuthProvider | null {

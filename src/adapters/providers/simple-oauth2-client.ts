@@ -1,12 +1,12 @@
 import type { AuthorizationCode } from 'simple-oauth2';
 import { OAuthProviderError, type OAuthProviderFailure } from '../../application/ports/oauth-provider';
-import type { OAuthProviderKind } from '../../domain/oauth-flow';
 
 /** Longest answer read from a provider; anything bigger is junk for our purposes. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface OAuth2ClientOptions {
-  readonly provider: OAuthProviderKind;
+  /** The provider id, for error messages. */
+  readonly provider: string;
   readonly clientId: string;
   readonly clientSecret: string;
   readonly authorizeUrl: string;
@@ -18,6 +18,8 @@ export interface OAuth2ClientOptions {
   readonly clientAuthentication?: 'header' | 'body';
   /** Extra headers for API calls (GitHub wants a User-Agent and its media type). */
   readonly apiHeaders?: Readonly<Record<string, string>>;
+  /** Extra parameters of the authorization URL (Google's `hd` hint). */
+  readonly authorizationParams?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -53,7 +55,7 @@ export class SimpleOAuth2Client {
     });
   }
 
-  get provider(): OAuthProviderKind {
+  get provider(): string {
     return this.options.provider;
   }
 
@@ -64,6 +66,7 @@ export class SimpleOAuth2Client {
       state: input.state,
       code_challenge: input.codeChallenge,
       code_challenge_method: 'S256',
+      ...this.options.authorizationParams,
     } as Parameters<AuthorizationCode['authorizeURL']>[0]);
   }
 
@@ -91,30 +94,7 @@ export class SimpleOAuth2Client {
 
   /** GETs a JSON document from the provider's API with the access token. */
   async getJson(url: string, accessToken: string): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        headers: { accept: 'application/json', ...this.options.apiHeaders, authorization: `Bearer ${accessToken}` },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (e) {
-      throw this.failure('unreachable', e);
-    }
-    let text: string;
-    try {
-      text = await readBounded(res);
-    } catch (e) {
-      throw this.failure(e instanceof TooLarge ? 'invalid_response' : 'unreachable', e);
-    }
-    if (res.status >= 500) throw this.failure('unreachable');
-    if (res.status === 401 || res.status === 403) throw this.failure('refused');
-    if (res.status !== 200) throw this.failure('invalid_response');
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw this.failure('invalid_response');
-    }
+    return fetchJson(this.options.provider, url, this.options.timeoutMs, { ...this.options.apiHeaders, authorization: `Bearer ${accessToken}` });
   }
 
   /**
@@ -135,6 +115,35 @@ export class SimpleOAuth2Client {
   failure(reason: OAuthProviderFailure, cause?: unknown): OAuthProviderError {
     // The cause is kept for debugging but its message is never shown; it may quote a response body.
     return new OAuthProviderError(this.options.provider, reason, cause === undefined ? undefined : { cause });
+  }
+}
+
+/**
+ * GETs a JSON document with a bounded time and size, following no redirect. Rejects with an
+ * {@link OAuthProviderError} only: `unreachable` (no answer, 5xx), `refused` (401, 403) or
+ * `invalid_response`.
+ */
+export async function fetchJson(provider: string, url: string, timeoutMs: number, headers: Readonly<Record<string, string>> = {}): Promise<unknown> {
+  const failure = (reason: OAuthProviderFailure, cause?: unknown) => new OAuthProviderError(provider, reason, cause === undefined ? undefined : { cause });
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/json', ...headers }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    throw failure('unreachable', e);
+  }
+  let text: string;
+  try {
+    text = await readBounded(res);
+  } catch (e) {
+    throw failure(e instanceof TooLarge ? 'invalid_response' : 'unreachable', e);
+  }
+  if (res.status >= 500) throw failure('unreachable');
+  if (res.status === 401 || res.status === 403) throw failure('refused');
+  if (res.status !== 200) throw failure('invalid_response');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw failure('invalid_response');
   }
 }
 

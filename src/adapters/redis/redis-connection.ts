@@ -182,7 +182,7 @@ export class RedisConnection implements ReadinessCheck {
     if (!primary) return;
     connection.on('ready', () => this.markUp());
     connection.on('close', () => {
-      if (!this.closing) this.markDown(new Error('connection closed'));
+      if (!this.closing) this.markDown(CONNECTION_CLOSED);
     });
     connection.on('reconnecting', () => {
       this.reconnects += 1;
@@ -200,14 +200,58 @@ export class RedisConnection implements ReadinessCheck {
   private markDown(e: unknown): void {
     if (this.up === false || this.closing) return;
     this.up = false;
-    // The reason is an error class or code, never a message that might quote a command's arguments.
-    const reason = (e as { code?: unknown })?.code ?? (e instanceof Error ? e.name : 'unknown');
-    this.options.logger.warn('redis unavailable: logins fail with 503, forward auth keeps answering from local state', {
+    const { reason, cause } = outageCause(e, this.options.commandTimeoutMs ?? 500);
+    this.options.logger.warn(`redis unavailable (${cause}): logins fail with 503, forward auth keeps answering from local state`, {
       redis: this.described,
-      reason: String(reason),
+      reason,
+      cause,
     });
     for (const l of this.listeners) l(false);
   }
+}
+
+const CONNECTION_CLOSED = new Error('connection closed');
+
+/** What Redis's error replies mean for an operator, by their first word. */
+const REPLY_CAUSES: Readonly<Record<string, string>> = {
+  WRONGPASS: 'Redis refused the user name or password in REDIS_URL',
+  NOAUTH: 'Redis requires a password: put it in REDIS_URL (redis://:password@host:port)',
+  NOPERM: 'the Redis user of REDIS_URL lacks a permission the gateway needs',
+  LOADING: 'Redis is still loading its data set',
+  MASTERDOWN: 'the Redis replica lost its primary',
+  READONLY: 'REDIS_URL points at a read-only replica',
+  MISCONF: 'Redis cannot write (it failed to save its snapshot)',
+  OOM: 'Redis is out of memory (maxmemory)',
+};
+
+/**
+ * Why Redis is unavailable, for the one warning an outage gets: `reason` a stable word (a system
+ * error code such as ECONNREFUSED, the first word of an error reply, `connection_closed`,
+ * `command_timeout`), `cause` a sentence. A system error's own message is kept (it names the
+ * address: `connect ECONNREFUSED 10.0.0.7:6379`); an error reply is never copied beyond its first
+ * word, since a reply may quote a command and its keys. No password is ever part of either.
+ */
+export function outageCause(e: unknown, commandTimeoutMs: number): { reason: string; cause: string } {
+  if (e === CONNECTION_CLOSED) return { reason: 'connection_closed', cause: 'the connection was closed (Redis stopped, restarted or dropped it)' };
+  // Duck-typed, not instanceof Error: errors from another realm (a vm context, a test runner) are errors too.
+  const error =
+    typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
+      ? (e as { message: string; name?: unknown; code?: unknown; syscall?: unknown })
+      : null;
+  if (error === null) return { reason: 'unknown', cause: 'an unknown failure' };
+  if (typeof error.code === 'string' && /^E[A-Z0-9_]+$/.test(error.code)) {
+    // Node's system errors: `connect ECONNREFUSED 10.0.0.7:6379`, `getaddrinfo ENOTFOUND redis`.
+    const own = typeof error.syscall === 'string' && /^[\x20-\x7e]{1,200}$/.test(error.message) ? error.message : error.code;
+    return { reason: error.code, cause: own };
+  }
+  if (error.name === 'ReplyError') {
+    const word = /^[A-Z]{2,20}\b/.exec(error.message)?.[0] ?? 'ERR';
+    return { reason: word, cause: REPLY_CAUSES[word] ?? `Redis answered with an ${word} error` };
+  }
+  if (error.message === 'Command timed out') return { reason: 'command_timeout', cause: `a command got no answer within ${commandTimeoutMs} ms` };
+  // ioredis's own errors (MaxRetriesPerRequestError, ...) are named by class; their messages are ioredis's, not Redis's.
+  const name = typeof error.name === 'string' && /^[A-Za-z]{1,60}$/.test(error.name) ? error.name : 'Error';
+  return { reason: name, cause: name };
 }
 
 async function closeOne(connection: Redis): Promise<void> {

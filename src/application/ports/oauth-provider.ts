@@ -1,4 +1,4 @@
-import type { OAuthProviderKind } from '../../domain/oauth-flow';
+import type { IssuerExpectation, OAuthProviderKind } from '../../domain/oauth-flow';
 
 /** The identity an OAuth provider vouches for. Empty strings mean "the provider did not say". */
 export interface OAuthIdentity {
@@ -8,18 +8,29 @@ export interface OAuthIdentity {
   /** The provider's login name (GitHub login, `preferred_username`); '' when it has none. */
   readonly username: string;
   readonly groups: readonly string[];
+  /** The Google Workspace domain (`hd` claim) the account belongs to; '' or absent when none. */
+  readonly hostedDomain?: string;
 }
 
 /** One configured OAuth2/OIDC provider (GitHub, Google or generic). */
 export interface OAuthProvider {
-  /** `github`, `google` or `generic`. */
-  readonly id: OAuthProviderKind;
+  /** `github`, `google`, `generic`, or the id of a generic provider configured as `OAUTH_PROVIDERS_<ID>_…`. */
+  readonly id: string;
+  /** Which adapter it is. */
+  readonly kind: OAuthProviderKind;
+  /** How the login page names it (`Continue with <name>`). */
+  readonly name: string;
   /**
    * The provider's authorization URL for one flow: `response_type=code`, this client's id, the
-   * scopes, `state`, `redirectUri` and the PKCE `codeChallenge` (method S256). Pure; never throws
-   * for valid input.
+   * scopes, `state`, `redirectUri` and the PKCE `codeChallenge` (method S256). Rejects with
+   * {@link OAuthProviderError} only, when the provider's metadata (OIDC discovery) cannot be read.
    */
-  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string;
+  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): Promise<string>;
+  /**
+   * The issuer an authorization response must name in `iss` (RFC 9207), and whether the provider
+   * promised to send it. Rejects with {@link OAuthProviderError} only, like {@link authorizationUrl}.
+   */
+  issuer(): Promise<IssuerExpectation>;
   /**
    * Exchanges `code` (with the PKCE verifier and the same `redirectUri`) for a token and reads who
    * logged in. Every call to the provider has a bounded timeout.

@@ -44,6 +44,8 @@ const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 export interface OAuthSessionRules {
   readonly providers: OAuthProviders;
   readonly whitelist: OAuthWhitelist;
+  /** Providers with a whitelist of their own (`OAUTH_PROVIDERS_<ID>_WHITELIST`), which replaces `whitelist` for them. */
+  readonly whitelists?: ReadonlyMap<string, OAuthWhitelist>;
 }
 
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
@@ -104,7 +106,12 @@ export class RequestAuthenticator {
     const session = this.sealer.unseal(token);
     if (session === null || !isActive(session, this.clock.now())) return null;
     // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
-    if (session.oauth && (this.oauth.providers.get(session.provider) === null || !isWhitelisted(this.oauth.whitelist, session.email))) return null;
+    if (
+      session.oauth &&
+      (this.oauth.providers.get(session.provider) === null ||
+        !isWhitelisted(this.oauth.whitelists?.get(session.provider) ?? this.oauth.whitelist, session.email))
+    )
+      return null;
     return session;
   }
 

@@ -1,5 +1,5 @@
 import { parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
-import { isOAuthProviderKind, sameSecret, type OAuthFlow } from '../../domain/oauth-flow';
+import { checkIssuer, isOAuthProviderId, isOAuthProviderKind, sameSecret, type IssuerExpectation, type OAuthFlow } from '../../domain/oauth-flow';
 import { isWhitelisted } from '../../domain/oauth-whitelist';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
@@ -22,6 +22,8 @@ export interface CompleteOAuthInput {
   readonly code?: string;
   /** `state` from the callback query, if any. */
   readonly state?: string;
+  /** `iss` from the callback query (RFC 9207), if any. */
+  readonly iss?: string;
   /** `error` from the callback query: the provider (or the person) declined. */
   readonly providerError?: string;
   /** The flows this browser holds. */
@@ -56,6 +58,10 @@ export type CompleteOAuthError =
   | WithFlow<'oauth_flow_expired'>
   /** The flow's callback was already handled once. */
   | WithFlow<'oauth_flow_replayed'>
+  /** The callback's `iss` names another issuer than the one the login was sent to (a mix-up, RFC 9207). */
+  | WithFlow<'oauth_issuer_mismatch'>
+  /** The issuer promised `iss` in its responses and this callback has none. */
+  | WithFlow<'oauth_issuer_missing'>
   /** The provider sent the person back with an error (e.g. they declined). */
   | WithFlow<'provider_denied'>
   /** The provider refused to exchange the code. */
@@ -95,9 +101,8 @@ export class CompleteOAuthUseCase {
   ) {}
 
   async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
-    if (!isOAuthProviderKind(input.provider)) return err({ code: 'unknown_provider' });
-    const provider = this.providers.get(input.provider);
-    if (provider === null) return err({ code: 'provider_not_configured' });
+    const provider = isOAuthProviderId(input.provider) ? this.providers.get(input.provider) : null;
+    if (provider === null) return err({ code: isOAuthProviderKind(input.provider) ? 'provider_not_configured' : 'unknown_provider' });
     const method = `oauth:${provider.id}`;
     const fail = <E extends CompleteOAuthError>(e: E, login = ''): Result<never, E> => {
       this.audit.record({ event: 'login_failed', login, method, ip: input.ip, reason: e.code, requestId: input.requestId });
@@ -126,6 +131,18 @@ export class CompleteOAuthUseCase {
     if (!firstUse) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
     const now = this.clock.now();
     if (flow.expiresAt <= now) return fail({ code: 'oauth_flow_expired', flowId: flow.id });
+    // RFC 9207: checked before anything else of the response is believed (its error too), and
+    // above all before the code goes to a token endpoint.
+    let expected: IssuerExpectation;
+    try {
+      expected = await provider.issuer();
+    } catch (e) {
+      if (e instanceof OAuthProviderError) return fail({ code: 'provider_unavailable', flowId: flow.id });
+      throw e;
+    }
+    const issuer = checkIssuer(expected, input.iss === undefined ? undefined : input.iss.slice(0, MAX_PARAM_LENGTH));
+    if (issuer === 'mismatch') return fail({ code: 'oauth_issuer_mismatch', flowId: flow.id });
+    if (issuer === 'missing') return fail({ code: 'oauth_issuer_missing', flowId: flow.id });
     if (input.providerError !== undefined) return fail({ code: 'provider_denied', flowId: flow.id });
     const code = bounded(input.code);
     if (code === undefined) return fail({ code: 'invalid_callback' });
@@ -148,7 +165,7 @@ export class CompleteOAuthUseCase {
     const email = identity.email.trim().toLowerCase();
     if (email === '') return fail({ code: 'email_missing', flowId: flow.id }, identity.username);
     if (!parseUsername(email).ok) return fail({ code: 'identity_invalid', flowId: flow.id });
-    if (!isWhitelisted(this.oauth.whitelist, email)) return fail({ code: 'not_whitelisted', flowId: flow.id, email }, email);
+    if (!this.admits(provider.id, email, identity)) return fail({ code: 'not_whitelisted', flowId: flow.id, email }, email);
 
     const session: Session = {
       // The verified e-mail, not the provider's login name: a GitHub user called `admin` must
@@ -171,6 +188,22 @@ export class CompleteOAuthUseCase {
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);
     return ok({ session, token: this.sessions.seal(session), redirectTarget, flowId: flow.id });
+  }
+
+  /**
+   * The provider's own whitelist (or `OAUTH_WHITELIST`), then what the provider demands beyond it:
+   * a Workspace domain Google vouches for (`hd`, never the e-mail's domain alone: a personal
+   * account may carry any address it has verified) or membership of one of its groups.
+   */
+  private admits(providerId: string, email: string, identity: OAuthIdentity): boolean {
+    const policy = this.oauth.policies?.[providerId];
+    if (!isWhitelisted(policy?.whitelist ?? this.oauth.whitelist, email)) return false;
+    const domains = policy?.hostedDomains ?? [];
+    if (domains.length > 0 && !domains.includes((identity.hostedDomain ?? '').trim().toLowerCase())) return false;
+    const groups = policy?.requiredGroups ?? [];
+    // Lower case on both sides: GitHub organisation names are case-insensitive.
+    if (groups.length > 0 && !identity.groups.some((g) => groups.includes(g.toLowerCase()))) return false;
+    return true;
   }
 
   /** The live-or-expired flows of this provider the browser holds; unreadable and mislabelled ones are ignored. */

@@ -1,9 +1,10 @@
-import { isOAuthProviderKind, type OAuthFlow } from '../../domain/oauth-flow';
+import { isOAuthProviderId, isOAuthProviderKind, type OAuthFlow } from '../../domain/oauth-flow';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
+import { OAuthProviderError } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { Pkce } from '../ports/pkce';
 import type { GatewaySettings, OAuthSettings } from '../settings';
@@ -34,7 +35,13 @@ export interface StartOAuthOutput {
   readonly discard: readonly string[];
 }
 
-export type StartOAuthError = { readonly code: 'unknown_provider' } | { readonly code: 'provider_not_configured' };
+export type StartOAuthError =
+  /** No configured provider has this id (nor could any: a malformed id is unknown too). */
+  | { readonly code: 'unknown_provider' }
+  /** A built-in kind (github, google, generic) that is not configured. */
+  | { readonly code: 'provider_not_configured' }
+  /** The provider's metadata (OIDC discovery) cannot be read. */
+  | { readonly code: 'provider_unavailable' };
 
 /**
  * Starts a login at an OAuth provider: a fresh random state and PKCE verifier per flow, sealed
@@ -52,9 +59,8 @@ export class StartOAuthUseCase {
   ) {}
 
   async execute(input: StartOAuthInput): Promise<Result<StartOAuthOutput, StartOAuthError>> {
-    if (!isOAuthProviderKind(input.provider)) return err({ code: 'unknown_provider' });
-    const provider = this.providers.get(input.provider);
-    if (provider === null) return err({ code: 'provider_not_configured' });
+    const provider = isOAuthProviderId(input.provider) ? this.providers.get(input.provider) : null;
+    if (provider === null) return err({ code: isOAuthProviderKind(input.provider) ? 'provider_not_configured' : 'unknown_provider' });
 
     const now = this.clock.now();
     const discard: string[] = [];
@@ -79,11 +85,17 @@ export class StartOAuthUseCase {
       createdAt: now,
       expiresAt: now + this.oauth.flowLifetimeMs,
     };
-    const url = provider.authorizationUrl({
-      state: flow.state,
-      codeChallenge: this.pkce.challenge(verifier),
-      redirectUri: callbackUrl(this.oauth.appUrl, provider.id),
-    });
+    let url: string;
+    try {
+      url = await provider.authorizationUrl({
+        state: flow.state,
+        codeChallenge: this.pkce.challenge(verifier),
+        redirectUri: callbackUrl(this.oauth.appUrl, provider.id),
+      });
+    } catch (e) {
+      if (e instanceof OAuthProviderError) return err({ code: 'provider_unavailable' });
+      throw e;
+    }
     return ok({
       url,
       flow: { id: flow.id, token: this.sealer.seal(flow), expiresAt: flow.expiresAt, lifetimeMs: this.oauth.flowLifetimeMs },

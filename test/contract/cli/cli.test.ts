@@ -164,6 +164,29 @@ describe('portcullis CLI (the built executable)', () => {
     expect(clash.stderr).toContain('FORWARD_AUTH_PORT must differ from PORT');
   });
 
+  it('config check lists each OAuth provider with its callback, and does not call valid OAUTH_PROVIDERS_<ID>_ variables unknown', async () => {
+    const env = {
+      APP_URL: 'https://auth.example.com',
+      SECRET: 'x'.repeat(40),
+      OAUTH_PROVIDERS_CORP_SSO_CLIENT_ID: 'id',
+      OAUTH_PROVIDERS_CORP_SSO_CLIENT_SECRET: 'client-secret-value',
+      OAUTH_PROVIDERS_CORP_SSO_ISSUER: 'https://sso.example.com',
+      OAUTH_PROVIDERS_CORP_SSO_NAME: 'Corp SSO',
+      OAUTH_PROVIDERS_CORP_SSO_WHITELIST: '*@example.com',
+      OAUTH_PROVIDERS_CORP_SSO_USERINFO_URL: 'https://sso.example.com/me',
+    };
+    const run = await cli(['config', 'check'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'OAuth corp-sso "Corp SSO": callback https://auth.example.com/api/oauth/callback/corp-sso; issuer https://sso.example.com (discovery, iss checked); its own whitelist',
+    );
+    expect(run.stderr).toContain('OAUTH_PROVIDERS_CORP_SSO_USERINFO_URL is not a Portcullis option');
+    expect(run.stderr).not.toContain('OAUTH_PROVIDERS_CORP_SSO_NAME');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('client-secret-value');
+    const help = await cli(['serve', '--help']);
+    expect(help.stdout).toContain('--oauth-providers-<id>-client-id, --oauth-providers-<id>-client-id-file');
+  });
+
   it('config check reports how the LDAP connection is protected, and warns about plain ldap:// to another machine', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portcullis-ldap-ca-'));
     try {

@@ -18,6 +18,7 @@ describe('GET /api/app', () => {
         oauthAutoRedirect: 'none',
         disableContinue: false,
         configuredProviders: ['username'],
+        providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',
         demo: null,
       });

@@ -33,7 +33,7 @@ describe('starting portcullis as a process', () => {
     expect(out).toMatch(/^Portcullis cannot start; fix the configuration:\n/);
     for (const problem of [
       /unknown option --no-such-option/,
-      /APP_URL is not a valid URL/,
+      /APP_URL needs a scheme: add https:\/\/ in front/,
       /SECRET must be at least 32/,
       /USERS entry 1 \(alice\)/,
       /USERS entry 2/,

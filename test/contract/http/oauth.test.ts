@@ -405,10 +405,10 @@ describe('OAuth endpoints without the provider', () => {
   });
   afterAll(() => gw.close());
 
-  it.each(['url', 'callback'])('answers an unknown provider kind on /api/oauth/%s with a 400 envelope naming the three kinds', async (endpoint) => {
+  it.each(['url', 'callback'])('answers an unknown provider id on /api/oauth/%s with a 404 envelope saying none is configured', async (endpoint) => {
     const res = await fetch(`${gw.url}/api/oauth/${endpoint}/facebook?redirect_uri=x&code=y`, { redirect: 'manual', headers: { accept: 'application/json' } });
-    const body = await expectEnvelope(res, 400);
-    for (const kind of ['github', 'google', 'generic']) expect(body.message).toContain(kind);
+    const body = await expectEnvelope(res, 404);
+    expect(body).toMatchObject({ code: 'unknown_provider', message: 'Unknown OAuth provider; none is configured' });
   });
 
   it.each([
@@ -451,8 +451,14 @@ describe('GET /api/app with every provider configured', () => {
       OAUTH_AUTO_REDIRECT: 'google',
     });
     try {
-      const body = (await (await fetch(`${gw.url}/api/app`)).json()) as { configuredProviders: string[]; oauthAutoRedirect: string };
+      const body = (await (await fetch(`${gw.url}/api/app`)).json()) as { configuredProviders: string[]; oauthAutoRedirect: string; providers: unknown[] };
       expect(body.configuredProviders).toEqual(['github', 'google', 'generic', 'username']);
+      expect(body.providers).toEqual([
+        { id: 'github', name: 'GitHub', oauth: true },
+        { id: 'google', name: 'Google', oauth: true },
+        { id: 'generic', name: 'Generic', oauth: true },
+        { id: 'username', name: 'Username', oauth: false },
+      ]);
       expect(body.oauthAutoRedirect).toBe('google');
     } finally {
       await gw.close();

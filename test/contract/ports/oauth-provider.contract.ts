@@ -39,9 +39,9 @@ export function oauthProviderContract(name: string, makeHarness: () => Promise<O
     });
     afterAll(() => h.close());
 
-    it('builds an authorization URL for the code flow with state, redirect URI and an S256 challenge', () => {
+    it('builds an authorization URL for the code flow with state, redirect URI and an S256 challenge', async () => {
       const { challenge } = pkce();
-      const url = new URL(h.provider.authorizationUrl({ state: 'state-123', codeChallenge: challenge, redirectUri: h.redirectUri }));
+      const url = new URL(await h.provider.authorizationUrl({ state: 'state-123', codeChallenge: challenge, redirectUri: h.redirectUri }));
       expect(url.searchParams.get('response_type')).toBe('code');
       expect(url.searchParams.get('state')).toBe('state-123');
       expect(url.searchParams.get('redirect_uri')).toBe(h.redirectUri);
@@ -51,7 +51,7 @@ export function oauthProviderContract(name: string, makeHarness: () => Promise<O
 
     it('exchanges a code with the right verifier for the identity with its e-mail', async () => {
       const { verifier, challenge } = pkce();
-      const code = await h.authorize(h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
+      const code = await h.authorize(await h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
       const identity = await h.provider.identify({ code, codeVerifier: verifier, redirectUri: h.redirectUri });
       expect(identity.email.toLowerCase()).toBe(h.person.email.toLowerCase());
       expect(Array.isArray(identity.groups)).toBe(true);
@@ -59,7 +59,7 @@ export function oauthProviderContract(name: string, makeHarness: () => Promise<O
 
     it('is refused when the verifier does not match the challenge (PKCE checked by the provider)', async () => {
       const { challenge } = pkce();
-      const code = await h.authorize(h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
+      const code = await h.authorize(await h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
       expect(await failure(h.provider.identify({ code, codeVerifier: pkce().verifier, redirectUri: h.redirectUri }))).toBe('refused');
     });
 
@@ -69,7 +69,7 @@ export function oauthProviderContract(name: string, makeHarness: () => Promise<O
 
     it('is refused when the same code is exchanged twice', async () => {
       const { verifier, challenge } = pkce();
-      const code = await h.authorize(h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
+      const code = await h.authorize(await h.provider.authorizationUrl({ state: 's', codeChallenge: challenge, redirectUri: h.redirectUri }), h.person.account);
       await h.provider.identify({ code, codeVerifier: verifier, redirectUri: h.redirectUri });
       expect(await failure(h.provider.identify({ code, codeVerifier: verifier, redirectUri: h.redirectUri }))).toBe('refused');
     });

@@ -132,7 +132,7 @@ describe('GitHubOAuthProvider specifics', () => {
     const stub = await startProviderStub('github', GITHUB_ACCOUNTS);
     try {
       const provider = github(stub.url, `${stub.url}/api/v3`);
-      const url = provider.authorizationUrl({ state: 's', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: REDIRECT });
+      const url = await provider.authorizationUrl({ state: 's', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: REDIRECT });
       expect(new URL(url).pathname).toBe('/login/oauth/authorize');
       expect(new URL(url).searchParams.get('scope')).toBe('read:user user:email');
       const code = stub.issueCode(url, 'octo');
@@ -151,7 +151,7 @@ describe('GoogleOAuthProvider specifics', () => {
     const stub = await startProviderStub('google', GOOGLE_ACCOUNTS);
     try {
       const provider = google(stub.url);
-      const url = provider.authorizationUrl({ state: 's', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: REDIRECT });
+      const url = await provider.authorizationUrl({ state: 's', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: REDIRECT });
       expect(new URL(url).searchParams.get('scope')).toBe('openid email profile');
       const identity = await provider.identify({
         code: stub.issueCode(url, 'unverified'),

@@ -38,6 +38,16 @@ export interface StackOptions {
    * accounts (login → claims) and configures it as the gateway's generic provider, "Example SSO".
    */
   readonly oidcAccounts?: Readonly<Record<string, Record<string, unknown>>>;
+  /**
+   * Further OpenID Connect servers, one per entry, each configured as an `OAUTH_PROVIDERS_<ID>_…`
+   * provider found by discovery (`ISSUER`), with its name and whitelist.
+   */
+  readonly moreProviders?: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly whitelist: string;
+    readonly accounts: Readonly<Record<string, Record<string, unknown>>>;
+  }[];
 }
 
 export const GENERIC_NAME = 'Example SSO';
@@ -50,6 +60,8 @@ export interface Stack {
   readonly echoUrl: string;
   /** The OIDC server's issuer URL (`http://127.0.0.1:<port>`), when one runs. */
   readonly oidcIssuer: string | null;
+  /** The issuers of `moreProviders`, by provider id. */
+  readonly issuers: Readonly<Record<string, string>>;
   readonly sites: Readonly<Partial<Record<ProxyName, Site>>>;
   readonly accounts: Readonly<Record<string, Account>>;
   readonly browser: Browser;
@@ -129,6 +141,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         OAUTH_WHITELIST: '*@example.test',
       });
     }
+    const issuers: Record<string, string> = {};
+    for (const more of options.moreProviders ?? []) {
+      const client = {
+        client_id: `portcullis-${more.id}`,
+        client_secret: `${more.id}-client-secret-not-a-secret`,
+        redirect_uris: [`${gatewayUrl}/api/oauth/callback/${more.id}`],
+      };
+      const oidc = await startOidcServer({ clients: [client], accounts: { ...more.accounts } });
+      cleanups.push(() => oidc.close());
+      issuers[more.id] = oidc.issuer;
+      const key = `OAUTH_PROVIDERS_${more.id.toUpperCase().replace(/-/g, '_')}`;
+      Object.assign(oauthEnv, {
+        [`${key}_CLIENT_ID`]: client.client_id,
+        [`${key}_CLIENT_SECRET`]: client.client_secret,
+        [`${key}_ISSUER`]: oidc.issuer,
+        [`${key}_NAME`]: more.name,
+        [`${key}_WHITELIST`]: more.whitelist,
+      });
+    }
     const gateway = startGatewayProcess(
       {
         PORT: String(gatewayPort),
@@ -164,6 +195,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       gatewayPort,
       echoUrl: `http://echo.example.test:${echo.port}`,
       oidcIssuer,
+      issuers,
       sites,
       accounts,
       browser,

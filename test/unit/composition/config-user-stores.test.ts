@@ -98,7 +98,7 @@ describe('configuration of user stores', () => {
   it('asks for some store when none is configured', () => {
     const result = load({});
     expect(!result.ok && result.problems).toEqual([
-      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_ or GENERIC_CLIENT_ID and _SECRET)',
+      'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_, GENERIC_ or OAUTH_PROVIDERS_<ID>_CLIENT_ID and _SECRET)',
     ]);
   });
 

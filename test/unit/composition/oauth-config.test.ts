@@ -21,7 +21,14 @@ describe('OAuth configuration', () => {
     const result = loadConfig({ env: { ...BASE, GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' } });
     expect(result.ok).toBe(true);
     if (result.ok)
-      expect(result.config.oauth.github).toEqual({ clientId: 'id', clientSecret: 'secret', url: 'https://github.com', apiUrl: 'https://api.github.com' });
+      expect(result.config.oauth.github).toEqual({
+        clientId: 'id',
+        clientSecret: 'secret',
+        url: 'https://github.com',
+        apiUrl: 'https://api.github.com',
+        groups: 'off',
+        orgs: [],
+      });
   });
 
   it('still refuses a gateway with neither accounts nor providers', () => {

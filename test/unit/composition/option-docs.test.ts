@@ -100,6 +100,7 @@ describe('near-miss environment variables', () => {
       promptHidden: async () => '',
       readLines: async () => [],
       readFile: async () => '',
+      writeSecretFile: async () => undefined,
     };
     await runPortcullis(['config', 'check'], { APP_URL: 'https://auth.example.com', SECRET: 'k'.repeat(40), USERS_FIEL: '/etc/users' }, io);
     expect(out.join('')).toContain('portcullis: warning: USERS_FIEL is not a Portcullis option and is ignored: did you mean USERS_FILE?');

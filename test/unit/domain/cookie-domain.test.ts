@@ -1,4 +1,7 @@
-import { isIpLiteral, isWithinDomain, protectedDomainOf } from '../../../src/domain/cookie-domain';
+import { isIpLiteral, isWithinDomain, protectedDomainOf as ruleOf } from '../../../src/domain/cookie-domain';
+import { registrableDomainOf } from '../../support/public-suffixes';
+
+const protectedDomainOf = (host: string) => ruleOf(host, registrableDomainOf);
 
 describe('protectedDomainOf', () => {
   it('drops the first label of the gateway host', () => {
@@ -27,6 +30,32 @@ describe('protectedDomainOf', () => {
   it('gives an IPv6 address a host-only cookie', () => {
     expect(protectedDomainOf('[::1]')).toEqual({ domain: '[::1]', shareable: false });
     expect(protectedDomainOf('[2001:DB8::1]')).toEqual({ domain: '[2001:db8::1]', shareable: false });
+  });
+
+  // Browsers refuse a cookie whose Domain is a public suffix: every site under co.uk would share it.
+  it('never climbs to a public suffix: mydomain.co.uk protects itself, not co.uk', () => {
+    expect(protectedDomainOf('mydomain.co.uk')).toEqual({ domain: 'mydomain.co.uk', shareable: true });
+    expect(protectedDomainOf('auth.mydomain.co.uk')).toEqual({ domain: 'mydomain.co.uk', shareable: true });
+  });
+
+  it('counts the private section of the list (github.io-style hosting) as browsers do', () => {
+    expect(protectedDomainOf('me.github.io')).toEqual({ domain: 'me.github.io', shareable: true });
+    expect(protectedDomainOf('auth.me.github.io')).toEqual({ domain: 'me.github.io', shareable: true });
+  });
+
+  it('gives a host that is itself a public suffix a host-only cookie', () => {
+    expect(protectedDomainOf('co.uk')).toEqual({ domain: 'co.uk', shareable: false });
+    expect(protectedDomainOf('github.io')).toEqual({ domain: 'github.io', shareable: false });
+  });
+
+  it('never asks the list about an IP address or a one-label host', () => {
+    const asked: string[] = [];
+    const lookup = (host: string): string | null => {
+      asked.push(host);
+      return host;
+    };
+    for (const host of ['127.0.0.1', '[::1]', 'localhost']) expect(ruleOf(host, lookup).shareable).toBe(false);
+    expect(asked).toEqual([]);
   });
 });
 

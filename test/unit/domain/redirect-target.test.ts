@@ -1,8 +1,9 @@
 import { protectedDomainOf } from '../../../src/domain/cookie-domain';
+import { registrableDomainOf } from '../../support/public-suffixes';
 import { safeRedirectTarget } from '../../../src/domain/redirect-target';
 
 describe('safeRedirectTarget', () => {
-  const domain = protectedDomainOf('auth.example.com');
+  const domain = protectedDomainOf('auth.example.com', registrableDomainOf);
   const safe = (raw: unknown): string | null => safeRedirectTarget(raw, domain);
 
   it('accepts http(s) URLs on the protected domain and its subdomains, normalised', () => {
@@ -112,10 +113,10 @@ describe('safeRedirectTarget', () => {
   });
 
   it('accepts only the gateway host itself when it has a host-only cookie', () => {
-    const local = protectedDomainOf('localhost');
+    const local = protectedDomainOf('localhost', registrableDomainOf);
     expect(safeRedirectTarget('http://localhost:8080/app', local)).toBe('http://localhost:8080/app');
     expect(safeRedirectTarget('http://app.localhost/', local)).toBeNull();
-    const ip = protectedDomainOf('[::1]');
+    const ip = protectedDomainOf('[::1]', registrableDomainOf);
     expect(safeRedirectTarget('http://[::1]:3000/', ip)).toBe('http://[::1]:3000/');
     expect(safeRedirectTarget('http://127.0.0.1/', ip)).toBeNull();
   });

@@ -7,6 +7,7 @@ import { CredentialCheck } from '../../../src/application/services/credential-ch
 import { LoginGuard } from '../../../src/application/services/login-guard';
 import type { GatewaySettings } from '../../../src/application/settings';
 import { protectedDomainOf } from '../../../src/domain/cookie-domain';
+import { registrableDomainOf } from '../../support/public-suffixes';
 import { InMemoryLoginAttempts } from '../../../src/adapters/state/in-memory-login-attempts';
 import { InMemoryUsedTotpSteps } from '../../../src/adapters/state/in-memory-used-totp-steps';
 import { aUser } from '../../support/builders';
@@ -29,7 +30,7 @@ function setup(accounts: Account[]) {
   const settings: GatewaySettings = {
     sessionLifetimeMs: 3_600_000,
     lock: lockPolicy(3, 60),
-    protectedDomain: protectedDomainOf('auth.example.com'),
+    protectedDomain: protectedDomainOf('auth.example.com', registrableDomainOf),
     basicCacheTtlMs: 60_000,
   };
   const guard = new LoginGuard(new InMemoryLoginAttempts(1000), clock, settings, audit);

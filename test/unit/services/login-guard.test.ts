@@ -1,6 +1,7 @@
 import { InMemoryLoginAttempts } from '../../../src/adapters/state/in-memory-login-attempts';
 import { lockPolicy } from '../../../src/domain/login-failures';
 import { protectedDomainOf } from '../../../src/domain/cookie-domain';
+import { registrableDomainOf } from '../../support/public-suffixes';
 import { LoginGuard, type GuessTicket } from '../../../src/application/services/login-guard';
 import type { GatewaySettings } from '../../../src/application/settings';
 import { FixedClock, RecordingAuditLog } from '../../support/fakes';
@@ -11,7 +12,7 @@ function makeGuard(maxRetries = 3, timeoutSeconds = 60) {
   const settings: GatewaySettings = {
     sessionLifetimeMs: 3_600_000,
     lock: lockPolicy(maxRetries, timeoutSeconds),
-    protectedDomain: protectedDomainOf('auth.example.com'),
+    protectedDomain: protectedDomainOf('auth.example.com', registrableDomainOf),
     basicCacheTtlMs: 0,
   };
   const guard = new LoginGuard(new InMemoryLoginAttempts(1000), clock, settings, audit);

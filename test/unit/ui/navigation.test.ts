@@ -73,12 +73,16 @@ describe('providers', () => {
     expect(providerLabel('generic', 'Example SSO')).toBe('Example SSO');
     expect(providerLabel('github', 'Example SSO')).toBe('GitHub');
     expect(providerLabel('google', '')).toBe('Google');
+    expect(providerLabel('corp-sso', 'Example SSO', [{ id: 'corp-sso', name: 'Corp SSO' }])).toBe('Corp SSO');
+    expect(providerLabel('corp-sso', 'Example SSO')).toBe('corp-sso');
   });
 
   test('the password form shows unless only OAuth providers are configured', () => {
     expect(showsPasswordForm(['username'])).toBe(true);
     expect(showsPasswordForm(['github', 'username'])).toBe(true);
     expect(showsPasswordForm(['github', 'generic'])).toBe(false);
+    expect(showsPasswordForm(['pocket', 'corp-sso'])).toBe(false);
+    expect(oauthProviders(['github', 'corp-sso', 'username'])).toEqual(['github', 'corp-sso']);
     expect(showsPasswordForm([])).toBe(true);
   });
 

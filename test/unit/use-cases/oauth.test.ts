@@ -33,9 +33,10 @@ function setup(options: Parameters<typeof makeCore>[1] = {}) {
 }
 
 describe('StartOAuthUseCase', () => {
-  it('refuses a provider kind it does not know, and a known kind that is not configured', async () => {
+  it('refuses a provider id it does not know (malformed ones too), and a built-in kind that is not configured', async () => {
     const { core } = setup();
-    expect(await core.startOAuth.execute({ provider: 'facebook', heldFlows: [] })).toEqual({ ok: false, error: { code: 'unknown_provider' } });
+    for (const provider of ['facebook', 'Generic', '../generic', 'a'.repeat(40)])
+      expect(await core.startOAuth.execute({ provider, heldFlows: [] })).toEqual({ ok: false, error: { code: 'unknown_provider' } });
     expect(await core.startOAuth.execute({ provider: 'github', heldFlows: [] })).toEqual({ ok: false, error: { code: 'provider_not_configured' } });
   });
 
@@ -127,6 +128,97 @@ describe('CompleteOAuthUseCase', () => {
     const exchange = provider.exchanges[0];
     expect(createHash('sha256').update(exchange.codeVerifier).digest('base64url')).toBe(started.challenge);
     expect(exchange.redirectUri).toBe('https://auth.example.com/api/oauth/callback/generic');
+  });
+
+  describe('the iss response parameter (RFC 9207)', () => {
+    it('refuses an iss naming another issuer before the code is exchanged, and spends the flow', async () => {
+      const { core, provider, start } = setup();
+      provider.codes.set('code-1', alice);
+      const started = await start();
+      const input = { provider: 'generic', code: 'code-1', state: started.state, heldFlows: [started.held], ip };
+      const result = await core.completeOAuth.execute({ ...input, iss: 'https://attacker.provider.test' });
+      expect(result).toEqual({ ok: false, error: { code: 'oauth_issuer_mismatch', flowId: started.flow.id } });
+      expect(provider.exchanges).toHaveLength(0);
+      expect((await core.completeOAuth.execute({ ...input, iss: 'https://generic.provider.test' })).ok).toBe(false);
+    });
+
+    it('admits the expected iss, and its absence when the issuer does not promise it', async () => {
+      for (const iss of ['https://generic.provider.test', undefined]) {
+        const { core, provider, start } = setup();
+        provider.codes.set('code-1', alice);
+        const started = await start();
+        expect((await core.completeOAuth.execute({ provider: 'generic', code: 'code-1', state: started.state, heldFlows: [started.held], ip, iss })).ok).toBe(
+          true,
+        );
+      }
+    });
+
+    it('refuses a callback without iss when the issuer promises it', async () => {
+      const { core, provider, start } = setup();
+      provider.issuerExpectation = { issuer: 'https://generic.provider.test', required: true };
+      provider.codes.set('code-1', alice);
+      const started = await start();
+      const result = await core.completeOAuth.execute({ provider: 'generic', code: 'code-1', state: started.state, heldFlows: [started.held], ip });
+      expect(result).toEqual({ ok: false, error: { code: 'oauth_issuer_missing', flowId: started.flow.id } });
+      expect(provider.exchanges).toHaveLength(0);
+    });
+
+    it('checks iss on an error response too', async () => {
+      const { core, start } = setup();
+      const started = await start();
+      const result = await core.completeOAuth.execute({
+        provider: 'generic',
+        state: started.state,
+        providerError: 'access_denied',
+        iss: 'https://attacker.provider.test',
+        heldFlows: [started.held],
+        ip,
+      });
+      expect(result.ok || result.error.code).toBe('oauth_issuer_mismatch');
+    });
+
+    it('ignores an iss it cannot check when the provider has no known issuer', async () => {
+      const { core, provider, start } = setup();
+      provider.issuerExpectation = { issuer: null, required: false };
+      provider.codes.set('code-1', alice);
+      const started = await start();
+      const result = await core.completeOAuth.execute({
+        provider: 'generic',
+        code: 'code-1',
+        state: started.state,
+        heldFlows: [started.held],
+        ip,
+        iss: 'https://x.test',
+      });
+      expect(result.ok).toBe(true);
+    });
+  });
+
+  describe("a provider's own admission rules", () => {
+    async function attempt(policy: Record<string, unknown>, identity: typeof alice) {
+      const { core, provider, start } = setup({ oauth: { whitelist: whitelist('*@example.com'), policies: { generic: policy } } });
+      provider.codes.set('code-1', identity);
+      const started = await start();
+      const result = await core.completeOAuth.execute({ provider: 'generic', code: 'code-1', state: started.state, heldFlows: [started.held], ip });
+      return result.ok ? 'ok' : result.error.code;
+    }
+
+    it("uses the provider's whitelist instead of OAUTH_WHITELIST", async () => {
+      expect(await attempt({ whitelist: whitelist('*@other.test') }, alice)).toBe('not_whitelisted');
+      expect(await attempt({ whitelist: whitelist('*@other.test') }, { ...alice, email: 'x@other.test' })).toBe('ok');
+    });
+
+    it('demands the hosted domain the provider vouches for, not the e-mail domain', async () => {
+      expect(await attempt({ hostedDomains: ['example.com'] }, alice)).toBe('not_whitelisted');
+      expect(await attempt({ hostedDomains: ['example.com'] }, { ...alice, hostedDomain: 'example.com' })).toBe('ok');
+      expect(await attempt({ hostedDomains: ['example.com'] }, { ...alice, hostedDomain: 'evil.test' })).toBe('not_whitelisted');
+    });
+
+    it('demands one of the required groups, compared without case', async () => {
+      expect(await attempt({ requiredGroups: ['acme'] }, alice)).toBe('not_whitelisted');
+      expect(await attempt({ requiredGroups: ['acme'] }, { ...alice, groups: ['Acme'] })).toBe('ok');
+      expect(await attempt({ requiredGroups: ['acme'] }, { ...alice, groups: ['acme:team'] })).toBe('not_whitelisted');
+    });
   });
 
   it('refuses a state that matches none of the browser flows, without asking the provider', async () => {

@@ -54,7 +54,7 @@ export function logoutPage(ctx: PageContext): void {
   });
 
   const display = user.name !== '' ? user.name : user.username;
-  const via = user.oauth ? providerLabel(user.provider, ctx.app.genericName) : null;
+  const via = user.oauth ? providerLabel(user.provider, ctx.app.genericName, ctx.app.providers) : null;
   render(
     ctx,
     'Your account',

@@ -6,7 +6,7 @@ import { actions, goTo, render, replaceWith, type PageContext } from '../page';
 
 /** Asks the gateway for the provider's authorization URL and goes there; resolves to an error text when it cannot. */
 async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
-  const label = providerLabel(provider, ctx.app.genericName);
+  const label = providerLabel(provider, ctx.app.genericName, ctx.app.providers);
   try {
     const answer = await api.oauthUrl(provider, ctx.redirectUri);
     const url = answer.body.url;
@@ -52,7 +52,7 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
           }
         },
       },
-      `Continue with ${providerLabel(provider, ctx.app.genericName)}`,
+      `Continue with ${providerLabel(provider, ctx.app.genericName, ctx.app.providers)}`,
     ),
   );
 
@@ -143,7 +143,7 @@ export async function loginPage(ctx: PageContext): Promise<void> {
   if (ctx.user.isLoggedIn) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
   if (auto !== null) {
-    render(ctx, 'Log in', h('p', { class: 'lead' }, `Taking you to ${providerLabel(auto, ctx.app.genericName)} to log in…`));
+    render(ctx, 'Log in', h('p', { class: 'lead' }, `Taking you to ${providerLabel(auto, ctx.app.genericName, ctx.app.providers)} to log in…`));
     const problem = await startOAuth(ctx, auto);
     if (problem === '') return;
     return loginForm(ctx, problem);

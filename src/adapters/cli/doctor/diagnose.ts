@@ -1,3 +1,5 @@
+import { isWithinDomain, protectedDomainOf } from '../../../domain/cookie-domain';
+import { TldtsPublicSuffixList } from '../../system/tldts-public-suffix-list';
 import type { Finding } from './findings';
 import { headerOf, type ProbeAnswer, type ProbeRequest, type ProbeTransport } from './probe-transport';
 
@@ -172,6 +174,8 @@ function hostnameOf(href: string | null): string | null {
     return null;
   }
 }
+
+const publicSuffixes = new TldtsPublicSuffixList();
 
 /** A host that cannot exist but that a cookie domain would still cover (so Portcullis keeps its redirect_uri). */
 function spoofHostFor(hostname: string, marker: string): string {
@@ -451,14 +455,17 @@ function domainMatches(host: string, domain: string): boolean {
 
 /** Logs in through the gateway's own API, checks the cookie it sets, and returns `name=value` when a browser would send it to the app. */
 /**
- * True when a login on `loginHost` can open `appHost`: the same host, or the app under the login
- * host's parent domain (Portcullis's cookie domain is APP_URL's host minus its first label).
+ * True when a login on `loginHost` can open `appHost`: the same host, or the app within the
+ * domain Portcullis scopes its cookie to for that login host (its host minus the first label,
+ * never above the registrable domain of the public-suffix list: a login on `evil.co.uk` can
+ * never open `bank.co.uk`, so the password is never sent there).
  */
 function sharesCookieDomain(loginHost: string, appHost: string): boolean {
   if (loginHost === appHost) return true;
-  const labels = loginHost.split('.');
-  const parent = labels.length >= 3 ? labels.slice(1).join('.') : loginHost;
-  return appHost === parent || appHost.endsWith(`.${parent}`);
+  return isWithinDomain(
+    appHost,
+    protectedDomainOf(loginHost, (host) => publicSuffixes.registrableDomain(host)),
+  );
 }
 
 async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL): Promise<string | null> {

@@ -1,0 +1,54 @@
+import { hashOf, TEST_SECRET } from '../../support/credentials';
+import { freePort } from '../../support/net';
+import { runCli as cli, startGatewayProcess } from '../../support/process';
+
+const ENTRY = `alice:${hashOf('s3cret pw')}`;
+
+jest.setTimeout(60_000);
+
+describe('defaults and messages of the built executable', () => {
+  it('config check shows the cookie domain from the public-suffix list: mydomain.co.uk, not co.uk', async () => {
+    const run = await cli(['config', 'check'], { env: { APP_URL: 'https://mydomain.co.uk', SECRET: TEST_SECRET, USERS: ENTRY } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('session cookie: Domain=mydomain.co.uk (mydomain.co.uk and every host under it)');
+    const local = await cli(['config', 'check'], { env: { APP_URL: 'http://localhost:3000', SECRET: TEST_SECRET, USERS: ENTRY } });
+    expect(local.stdout).toContain('session cookie: host-only (localhost alone: no Domain attribute)');
+  });
+
+  it('logs the cookie domain when it starts', async () => {
+    const gw = startGatewayProcess({
+      APP_URL: 'https://auth.me.github.io',
+      USERS: ENTRY,
+      PORT: String(await freePort()),
+      ADDRESS: '127.0.0.1',
+    });
+    try {
+      await gw.waitForLine('portcullis listening');
+      const line = gw.stdout.split('\n').find((l) => l.includes('portcullis listening')) ?? '';
+      expect(JSON.parse(line)).toMatchObject({ cookieDomain: 'Domain=me.github.io (me.github.io and every host under it)' });
+    } finally {
+      gw.kill();
+      await gw.exited;
+    }
+  });
+
+  it('says "add https://" for an APP_URL without a scheme, and refuses a comma list', async () => {
+    const bare = await cli(['config', 'check'], { env: { APP_URL: 'auth.example.com', SECRET: TEST_SECRET, USERS: ENTRY } });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('APP_URL needs a scheme: add https:// in front (APP_URL=https://auth.example.com)');
+    const list = await cli(['config', 'check'], { env: { APP_URL: 'http://auth.example.com,http://auth.example.org', SECRET: TEST_SECRET, USERS: ENTRY } });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('APP_URL is one URL, not a list');
+    expect(list.stderr).not.toContain('example.com,http');
+  });
+
+  it('reports an unreadable SECRET_FILE once, when starting and in config check', async () => {
+    const env = { APP_URL: 'https://auth.example.com', SECRET_FILE: '/nonexistent/portcullis-secret', USERS: ENTRY };
+    for (const args of [[], ['config', 'check']]) {
+      const run = await cli(args, { env });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.match(/SECRET/g)).toHaveLength(1);
+      expect(run.stderr).toContain('SECRET_FILE: cannot read /nonexistent/portcullis-secret');
+    }
+  });
+});
