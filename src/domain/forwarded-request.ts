@@ -108,13 +108,15 @@ export function parseForwarded(headers: ForwardedHeaders): Result<OriginalReques
   const p = (proto ?? 'http').toLowerCase();
   if (p !== 'http' && p !== 'https') return err({ code: 'malformed', field: protoField });
   const h = host.toLowerCase();
-  if (h.length > 255 || !(HOST.test(h) || HOST_V6.test(h))) return err({ code: 'malformed', field: hostField });
+  // A host seen before passed these patterns then (only such hosts are remembered): skip them.
+  const seen = CHECKED_HOSTS.get(h);
+  if (seen === undefined && (h.length > 255 || !(HOST.test(h) || HOST_V6.test(h)))) return err({ code: 'malformed', field: hostField });
   const u = uri === undefined || uri === '' ? '/' : uri;
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (u.length > 8192 || u[0] !== '/' || u.startsWith('//') || /[\u0000-\u0020\u007f\\]/.test(u)) {
     return err({ code: 'malformed', field: uriField });
   }
-  const checked = checkedHost(h);
+  const checked = seen === undefined ? checkedHost(h) : seen;
   // What the URL parser refuses once the path is vetted is the host (a port over 65535, a bad IPv6).
   if (checked === null) return err({ code: 'malformed', field: hostField });
   return ok({ proto: p, hostname: checked.hostname, host: checked.host, uri: u, url: `${p}://${checked.host}${u}`, method: method ?? null });

@@ -50,11 +50,14 @@ export function makeCore(
     oauth?: Partial<OAuthSettings>;
     providers?: FakeOAuthProvider[];
     attempts?: LoginAttempts;
+    /** The user store answers at once, as USERS and a users file do (the synchronous forward-auth path). */
+    usersAtOnce?: boolean;
   } = {},
 ) {
   const clock = new FixedClock();
   const hasher = new FakePasswordHasher();
   const users = new FakeUserStore(accounts, hasher);
+  users.atOnce = options.usersAtOnce === true;
   const audit = new RecordingAuditLog();
   const ids = new SequentialIds();
   const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Account } from '../../src/domain/account';
 import type { AccessDecision, AccessPolicy, AccessRequest } from '../../src/application/ports/access-policy';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
+import type { Awaitable } from '../../src/application/ports/awaitable';
 import type { Clock } from '../../src/application/ports/clock';
 import type { IdGenerator } from '../../src/application/ports/id-generator';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
@@ -57,10 +58,25 @@ export class FakeUserStore implements UserStore {
   replace(accounts: Account[]): void {
     this.accounts = accounts;
   }
-  async findAccount(login: string): Promise<Account | null> {
-    if (this.down) throw new UserStoreUnavailableError('fake');
-    const l = login.trim().toLowerCase();
-    return this.accounts.find((a) => a.username.toLowerCase() === l || a.email.toLowerCase() === l) ?? null;
+  /** true: the lookups answer at once (throw at once when down), as a store in this process's memory does. */
+  atOnce = false;
+  findAccount(login: string): Awaitable<Account | null> {
+    return this.lookup(() => {
+      const l = login.trim().toLowerCase();
+      return this.accounts.find((a) => a.username.toLowerCase() === l || a.email.toLowerCase() === l) ?? null;
+    });
+  }
+  private lookup(find: () => Account | null): Awaitable<Account | null> {
+    const answer = (): Account | null => {
+      if (this.down) throw new UserStoreUnavailableError('fake');
+      return find();
+    };
+    if (this.atOnce) return answer();
+    try {
+      return Promise.resolve(answer());
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
   async verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     if (this.down) throw new UserStoreUnavailableError('fake');
@@ -71,9 +87,8 @@ export class FakeUserStore implements UserStore {
     if (this.down) throw new UserStoreUnavailableError('fake');
     return this.hasher.verifyDecoy(password, requester);
   }
-  async currentAccount(username: string): Promise<Account | null> {
-    if (this.down) throw new UserStoreUnavailableError('fake');
-    return this.accounts.find((a) => a.username.toLowerCase() === username.toLowerCase()) ?? null;
+  currentAccount(username: string): Awaitable<Account | null> {
+    return this.lookup(() => this.accounts.find((a) => a.username.toLowerCase() === username.toLowerCase()) ?? null);
   }
 }
 

@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthorizeProxyRequestError, AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
+import { isPending, type Awaitable } from '../../application/ports/awaitable';
+import type {
+  AuthorizeProxyRequestError,
+  AuthorizeProxyRequestOutput,
+  AuthorizeProxyRequestUseCase,
+} from '../../application/use-cases/authorize-proxy-request';
+import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
 import type { Identity } from '../../domain/session';
 import type { Answer, HeaderPair } from './answer';
@@ -46,8 +52,12 @@ export function isForwardAuthPath(url: string | undefined): boolean {
   return url !== undefined && url.startsWith(PREFIX);
 }
 
-/** A forward-auth answer straight on the Node response; resolves when it has been written, never rejects. */
-export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * A forward-auth answer straight on the Node response. Returns nothing when it answered at once
+ * (every store answered from memory), else a promise that resolves once it has been written;
+ * never throws, never rejects.
+ */
+export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
 /** The identity headers for the upstream, cleaned of control and non-printable characters. */
 function cleanIdentityHeaders(identity: Identity): readonly HeaderPair[] {
@@ -76,9 +86,9 @@ export function proxyIndexOf(url: string | undefined): ProxyIndex {
 
 /**
  * Reads a forward-auth request (its proxy from `proxyIndexOf`), asks the use case and maps its
- * result; resolves the answer, for any renderer to write.
+ * result to the answer, for any renderer to write: at once when the use case answered at once.
  */
-export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, requestId: string) => Promise<ForwardAuthDecision>;
+export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, requestId: string) => Awaitable<ForwardAuthDecision>;
 
 export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settings: Pick<HttpSettings, 'appUrl' | 'clientAddress'>): ForwardAuthDecider {
   const urls = { loginUrl: `${settings.appUrl}/login`, unauthorizedUrl: `${settings.appUrl}/unauthorized` };
@@ -90,8 +100,12 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
   const identityHeadersCache = new WeakMap<Identity, readonly HeaderPair[]>();
+  // The allowed answer for one identity's cached headers is the same object on every request
+  // (and dies with them); headers the policy adds make a fresh array, and a fresh answer.
+  const allowedDecisions = new WeakMap<readonly HeaderPair[], ForwardAuthDecision[]>();
+  const anonymousDecisions: ForwardAuthDecision[] = [];
   /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
-  const upstreamHeaders = (identity: Identity | null, policy: Readonly<Record<string, string>>): readonly HeaderPair[] | null => {
+  const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex): ForwardAuthDecision => {
     let cleaned: readonly HeaderPair[] | null = null;
     if (identity !== null) {
       cleaned = identityHeadersCache.get(identity) ?? null;
@@ -102,18 +116,26 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
     }
     let extra: HeaderPair[] | null = null;
     for (const name in policy) (extra ??= [...(cleaned ?? [])]).push([name.toLowerCase(), printableHeaderValue(policy[name])]);
-    return extra ?? cleaned;
+    if (extra !== null) return { answer: forwardAuthAllowed(extra), proxyIndex: known, outcome: OUTCOME.allowed };
+    let byProxy = cleaned === null ? anonymousDecisions : allowedDecisions.get(cleaned);
+    if (byProxy === undefined) {
+      byProxy = [];
+      allowedDecisions.set(cleaned as readonly HeaderPair[], byProxy);
+    }
+    return (byProxy[known] ??= Object.freeze({ answer: forwardAuthAllowed(cleaned), proxyIndex: known, outcome: OUTCOME.allowed }));
   };
 
-  return async (req, known, requestId) => {
+  const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
+    if (result.ok) return allowed(result.value.identity, result.value.headers, known);
+    const context = apiMode ? contexts[known].api : contexts[known].browser;
+    return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
+  };
+
+  return (req, known, requestId) => {
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
     const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
-    const result = await useCase.execute(facts);
-    if (result.ok) {
-      return { answer: forwardAuthAllowed(upstreamHeaders(result.value.identity, result.value.headers)), proxyIndex: known, outcome: OUTCOME.allowed };
-    }
-    const context = facts.apiMode ? contexts[known].api : contexts[known].browser;
-    return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
+    const result = useCase.execute(facts);
+    return isPending(result) ? result.then((r) => decision(r, known, facts.apiMode)) : decision(result, known, facts.apiMode);
   };
 }
 
@@ -127,11 +149,17 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
 export function forwardAuthHandler(useCase: AuthorizeProxyRequestUseCase, settings: HttpSettings): ForwardAuthHandler {
   const metrics = settings.metrics ?? NO_METRICS;
   const decide = forwardAuthDecider(useCase, settings);
-  const serve = async (x: Exchange, requestId: string): Promise<void> => {
-    x.proxyIndex = proxyIndexOf(x.req.url);
-    const decision = await decide(x.req, x.proxyIndex, requestId);
+  const write = (x: Exchange, decision: ForwardAuthDecision, requestId: string): void => {
     x.outcome = decision.outcome;
     writeAnswer(x.res, decision.answer, requestId, x.head);
+  };
+  // Synchronous from request to answer when the use case answers at once: each promise and
+  // microtask on this path cost the whole gateway measurable throughput (docs/benchmark.md, change 16).
+  const serve = (x: Exchange, requestId: string): Promise<void> | void => {
+    x.proxyIndex = proxyIndexOf(x.req.url);
+    const decision = decide(x.req, x.proxyIndex, requestId);
+    if (isPending(decision)) return decision.then((d) => write(x, d, requestId));
+    write(x, decision, requestId);
   };
 
   // Nothing may escape: the server's listener does not wait for this promise.

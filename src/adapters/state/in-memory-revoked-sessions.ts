@@ -19,7 +19,8 @@ export class InMemoryRevokedSessions implements RevokedSessions {
     this.revoked.set(id, true, untilMs);
   }
 
-  async isRevoked(id: string): Promise<boolean> {
+  /** Answered at once, from memory: forward auth asks on every request with a cookie. */
+  isRevoked(id: string): boolean {
     return this.revoked.size !== 0 && this.revoked.get(id, this.clock.now()) === true;
   }
 }

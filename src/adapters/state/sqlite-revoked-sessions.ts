@@ -50,7 +50,8 @@ export class SqliteRevokedSessions implements RevokedSessions {
     this.known.set(id, true, Math.max(kept, untilMs));
   }
 
-  async isRevoked(id: string): Promise<boolean> {
+  /** Answered at once, from memory: forward auth asks on every request with a cookie. */
+  isRevoked(id: string): boolean {
     return this.known.size !== 0 && this.known.get(id, this.clock.now()) === true;
   }
 }

@@ -76,7 +76,7 @@ export class FileUserStore implements UserStore {
     return this.file !== null;
   }
 
-  findAccount(login: string): Promise<Account | null> {
+  findAccount(login: string): Account | null {
     return this.active.findAccount(login);
   }
 
@@ -90,7 +90,7 @@ export class FileUserStore implements UserStore {
   }
 
   /** From the list now in force: the same object until the next reload swaps in a new list. */
-  currentAccount(username: string): Promise<Account | null> {
+  currentAccount(username: string): Account | null {
     return this.active.currentAccount(username);
   }
 

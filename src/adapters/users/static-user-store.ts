@@ -18,7 +18,8 @@ export class StaticUserStore implements UserStore {
     this.index = new AccountIndex(accounts);
   }
 
-  async findAccount(login: string): Promise<Account | null> {
+  // Both lookups answer at once (from memory), so a cached Basic header and a session check stay synchronous.
+  findAccount(login: string): Account | null {
     return this.index.find(login);
   }
 
@@ -32,7 +33,7 @@ export class StaticUserStore implements UserStore {
     return this.hasher.verifyDecoy(password, requester);
   }
 
-  async currentAccount(username: string): Promise<Account | null> {
+  currentAccount(username: string): Account | null {
     return this.index.byUsername(username);
   }
 

@@ -1,4 +1,5 @@
 import type { Account } from '../../domain/account';
+import type { Awaitable } from './awaitable';
 
 /** Where accounts that log in with a password live (USERS, a file, LDAP, ...). */
 export interface UserStore {
@@ -7,7 +8,7 @@ export interface UserStore {
    * Resolves `null` when there is no such account (or it is disabled).
    * Rejects with {@link UserStoreUnavailableError} when the backing service cannot be reached.
    */
-  findAccount(login: string): Promise<Account | null>;
+  findAccount(login: string): Awaitable<Account | null>;
 
   /**
    * Checks `password` against the account this store returned. Resolves false on a mismatch;
@@ -32,7 +33,7 @@ export interface UserStore {
    * a remote store may answer from a cache, and says in its own documentation how old an answer
    * may be. Rejects with {@link UserStoreUnavailableError} when the store cannot tell.
    */
-  currentAccount(username: string): Promise<Account | null>;
+  currentAccount(username: string): Awaitable<Account | null>;
 }
 
 /** Thrown by a store whose backing service is down; logins then fail with "unavailable", not "wrong password". */

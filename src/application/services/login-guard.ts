@@ -1,4 +1,5 @@
 import { accountKey, addressKey, secondsLeft } from '../../domain/login-failures';
+import type { Awaitable } from '../ports/awaitable';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { AttemptLimit, LoginAttempts } from '../ports/login-attempts';
@@ -34,13 +35,17 @@ export class LoginGuard {
   ) {}
 
   /** Seconds until `login` may try again from `ip`, or 0 when neither is locked (a read; nothing is counted). */
-  async retryAfter(login: string, ip: string): Promise<number> {
+  retryAfter(login: string, ip: string): Awaitable<number> {
     const { lock } = this.settings;
     if (lock.maxAccountFailures === 0) return 0;
     const now = this.clock.now();
     // Every cached HTTP Basic request asks (a lock wins over the cache); a store that knows no
-    // lock is in force answers without building keys or reading two of them.
+    // lock is in force answers at once, without building keys or reading two of them.
     if (this.attempts.noLockAfter !== undefined && now >= this.attempts.noLockAfter()) return 0;
+    return this.readLocks(login, ip, now);
+  }
+
+  private async readLocks(login: string, ip: string, now: number): Promise<number> {
     const [byAccount, byAddress] = await Promise.all([this.attempts.lockedUntil(accountKey(login), now), this.attempts.lockedUntil(addressKey(ip), now)]);
     const until = Math.max(byAccount, byAddress);
     return until > now ? secondsLeft(until, now) : 0;

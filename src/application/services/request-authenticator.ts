@@ -3,6 +3,7 @@ import type { PresentedCredentials } from '../../domain/credentials';
 import type { Account } from '../../domain/account';
 import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
 import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
+import { isPending, type Awaitable } from '../ports/awaitable';
 import type { AuditLog } from '../ports/audit-log';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { OAuthProviders } from '../ports/oauth-providers';
@@ -69,9 +70,9 @@ const STALE_AUDITED_MAX = 1000;
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
  */
 export class RequestAuthenticator {
-  // One Basic identity object per account object: a store that keeps its accounts (USERS) hands
-  // out the same identity on every request, so the HTTP adapter can reuse what it built for it.
-  private readonly basicIdentities = new WeakMap<Account, Identity>();
+  // One Basic answer (and identity object) per account object: a store that keeps its accounts
+  // (USERS) hands out the same identity on every request, so the HTTP adapter can reuse what it built for it.
+  private readonly basicAuthentications = new WeakMap<Account, Authentication>();
   // What sessions of each account version may carry (see currentIdentity).
   private readonly views = new WeakMap<Account, AccountView>();
   private readonly staleAudited = new Set<string>();
@@ -115,18 +116,31 @@ export class RequestAuthenticator {
     return session;
   }
 
-  async authenticate(credentials: RequestCredentials): Promise<Authentication> {
+  /**
+   * Who the request comes from. Answers at once when every store it asks answers at once (see
+   * Awaitable): forward auth then runs from request to answer without a single promise.
+   */
+  authenticate(credentials: RequestCredentials): Awaitable<Authentication> {
     let session: Session | null;
+    let revoked: Awaitable<boolean>;
     try {
-      session = await this.session(credentials.sessionToken);
+      session = this.unexpiredSession(credentials.sessionToken);
+      revoked = session === null ? false : this.revoked.isRevoked(session.id);
     } catch (e) {
-      if (isStoreUnavailable(e)) return UNAVAILABLE;
-      throw e;
+      return unavailableOrThrow(e);
     }
+    if (isPending(revoked)) {
+      const pending = session;
+      return revoked.then((r) => this.afterRevocationCheck(r ? null : pending, credentials), unavailableOrThrow);
+    }
+    return this.afterRevocationCheck(revoked ? null : session, credentials);
+  }
+
+  /** `session` is the live (unrevoked) session, or null: then HTTP Basic, else anonymous. */
+  private afterRevocationCheck(session: Session | null, credentials: RequestCredentials): Awaitable<Authentication> {
     if (session !== null) {
-      const identity = await this.currentIdentity(session, credentials.requestId);
-      if (identity === null) return ANONYMOUS;
-      return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
+      const identity = this.currentIdentity(session, credentials.requestId);
+      return isPending(identity) ? identity.then((i) => sessionAuthentication(session, i)) : sessionAuthentication(session, identity);
     }
     if (credentials.credentials !== undefined) return this.basic(credentials.credentials, credentials.ip, credentials.requestId);
     return ANONYMOUS;
@@ -139,17 +153,26 @@ export class RequestAuthenticator {
    * administrator's change reaches it at its next request (after a reload, or a directory
    * re-check). Other sessions (OAuth) have no store to ask and keep what the provider said.
    */
-  private async currentIdentity(session: Session, requestId: string | undefined): Promise<Identity | null> {
+  private currentIdentity(session: Session, requestId: string | undefined): Awaitable<Identity | null> {
     if (!LOCAL_PROVIDERS.has(session.provider)) return session;
-    let account: Account | null;
-    try {
-      account = await this.users.currentAccount(session.username);
-    } catch (e) {
-      // The session was proven at login; an outage of a remote store must not log everyone out
-      // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+    let account: Awaitable<Account | null>;
+    // The session was proven at login; an outage of a remote store must not log everyone out
+    // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+    const sessionDuringOutage = (e: unknown): Session => {
       if (isStoreUnavailable(e)) return session;
       throw e;
+    };
+    try {
+      account = this.users.currentAccount(session.username);
+    } catch (e) {
+      return sessionDuringOutage(e);
     }
+    if (isPending(account)) return account.then((a) => this.identityOf(session, a, requestId), sessionDuringOutage);
+    return this.identityOf(session, account, requestId);
+  }
+
+  /** The identity a session carries now that its account has been read (null: the session must end). */
+  private identityOf(session: Session, account: Account | null, requestId: string | undefined): Identity | null {
     if (account === null) {
       this.stale(session, 'account_removed', requestId);
       return null;
@@ -185,62 +208,100 @@ export class RequestAuthenticator {
     this.audit.record({ event: 'session_stale', username: session.username, reason, requestId });
   }
 
-  private async basic(parsed: PresentedCredentials, ip: string, requestId: string | undefined): Promise<Authentication> {
+  private basic(parsed: PresentedCredentials, ip: string, requestId: string | undefined): Awaitable<Authentication> {
     const now = this.clock.now();
     const cacheTtl = this.settings.basicCacheTtlMs;
     const key = cacheTtl > 0 ? this.verified.keyFor(parsed) : '';
+    let answer: Awaitable<Authentication>;
     try {
-      if (cacheTtl > 0) {
-        const hit = this.verified.get(key, now);
-        if (hit !== null) {
-          // Re-read the account: a removed account or changed password must not ride the cache.
-          const account = await this.users.findAccount(hit.username);
-          if (account !== null && account.credentialVersion === hit.credentialVersion && !hasTotp(account)) {
-            // A lock taken since (by any login method) wins over the cache.
-            const retryAfter = await this.guard.retryAfter(account.username, ip);
-            if (retryAfter > 0) return { kind: 'locked', retryAfter };
-            return { kind: 'basic', identity: this.basicIdentity(account) };
-          }
-          this.verified.forgetUser(hit.username);
-        }
+      const hit = cacheTtl > 0 ? this.verified.get(key, now) : null;
+      if (hit === null) {
+        answer = this.checkBasic(parsed, ip, requestId, key, now);
+      } else {
+        // Re-read the account: a removed account or changed password must not ride the cache.
+        const account = this.users.findAccount(hit.username);
+        answer = isPending(account)
+          ? account.then((a) => this.afterCacheHit(a, hit, parsed, ip, requestId, key, now))
+          : this.afterCacheHit(account, hit, parsed, ip, requestId, key, now);
       }
-      const checked = await this.credentials.basicPassword({ login: parsed.username, password: parsed.password, ip, requestId }, key);
-      if (!checked.ok) {
-        switch (checked.error.code) {
-          case 'account_locked':
-            return { kind: 'locked', retryAfter: checked.error.retryAfter };
-          case 'invalid_credentials':
-            // Guesses that locked the account also drop what the cache knew of it.
-            if (checked.error.locked !== null) this.verified.forgetUser(checked.error.locked);
-            return ANONYMOUS;
-          // Basic is disabled for accounts with a second factor: the password alone must not pass.
-          case 'second_factor_required':
-            return ANONYMOUS;
-          case 'store_unavailable':
-            return UNAVAILABLE;
-          default: {
-            const unreachable: never = checked.error;
-            return unreachable;
-          }
-        }
-      }
-      const { account } = checked.value;
-      // Audited when the password was actually checked; cache hits are not new logins.
-      this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
-      if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
-      return { kind: 'basic', identity: this.basicIdentity(account) };
     } catch (e) {
-      if (isStoreUnavailable(e)) return UNAVAILABLE;
-      throw e;
+      return unavailableOrThrow(e);
     }
+    return isPending(answer) ? answer.catch(unavailableOrThrow) : answer;
   }
 
-  private basicIdentity(account: Account): Identity {
-    let identity = this.basicIdentities.get(account);
-    if (identity === undefined) {
-      identity = Object.freeze(identityOf(account, 'basic', false));
-      this.basicIdentities.set(account, identity);
+  /** A cached verdict holds only for the same account with the same credential, no TOTP, and no lock in force. */
+  private afterCacheHit(
+    account: Account | null,
+    hit: { readonly username: string; readonly credentialVersion: string },
+    parsed: PresentedCredentials,
+    ip: string,
+    requestId: string | undefined,
+    key: string,
+    now: number,
+  ): Awaitable<Authentication> {
+    if (account !== null && account.credentialVersion === hit.credentialVersion && !hasTotp(account)) {
+      // A lock taken since (by any login method) wins over the cache.
+      const retryAfter = this.guard.retryAfter(account.username, ip);
+      return isPending(retryAfter) ? retryAfter.then((r) => this.cachedBasic(account, r)) : this.cachedBasic(account, retryAfter);
     }
-    return identity;
+    this.verified.forgetUser(hit.username);
+    return this.checkBasic(parsed, ip, requestId, key, now);
   }
+
+  private cachedBasic(account: Account, retryAfter: number): Authentication {
+    if (retryAfter > 0) return { kind: 'locked', retryAfter };
+    return this.basicAuthentication(account);
+  }
+
+  /** The password check (bcrypt, lock counting, audit) for a header the cache does not vouch for. */
+  private async checkBasic(parsed: PresentedCredentials, ip: string, requestId: string | undefined, key: string, now: number): Promise<Authentication> {
+    const cacheTtl = this.settings.basicCacheTtlMs;
+    const checked = await this.credentials.basicPassword({ login: parsed.username, password: parsed.password, ip, requestId }, key);
+    if (!checked.ok) {
+      switch (checked.error.code) {
+        case 'account_locked':
+          return { kind: 'locked', retryAfter: checked.error.retryAfter };
+        case 'invalid_credentials':
+          // Guesses that locked the account also drop what the cache knew of it.
+          if (checked.error.locked !== null) this.verified.forgetUser(checked.error.locked);
+          return ANONYMOUS;
+        // Basic is disabled for accounts with a second factor: the password alone must not pass.
+        case 'second_factor_required':
+          return ANONYMOUS;
+        case 'store_unavailable':
+          return UNAVAILABLE;
+        default: {
+          const unreachable: never = checked.error;
+          return unreachable;
+        }
+      }
+    }
+    const { account } = checked.value;
+    // Audited when the password was actually checked; cache hits are not new logins.
+    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
+    if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
+    return this.basicAuthentication(account);
+  }
+
+  /** One answer object per account object (and so one identity): see basicAuthentications. */
+  private basicAuthentication(account: Account): Authentication {
+    let answer = this.basicAuthentications.get(account);
+    if (answer === undefined) {
+      answer = Object.freeze({ kind: 'basic', identity: Object.freeze(identityOf(account, 'basic', false)) });
+      this.basicAuthentications.set(account, answer);
+    }
+    return answer;
+  }
+}
+
+function sessionAuthentication(session: Session, identity: Identity | null): Authentication {
+  if (identity === null) return ANONYMOUS;
+  return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
+}
+
+/** An outage of a store answers "unavailable" (a 503), never "anonymous"; anything else is a bug and propagates. */
+function unavailableOrThrow(e: unknown): Authentication {
+  if (isStoreUnavailable(e)) return UNAVAILABLE;
+  throw e;
 }

@@ -4,7 +4,8 @@ import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AccessPolicy } from '../ports/access-policy';
 import type { AuditLog } from '../ports/audit-log';
-import type { RequestAuthenticator, RequestCredentials } from '../services/request-authenticator';
+import { isPending, type Awaitable } from '../ports/awaitable';
+import type { Authentication, RequestAuthenticator, RequestCredentials } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
 
 export interface AuthorizeProxyRequestInput extends RequestCredentials {
@@ -44,7 +45,11 @@ export class AuthorizeProxyRequestUseCase {
     private readonly audit: AuditLog,
   ) {}
 
-  async execute(input: AuthorizeProxyRequestInput): Promise<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
+  /**
+   * Answers at once when the authenticator does (every store it asks holds its answer in memory):
+   * the forward-auth path then makes no promise at all. Callers may always `await` it.
+   */
+  execute(input: AuthorizeProxyRequestInput): Awaitable<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
     let original: OriginalRequest | null = null;
     const parsed = parseForwarded(input.forwarded);
     if (parsed.ok) original = parsed.value;
@@ -54,7 +59,16 @@ export class AuthorizeProxyRequestUseCase {
       return err({ code: 'bad_forwarded_headers', field, problem });
     }
 
-    const auth = await this.authenticator.authenticate(input);
+    const auth = this.authenticator.authenticate(input);
+    if (isPending(auth)) return auth.then((a) => this.decide(input, original, a));
+    return this.decide(input, original, auth);
+  }
+
+  private decide(
+    input: AuthorizeProxyRequestInput,
+    original: OriginalRequest | null,
+    auth: Authentication,
+  ): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     const identity = auth.kind === 'session' || auth.kind === 'basic' ? auth.identity : null;

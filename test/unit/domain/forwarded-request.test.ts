@@ -251,4 +251,17 @@ describe('parseForwarded, asked again about a host it has checked', () => {
     });
     expect(parseForwarded({ proxy: 'nginx', originalUrl: 'https://[:::::]/' })).toEqual({ ok: false, error: { code: 'malformed', field: 'X-Original-URL' } });
   });
+
+  it('reports a bad path before a remembered bad host, as on the first request', () => {
+    const ask = () => parseForwarded({ proxy: 'traefik', proto: 'https', host: 'app.example.com:70000', uri: 'no-slash' });
+    expect(ask()).toEqual(malformed('X-Forwarded-Uri'));
+    expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'app.example.com:70000', uri: '/' })).toEqual(malformed('X-Forwarded-Host'));
+    expect(ask()).toEqual(malformed('X-Forwarded-Uri'));
+  });
+
+  it('still refuses a host that fails the pattern after well-formed hosts were remembered', () => {
+    expect(parsed({ proxy: 'traefik', proto: 'https', host: 'ok.example.com', uri: '/' }).hostname).toBe('ok.example.com');
+    expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'ok.example.com/evil', uri: '/' })).toEqual(malformed('X-Forwarded-Host'));
+    expect(parseForwarded({ proxy: 'traefik', proto: 'https', host: 'ok_example.com', uri: '/' })).toEqual(malformed('X-Forwarded-Host'));
+  });
 });

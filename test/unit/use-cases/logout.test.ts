@@ -1,6 +1,7 @@
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { aUser } from '../../support/builders';
 import { makeCore, signIn } from '../../support/core';
+import type { RevokedSessions } from '../../../src/application/ports/revoked-sessions';
 
 describe('LogoutUseCase', () => {
   const ip = '198.51.100.7';
@@ -78,7 +79,7 @@ describe('LogoutUseCase', () => {
   it('still revokes the session when the revocations cannot be read yet (a replica that is still syncing)', async () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
-    const unreadable = jest.spyOn(core.revoked, 'isRevoked').mockRejectedValue(new StateStoreUnavailableError('redis'));
+    const unreadable = jest.spyOn(core.revoked as RevokedSessions, 'isRevoked').mockRejectedValue(new StateStoreUnavailableError('redis'));
     expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
     unreadable.mockRestore();
     expect(await core.revoked.isRevoked(session.id)).toBe(true);
