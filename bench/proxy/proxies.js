@@ -27,14 +27,6 @@ const path = require('node:path');
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Fills `${NAME}` like envsubst restricted to the given names, leaving nginx's own `$variables` alone. */
-function fillTemplate(template, values) {
-  return template.replace(/\$\{([A-Z_]+)\}/g, (whole, name) => {
-    if (values[name] === undefined) throw new Error(`template placeholder ${whole} has no value`);
-    return values[name];
-  });
-}
-
 /** `text` with `pattern` replaced, which must match exactly once. */
 function editOnce(text, pattern, replacement, what) {
   const hits = text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`));
@@ -42,16 +34,6 @@ function editOnce(text, pattern, replacement, what) {
     throw new Error(`bench proxy variant "${what}": expected one match of ${pattern} in the shipped template, found ${hits === null ? 0 : hits.length}`);
   return text.replace(pattern, replacement);
 }
-
-const shippedNginx = (name) => fs.readFileSync(path.join(EXAMPLES, 'nginx', name), 'utf8');
-
-/** Whether the shipped template already asks in issue 20's shape (then the efficient variant is the shipped one). */
-function shippedNginxIsEfficient() {
-  const t = shippedNginx('portcullis.conf.template');
-  return /^\s*proxy_method\s+HEAD\s*;/m.test(t) && /^\s*keepalive\s+\d+\s*;/m.test(t + shippedNginx('default.conf.template'));
-}
-
-const EFFICIENT_UPSTREAM = 'portcullis_bench_forward_auth';
 
 const RENDER_SCRIPT = path.join(EXAMPLES, 'nginx', 'render.sh');
 
@@ -65,7 +47,6 @@ function variantOfRendered(text, variant, forwardAuthHostPort) {
     t = editOnce(t, /^\s*proxy_set_header\s+Connection\s+""\s*;\n/m, '', variant);
     t = editOnce(t, /proxy_pass\s+http:\/\/portcullis_forward_auth(\/api\/auth\/nginx)\s*;/, `proxy_pass http://${forwardAuthHostPort}$1;`, variant);
   }
-  if (variant === 'efficient') throw new Error('the efficient variant is only made while the shipped template lacks that shape');
   return t;
 }
 
@@ -90,24 +71,6 @@ function renderWithScript(out, { port, appHost, appPort, authHost, gatewayPort, 
       const text = fs.readFileSync(path.join(out, f), 'utf8');
       return [f, f === `portcullis-app-${appHost}.conf` && variant !== 'shipped' ? variantOfRendered(text, variant, forwardAuthHostPort) : text];
     });
-}
-
-/** The shipped protected-app template, or one of the variants above (templates without render.sh). */
-function protectedTemplate(variant) {
-  let t = shippedNginx('portcullis.conf.template');
-  if (variant === 'unprotected') t = editOnce(t, /^(\s*)auth_request\s+\/portcullis-auth\s*;/m, '$1auth_request off;', variant);
-  if (variant === 'previous') throw new Error('the previous variant is only made once the shipped template has the efficient shape');
-  if (variant === 'efficient') {
-    t = editOnce(
-      t,
-      /^(\s*)proxy_pass\s+\$\{PORTCULLIS_FORWARD_AUTH_URL\}(\/api\/auth\/nginx)\s*;/m,
-      [`$1proxy_pass http://${EFFICIENT_UPSTREAM}$2;`, '$1proxy_http_version 1.1;', '$1proxy_set_header Connection "";', '$1proxy_method HEAD;'].join('\n'),
-      variant,
-    );
-    if (!/proxy_set_header\s+X-Original-Method\s+\$request_method\s*;/.test(t))
-      throw new Error('efficient variant: the shipped template no longer sends X-Original-Method');
-  }
-  return t;
 }
 
 /** The top of an nginx.conf running in the foreground with every file under `dir` (as the e2e support), one worker. */
@@ -174,27 +137,9 @@ function treePids(pid) {
 async function startNginx({ dir, name, port, appHost, appPort, forwardAuthUrl, authHost, gatewayPort, variant = 'shipped', extraServers = [] }) {
   fs.mkdirSync(dir, { recursive: true });
   const forwardAuthHostPort = new URL(forwardAuthUrl).host;
-  let files;
-  if (fs.existsSync(RENDER_SCRIPT)) {
-    files = renderWithScript(path.join(dir, 'conf.d'), { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant });
-  } else {
-    const values = {
-      APP_LISTEN: `127.0.0.1:${port}`,
-      APP_HOST: appHost,
-      APP_UPSTREAM: `http://127.0.0.1:${appPort}`,
-      PORTCULLIS_FORWARD_AUTH_URL: forwardAuthUrl,
-    };
-    files = [
-      ['default.conf', fillTemplate(shippedNginx('default.conf.template'), values)],
-      ['app.conf', fillTemplate(protectedTemplate(variant), values)],
-    ];
-  }
+  const files = renderWithScript(path.join(dir, 'conf.d'), { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant });
   files.push(...extraServers.map((s, i) => [`extra-${i}.conf`, s]));
   const includes = [];
-  if (variant === 'efficient') {
-    const u = new URL(forwardAuthUrl);
-    files.unshift(['upstream.conf', `upstream ${EFFICIENT_UPSTREAM} {\n    server ${u.host};\n    keepalive 32;\n}\n`]);
-  }
   for (const [file, text] of files) {
     fs.writeFileSync(path.join(dir, file), text);
     includes.push(`  include ${path.join(dir, file)};`);
@@ -250,4 +195,4 @@ function proxyHandle(name, child, port, host) {
   };
 }
 
-module.exports = { startNginx, startCaddy, shippedNginxIsEfficient, fillTemplate, EXAMPLES };
+module.exports = { startNginx, startCaddy, EXAMPLES };

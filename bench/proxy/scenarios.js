@@ -14,7 +14,7 @@ const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startNginx, startCaddy, shippedNginxIsEfficient } = require('./proxies');
+const { startNginx, startCaddy } = require('./proxies');
 
 const APP_HOST = 'app.bench.test';
 const AUTH_HOST = 'auth.bench.test';
@@ -269,11 +269,9 @@ async function proxyScenarios(kit, wanted) {
           bare: target(await proxy(startNginx, { name: `nginx-${variant}-bare`, forwardAuthUrl: bare.url, variant }), bare, label),
         });
       };
-      const efficientShipped = shippedNginxIsEfficient();
-      await configFor('shipped', efficientShipped ? 'shipped template (issue 20 shape)' : 'shipped template', true);
-      // Before and after in one run: the other shape as a bench-only variant of the shipped template.
-      if (efficientShipped) await configFor('previous', 'before issue 20: GET, no keepalive pool (bench variant)', false);
-      else await configFor('efficient', 'issue 20 shape (bench variant)', false);
+      await configFor('shipped', 'shipped template (issue 20 shape)', true);
+      // Before and after in one run: the shape before issue 20 as a bench-only variant of the shipped template.
+      await configFor('previous', 'before issue 20: GET, no keepalive pool (bench variant)', false);
 
       // nginx's own auth_basic with the gateway's bcrypt hash: what people use instead for headless clients.
       const htpasswd = path.join(dir, 'htpasswd');
