@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { TEST_SECRET, usersEntry } from '../../support/credentials';
 import { freePort } from '../../support/net';
+import { selfSignedCertificate } from '../../support/tls';
 import { runCli, startChild, startGatewayProcess, waitForHttp, type Child } from '../../support/process';
 import { nginxMainHead, startCaddy, startNginx } from './proxies';
 
@@ -65,36 +65,6 @@ async function startHeaderEcho(): Promise<{ port: number; close(): Promise<void>
         server.close(() => resolve());
       }),
   };
-}
-
-/** A self-signed certificate for *.example.test (the doctor accepts it only with --insecure). */
-function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=example.test',
-      '-addext',
-      'subjectAltName=DNS:example.test,DNS:*.example.test',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
 }
 
 interface Ports {
@@ -262,7 +232,8 @@ https://:${ports.proxy} {
  */
 export async function startLab(options: { gatewayEnv?: Record<string, string> } = {}): Promise<Lab> {
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-doctor-'));
-  const tls = makeCertificate(dir);
+  const { certificate, key } = selfSignedCertificate(dir, ['example.test', '*.example.test']);
+  const tls = { cert: certificate, key };
   const upstream = await startHeaderEcho();
   const ports: Ports = { proxy: await freePort(), gateway: await freePort(), upstream: upstream.port };
   const username = 'alice';

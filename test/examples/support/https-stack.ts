@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -8,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { freePorts } from '../../support/net';
+import { selfSignedCertificate } from '../../support/tls';
 import { startGatewayProcess, waitForHttp, type Child } from '../../support/process';
 import { startCaddy, startNginx, type ProxyLayout } from '../../e2e/support/proxies';
 
@@ -54,38 +54,6 @@ export interface ExampleStack {
   /** Plain HTTP to `host` on the proxy's HTTP port. */
   fetchPlain(host: string, path: string): Promise<Answer>;
   stop(): Promise<void>;
-}
-
-/** A self-signed certificate for every host of the examples, as an operator makes one for a test: openssl req -x509. */
-export function selfSignedCertificate(dir: string): { certificate: string; key: string } {
-  const certificate = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      certificate,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=example.test',
-      '-addext',
-      `subjectAltName=${Object.values(HOSTS)
-        .map((h) => `DNS:${h}`)
-        .join(',')}`,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { certificate, key };
 }
 
 /** The protected application: answers 200 with what it received, and remembers it by X-Probe. */
@@ -246,7 +214,7 @@ export async function startExampleStack(proxy: ExampleProxy): Promise<ExampleSta
         { host: HOSTS.app, upstreamPort: recorder.port },
         { host: HOSTS.svc, upstreamPort: recorder.port },
       ],
-      tls: { ...(proxy === 'nginx' ? selfSignedCertificate(dir) : { certificate: '', key: '' }), httpPort },
+      tls: { ...(proxy === 'nginx' ? selfSignedCertificate(dir, Object.values(HOSTS)) : { certificate: '', key: '' }), httpPort },
     };
     const proxyDir = join(dir, proxy);
     children.push(proxy === 'nginx' ? await startNginx(proxyDir, layout) : await startCaddy(proxyDir, layout));
