@@ -7,7 +7,8 @@ import { optionalModules } from '../../src/composition/optional-modules';
 import { FixedClock } from '../support/fakes';
 import { LdapWiretap, START_TLS_OID } from '../support/ldap-wiretap';
 import { capturedLogger } from '../support/loggers';
-import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd, makeTestCa } from '../support/slapd';
+import { BASE_DN, SERVICE_DN, SERVICE_PASSWORD, Slapd } from '../support/slapd';
+import { makeTestCa } from '../support/tls';
 
 const TESS = { uid: 'tess', password: 'tess-Pa55word-in-the-clear?', cn: 'Tess' };
 const open: LdapUserStore[] = [];

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './net';
+import { issueServerCertificate, makeTestCa } from './tls';
 
 /** The directory of initdb/pg_ctl: Debian keeps them under /usr/lib/postgresql/<major>/bin, off PATH. */
 function binDir(): string {
@@ -88,44 +89,8 @@ export class PostgresServer {
    */
   async enableTls(): Promise<string> {
     const tls = (name: string): string => join(this.dir, name);
-    const openssl = (args: string[]): void => {
-      const r = spawnSync('openssl', args, { cwd: this.dir, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
-    };
-    openssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=portcullis test CA',
-      '-keyout',
-      tls('ca.key'),
-      '-out',
-      tls('ca.pem'),
-    ]);
-    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', tls('server.key'), '-out', tls('server.csr')]);
-    writeFileSync(tls('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    openssl([
-      'x509',
-      '-req',
-      '-in',
-      tls('server.csr'),
-      '-CA',
-      tls('ca.pem'),
-      '-CAkey',
-      tls('ca.key'),
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      tls('san.ext'),
-      '-out',
-      tls('server.pem'),
-    ]);
+    makeTestCa(this.dir, 'ca', 'portcullis test CA');
+    issueServerCertificate(this.dir, 'ca', tls('server.key'), tls('server.pem'));
     for (const f of ['server.key', 'server.pem']) {
       chmodSync(tls(f), 0o600);
       if (this.user.uid !== null && this.user.gid !== null) chownSync(tls(f), this.user.uid, this.user.gid);

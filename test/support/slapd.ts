@@ -1,10 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Attribute, Change, Client } from 'ldapts';
 import { accepts, freePort } from './net';
+import { issueServerCertificate, makeTestCa } from './tls';
 
 const SLAPD = '/usr/sbin/slapd';
 const SCHEMA_DIR = '/etc/ldap/schema';
@@ -74,25 +75,7 @@ export class Slapd {
       // A throwaway CA signs the server's certificate, as a private CA would: clients trust it
       // through LDAP_CA_FILE (the CA's certificate), not by turning verification off.
       makeTestCa(dir, 'ca', 'Portcullis test CA');
-      writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-      openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'server.csr')]);
-      openssl([
-        'x509',
-        '-req',
-        '-in',
-        join(dir, 'server.csr'),
-        '-CA',
-        join(dir, 'ca.pem'),
-        '-CAkey',
-        join(dir, 'ca.key'),
-        '-CAcreateserial',
-        '-days',
-        '1',
-        '-extfile',
-        join(dir, 'san.ext'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ]);
+      issueServerCertificate(dir, 'ca', join(dir, 'key.pem'), join(dir, 'cert.pem'));
     }
     writeFileSync(join(dir, 'slapd.conf'), config(dir, options.tls === true));
     const server = new Slapd(dir, await freePort(), options.tls === true ? await freePort() : null);
@@ -247,34 +230,6 @@ export class Slapd {
       }
     });
   }
-}
-
-function openssl(args: readonly string[]): void {
-  execFileSync('openssl', args, { stdio: 'ignore' });
-}
-
-/** A self-signed CA in `dir`: `<name>.key` and `<name>.pem` (the certificate, what LDAP_CA_FILE names). */
-export function makeTestCa(dir: string, name: string, subject: string): string {
-  openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${subject}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout',
-    join(dir, `${name}.key`),
-    '-out',
-    join(dir, `${name}.pem`),
-  ]);
-  return join(dir, `${name}.pem`);
 }
 
 export const personDn = (uid: string): string => `uid=${uid},ou=people,${BASE_DN}`;
