@@ -27,6 +27,9 @@ const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
 /** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
+/** Unauthenticated answers kept per context (see loginRefusals), and the longest return target kept. */
+const LOGIN_REFUSALS_MAX = 256;
+const LOGIN_REFUSAL_TARGET_MAX_LENGTH = 1024;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -96,6 +99,11 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
     browser: { proxy, apiMode: false, ...urls },
     api: { proxy, apiMode: true, ...urls },
   })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+  // The refusal of an unauthenticated request depends only on the context and the return target,
+  // and a browser without a session asks again and again for the same few pages: each context
+  // keeps its decisions per target (bounded like the use case's memo of targets, emptied when
+  // full), so the Location is not encoded and the answer not built per request.
+  const loginRefusals = contexts.map(() => ({ browser: new Map<string | null, ForwardAuthDecision>(), api: new Map<string | null, ForwardAuthDecision>() }));
   const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
@@ -127,8 +135,19 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
 
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
     if (result.ok) return allowed(result.value.identity, result.value.headers, known);
+    const error = result.error;
     const context = apiMode ? contexts[known].api : contexts[known].browser;
-    return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
+    if (error.code !== 'unauthenticated') return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
+    const refusals = apiMode ? loginRefusals[known].api : loginRefusals[known].browser;
+    let refused = refusals.get(error.returnTo);
+    if (refused === undefined) {
+      refused = Object.freeze({ answer: Object.freeze(forwardAuthRefused(error, context)), proxyIndex: known, outcome: OUTCOME.unauthenticated });
+      if (error.returnTo === null || error.returnTo.length <= LOGIN_REFUSAL_TARGET_MAX_LENGTH) {
+        if (refusals.size >= LOGIN_REFUSALS_MAX) refusals.clear();
+        refusals.set(error.returnTo, refused);
+      }
+    }
+    return refused;
   };
 
   return (req, known, requestId) => {

@@ -36,8 +36,22 @@ export type AuthorizeProxyRequestError =
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** How many original URLs keep their vetted return target (see returnTargetOf), and the longest one kept. */
+const RETURN_TARGETS_MAX = 256;
+const RETURN_TARGET_MAX_LENGTH = 1024;
+
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
+  /**
+   * The return target of each recently refused original URL: a browser without a session gets a
+   * 302 on every request, and vetting the URL runs the WHATWG URL parser each time. A memo of a
+   * pure function of the URL and the protected domain (the domain is fixed for this object), keyed
+   * by the exact text, so it answers exactly what the function would; bounded in entries and in
+   * the length of a URL it keeps, emptied when full (a flood of distinct paths only pays the
+   * parser, as it did without the memo).
+   */
+  private readonly returnTargets = new Map<string, string | null>();
+
   constructor(
     private readonly authenticator: RequestAuthenticator,
     private readonly policy: AccessPolicy,
@@ -79,7 +93,7 @@ export class AuthorizeProxyRequestUseCase {
         return ok({ identity, headers: decision.headers ?? NO_HEADERS });
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
-        return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
+        return err({ code: 'unauthenticated', returnTo: original === null ? null : this.returnTargetOf(original.url) });
       case 'ambiguous_path':
         this.audit.record({
           event: 'access_denied',
@@ -105,5 +119,17 @@ export class AuthorizeProxyRequestUseCase {
           network: decision.network === true,
         });
     }
+  }
+
+  /** `safeRedirectTarget(url, protectedDomain)`, remembered for recent URLs (see returnTargets). */
+  private returnTargetOf(url: string): string | null {
+    const known = this.returnTargets.get(url);
+    if (known !== undefined) return known;
+    const target = safeRedirectTarget(url, this.settings.protectedDomain);
+    if (url.length <= RETURN_TARGET_MAX_LENGTH) {
+      if (this.returnTargets.size >= RETURN_TARGETS_MAX) this.returnTargets.clear();
+      this.returnTargets.set(url, target);
+    }
+    return target;
   }
 }
