@@ -83,7 +83,7 @@ async function main() {
   // Its own database, as the bench's gateways have (the default store without REDIS_URL).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-http-driver-'));
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = { APP_URL: 'https://auth.bench.test', SECRET, USERS: `bench:${hash}`, LOG_LEVEL: 'warn', PORT: '0', DATA_DIR: dataDir };
+  const env = { APP_URL: 'https://auth.bench.test', SECRET, USERS: `bench:${hash}`, LOG_LEVEL: 'warn', PORT: '0', DATA_DIR: dataDir, BASIC_CACHE_TTL: '3600' };
   const loaded = loadConfig({ env });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const gateway = createGateway(loaded.config);
