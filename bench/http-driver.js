@@ -1,6 +1,7 @@
 'use strict';
-// One forward-auth case over real HTTP in one process, for `bench/instructions.js`
-// (INSTRUCTIONS_DRIVER=http): a node:http server with the gateway's listener, or a bare one giving
+// One forward-auth case over real HTTP in one process, timed with `/usr/bin/time` or profiled with
+// `node --cpu-prof` (under valgrind its connections were reset, so it does not count instructions
+// yet): a node:http server with the gateway's listener, or a bare one giving
 // the same answer (HTTP_DRIVER_TARGET=bare, as bench/bare-server.js does), and CONNECTIONS raw
 // keep-alive sockets each sending its next request when the last answer arrived (as autocannon
 // does). Unlike bench/hot-path.js this includes Node's own HTTP work (parsing, headers, writev),

@@ -8,31 +8,19 @@
 //   npm run build --silent && node bench/instructions.js
 //   INSTRUCTIONS_CASES=basic INSTRUCTIONS_DIST=<other>/dist/src node bench/instructions.js
 //
-// INSTRUCTIONS_FEW / INSTRUCTIONS_MANY (default 20000 / 60000; 3000 / 9000 over HTTP). About a
-// minute per case and run. INSTRUCTIONS_DRIVER=http counts over real HTTP instead (bench/http-driver.js:
-// Node's parser and response code included, and the client's share), HTTP_DRIVER_TARGET=bare the
-// bare server giving the same answer.
+// INSTRUCTIONS_FEW / INSTRUCTIONS_MANY (default 20000 / 60000). About a minute per case and run.
 const { execFile } = require('node:child_process');
 const path = require('node:path');
 
-const HTTP = process.env.INSTRUCTIONS_DRIVER === 'http';
-const FEW = Number(process.env.INSTRUCTIONS_FEW || (HTTP ? 3_000 : 20_000));
-const MANY = Number(process.env.INSTRUCTIONS_MANY || (HTTP ? 9_000 : 60_000));
+const FEW = Number(process.env.INSTRUCTIONS_FEW || 20_000);
+const MANY = Number(process.env.INSTRUCTIONS_MANY || 60_000);
 const CASES = (process.env.INSTRUCTIONS_CASES || 'cookie,basic,unauth-api,unauth-browser').split(',');
 
 function count(name, iterations) {
   // The longest Basic cache life: a run under valgrind outlasts the default minute (see hot-path.js).
   const env = { ...process.env, HOT_PATH_CASES: name, HOT_PATH_SAMPLES: '1', HOT_PATH_ITERATIONS: String(iterations), HOT_PATH_BASIC_CACHE_TTL: '3600' };
-  env.HTTP_DRIVER_CASE = name;
-  env.HTTP_DRIVER_REQUESTS = String(iterations);
   if (process.env.INSTRUCTIONS_DIST) env.HOT_PATH_DIST = process.env.INSTRUCTIONS_DIST;
-  const args = [
-    '--tool=callgrind',
-    '--smc-check=all-non-file',
-    '--callgrind-out-file=/dev/null',
-    process.execPath,
-    path.join(__dirname, HTTP ? 'http-driver.js' : 'hot-path.js'),
-  ];
+  const args = ['--tool=callgrind', '--smc-check=all-non-file', '--callgrind-out-file=/dev/null', process.execPath, path.join(__dirname, 'hot-path.js')];
   return new Promise((resolve, reject) => {
     execFile('valgrind', args, { env, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
       const m = /Collected : (\d+)/.exec(stderr);
