@@ -11,30 +11,40 @@ import { CHROMIUM_ARGS, type ProxyName } from './support/stack';
 import { startEchoApp } from './support/upstream';
 
 /**
- * Issue 17 end to end: one gateway, two root domains (`example.test`, the primary, and
- * `other.test`), real nginx and caddy each serving an application on both, headless Chromium
- * resolving both domains to 127.0.0.1. Plain HTTP on loopback (no Secure cookies needed).
+ * Issue 17 end to end: two root domains (`example.test`, the primary, and `other.test`), real
+ * nginx and caddy each serving both gateway hosts and an application on each domain from the
+ * shipped examples, headless Chromium resolving both domains to 127.0.0.1. Plain HTTP on
+ * loopback (no Secure cookies needed).
  */
 const PROXIES: readonly ProxyName[] = ['nginx', 'caddy'];
 const PASSWORD = 'alice-Pa55word!';
 
 let dir: string;
 let browser: Browser;
-let gatewayPort: number;
-let primary: string;
-let secondary: string;
 const children: Child[] = [];
 const closers: (() => Promise<void>)[] = [];
-const sites: Partial<Record<ProxyName, { first: string; second: string }>> = {};
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'portcullis-e2e-domains-'));
-  const echo = await startEchoApp();
-  closers.push(() => echo.close());
-  gatewayPort = await freePort();
+interface DomainsSite {
+  /** Gateway URLs as the browser reaches them, through the proxy (APP_URL's two entries). */
+  readonly primary: string;
+  readonly secondary: string;
+  /** An application on each root domain, behind the same proxy. */
+  readonly first: string;
+  readonly second: string;
+}
+const sites: Partial<Record<ProxyName, DomainsSite>> = {};
+
+/**
+ * One gateway per proxy (its APP_URL names the proxy's port), set up as the README says: the
+ * proxy serves both gateway hosts (nginx: AUTH_HOST lists both; caddy: AUTH_ADDRESS lists both)
+ * and an application on each root domain.
+ */
+async function startSite(proxy: ProxyName, echoPort: number): Promise<DomainsSite> {
+  const port = await freePort();
+  const gatewayPort = await freePort();
   const forwardAuthPort = await freePort();
-  primary = `http://auth.example.test:${gatewayPort}`;
-  secondary = `http://auth.other.test:${gatewayPort}`;
+  const primary = `http://auth.example.test:${port}`;
+  const secondary = `http://auth.other.test:${port}`;
   const gateway = startGatewayProcess(
     {
       PORT: String(gatewayPort),
@@ -43,19 +53,25 @@ beforeAll(async () => {
       SECRET: TEST_SECRET,
       USERS: usersEntry('alice', PASSWORD),
       LOG_LEVEL: 'warn',
-      DATA_DIR: join(dir, 'data'),
+      DATA_DIR: join(dir, `data-${proxy}`),
     },
-    { logFile: join(dir, 'gateway.log') },
+    { logFile: join(dir, `gateway-${proxy}.log`) },
   );
   children.push(gateway);
-  await waitForHttp(gateway, gatewayPort, `auth.example.test:${gatewayPort}`);
-  for (const proxy of PROXIES) {
-    const port = await freePort();
-    const apps = [`app-${proxy}.example.test`, `app-${proxy}.other.test`].map((host) => ({ host, upstreamPort: echo.port }));
-    const layout = { port, authHost: 'auth.example.test', gatewayPort, forwardAuthPort, apps };
-    children.push(proxy === 'nginx' ? await startNginx(join(dir, 'nginx'), layout) : await startCaddy(join(dir, 'caddy'), layout));
-    sites[proxy] = { first: `http://${apps[0].host}:${port}`, second: `http://${apps[1].host}:${port}` };
-  }
+  await waitForHttp(gateway, gatewayPort, `auth.example.test:${port}`);
+  const apps = [`app-${proxy}.example.test`, `app-${proxy}.other.test`].map((host) => ({ host, upstreamPort: echoPort }));
+  // nginx: server_name takes several names; caddy: the site address takes a comma list (the scheme and port are added by the support code).
+  const authHost = proxy === 'nginx' ? 'auth.example.test auth.other.test' : `auth.example.test:${port}, http://auth.other.test`;
+  const layout = { port, authHost, gatewayPort, forwardAuthPort, apps };
+  children.push(proxy === 'nginx' ? await startNginx(join(dir, 'nginx'), layout) : await startCaddy(join(dir, 'caddy'), layout));
+  return { primary, secondary, first: `http://${apps[0].host}:${port}`, second: `http://${apps[1].host}:${port}` };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portcullis-e2e-domains-'));
+  const echo = await startEchoApp();
+  closers.push(() => echo.close());
+  for (const proxy of PROXIES) sites[proxy] = await startSite(proxy, echo.port);
   const args = CHROMIUM_ARGS.map((a) =>
     a.startsWith('--host-resolver-rules=') ? '--host-resolver-rules=MAP *.example.test 127.0.0.1, MAP *.other.test 127.0.0.1' : a,
   );
@@ -75,7 +91,9 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 describe.each(PROXIES)('through %s', (proxy) => {
-  const site = (): { first: string; second: string } => {
+  const primary = (): string => site().primary;
+  const secondary = (): string => site().secondary;
+  const site = (): DomainsSite => {
     const s = sites[proxy];
     if (s === undefined) throw new Error(`${proxy} is not running`);
     return s;
@@ -85,9 +103,9 @@ describe.each(PROXIES)('through %s', (proxy) => {
     const { context, page } = await newPage();
     const first = `${site().first}/reports?x=1`;
     await page.goto(first);
-    await page.waitForURL(`${primary}/login?**`);
+    await page.waitForURL(`${primary()}/login?**`);
     await submitPassword(page, 'alice', PASSWORD);
-    await page.waitForURL(`${primary}/continue?**`);
+    await page.waitForURL(`${primary()}/continue?**`);
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.waitForURL(first);
     expect(await echoed(page, 'remote-user')).toBe('alice');
@@ -99,7 +117,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     await page.goto(second);
     await page.waitForURL(second);
     expect(await echoed(page, 'remote-user')).toBe('alice');
-    const redeem = seen.find((u) => u.startsWith(`${secondary}/api/handoff/redeem?`));
+    const redeem = seen.find((u) => u.startsWith(`${secondary()}/api/handoff/redeem?`));
     expect(redeem).toBeDefined();
     expect([...new URL(redeem ?? '').searchParams.keys()]).toEqual(['code']);
     const cookies = await context.cookies();
@@ -111,14 +129,14 @@ describe.each(PROXIES)('through %s', (proxy) => {
     expect(replay?.status()).toBe(400);
 
     // Log out on the second domain's gateway page.
-    await page.goto(`${secondary}/logout`);
+    await page.goto(`${secondary()}/logout`);
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL(`${secondary}/login**`);
+    await page.waitForURL(`${secondary()}/login**`);
     // The first domain's cookie is still in the browser, but its session is over.
     await page.goto(first);
-    await page.waitForURL(`${primary}/login?**`);
+    await page.waitForURL(`${primary()}/login?**`);
     await page.goto(second);
-    await page.waitForURL(`${primary}/login?**`);
+    await page.waitForURL(`${primary()}/login?**`);
     await context.close();
   });
 
@@ -126,9 +144,9 @@ describe.each(PROXIES)('through %s', (proxy) => {
     const { context, page } = await newPage();
     const second = `${site().second}/direct`;
     await page.goto(second);
-    await page.waitForURL(`${primary}/login?**`);
+    await page.waitForURL(`${primary()}/login?**`);
     await submitPassword(page, 'alice', PASSWORD);
-    await page.waitForURL(`${primary}/continue?**`);
+    await page.waitForURL(`${primary()}/continue?**`);
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.waitForURL(second);
     expect(await echoed(page, 'remote-user')).toBe('alice');
@@ -138,15 +156,15 @@ describe.each(PROXIES)('through %s', (proxy) => {
   test('a code issued for another browser is refused (no session planted from a link)', async () => {
     const attacker = await newPage();
     await attacker.page.goto(`${site().first}/`);
-    await attacker.page.waitForURL(`${primary}/login?**`);
+    await attacker.page.waitForURL(`${primary()}/login?**`);
     await submitPassword(attacker.page, 'alice', PASSWORD);
-    await attacker.page.waitForURL(`${primary}/continue?**`);
+    await attacker.page.waitForURL(`${primary()}/continue?**`);
     const seen: string[] = [];
     attacker.page.on('request', (r) => seen.push(r.url()));
     // The attacker stops at the redeem step and sends the link instead.
-    await attacker.page.route(`${secondary}/api/handoff/redeem**`, (route) => route.abort());
+    await attacker.page.route(`${secondary()}/api/handoff/redeem**`, (route) => route.abort());
     await attacker.page.goto(`${site().second}/`).catch(() => undefined);
-    const link = seen.find((u) => u.startsWith(`${secondary}/api/handoff/redeem?`));
+    const link = seen.find((u) => u.startsWith(`${secondary()}/api/handoff/redeem?`));
     expect(link).toBeDefined();
     const victim = await newPage();
     const answer = await victim.page.goto(link ?? '');
