@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { IssueHandoffCodeUseCase, IssueHandoffCodeError } from '../../application/use-cases/issue-handoff-code';
 import { HANDOFF_STATE } from '../../application/use-cases/issue-handoff-code';
 import type { RedeemHandoffCodeUseCase } from '../../application/use-cases/redeem-handoff-code';
@@ -9,7 +9,7 @@ import { answer, type Answer } from './answer';
 import { STORE_UNAVAILABLE } from './answers';
 import { readCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 import { gatewayHostsOf, gatewayIndexOf, type GatewayHost } from './gateway-hosts';
-import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_STATE_COOKIE } from './handoff-paths';
+import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_START_PATH, HANDOFF_STATE_COOKIE } from './handoff-paths';
 import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
 import { koaFacts } from './koa-facts';
@@ -123,4 +123,25 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     const cookies: CookieSettings = secondary.host.cookies;
     renderAnswer(ctx, redirect(result.value.redirectTarget, [setCookie(SESSION_COOKIE, result.value.sessionToken, result.value.maxAgeMs / 1000, cookies)]));
   });
+}
+
+/** The login pages, which belong to the primary: on a secondary they start a hand-off instead. */
+const LOGIN_PAGES: ReadonlySet<string> = new Set(['/login', '/totp']);
+
+/**
+ * Issue 17: the login UI stays on the primary (every login method, OAuth callbacks included,
+ * works there). A login page asked on a secondary gateway URL (say, after a logout there) starts
+ * that domain's hand-off, which logs in on the primary and comes back with this domain's cookie:
+ * to the page's `redirect_uri` when it lies inside this domain, else to this domain's account page.
+ */
+export function secondaryLoginPages(settings: HttpSettings): Middleware {
+  const hosts = gatewayHostsOf(settings);
+  return async (ctx, next) => {
+    if (hosts.length === 1 || !LOGIN_PAGES.has(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    const index = gatewayIndexOf(hosts, ctx);
+    if (index === 0) return next();
+    const host = hosts[index];
+    const target = safeRedirectTarget(query(ctx, 'redirect_uri'), host.cookies.domain) ?? `${host.url}/logout`;
+    renderAnswer(ctx, redirect(`${host.url}${HANDOFF_START_PATH}?redirect_uri=${encodeURIComponent(target)}`));
+  };
 }

@@ -203,6 +203,14 @@ describe('one login across several root domains (the hand-off)', () => {
       expect(issued.location).toMatch(new RegExp(`^${PRIMARY}/login\\?`));
     });
 
+    it('sends a login page asked on a secondary to its hand-off: the login itself happens on the primary', async () => {
+      const inside = await call(OTHER, `/login?redirect_uri=${encodeURIComponent(APP_OTHER)}`);
+      expect([inside.status, inside.location]).toEqual([302, `${OTHER}/api/handoff/start?redirect_uri=${encodeURIComponent(APP_OTHER)}`]);
+      const outside = await call(OTHER, `/login?redirect_uri=${encodeURIComponent('https://evil.test/')}`);
+      expect(outside.location).toBe(`${OTHER}/api/handoff/start?redirect_uri=${encodeURIComponent(`${OTHER}/logout`)}`);
+      expect((await call(PRIMARY, '/login')).status).toBe(200);
+    });
+
     it('answers the hand-off endpoints only on the gateway URL each belongs to', async () => {
       expect((await call(PRIMARY, `/api/handoff/start?redirect_uri=${encodeURIComponent('https://app.example.test/')}`)).status).toBe(404);
       expect((await call(PRIMARY, '/api/handoff/redeem?code=aaaaaaaaaaaaaaaaaaaaaaaa')).status).toBe(404);
