@@ -407,6 +407,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
   const cookieSecure = read('COOKIE_SECURE') ?? appUrlIsHttps;
+  // Issue 17: one Secure flag for every gateway URL; a browser drops a Secure cookie set over http.
+  if (cookieSecure && appUrls.length > 1 && appUrls.some((u) => u.startsWith('http://')))
+    problems.push(
+      'APP_URL lists http:// gateway URLs while the session cookie is Secure (https primary or COOKIE_SECURE=true): browsers drop it there; use https:// for every entry',
+    );
   const oauthAutoRedirect = read('OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
     problems.push(

@@ -62,8 +62,12 @@ describe('APP_URL', () => {
     expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,https://github.io' })).toEqual([
       expect.stringMatching(/^APP_URL entry 2 \(github\.io\): its cookie domain would be the public suffix github\.io/),
     ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,http://auth.example.org' })).toEqual([
+      expect.stringMatching(/^APP_URL lists http:\/\/ gateway URLs while the session cookie is Secure/),
+    ]);
+    expect(load({ ...VALID, APP_URL: 'https://auth.example.com,http://auth.example.org', COOKIE_SECURE: 'false' }).ok).toBe(true);
     // Private-section registrable domains and separate root domains are fine.
-    expect(load({ ...VALID, APP_URL: 'https://auth.example.com,https://me.github.io,https://auth.example.co.uk,http://localhost:3000' }).ok).toBe(true);
+    expect(load({ ...VALID, APP_URL: 'https://auth.example.com,https://me.github.io,https://auth.example.co.uk,https://localhost:3000' }).ok).toBe(true);
   });
 
   it('refuses a host that is not a DNS name or an IP address', () => {
