@@ -84,10 +84,57 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
     `,
   },
+  {
+    version: 3,
+    description: 'per-account session index, self-enrolled TOTP secrets',
+    sql: `
+      -- One row per live session (sessions themselves stay sealed cookies): what "sign out
+      -- everywhere" and the account page read. until: the session's expiry.
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+
+      -- A TOTP secret a person set up from the account page, sealed with a key derived from SECRET.
+      CREATE TABLE self_enrolled_totp (
+        username TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        created INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started BIGINT NOT NULL,
+        last_seen BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+
+      CREATE TABLE self_enrolled_totp (
+        username TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        created BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Tables whose rows carry `until` and are deleted by the sweep once it has passed, with their key column. */
 export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly key: string }> = [
@@ -95,4 +142,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'login_attempts', key: 'key' },
   { table: 'used_totp_steps', key: 'username' },
   { table: 'used_oauth_flows', key: 'id' },
+  { table: 'account_sessions', key: 'id' },
 ];
