@@ -86,7 +86,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    description: 'per-account session index, self-enrolled TOTP secrets',
+    description: 'per-account session index',
     sql: `
       -- One row per live session (sessions themselves stay sealed cookies): what "sign out
       -- everywhere" and the account page read. until: the session's expiry.
@@ -102,13 +102,6 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX account_sessions_username ON account_sessions (username, until);
       CREATE INDEX account_sessions_until ON account_sessions (until);
-
-      -- A TOTP secret a person set up from the account page, sealed with a key derived from SECRET.
-      CREATE TABLE self_enrolled_totp (
-        username TEXT PRIMARY KEY,
-        sealed TEXT NOT NULL,
-        created INTEGER NOT NULL
-      ) WITHOUT ROWID;
     `,
     postgres: `
       CREATE TABLE account_sessions (
@@ -123,12 +116,6 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX account_sessions_username ON account_sessions (username, until);
       CREATE INDEX account_sessions_until ON account_sessions (until);
-
-      CREATE TABLE self_enrolled_totp (
-        username TEXT PRIMARY KEY,
-        sealed TEXT NOT NULL,
-        created BIGINT NOT NULL
-      );
     `,
   },
 ];

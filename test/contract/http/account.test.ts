@@ -1,4 +1,5 @@
 import { hashOf, TOTP_SECRET } from '../../support/credentials';
+import { tempDataDir } from '../../support/data-dir';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE, totpCode } from '../../support/http';
 import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 
@@ -138,4 +139,31 @@ describe('the account API: /api/account and /api/account/sessions/revoke', () =>
     expect([await live(other), await live(me)]).toEqual([false, false]);
     expect(await expectEnvelope(await account(me), 401)).toMatchObject({ code: 'session_required' });
   });
+});
+
+describe('the account API across a restart on the embedded store', () => {
+  it('still lists the sessions made before the restart, and revoking one after it ends it', async () => {
+    const data = tempDataDir();
+    const env = { USERS: `alice:${hashOf('alice-pw')}`, DATA_DIR: data.dir };
+    try {
+      let gw = await startGateway(env);
+      const before = await loginCookie(gw, 'alice', 'alice-pw', { 'user-agent': CHROME });
+      const other = await loginCookie(gw, 'alice', 'alice-pw', { 'user-agent': FIREFOX });
+      await gw.close();
+      gw = await startGateway(env);
+      const listed = (await expectEnvelope(await fetch(`${gw.url}/api/account`, { headers: { cookie: before } }), 200)).sessions as Array<
+        Record<string, unknown>
+      >;
+      expect(listed.map((s) => s.browser).sort()).toEqual(['Chrome 130', 'Firefox 132']);
+      const otherId = listed.find((s) => s.current !== true)?.id;
+      expect((await postJson(gw, '/api/account/sessions/revoke', { id: otherId }, { cookie: before })).status).toBe(200);
+      await gw.close();
+      gw = await startGateway(env);
+      const live = async (cookie: string): Promise<boolean> => (await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status === 200;
+      expect([await live(before), await live(other)]).toEqual([true, false]);
+      await gw.close();
+    } finally {
+      data.remove();
+    }
+  }, 60_000);
 });
