@@ -45,13 +45,25 @@ export class ListAccountSessionsUseCase {
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     if (auth.kind !== 'session') return err({ code: 'session_required' });
     try {
-      const sessions = await liveSessionsOf(auth.session.username, this.index, this.revoked);
+      const sessions = (await liveSessionsOf(auth.session.username, this.index, this.revoked)).filter((s) => sameAccount(s, auth.session));
       return ok({ identity: auth.identity, current: auth.session, sessions });
     } catch (e) {
       if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
       throw e;
     }
   }
+}
+
+/** Methods of a local account's logins (its password, then maybe a TOTP code); OAuth sessions carry their provider's id instead. */
+const LOCAL_METHODS: ReadonlySet<string> = new Set(['password', 'totp']);
+
+/**
+ * Whether an indexed session belongs to the same account as `current`: the same name is not enough,
+ * since a local account may be named like an e-mail address an OAuth provider vouches for. Local
+ * sessions go with local sessions, OAuth ones with the same provider's.
+ */
+export function sameAccount(s: IndexedSession, current: Session): boolean {
+  return current.oauth ? s.method === current.provider : LOCAL_METHODS.has(s.method);
 }
 
 /** The indexed sessions of `username` that are neither expired nor revoked (a logout revokes without unindexing). */

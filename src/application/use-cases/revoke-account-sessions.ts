@@ -4,7 +4,7 @@ import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import { isStoreUnavailable } from '../services/store-unavailable';
-import { liveSessionsOf } from './list-account-sessions';
+import { liveSessionsOf, sameAccount } from './list-account-sessions';
 
 /** Which of the caller's sessions to end: one of them by id, all but the current one, or all. */
 export type SessionsToRevoke = { readonly scope: 'one'; readonly id: string } | { readonly scope: 'others' } | { readonly scope: 'all' };
@@ -63,7 +63,7 @@ export class RevokeAccountSessionsUseCase {
     if (auth.kind !== 'session') return err({ code: 'session_required' });
     const current = auth.session;
     try {
-      const live = await liveSessionsOf(current.username, this.index, this.revoked);
+      const live = (await liveSessionsOf(current.username, this.index, this.revoked)).filter((s) => sameAccount(s, current));
       // The current session counts even if it was never indexed (made before the index existed).
       const mine = live.some((s) => s.id === current.id) ? live : [{ id: current.id, expiresAt: current.expiresAt }, ...live];
       const chosen =

@@ -109,3 +109,30 @@ describe('LastSeenRecorder', () => {
     expect((await core.index.list('alice'))[0].lastSeenAt).toBe(core.clock.now());
   });
 });
+
+describe('the account a session belongs to', () => {
+  it('keeps a local account apart from OAuth sessions of the same name: it neither lists nor ends them', async () => {
+    const core = makeCore([aUser().named('olivia@example.com').withPassword('pw').build()]);
+    const { token } = await signIn(core, 'olivia@example.com', 'pw');
+    const at = core.clock.now();
+    const oauth = {
+      id: 'oauth-session',
+      username: 'olivia@example.com',
+      method: 'generic',
+      userAgent: '',
+      address: ip,
+      startedAt: at,
+      expiresAt: at + 60_000,
+      lastSeenAt: at,
+    };
+    await core.index.register(oauth);
+    const listed = await core.listAccountSessions.execute({ sessionToken: token, ip });
+    expect(listed.ok && listed.value.sessions.map((s) => s.id)).not.toContain('oauth-session');
+    expect(await core.revokeAccountSessions.execute({ sessionToken: token, fromThisSite: true, target: { scope: 'one', id: 'oauth-session' }, ip })).toEqual({
+      ok: false,
+      error: { code: 'session_not_found' },
+    });
+    await core.revokeAccountSessions.execute({ sessionToken: token, fromThisSite: true, target: { scope: 'all' }, ip });
+    expect(await core.revoked.isRevoked('oauth-session')).toBe(false);
+  });
+});
