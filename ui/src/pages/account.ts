@@ -141,7 +141,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
           h('h3', { id: nameId }, deviceName(s), s.current && h('span', { class: 'badge' }, ' (this session)')),
           h(
             'dl',
-            { class: 'facts' },
+            { class: 'session-facts' },
             h('dt', {}, 'Signed in with'),
             h('dd', {}, methodLabel(s.method, ctx)),
             s.address !== '' && h('dt', {}, 'Address'),
@@ -186,6 +186,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     ),
     logout,
     alert,
+    // The demo's next step comes first: its operator is trying the gateway out.
+    ctx.app.demo !== null && firstAppSteps(ctx.app.demo.forwardAuth),
     view !== null &&
       h(
         'section',
@@ -196,7 +198,6 @@ export async function accountPage(ctx: PageContext): Promise<void> {
         h('p', { class: 'session-actions' }, others, everywhere),
       ),
     passkeys,
-    ctx.app.demo !== null && firstAppSteps(ctx.app.demo.forwardAuth),
   );
   if (view !== null) fill(view.sessions);
   mountPasskeys(passkeys, ctx);
