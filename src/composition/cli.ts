@@ -32,6 +32,8 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       }),
     optionsHelp: renderOptionsHelp(),
     doctor: { transport: socketProbeTransport },
+    // The gateway's container and store load only for this command.
+    sessions: (dataDir) => (require('./sessions-cli') as typeof import('./sessions-cli')).openSessionsAdmin(env, dataDir),
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {
       // With DATABASE_URL the records are in PostgreSQL: pg_dump copies them (a --data-dir still means the embedded file).
@@ -57,6 +59,9 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
       const summary = [`APP_URL ${c.appUrl}`, `session cookie: ${describeCookieDomain(protectedDomainOfAppUrl(c.appUrl))}`];
+      // Issue 17: each further gateway URL, with the cookie domain its hand-off sets.
+      for (const url of c.appUrls.slice(1))
+        summary.push(`APP_URL ${url} (hand-off from ${c.appUrl}): session cookie ${describeCookieDomain(protectedDomainOfAppUrl(url))}`);
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
       if (c.usersFile !== null)
         summary.push(

@@ -77,7 +77,8 @@ import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
-import { protectedDomainOfAppUrl } from './cookie-domain';
+import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
+import { bindHandoff } from './handoff';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -85,6 +86,9 @@ import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from 
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
+import { bindAccount } from './account';
+import type { SessionIndex } from '../application/ports/session-index';
+import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -133,6 +137,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     sessionLifetimeMs: config.sessionExpirySeconds * 1000,
     lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
     protectedDomain: domain,
+    ...(config.appUrls.length > 1 ? { secondaryDomains: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain) } : {}),
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
   bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel, destination: terminalLogStream() }));
@@ -288,6 +293,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
+  bindAccount(bind);
 
   bind(
     TOKENS.LoginGuard,
@@ -317,12 +323,26 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       fingerprints: CredentialFingerprints,
       providers: OAuthProviders,
       oauth: OAuthSettings,
+      lastSeen: LastSeenRecorder,
     ) =>
-      new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
-        providers,
-        whitelist: oauth.whitelist,
-        whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
-      }),
+      new RequestAuthenticator(
+        sealer,
+        revoked,
+        users,
+        verified,
+        guard,
+        credentials,
+        clock,
+        settings,
+        audit,
+        fingerprints,
+        {
+          providers,
+          whitelist: oauth.whitelist,
+          whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
+        },
+        lastSeen,
+      ),
     [
       TOKENS.SessionSealer,
       TOKENS.RevokedSessions,
@@ -336,19 +356,21 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.CredentialFingerprints,
       TOKENS.OAuthProviders,
       TOKENS.OAuthSettings,
+      TOKENS.LastSeenRecorder,
     ],
   );
-  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d), [
+  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) => new LoginUseCase(...d), [
     TOKENS.CredentialCheck,
     TOKENS.Clock,
     TOKENS.IdGenerator,
     TOKENS.Settings,
     TOKENS.AuditLog,
     TOKENS.SessionSealer,
+    TOKENS.SessionIndex,
   ]);
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) =>
+    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) =>
       new VerifyTotpUseCase(...d),
     [
       TOKENS.RevokedSessions,
@@ -359,6 +381,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.Settings,
       TOKENS.AuditLog,
       TOKENS.SessionSealer,
+      TOKENS.SessionIndex,
     ],
   );
   bind(TOKENS.LogoutUseCase, (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d), [
@@ -380,7 +403,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) =>
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer, SessionIndex]) =>
       new CompleteOAuthUseCase(...d),
     [
       TOKENS.OAuthProviders,
@@ -392,6 +415,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.OAuthSettings,
       TOKENS.AuditLog,
       TOKENS.SessionSealer,
+      TOKENS.SessionIndex,
     ],
   );
   bind(
@@ -399,6 +423,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
+      ...(config.appUrls.length > 1
+        ? { gateways: gatewayDomainsOf(config.appUrls).map((g) => ({ url: g.url, cookies: { domain: g.domain, secure: config.cookieSecure } })) }
+        : {}),
       app: {
         title: config.appTitle,
         genericName: config.genericName,
@@ -422,5 +449,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     }),
     [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
+  bindHandoff(c, config);
   return c;
 }

@@ -17,6 +17,9 @@ import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { HandoffCodes } from '../application/ports/handoff-codes';
+import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/use-cases/issue-handoff-code';
+import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
@@ -35,6 +38,10 @@ import type { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import type { Config } from './config';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
+import type { SessionIndex } from '../application/ports/session-index';
+import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import type { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import type { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 
 declare const resolvesTo: unique symbol;
 
@@ -97,6 +104,15 @@ export const TOKENS = {
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
   ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
   CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
+  // Issue 17: the hand-off between gateway domains (bound in handoff.ts).
+  HandoffCodes: token<HandoffCodes>('HandoffCodes'),
+  HandoffSettings: token<HandoffSettings>('HandoffSettings'),
+  IssueHandoffCodeUseCase: token<IssueHandoffCodeUseCase>('IssueHandoffCodeUseCase'),
+  RedeemHandoffCodeUseCase: token<RedeemHandoffCodeUseCase>('RedeemHandoffCodeUseCase'),
+  SessionIndex: token<SessionIndex>('SessionIndex'),
+  LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
+  ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
+  RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -17,6 +17,7 @@ import { instrumentation } from './instrumentation';
 import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { readForwardAuthFacts } from './request-facts';
+import { HANDOFF_START_PATH } from './handoff-paths';
 
 const PREFIX = '/api/auth/';
 const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
@@ -93,17 +94,24 @@ export function proxyIndexOf(url: string | undefined): ProxyIndex {
  */
 export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, requestId: string) => Awaitable<ForwardAuthDecision>;
 
-export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settings: Pick<HttpSettings, 'appUrl' | 'clientAddress'>): ForwardAuthDecider {
-  const urls = { loginUrl: `${settings.appUrl}/login`, unauthorizedUrl: `${settings.appUrl}/unauthorized` };
-  const contexts = KINDS.map((proxy) => ({
-    browser: { proxy, apiMode: false, ...urls },
-    api: { proxy, apiMode: true, ...urls },
-  })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+export function forwardAuthDecider(
+  useCase: AuthorizeProxyRequestUseCase,
+  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways'>,
+): ForwardAuthDecider {
   // The refusal of an unauthenticated request depends only on the context and the return target,
   // and a browser without a session asks again and again for the same few pages: each context
   // keeps its decisions per target (bounded like the use case's memo of targets, emptied when
   // full), so the Location is not encoded and the answer not built per request.
-  const loginRefusals = contexts.map(() => ({ browser: new Map<string | null, ForwardAuthDecision>(), api: new Map<string | null, ForwardAuthDecision>() }));
+  const contextsFor = (loginUrl: string) =>
+    KINDS.map((proxy) => ({
+      browser: { proxy, apiMode: false, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
+      api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
+      browserLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
+      apiLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
+    })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+  const contexts = contextsFor(`${settings.appUrl}/login`);
+  // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
+  const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
   const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
@@ -136,9 +144,13 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
     if (result.ok) return allowed(result.value.identity, result.value.headers, known);
     const error = result.error;
-    const context = apiMode ? contexts[known].api : contexts[known].browser;
-    if (error.code !== 'unauthenticated') return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
-    const refusals = apiMode ? loginRefusals[known].api : loginRefusals[known].browser;
+    if (error.code !== 'unauthenticated') {
+      const context = apiMode ? contexts[known].api : contexts[known].browser;
+      return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
+    }
+    const byProxy = error.secondary !== undefined ? (handoffContexts[error.secondary] ?? contexts) : contexts;
+    const context = apiMode ? byProxy[known].api : byProxy[known].browser;
+    const refusals = apiMode ? byProxy[known].apiLoginRefusals : byProxy[known].browserLoginRefusals;
     let refused = refusals.get(error.returnTo);
     if (refused === undefined) {
       refused = Object.freeze({ answer: Object.freeze(forwardAuthRefused(error, context)), proxyIndex: known, outcome: OUTCOME.unauthenticated });

@@ -84,10 +84,66 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
     `,
   },
+  {
+    version: 3,
+    description: 'per-account session index',
+    sql: `
+      -- One row per live session (sessions themselves stay sealed cookies): what "sign out
+      -- everywhere" and the account page read. until: the session's expiry.
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+    postgres: `
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started BIGINT NOT NULL,
+        last_seen BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+  },
+  {
+    // Issue 17. Version 5 by the wave's plan (2 to 4 are other features' steps, merged in order).
+    version: 5,
+    description: 'single-use hand-off codes between gateway domains',
+    // grant: the HandoffGrant as JSON (the session inside it is sealed); until: the code's expiry (≤ 30 s).
+    sql: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+    postgres: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Tables whose rows carry `until` and are deleted by the sweep once it has passed, with their key column. */
 export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly key: string }> = [
@@ -95,4 +151,6 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'login_attempts', key: 'key' },
   { table: 'used_totp_steps', key: 'username' },
   { table: 'used_oauth_flows', key: 'id' },
+  { table: 'account_sessions', key: 'id' },
+  { table: 'handoff_codes', key: 'code' },
 ];

@@ -1,4 +1,5 @@
 import { parseForwarded, type ForwardedHeaders, type OriginalRequest } from '../../domain/forwarded-request';
+import { gatewayIndexOfHost } from '../../domain/gateway-domains';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
@@ -21,7 +22,11 @@ export interface AuthorizeProxyRequestOutput {
 
 export type AuthorizeProxyRequestError =
   /** `returnTo` is the original URL when it is safe to send the person back there after login. */
-  | { readonly code: 'unauthenticated'; readonly returnTo: string | null }
+  /**
+   * `secondary` (issue 17) is set when the application lies inside a secondary gateway's domain
+   * (its index in `secondaryDomains`): the login goes through that domain's hand-off.
+   */
+  | { readonly code: 'unauthenticated'; readonly returnTo: string | null; readonly secondary?: number }
   /**
    * `username` is '' for an anonymous caller; `network` is true when the refusal is about the
    * client's address (blocked, not allowed, unreadable) rather than about the person.
@@ -36,21 +41,24 @@ export type AuthorizeProxyRequestError =
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** How many original URLs keep their vetted return target (see returnTargetOf), and the longest one kept. */
+/** How many original URLs keep where they log in (see returnTargets), and the longest one kept. */
 const RETURN_TARGETS_MAX = 256;
 const RETURN_TARGET_MAX_LENGTH = 1024;
+
+type UnauthenticatedError = AuthorizeProxyRequestError & { code: 'unauthenticated' };
+const NO_RETURN: UnauthenticatedError = Object.freeze({ code: 'unauthenticated', returnTo: null });
 
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
   /**
-   * The return target of each recently refused original URL: a browser without a session gets a
-   * 302 on every request, and vetting the URL runs the WHATWG URL parser each time. A memo of a
-   * pure function of the URL and the protected domain (the domain is fixed for this object), keyed
+   * Where each recently refused original URL logs in: a browser without a session gets a 302 on
+   * every request, and vetting the URL runs the WHATWG URL parser each time (twice for a secondary
+   * domain). A memo of a pure function of the URL and the configured domains (fixed for this object), keyed
    * by the exact text, so it answers exactly what the function would; bounded in entries and in
    * the length of a URL it keeps, emptied when full (a flood of distinct paths only pays the
    * parser, as it did without the memo).
    */
-  private readonly returnTargets = new Map<string, string | null>();
+  private readonly returnTargets = new Map<string, UnauthenticatedError>();
 
   constructor(
     private readonly authenticator: RequestAuthenticator,
@@ -93,7 +101,7 @@ export class AuthorizeProxyRequestUseCase {
         return ok({ identity, headers: decision.headers ?? NO_HEADERS });
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
-        return err({ code: 'unauthenticated', returnTo: original === null ? null : this.returnTargetOf(original.url) });
+        return err(this.unauthenticated(original));
       case 'ambiguous_path':
         this.audit.record({
           event: 'access_denied',
@@ -121,15 +129,31 @@ export class AuthorizeProxyRequestUseCase {
     }
   }
 
-  /** `safeRedirectTarget(url, protectedDomain)`, remembered for recent URLs (see returnTargets). */
-  private returnTargetOf(url: string): string | null {
+  /**
+   * Where the login goes, remembered for recent original URLs (see returnTargets): a pure
+   * function of the URL (its host included) and the configured domains.
+   */
+  private unauthenticated(original: OriginalRequest | null): UnauthenticatedError {
+    if (original === null) return NO_RETURN;
+    const url = original.url;
     const known = this.returnTargets.get(url);
     if (known !== undefined) return known;
-    const target = safeRedirectTarget(url, this.settings.protectedDomain);
+    const error = Object.freeze(this.whereToLogIn(original));
     if (url.length <= RETURN_TARGET_MAX_LENGTH) {
       if (this.returnTargets.size >= RETURN_TARGETS_MAX) this.returnTargets.clear();
-      this.returnTargets.set(url, target);
+      this.returnTargets.set(url, error);
     }
-    return target;
+    return error;
+  }
+
+  /** Back to the original URL when it is inside the primary's domain, or inside a secondary's (via its hand-off). */
+  private whereToLogIn(original: OriginalRequest): UnauthenticatedError {
+    const returnTo = safeRedirectTarget(original.url, this.settings.protectedDomain);
+    const secondaries = this.settings.secondaryDomains;
+    if (returnTo !== null || secondaries === undefined || secondaries.length === 0) return { code: 'unauthenticated', returnTo };
+    // Each domain's own check: a target is only ever handed to the domain that contains it.
+    const secondary = gatewayIndexOfHost(secondaries, original.hostname);
+    const target = secondary === -1 ? null : safeRedirectTarget(original.url, secondaries[secondary]);
+    return target === null ? NO_RETURN : { code: 'unauthenticated', returnTo: target, secondary };
   }
 }

@@ -162,7 +162,7 @@ describe('AuthorizeProxyRequestUseCase', () => {
       if (result.ok || result.error.code !== 'unauthenticated') throw new Error('expected a login refusal');
       return result.error.returnTo;
     };
-    const memoOf = (core: ReturnType<typeof makeCore>): Map<string, string | null> => core.authorize['returnTargets'];
+    const memoOf = (core: ReturnType<typeof makeCore>): Map<string, unknown> => core.authorize['returnTargets'];
 
     it('answers what the vetting answers, the first time and every time after, for kept and refused targets alike', async () => {
       const core = makeCore(accounts());
