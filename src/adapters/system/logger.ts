@@ -8,8 +8,6 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
-  /** False when lines of `level` go nowhere, so a caller can skip building them (absent: assume they go somewhere). */
-  enabled?(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
 /**
@@ -23,10 +21,8 @@ export class LoggerAuditLog implements AuditLog {
 
   record(event: AuditEvent): void {
     try {
-      // Skipped outright when debug lines go nowhere: this runs for every 302 and 401 of forward auth.
-      if (event.event === 'access_denied' && event.reason === 'login_required' && event.username === '') {
-        if (this.logger.enabled?.('debug') !== false) this.logger.debug('audit', { ...event });
-      } else this.logger.info('audit', { ...event });
+      if (event.event === 'access_denied' && event.reason === 'login_required' && event.username === '') this.logger.debug('audit', { ...event });
+      else this.logger.info('audit', { ...event });
     } catch {
       // An audit sink that fails must not fail the request.
     }

@@ -59,10 +59,6 @@ export class PinoLogger implements Logger {
     );
   }
 
-  enabled(level: Exclude<LogLevel, 'silent'>): boolean {
-    return this.pino.isLevelEnabled(level);
-  }
-
   debug(msg: string, fields?: Record<string, unknown>): void {
     if (fields === undefined) this.pino.debug(msg);
     else this.pino.debug(fields, msg);

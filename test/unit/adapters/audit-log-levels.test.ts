@@ -1,6 +1,6 @@
 import { LoggerAuditLog, type LogLevel } from '../../../src/adapters/system/logger';
 import type { AuditEvent } from '../../../src/application/ports/audit-log';
-import { capturedLogger, TestLogger } from '../../support/loggers';
+import { TestLogger } from '../../support/loggers';
 
 function levelsOf(event: AuditEvent, at: LogLevel = 'debug'): LogLevel[] {
   const levels: LogLevel[] = [];
@@ -26,23 +26,5 @@ describe('audit log levels', () => {
     expect(levelsOf({ event: 'login_failed', login: 'alice', method: 'basic', ip: '10.0.0.1', reason: 'invalid_credentials' }, 'info')).toEqual(['info']);
     const locked = levelsOf({ event: 'login_locked', login: 'alice', ip: '10.0.0.1', retryAfter: 60 }, 'info');
     expect(locked).toHaveLength(1);
-  });
-
-  it('writes the anonymous visit through pino at debug, and asks pino before building it otherwise', async () => {
-    const debug = capturedLogger('debug');
-    new LoggerAuditLog(debug.logger).record(anonymous);
-    const info = capturedLogger('info');
-    const asked: string[] = [];
-    const enabled = info.logger.enabled.bind(info.logger);
-    info.logger.enabled = (level) => {
-      asked.push(level);
-      return enabled(level);
-    };
-    new LoggerAuditLog(info.logger).record(anonymous);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(debug.lines()).toEqual([expect.objectContaining({ level: 'debug', msg: 'audit', event: 'access_denied', reason: 'login_required' })]);
-    expect(info.text()).toBe('');
-    expect(asked).toEqual(['debug']);
-    expect(info.logger.enabled('info')).toBe(true);
   });
 });
