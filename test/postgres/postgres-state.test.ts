@@ -1,11 +1,16 @@
 import * as nodePostgres from 'pg';
 import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations';
+
+/** The newest schema version (steps are numbered per feature, so not always the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresLoginAttempts } from '../../src/adapters/state/postgres-login-attempts';
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-oauth-flows';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
+import { PostgresPasskeyCredentials } from '../../src/adapters/state/postgres-passkey-credentials';
+import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { silentLogger } from '../support/loggers';
 import type { Clock } from '../../src/application/ports/clock';
@@ -50,6 +55,7 @@ loginAttemptsContract('PostgresLoginAttempts', (env) => perTest(env, (db) => new
 revokedSessionsContract('PostgresRevokedSessions', (env) => perTest(env, (db) => new PostgresRevokedSessions(db, env.clock)));
 usedTotpStepsContract('PostgresUsedTotpSteps', (env) => perTest(env, (db) => new PostgresUsedTotpSteps(db, env.clock)));
 usedOAuthFlowsContract('PostgresUsedOAuthFlows', (env) => perTest(env, (db) => new PostgresUsedOAuthFlows(db, env.clock)));
+passkeyCredentialsContract('PostgresPasskeyCredentials', (env) => perTest(env, (db) => new PostgresPasskeyCredentials(db)));
 
 describe('PostgreSQL schema', () => {
   it('ships a PostgreSQL dialect for every schema step', () => {
@@ -60,7 +66,7 @@ describe('PostgreSQL schema', () => {
     const db = await openDatabase(new FixedClock(Date.now()), server.createDatabase('schema_version'));
     await db.start();
     await db.close();
-    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS.length));
+    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(LATEST));
   });
 
   it('refuses to start on a schema newer than this code knows', async () => {
@@ -69,10 +75,10 @@ describe('PostgreSQL schema', () => {
     const newer = [
       ...MIGRATIONS,
       {
-        version: MIGRATIONS.length + 1,
+        version: LATEST + 1,
         description: 'future',
-        sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
-        postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
+        sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)',
+        postgres: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)',
       },
     ];
     const future = new PostgresDatabase({
@@ -87,7 +93,7 @@ describe('PostgreSQL schema', () => {
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);
     await expect(today.start()).rejects.toThrow(
       new DatabaseStartError(
-        `the PostgreSQL database has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+        `the PostgreSQL database has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
     await today.close();

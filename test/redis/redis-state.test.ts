@@ -5,6 +5,8 @@ import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempt
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
+import { RedisPasskeyCredentials } from '../../src/adapters/state/redis-passkey-credentials';
+import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
@@ -54,6 +56,7 @@ revokedSessionsContract('RedisRevokedSessions', async (env) => {
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
 usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
+passkeyCredentialsContract('RedisPasskeyCredentials', async (env) => new RedisPasskeyCredentials(await perTest(env)));
 
 describe('Redis stores shared by two replicas', () => {
   it('lets exactly one of two replicas claim the same TOTP step', async () => {

@@ -84,10 +84,41 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
     `,
   },
+  {
+    version: 4,
+    description: 'passkeys (WebAuthn credentials) per account, with their signature counters',
+    sql: `
+      -- No until: a passkey lives until its owner removes it. transports: space-separated.
+      CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        counter INTEGER NOT NULL,
+        transports TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX passkeys_username ON passkeys (username, created_at);
+    `,
+    postgres: `
+      CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        counter BIGINT NOT NULL,
+        transports TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT
+      );
+      CREATE INDEX passkeys_username ON passkeys (username, created_at);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Tables whose rows carry `until` and are deleted by the sweep once it has passed, with their key column. */
 export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly key: string }> = [

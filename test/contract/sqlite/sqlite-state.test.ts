@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import Driver from 'better-sqlite3';
 import { DATABASE_FILE, DatabaseStartError, SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
+
+/** The newest schema version (steps are numbered per feature, so not always the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 import { SqliteLoginAttempts } from '../../../src/adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../../../src/adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite-used-oauth-flows';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite-used-totp-steps';
+import { SqlitePasskeyCredentials } from '../../../src/adapters/state/sqlite-passkey-credentials';
+import { passkeyCredentialsContract } from '../ports/passkey-credentials.contract';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { loginAttemptsContract } from '../ports/login-attempts.contract';
 import { revokedSessionsContract } from '../ports/revoked-sessions.contract';
@@ -36,6 +41,7 @@ loginAttemptsContract('SqliteLoginAttempts', (env) => new SqliteLoginAttempts(pe
 revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessions(perTest(env), env.clock));
 usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(perTest(env), env.clock));
 usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(perTest(env), env.clock));
+passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(perTest(env)));
 
 describe('SQLite state after the database is closed and opened again', () => {
   const data = tempDataDir();
@@ -89,7 +95,7 @@ describe('SqliteDatabase', () => {
       expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, `${DATABASE_FILE}-wal`)).mode & 0o777).toBe(0o600);
       expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(LATEST);
     } finally {
       database.close();
     }
@@ -97,11 +103,11 @@ describe('SqliteDatabase', () => {
 
   it('refuses a database written by a newer Portcullis, naming both schema versions', () => {
     const dir = freshDir();
-    const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const newer = [...MIGRATIONS, { version: LATEST + 1, description: 'future', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
     expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       new DatabaseStartError(
-        `the database in ${dir} has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+        `the database in ${dir} has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
   });
@@ -109,10 +115,10 @@ describe('SqliteDatabase', () => {
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
-    const more = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const more = [...MIGRATIONS, { version: LATEST + 1, description: 'next feature', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(LATEST + 1);
       expect(database.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'passkeys'").get()).toEqual({ n: 1 });
     } finally {
       database.close();
