@@ -30,9 +30,9 @@ export interface PasskeyCeremonies {
 
   /**
    * The credential a registration response proves, when it answers `challenge` from this origin
-   * for this relying party with a user present and verified, made for `username`; else null.
+   * for this relying party with a user present and verified; else null.
    */
-  verifyRegistration(response: unknown, challenge: string, username: string): Promise<RegisteredCredential | null>;
+  verifyRegistration(response: unknown, challenge: string): Promise<RegisteredCredential | null>;
 
   /**
    * Options for `navigator.credentials.get` under `challenge`: any discoverable passkey when
