@@ -45,6 +45,7 @@ import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { OAuthFlowSealer } from '../application/ports/oauth-flow-sealer';
 import type { Pkce } from '../application/ports/pkce';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
 import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sealer';
 import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
@@ -85,6 +86,7 @@ import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from 
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
+import { bindPasskeyCredentials } from './passkeys';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -288,6 +290,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
+  bindPasskeyCredentials(c);
 
   bind(
     TOKENS.LoginGuard,
@@ -338,14 +341,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.OAuthSettings,
     ],
   );
-  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d), [
-    TOKENS.CredentialCheck,
-    TOKENS.Clock,
-    TOKENS.IdGenerator,
-    TOKENS.Settings,
-    TOKENS.AuditLog,
-    TOKENS.SessionSealer,
-  ]);
+  bind(
+    TOKENS.LoginUseCase,
+    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, PasskeyCredentials]) =>
+      // PASSKEY_SECOND_FACTOR: an account holding a passkey owes it after its password.
+      new LoginUseCase(...(d.slice(0, 6) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]), config.passkeys && config.passkeySecondFactor ? d[6] : null),
+    [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer, TOKENS.PasskeyCredentials],
+  );
   bind(
     TOKENS.VerifyTotpUseCase,
     (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) =>
@@ -406,6 +408,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
+        passkeys: config.passkeys,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],

@@ -12,6 +12,7 @@ import { jsonBody } from './json-body';
 import { koaFacts } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
+import { passkeyRoutes, type PasskeyUseCases } from './passkey-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -26,6 +27,8 @@ export interface GatewayUseCases extends OAuthUseCases {
   readonly logout: LogoutUseCase;
   readonly getCurrentUser: GetCurrentUserUseCase;
   readonly checkReadiness: CheckReadinessUseCase;
+  /** Absent when PASSKEYS=off: no passkey route exists then. */
+  readonly passkeys?: PasskeyUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -117,6 +120,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   oauthRoutes(router, useCases, settings);
+  if (useCases.passkeys !== undefined) passkeyRoutes(router, useCases.passkeys, settings);
 
   return router;
 }
