@@ -4,6 +4,7 @@ import { alertArea, busy, h, showAlert } from '../dom';
 import { UNREACHABLE } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
+import { passkeysSection } from '../passkeys';
 
 /**
  * The demo's next step under the account: a ready nginx and caddy snippet protecting a local app
@@ -71,6 +72,7 @@ export function logoutPage(ctx: PageContext): void {
     ),
     button,
     alert,
+    ctx.app.passkeys && !user.oauth && passkeysSection(),
     ctx.app.demo !== null && firstAppSteps(ctx.app.demo.forwardAuth),
   );
   if (ctx.app.demo !== null) ctx.root.classList.add('wide');
