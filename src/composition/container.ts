@@ -345,7 +345,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.LoginUseCase,
     (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, PasskeyCredentials]) =>
       // PASSKEY_SECOND_FACTOR: an account holding a passkey owes it after its password.
-      new LoginUseCase(...(d.slice(0, 6) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]), config.passkeys && config.passkeySecondFactor ? d[6] : null),
+      new LoginUseCase(
+        ...(d.slice(0, 6) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]),
+        config.passkeys && config.passkeySecondFactor ? d[6] : null,
+      ),
     [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer, TOKENS.PasskeyCredentials],
   );
   bind(

@@ -43,7 +43,11 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
 export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | undefined {
   if (!config.passkeys) return undefined;
   const domain = protectedDomainOfAppUrl(config.appUrl);
-  const ceremonies = new SimpleWebAuthnPasskeyCeremonies(simpleWebAuthn, { id: domain.domain, name: config.appTitle, origin: new URL(config.appUrl).origin }, config.secret);
+  const ceremonies = new SimpleWebAuthnPasskeyCeremonies(
+    simpleWebAuthn,
+    { id: domain.domain, name: config.appTitle, origin: new URL(config.appUrl).origin },
+    config.secret,
+  );
   const sealer = new AesGcmPasskeyChallengeSealer(config.secret);
   const passkeys = w.get(TOKENS.PasskeyCredentials);
   const authenticator = w.get(TOKENS.RequestAuthenticator);

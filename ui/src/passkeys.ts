@@ -184,9 +184,7 @@ export function passkeysSection(): HTMLElement {
     const answer = await call('GET', '/api/passkeys');
     if (answer.code !== 'passkeys') return problem(answer);
     const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
-    list.replaceChildren(
-      ...(passkeys.length === 0 ? [h('li', { class: 'empty' }, 'No passkeys yet.')] : passkeys.map((p) => item(p))),
-    );
+    list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, 'No passkeys yet.')] : passkeys.map((p) => item(p))));
   };
 
   const item = (p: PasskeyView): HTMLElement => {

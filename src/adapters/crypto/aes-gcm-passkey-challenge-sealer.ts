@@ -22,7 +22,8 @@ export class AesGcmPasskeyChallengeSealer implements PasskeyChallengeSealer {
     if (!Array.isArray(p) || p.length !== 6) return null;
     const [id, purpose, challenge, username, sessionId, expiresAt] = p as unknown[];
     if (typeof id !== 'string' || typeof purpose !== 'string' || !PASSKEY_PURPOSES.has(purpose) || typeof challenge !== 'string') return null;
-    if ((username !== null && typeof username !== 'string') || (sessionId !== null && typeof sessionId !== 'string') || typeof expiresAt !== 'number') return null;
+    if ((username !== null && typeof username !== 'string') || (sessionId !== null && typeof sessionId !== 'string') || typeof expiresAt !== 'number')
+      return null;
     return Object.freeze({ id, purpose: purpose as PasskeyChallenge['purpose'], challenge, username, sessionId, expiresAt });
   }
 }

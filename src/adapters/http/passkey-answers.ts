@@ -32,7 +32,13 @@ function locked(retryAfter: number): Answer {
 
 /** What the account page shows of a passkey: never its public key. */
 export function passkeyView(p: Passkey): Record<string, unknown> {
-  return { id: p.id, name: p.name, createdAt: new Date(p.createdAt).toISOString(), lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(), transports: p.transports };
+  return {
+    id: p.id,
+    name: p.name,
+    createdAt: new Date(p.createdAt).toISOString(),
+    lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
+    transports: p.transports,
+  };
 }
 
 function ceremonyCookie(name: string, token: string, expiresAt: number, now: number, cookies: CookieSettings): string {
@@ -47,7 +53,10 @@ export function registrationOptionsAnswer(
 ): Answer {
   if (result.ok) {
     const { options, challengeToken, expiresAt } = result.value;
-    return answer(200, 'passkey_options', [], { fields: { options }, cookies: [ceremonyCookie(PASSKEY_COOKIES.register, challengeToken, expiresAt, now, cookies)] });
+    return answer(200, 'passkey_options', [], {
+      fields: { options },
+      cookies: [ceremonyCookie(PASSKEY_COOKIES.register, challengeToken, expiresAt, now, cookies)],
+    });
   }
   const error = result.error;
   switch (error.code) {
@@ -97,7 +106,10 @@ export function loginOptionsAnswer(
 ): Answer {
   if (result.ok) {
     const { options, challengeToken, expiresAt } = result.value;
-    return answer(200, 'passkey_options', [], { fields: { options }, cookies: [ceremonyCookie(PASSKEY_COOKIES[purpose], challengeToken, expiresAt, now, cookies)] });
+    return answer(200, 'passkey_options', [], {
+      fields: { options },
+      cookies: [ceremonyCookie(PASSKEY_COOKIES[purpose], challengeToken, expiresAt, now, cookies)],
+    });
   }
   const error = result.error;
   switch (error.code) {

@@ -134,7 +134,13 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
     if (purpose === null) return renderAnswer(ctx, invalidFields(['purpose']));
     if (input.response === undefined || typeof input.response !== 'object') return renderAnswer(ctx, invalidFields(['response']));
     const { ip, requestId, sessionToken } = facts(ctx);
-    const result = await useCases.finishPasskeyLogin.execute({ challengeToken: cookie(ctx, PASSKEY_COOKIES[purpose]), sessionToken, response: input.response, ip, requestId });
+    const result = await useCases.finishPasskeyLogin.execute({
+      challengeToken: cookie(ctx, PASSKEY_COOKIES[purpose]),
+      sessionToken,
+      response: input.response,
+      ip,
+      requestId,
+    });
     if (!result.ok && result.error.code === 'account_locked') metrics.login('passkey', 'locked');
     if (!result.ok && result.error.code === 'store_unavailable') metrics.login('passkey', 'unavailable');
     renderAnswer(ctx, passkeyLoginAnswer(result, purpose, settings.cookies));

@@ -64,7 +64,18 @@ export class RedisPasskeyCredentials implements PasskeyCredentials {
 
   async add(p: Passkey, max: number): Promise<boolean> {
     const answer = await this.commands((c) =>
-      c.portcullisPasskeyAdd(this.credKey(p.id), this.userKey(p.username), max, p.id, p.username, p.name, p.publicKey, String(p.counter), p.transports.join(' '), String(p.createdAt)),
+      c.portcullisPasskeyAdd(
+        this.credKey(p.id),
+        this.userKey(p.username),
+        max,
+        p.id,
+        p.username,
+        p.name,
+        p.publicKey,
+        String(p.counter),
+        p.transports.join(' '),
+        String(p.createdAt),
+      ),
     );
     return answer === 1;
   }

@@ -22,6 +22,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const BASE64URL = /^[A-Za-z0-9_-]{1,1400}$/;
 
 /**
+ * The challenge's bytes. The library base64url-encodes a string challenge's UTF-8 bytes, which
+ * would make the browser sign something else than the value this gateway compares with; as bytes,
+ * the options carry the challenge exactly as it was made (random, canonical base64url).
+ */
+function challengeBytes(challenge: string): Uint8Array {
+  return new Uint8Array(Buffer.from(challenge, 'base64url'));
+}
+
+/**
  * The WebAuthn ceremonies through `@simplewebauthn/server` (v14). Attestation is not asked for
  * (`none`): the gateway trusts the person who is logged in to choose their authenticator, not a
  * vendor list. Every response is checked for shape first, and any error the library throws on a
@@ -59,7 +68,7 @@ export class SimpleWebAuthnPasskeyCeremonies implements PasskeyCeremonies {
       userName: input.username,
       userDisplayName: input.displayName,
       userID: new Uint8Array(this.userHandle(input.username)),
-      challenge: input.challenge,
+      challenge: challengeBytes(input.challenge),
       attestationType: 'none',
       excludeCredentials: input.exclude.map((d) => ({ id: d.id, transports: [...d.transports] })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
@@ -94,7 +103,7 @@ export class SimpleWebAuthnPasskeyCeremonies implements PasskeyCeremonies {
   async authenticationOptions(input: { readonly challenge: string; readonly allow: readonly PasskeyDescriptor[]; readonly userVerification: boolean }) {
     const options = await this.lib().generateAuthenticationOptions({
       rpID: this.rp.id,
-      challenge: input.challenge,
+      challenge: challengeBytes(input.challenge),
       allowCredentials: input.allow.map((d) => ({ id: d.id, transports: [...d.transports] })),
       userVerification: input.userVerification ? 'required' : 'preferred',
       timeout: 120_000,

@@ -11,7 +11,14 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
     | { readonly event: 'logout'; readonly username: string }
     /** A passkey's signature counter did not grow: a copy of its key is in use somewhere (`credential`: the first characters of its id). */
-    | { readonly event: 'passkey_counter_regressed'; readonly username: string; readonly credential: string; readonly stored: number; readonly presented: number; readonly ip: string }
+    | {
+        readonly event: 'passkey_counter_regressed';
+        readonly username: string;
+        readonly credential: string;
+        readonly stored: number;
+        readonly presented: number;
+        readonly ip: string;
+      }
     | { readonly event: 'passkey_registered' | 'passkey_removed'; readonly username: string; readonly credential: string }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }

@@ -17,7 +17,13 @@ const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
  * refused (a password alone must not be enough to add a passkey, which would then pass as the
  * second factor), and so is HTTP Basic (a browser resends it to any page, CSRF included).
  */
-export async function passkeyOwner(authenticator: RequestAuthenticator, users: UserStore, token: string | undefined, ip: string, requestId?: string): Promise<PasskeyOwner> {
+export async function passkeyOwner(
+  authenticator: RequestAuthenticator,
+  users: UserStore,
+  token: string | undefined,
+  ip: string,
+  requestId?: string,
+): Promise<PasskeyOwner> {
   if (token === undefined) return { kind: 'not_logged_in' };
   const auth = await authenticator.authenticate({ sessionToken: token, ip, requestId });
   if (auth.kind !== 'session' || !LOCAL_PROVIDERS.has(auth.session.provider) || auth.session.oauth) return { kind: 'not_logged_in' };

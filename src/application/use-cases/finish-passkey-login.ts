@@ -115,7 +115,8 @@ export class FinishPasskeyLoginUseCase {
     now: number,
   ): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {
     // Single use on every replica, claimed before the signature is checked.
-    if (!(await this.used.use(`passkey:${challengeId}`, challengeExpiresAt))) return this.failed(ticket, lockName, 'challenge_replayed', input, 'challenge_invalid');
+    if (!(await this.used.use(`passkey:${challengeId}`, challengeExpiresAt)))
+      return this.failed(ticket, lockName, 'challenge_replayed', input, 'challenge_invalid');
     if (passkey === null) return this.failed(ticket, lockName, 'unknown_passkey', input);
     // A second factor must be one of the pending account's own passkeys.
     if (pending !== null && passkey.username !== pending.username) return this.failed(ticket, lockName, 'foreign_passkey', input);
