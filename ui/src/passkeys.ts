@@ -150,8 +150,12 @@ export function passkeySecondFactorButton(done: () => void, problem: (text: stri
   return button;
 }
 
-/** The account page's "Passkeys" section: the list, each with rename and remove, and "Add a passkey". */
-export function passkeysSection(): HTMLElement {
+/**
+ * The account page's "Passkeys" section: the list, each with rename and remove, and "Add a
+ * passkey". Null where the browser offers no WebAuthn (or the page is not a secure context).
+ */
+export function passkeysSection(): HTMLElement | null {
+  if (!browserSupportsWebAuthn()) return null;
   const alert = alertArea('passkeys-alert');
   const list = h('ul', { class: 'passkey-list', id: 'passkey-list', 'aria-labelledby': 'passkeys-heading' });
   const name = field('passkey-name', 'Name for a new passkey', { type: 'text', maxlength: '64', placeholder: 'e.g. Laptop', autocomplete: 'off' });
@@ -244,10 +248,6 @@ export function passkeysSection(): HTMLElement {
     busy(add, false, 'Add a passkey');
   });
 
-  if (!browserSupportsWebAuthn()) {
-    add.disabled = true;
-    showAlert(alert, 'This browser cannot use passkeys.');
-  }
   void refresh().catch(() => showAlert(alert, UNREACHABLE));
   return section;
 }

@@ -26,8 +26,8 @@ const BASE64URL = /^[A-Za-z0-9_-]{1,1400}$/;
  * would make the browser sign something else than the value this gateway compares with; as bytes,
  * the options carry the challenge exactly as it was made (random, canonical base64url).
  */
-function challengeBytes(challenge: string): Uint8Array {
-  return new Uint8Array(Buffer.from(challenge, 'base64url'));
+function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(Buffer.from(challenge, 'base64url'));
 }
 
 /**
