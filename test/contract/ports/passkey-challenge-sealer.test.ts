@@ -19,7 +19,15 @@ describe('AesGcmPasskeyChallengeSealer', () => {
     const flipped = token.slice(0, -2) + (token.endsWith('A') ? 'B' : 'A') + token.slice(-1);
     expect(sealer.unseal(flipped)).toBeNull();
     expect(new AesGcmPasskeyChallengeSealer(`${TEST_SECRET}-other`).unseal(token)).toBeNull();
-    const flow = new AesGcmOAuthFlowSealer(TEST_SECRET).seal({ id: 'f', provider: 'github', state: 's', codeVerifier: 'v', redirectTarget: null, createdAt: 1, expiresAt: 2 });
+    const flow = new AesGcmOAuthFlowSealer(TEST_SECRET).seal({
+      id: 'f',
+      provider: 'github',
+      state: 's',
+      codeVerifier: 'v',
+      redirectTarget: null,
+      createdAt: 1,
+      expiresAt: 2,
+    });
     expect(sealer.unseal(flow)).toBeNull();
     expect(sealer.unseal('')).toBeNull();
   });

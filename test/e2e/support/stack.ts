@@ -189,7 +189,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       sites[proxy] = { proxy, host, port, url: `http://${host}:${port}` };
     }
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...(options.chromiumArgs?.(gatewayUrl) ?? [])] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...(options.chromiumArgs?.(gatewayUrl) ?? [])],
+    });
     cleanups.push(() => browser.close());
 
     return {
