@@ -126,6 +126,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, container),
+    listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),
+    revokeAccountSessions: container.get(TOKENS.RevokeAccountSessionsUseCase),
   };
   const logger = container.get(TOKENS.Logger);
   const rulesSource = container.get(TOKENS.AccessRulesSource);

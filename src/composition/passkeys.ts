@@ -75,6 +75,7 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
       w.get(TOKENS.Settings),
       audit,
       w.get(TOKENS.SessionSealer),
+      w.get(TOKENS.SessionIndex),
     ),
     listPasskeys: new ListPasskeysUseCase(authenticator, users, passkeys),
     changePasskey: new ChangePasskeyUseCase(authenticator, users, passkeys, audit),

@@ -36,6 +36,10 @@ import type { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import type { Config } from './config';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
+import type { SessionIndex } from '../application/ports/session-index';
+import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import type { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import type { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 
 declare const resolvesTo: unique symbol;
 
@@ -99,6 +103,10 @@ export const TOKENS = {
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
   ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
   CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
+  SessionIndex: token<SessionIndex>('SessionIndex'),
+  LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
+  ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
+  RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -87,7 +87,7 @@ async function user(page: Page): Promise<Record<string, unknown>> {
 }
 
 async function addPasskey(page: Page, name: string): Promise<void> {
-  await page.goto(`${stack.gatewayUrl}/logout`);
+  await page.goto(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill(name);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.locator('.passkey-name', { hasText: name }).waitFor();
@@ -96,7 +96,7 @@ async function addPasskey(page: Page, name: string): Promise<void> {
 /** Logs out, the authenticator's passkeys hidden from the login page's autofill; resolves what gives them back. */
 async function logOut(page: Page, a: Authenticator): Promise<() => Promise<void>> {
   const restore = await hidePasskeys(a);
-  await page.goto(`${stack.gatewayUrl}/logout`);
+  await page.goto(`${stack.gatewayUrl}/account`);
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/login`);
   return restore;
@@ -122,7 +122,7 @@ test('register a passkey on the account page, sign out, sign in with the button;
   const { context, page } = await newPage();
   const authenticator = await virtualAuthenticator(page);
   await loginWithPassword(page, 'alice', stack.accounts.alice.password);
-  await page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await page.waitForURL(`${stack.gatewayUrl}/account`);
 
   await addPasskey(page, 'Laptop');
   await expect(page.locator('.passkey-dates').first().textContent()).resolves.toContain('last used never');
@@ -132,7 +132,7 @@ test('register a passkey on the account page, sign out, sign in with the button;
   const restore = await logOut(page, authenticator);
   await expect(page.getByLabel('Username or e-mail').getAttribute('autocomplete')).resolves.toBe('username webauthn');
   await clickPasskeyButton(page, restore);
-  await page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await page.waitForURL(`${stack.gatewayUrl}/account`);
   expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'alice' });
   expect(gatewayLog()).toMatch(/"method":"passkey"[^\n]*"username":"alice"|"username":"alice"[^\n]*"method":"passkey"/);
 
@@ -151,7 +151,7 @@ test('sign in through the username field’s passkey autofill (conditional media
   const { context, page } = await newPage();
   const authenticator = await virtualAuthenticator(page);
   await loginWithPassword(page, 'carol', stack.accounts.carol.password);
-  await page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await page.waitForURL(`${stack.gatewayUrl}/account`);
   await addPasskey(page, 'Phone');
   const restore = await logOut(page, authenticator);
   await restore();
@@ -163,7 +163,7 @@ test('sign in through the username field’s passkey autofill (conditional media
     .getByLabel('Username or e-mail')
     .click({ timeout: 3000 })
     .catch(() => undefined);
-  await page.waitForURL(`${stack.gatewayUrl}/logout`, { timeout: 15_000 });
+  await page.waitForURL(`${stack.gatewayUrl}/account`, { timeout: 15_000 });
   expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'carol' });
   expect(gatewayLog()).toMatch(/"method":"passkey"[^\n]*"username":"carol"|"username":"carol"[^\n]*"method":"passkey"/);
   await context.close();
@@ -177,7 +177,7 @@ test('a TOTP account uses its passkey instead of the code', async () => {
   await page.waitForURL(`${stack.gatewayUrl}/totp**`);
   await page.getByLabel('One-time code').fill(await totpCode(bob));
   await page.getByRole('button', { name: 'Verify' }).click();
-  await page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await page.waitForURL(`${stack.gatewayUrl}/account`);
   await addPasskey(page, 'Key');
   const restore = await logOut(page, authenticator);
 
@@ -185,7 +185,7 @@ test('a TOTP account uses its passkey instead of the code', async () => {
   await page.waitForURL(`${stack.gatewayUrl}/totp**`);
   await restore();
   await page.getByRole('button', { name: 'Use a passkey instead' }).click();
-  await page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await page.waitForURL(`${stack.gatewayUrl}/account`);
   expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'bob' });
   await context.close();
 });
@@ -194,13 +194,13 @@ test('a cloned authenticator with a stale counter is refused and logged', async 
   const first = await newPage();
   const original = await virtualAuthenticator(first.page);
   await loginWithPassword(first.page, 'alice', stack.accounts.alice.password);
-  await first.page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await first.page.waitForURL(`${stack.gatewayUrl}/account`);
   await addPasskey(first.page, 'Original');
   const [snapshot] = await credentialsOf(original);
   // Two logins with the original move the stored counter past the snapshot's.
   for (let i = 0; i < 2; i += 1) {
     await clickPasskeyButton(first.page, await logOut(first.page, original));
-    await first.page.waitForURL(`${stack.gatewayUrl}/logout`);
+    await first.page.waitForURL(`${stack.gatewayUrl}/account`);
   }
   expect((await credentialsOf(original))[0].signCount).toBeGreaterThan(snapshot.signCount + 1);
   // The original leaves before the copy arrives: only the copy can answer the next login.

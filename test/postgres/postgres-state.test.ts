@@ -1,13 +1,12 @@
 import * as nodePostgres from 'pg';
 import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations';
-
-/** The newest schema version (steps are numbered per feature, so not always the count of steps). */
-const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresLoginAttempts } from '../../src/adapters/state/postgres-login-attempts';
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-oauth-flows';
+import { PostgresSessionIndex } from '../../src/adapters/state/postgres-session-index';
+import { sessionIndexContract } from '../contract/ports/session-index.contract';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
 import { PostgresPasskeyCredentials } from '../../src/adapters/state/postgres-passkey-credentials';
 import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
@@ -22,6 +21,9 @@ import type { ContractEnv } from '../contract/ports/harness';
 import { FixedClock } from '../support/fakes';
 import { PostgresServer } from '../support/postgres-server';
 import { waitFor } from '../support/wait';
+
+/** The newest schema version (steps may be renumbered at merge: never the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 const waitUntil = (check: () => boolean | Promise<boolean>, ms: number): Promise<void> => waitFor(check, 'the condition', ms);
 
@@ -56,6 +58,7 @@ revokedSessionsContract('PostgresRevokedSessions', (env) => perTest(env, (db) =>
 usedTotpStepsContract('PostgresUsedTotpSteps', (env) => perTest(env, (db) => new PostgresUsedTotpSteps(db, env.clock)));
 usedOAuthFlowsContract('PostgresUsedOAuthFlows', (env) => perTest(env, (db) => new PostgresUsedOAuthFlows(db, env.clock)));
 passkeyCredentialsContract('PostgresPasskeyCredentials', (env) => perTest(env, (db) => new PostgresPasskeyCredentials(db)));
+sessionIndexContract('PostgresSessionIndex', (env) => perTest(env, (db) => new PostgresSessionIndex(db, env.clock)));
 
 describe('PostgreSQL schema', () => {
   it('ships a PostgreSQL dialect for every schema step', () => {

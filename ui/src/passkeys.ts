@@ -17,6 +17,7 @@ import { UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
 import { commonProblem, UNREACHABLE } from './messages';
+import type { PageContext } from './page';
 
 interface PasskeyView {
   readonly id: string;
@@ -250,4 +251,18 @@ export function passkeysSection(): HTMLElement | null {
 
   void refresh().catch(() => showAlert(alert, UNREACHABLE));
   return section;
+}
+
+/**
+ * Fills the account page's passkeys section (the mount point pages/account.ts leaves: an empty,
+ * hidden `<section aria-labelledby="passkeys-heading">`) and shows it. Nothing for OAuth sessions,
+ * with PASSKEYS off, or where the browser offers no WebAuthn.
+ */
+export function mountPasskeys(section: HTMLElement, ctx: PageContext): void {
+  if (!ctx.app.passkeys || ctx.user.oauth) return;
+  const content = passkeysSection();
+  if (content === null) return;
+  section.classList.add('passkeys');
+  section.replaceChildren(...Array.from(content.childNodes));
+  section.hidden = false;
 }

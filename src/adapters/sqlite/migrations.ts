@@ -85,6 +85,40 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    description: 'per-account session index',
+    sql: `
+      -- One row per live session (sessions themselves stay sealed cookies): what "sign out
+      -- everywhere" and the account page read. until: the session's expiry.
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+    postgres: `
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started BIGINT NOT NULL,
+        last_seen BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+  },
+  {
     version: 4,
     description: 'passkeys (WebAuthn credentials) per account, with their signature counters',
     sql: `
@@ -126,4 +160,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'login_attempts', key: 'key' },
   { table: 'used_totp_steps', key: 'username' },
   { table: 'used_oauth_flows', key: 'id' },
+  { table: 'account_sessions', key: 'id' },
 ];

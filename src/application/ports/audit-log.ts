@@ -20,6 +20,14 @@ export type AuditEvent = AuditContext &
         readonly ip: string;
       }
     | { readonly event: 'passkey_registered' | 'passkey_removed'; readonly username: string; readonly credential: string }
+    /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */
+    | {
+        readonly event: 'sessions_revoked';
+        readonly username: string;
+        readonly scope: 'one' | 'others' | 'all';
+        readonly count: number;
+        readonly by: 'account' | 'cli';
+      }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }

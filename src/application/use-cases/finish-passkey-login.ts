@@ -10,6 +10,8 @@ import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
+import type { SessionIndex } from '../ports/session-index';
+import { indexedSessionOf } from '../services/session-registration';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import type { UserStore } from '../ports/user-store';
 import type { GuessTicket, LoginGuard } from '../services/login-guard';
@@ -25,6 +27,8 @@ export interface FinishPasskeyLoginInput {
   readonly response: unknown;
   readonly ip: string;
   readonly requestId?: string;
+  /** The User-Agent header, for the account page's session list. */
+  readonly userAgent?: string;
 }
 
 export interface FinishPasskeyLoginOutput {
@@ -66,6 +70,8 @@ export class FinishPasskeyLoginUseCase {
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
     private readonly sessions: SessionSealer,
+    /** The per-account session index ("sign out everywhere"); every full session is registered in it. */
+    private readonly index: SessionIndex,
   ) {}
 
   async execute(input: FinishPasskeyLoginInput): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {
@@ -153,6 +159,8 @@ export class FinishPasskeyLoginUseCase {
       totpPending: false,
       credential,
     };
+    // Indexed before it is handed out, like every full session (a store that cannot answer: 503).
+    await this.index.register(indexedSessionOf(session, 'passkey', input));
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'passkey', ip: input.ip, requestId: input.requestId });
     return ok({ session, token: this.sessions.seal(session) });
   }

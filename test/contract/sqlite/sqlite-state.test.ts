@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import Driver from 'better-sqlite3';
 import { DATABASE_FILE, DatabaseStartError, SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
 import { MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
-
-/** The newest schema version (steps are numbered per feature, so not always the count of steps). */
-const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 import { SqliteLoginAttempts } from '../../../src/adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../../../src/adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite-used-oauth-flows';
+import { SqliteSessionIndex } from '../../../src/adapters/state/sqlite-session-index';
+import { sessionIndexContract } from '../ports/session-index.contract';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite-used-totp-steps';
 import { SqlitePasskeyCredentials } from '../../../src/adapters/state/sqlite-passkey-credentials';
 import { passkeyCredentialsContract } from '../ports/passkey-credentials.contract';
@@ -22,6 +21,9 @@ import type { ContractEnv } from '../ports/harness';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';
 import { silentLogger, TestLogger } from '../../support/loggers';
+
+/** The newest schema version (steps may be renumbered at merge: never the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 const silent = silentLogger;
 const HOUR = 3_600_000;
@@ -42,6 +44,39 @@ revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessi
 usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(perTest(env), env.clock));
 usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(perTest(env), env.clock));
 passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(perTest(env)));
+sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(perTest(env), env.clock));
+
+describe('SqliteSessionIndex on disk', () => {
+  it('still lists a session after the database is closed and opened again, and the sweep deletes it once expired', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const open = () => SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    try {
+      const first = open();
+      const at = clock.now();
+      await new SqliteSessionIndex(first, clock).register({
+        id: 's1',
+        username: 'Alice',
+        method: 'totp',
+        userAgent: 'ua',
+        address: '192.0.2.1',
+        startedAt: at,
+        expiresAt: at + HOUR,
+        lastSeenAt: at,
+      });
+      first.close();
+      const second = open();
+      const index = new SqliteSessionIndex(second, clock);
+      expect((await index.list('alice')).map((s) => s.id)).toEqual(['s1']);
+      clock.advance(HOUR);
+      await second.sweep();
+      expect(second.db.prepare('SELECT count(*) AS n FROM account_sessions').get()).toEqual({ n: 0 });
+      second.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
 
 describe('SQLite state after the database is closed and opened again', () => {
   const data = tempDataDir();
