@@ -126,6 +126,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, container),
+    issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
+    redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
     listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),
     revokeAccountSessions: container.get(TOKENS.RevokeAccountSessionsUseCase),
   };

@@ -18,6 +18,9 @@ import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
 import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
+import type { HandoffCodes } from '../application/ports/handoff-codes';
+import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/use-cases/issue-handoff-code';
+import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
@@ -103,6 +106,11 @@ export const TOKENS = {
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
   ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
   CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
+  // Issue 17: the hand-off between gateway domains (bound in handoff.ts).
+  HandoffCodes: token<HandoffCodes>('HandoffCodes'),
+  HandoffSettings: token<HandoffSettings>('HandoffSettings'),
+  IssueHandoffCodeUseCase: token<IssueHandoffCodeUseCase>('IssueHandoffCodeUseCase'),
+  RedeemHandoffCodeUseCase: token<RedeemHandoffCodeUseCase>('RedeemHandoffCodeUseCase'),
   SessionIndex: token<SessionIndex>('SessionIndex'),
   LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
   ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),

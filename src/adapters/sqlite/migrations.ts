@@ -149,6 +149,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX passkeys_username ON passkeys (username, created_at);
     `,
   },
+  {
+    // Issue 17. Version 5 by the wave's plan (2 to 4 are other features' steps, merged in order).
+    version: 5,
+    description: 'single-use hand-off codes between gateway domains',
+    // grant: the HandoffGrant as JSON (the session inside it is sealed); until: the code's expiry (≤ 30 s).
+    sql: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+    postgres: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
@@ -161,4 +183,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'used_totp_steps', key: 'username' },
   { table: 'used_oauth_flows', key: 'id' },
   { table: 'account_sessions', key: 'id' },
+  { table: 'handoff_codes', key: 'code' },
 ];
