@@ -101,6 +101,10 @@ export interface Config {
   readonly forgotPasswordMessage: string;
   readonly genericName: string;
   readonly disableContinue: boolean;
+  /** PASSKEYS: passkey routes, buttons and logins. */
+  readonly passkeys: boolean;
+  /** PASSKEY_SECOND_FACTOR: a password account holding a passkey owes it (or its TOTP code) after the password. */
+  readonly passkeySecondFactor: boolean;
   /** BACKGROUND_IMAGE: an http(s) URL or a path on the login host, or '' for none. */
   readonly backgroundImage: string;
   readonly oauthAutoRedirect: string;
@@ -491,6 +495,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       }),
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),
+    passkeys: read('PASSKEYS'),
+    passkeySecondFactor: read('PASSKEY_SECOND_FACTOR'),
     backgroundImage: read('BACKGROUND_IMAGE'),
     oauthAutoRedirect,
     oauth: { github, google, generic, providers, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },

@@ -45,6 +45,7 @@ import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { OAuthFlowSealer } from '../application/ports/oauth-flow-sealer';
 import type { Pkce } from '../application/ports/pkce';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
 import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sealer';
 import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
@@ -86,6 +87,7 @@ import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from 
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
+import { bindPasskeyCredentials } from './passkeys';
 import { bindAccount } from './account';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
@@ -293,6 +295,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
+  bindPasskeyCredentials(c);
   bindAccount(bind);
 
   bind(
@@ -359,15 +362,25 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.LastSeenRecorder,
     ],
   );
-  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) => new LoginUseCase(...d), [
-    TOKENS.CredentialCheck,
-    TOKENS.Clock,
-    TOKENS.IdGenerator,
-    TOKENS.Settings,
-    TOKENS.AuditLog,
-    TOKENS.SessionSealer,
-    TOKENS.SessionIndex,
-  ]);
+  bind(
+    TOKENS.LoginUseCase,
+    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex, PasskeyCredentials]) =>
+      // PASSKEY_SECOND_FACTOR: an account holding a passkey owes it after its password.
+      new LoginUseCase(
+        ...(d.slice(0, 7) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]),
+        config.passkeys && config.passkeySecondFactor ? d[7] : null,
+      ),
+    [
+      TOKENS.CredentialCheck,
+      TOKENS.Clock,
+      TOKENS.IdGenerator,
+      TOKENS.Settings,
+      TOKENS.AuditLog,
+      TOKENS.SessionSealer,
+      TOKENS.SessionIndex,
+      TOKENS.PasskeyCredentials,
+    ],
+  );
   bind(
     TOKENS.VerifyTotpUseCase,
     (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) =>
@@ -433,6 +446,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         forgotPasswordMessage: config.forgotPasswordMessage,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
+        passkeys: config.passkeys,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],

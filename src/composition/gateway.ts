@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
+import { passkeyUseCases } from './passkeys';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { SessionSealer } from '../application/ports/session-sealer';
@@ -124,6 +125,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     startOAuth: container.get(TOKENS.StartOAuthUseCase),
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
+    passkeys: passkeyUseCases(config, container),
     issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
     redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
     listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),

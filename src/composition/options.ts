@@ -203,6 +203,25 @@ export const OPTION_TABLE = options({
     },
   },
   DISABLE_CONTINUE: { group: 'gateway', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'skip the "continue to …" page after login' } },
+  PASSKEYS: {
+    group: 'gateway',
+    parse: boolean,
+    fallback: true,
+    doc: {
+      default: '`true`',
+      meaning:
+        'passkeys (WebAuthn): people register them on their account page and sign in with them (see [Passkeys](../README.md#passkeys)); `false` removes every passkey route (404) and button',
+    },
+  },
+  PASSKEY_SECOND_FACTOR: {
+    group: 'gateway',
+    parse: boolean,
+    fallback: false,
+    doc: {
+      default: '`false`',
+      meaning: 'an account with a password and a passkey must also show the passkey (or its TOTP code) after the password, like a TOTP account',
+    },
+  },
   TRUSTED_PROXIES: {
     group: 'gateway',
     parse: list,

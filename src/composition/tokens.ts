@@ -17,6 +17,7 @@ import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
 import type { HandoffCodes } from '../application/ports/handoff-codes';
 import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/use-cases/issue-handoff-code';
 import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
@@ -85,6 +86,7 @@ export const TOKENS = {
   OAuthSettings: token<OAuthSettings>('OAuthSettings'),
   OAuthFlowSealer: token<OAuthFlowSealer>('OAuthFlowSealer'),
   UsedOAuthFlows: token<UsedOAuthFlows>('UsedOAuthFlows'),
+  PasskeyCredentials: token<PasskeyCredentials>('PasskeyCredentials'),
   Pkce: token<Pkce>('Pkce'),
   LoginGuard: token<LoginGuard>('LoginGuard'),
   CredentialCheck: token<CredentialCheck>('CredentialCheck'),

@@ -72,7 +72,7 @@ const DENY_REASONS: readonly DenyReason[] = [
 const NETWORK_REASONS: ReadonlySet<DenyReason> = new Set<DenyReason>(['ip_blocked', 'ip_not_allowed', 'bad_client_ip']);
 
 const EMPTY_NAMES: NameMatcher = Object.freeze({ literals: new Set<string>(), patterns: [], size: 0 });
-const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'ip', 'require_totp', 'response']);
+const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'ip', 'require_second_factor', 'require_totp', 'response']);
 const TOP_KEYS = new Set(['default_policy', 'apps', 'default']);
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
@@ -315,8 +315,9 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
   const oauth = section(doc.oauth, `${where}.oauth`, ['whitelist', 'groups'], problems);
   const path = section(doc.path, `${where}.path`, ['allow', 'block'], problems);
   const ip = section(doc.ip, `${where}.ip`, ['allow', 'block', 'bypass'], problems);
-  if (doc.require_totp !== undefined && doc.require_totp !== null && typeof doc.require_totp !== 'boolean') {
-    problems.add(`${where}.require_totp`, 'must be true or false');
+  // `require_second_factor` (a TOTP code or a passkey login); `require_totp` is its older name, kept working.
+  for (const key of ['require_second_factor', 'require_totp'] as const) {
+    if (doc[key] !== undefined && doc[key] !== null && typeof doc[key] !== 'boolean') problems.add(`${where}.${key}`, 'must be true or false');
   }
   const domains: string[] = [];
   stringList(doc.domain, `${where}.domain`, problems).forEach((raw) => {
@@ -341,7 +342,7 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     ipAllow: ipRanges(ip.allow, `${where}.ip.allow`, problems),
     ipBlock: ipRanges(ip.block, `${where}.ip.block`, problems),
     ipBypass: ipRanges(ip.bypass, `${where}.ip.bypass`, problems),
-    requireTotp: doc.require_totp === true,
+    requireTotp: doc.require_second_factor === true || doc.require_totp === true,
     ...decisionsFor(name, headers),
   });
   return { app, domains };

@@ -8,6 +8,8 @@ import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-o
 import { PostgresSessionIndex } from '../../src/adapters/state/postgres-session-index';
 import { sessionIndexContract } from '../contract/ports/session-index.contract';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
+import { PostgresPasskeyCredentials } from '../../src/adapters/state/postgres-passkey-credentials';
+import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { silentLogger } from '../support/loggers';
 import type { Clock } from '../../src/application/ports/clock';
@@ -55,6 +57,7 @@ loginAttemptsContract('PostgresLoginAttempts', (env) => perTest(env, (db) => new
 revokedSessionsContract('PostgresRevokedSessions', (env) => perTest(env, (db) => new PostgresRevokedSessions(db, env.clock)));
 usedTotpStepsContract('PostgresUsedTotpSteps', (env) => perTest(env, (db) => new PostgresUsedTotpSteps(db, env.clock)));
 usedOAuthFlowsContract('PostgresUsedOAuthFlows', (env) => perTest(env, (db) => new PostgresUsedOAuthFlows(db, env.clock)));
+passkeyCredentialsContract('PostgresPasskeyCredentials', (env) => perTest(env, (db) => new PostgresPasskeyCredentials(db)));
 sessionIndexContract('PostgresSessionIndex', (env) => perTest(env, (db) => new PostgresSessionIndex(db, env.clock)));
 
 describe('PostgreSQL schema', () => {
@@ -77,8 +80,8 @@ describe('PostgreSQL schema', () => {
       {
         version: LATEST + 1,
         description: 'future',
-        sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
-        postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
+        sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)',
+        postgres: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)',
       },
     ];
     const future = new PostgresDatabase({

@@ -7,6 +7,8 @@ import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-f
 import { RedisSessionIndex } from '../../src/adapters/state/redis-session-index';
 import { sessionIndexContract } from '../contract/ports/session-index.contract';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
+import { RedisPasskeyCredentials } from '../../src/adapters/state/redis-passkey-credentials';
+import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
@@ -56,6 +58,7 @@ revokedSessionsContract('RedisRevokedSessions', async (env) => {
 });
 usedTotpStepsContract('RedisUsedTotpSteps', async (env) => new RedisUsedTotpSteps(await perTest(env), env.clock));
 usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthFlows(await perTest(env), env.clock));
+passkeyCredentialsContract('RedisPasskeyCredentials', async (env) => new RedisPasskeyCredentials(await perTest(env)));
 // Redis expires the entries on its own clock: the clock-moving test is not registered.
 sessionIndexContract('RedisSessionIndex', async (env) => new RedisSessionIndex(await perTest(env), env.clock), { followsClock: false });
 

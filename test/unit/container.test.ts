@@ -119,6 +119,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   },
   OAuthFlowSealer: hasMethods('seal', 'unseal'),
   UsedOAuthFlows: hasMethods('use'),
+  PasskeyCredentials: hasMethods('add', 'find', 'list', 'rename', 'remove', 'recordUse'),
   Pkce: (value) => {
     const pkce = value as { verifier(): string; challenge(v: string): string };
     const verifier = pkce.verifier();

@@ -47,6 +47,7 @@ async function start(root: HTMLElement): Promise<void> {
       forgotPasswordMessage: '',
       oauthAutoRedirect: 'none',
       disableContinue: false,
+      passkeys: false,
       configuredProviders: [],
       providers: [],
       backgroundImage: '',

@@ -1,13 +1,268 @@
+/**
+ * Passkeys in the login UI: the account page's "Passkeys" section (add, name, list, remove), the
+ * login page's "Sign in with a passkey" button and passkey autofill (conditional mediation), and
+ * the passkey instead of a code on the TOTP step. The WebAuthn calls go through
+ * @simplewebauthn/browser, bundled into the UI by esbuild.
+ */
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+  WebAuthnAbortService,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import { UnreachableError } from './api';
+import type { Answer } from './answer';
+import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
+import { commonProblem, UNREACHABLE } from './messages';
 import type { PageContext } from './page';
 
+interface PasskeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+}
+
+async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<string>> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new UnreachableError('network');
+  }
+  let parsed: unknown;
+  try {
+    parsed = await res.json();
+  } catch {
+    throw new UnreachableError('not json');
+  }
+  const record = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  const retry = Number(res.headers.get('Retry-After'));
+  return {
+    status: res.status,
+    code: typeof record.code === 'string' ? record.code : '',
+    message: typeof record.message === 'string' ? record.message : '',
+    body: record,
+    retryAfter: typeof record.retryAfter === 'number' ? record.retryAfter : Number.isFinite(retry) && retry > 0 ? retry : null,
+  };
+}
+
+function when(iso: string | null): string {
+  if (iso === null) return 'never';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? 'unknown' : d.toLocaleString();
+}
+
+/** Whether an error is the person closing the browser's passkey dialog (or another ceremony taking over). */
+function cancelled(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === 'NotAllowedError' || name === 'AbortError';
+}
+
+/** The text for a passkey login that did not work. */
+function loginProblem(answer: Answer<string>): string {
+  switch (answer.code) {
+    case 'passkey_invalid':
+      return 'That passkey was not accepted. Use another one or log in with your password.';
+    case 'challenge_invalid':
+    case 'not_pending':
+      return 'The passkey request expired. Try again.';
+    default:
+      return commonProblem(answer);
+  }
+}
+
 /**
- * MOUNT POINT for the account page's "Passkeys" section (issue 16, part 1). The account page
- * (pages/account.ts) renders an empty, hidden `<section id="passkeys-section"
- * aria-labelledby="passkeys-heading">` and calls this once the page is on screen. Until passkeys
- * land this does nothing and the section stays hidden; the passkeys module replaces this file,
- * fills the section (its own `<h2 id="passkeys-heading">`) and sets `section.hidden = false`.
+ * One passkey login: options, the browser's dialog (or autofill), the answer. Resolves '' when
+ * logged in, else a problem text ('' too when the person simply cancelled: `null`).
+ */
+export async function passkeyLogin(purpose: 'login' | 'second_factor', autofill = false): Promise<string | null> {
+  try {
+    const options = await call('POST', '/api/passkeys/login/options', { purpose });
+    if (options.code !== 'passkey_options') return loginProblem(options);
+    let response: unknown;
+    try {
+      response = await startAuthentication({ optionsJSON: options.body.options as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
+    } catch (e) {
+      if (cancelled(e)) return null;
+      return 'This browser could not use a passkey here.';
+    }
+    const answer = await call('POST', '/api/passkeys/login', { purpose, response });
+    return answer.code === 'logged_in' ? '' : loginProblem(answer);
+  } catch (e) {
+    if (e instanceof UnreachableError) return UNREACHABLE;
+    throw e;
+  }
+}
+
+/**
+ * The login page's passkey parts: a "Sign in with a passkey" button, and the browser's passkey
+ * autofill on the username field (which must carry `autocomplete="username webauthn"`). `done`
+ * runs after a passkey login; `problem` shows what went wrong.
+ */
+export function passkeyLoginButton(done: () => void, problem: (text: string) => void): HTMLButtonElement | null {
+  if (!browserSupportsWebAuthn()) return null;
+  const label = 'Sign in with a passkey';
+  const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-login' }, label);
+  button.addEventListener('click', async () => {
+    // The pending autofill request must end before the modal one can start.
+    WebAuthnAbortService.cancelCeremony();
+    busy(button, true, 'Waiting for your passkey…');
+    const outcome = await passkeyLogin('login');
+    busy(button, false, label);
+    if (outcome === '') return done();
+    if (outcome !== null) problem(outcome);
+    startPasskeyAutofill(done, problem);
+  });
+  return button;
+}
+
+/** Offers the account's passkeys in the username field's autofill, when the browser can. */
+export function startPasskeyAutofill(done: () => void, problem: (text: string) => void): void {
+  void (async () => {
+    if (!(await browserSupportsWebAuthnAutofill().catch(() => false))) return;
+    const outcome = await passkeyLogin('login', true);
+    if (outcome === '') done();
+    else if (outcome !== null) problem(outcome);
+  })();
+}
+
+/** The TOTP step's "Use a passkey instead" button. */
+export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void): HTMLButtonElement | null {
+  if (!browserSupportsWebAuthn()) return null;
+  const label = 'Use a passkey instead';
+  const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-second-factor' }, label);
+  button.addEventListener('click', async () => {
+    busy(button, true, 'Waiting for your passkey…');
+    const outcome = await passkeyLogin('second_factor');
+    busy(button, false, label);
+    if (outcome === '') return done();
+    if (outcome !== null) problem(outcome);
+  });
+  return button;
+}
+
+/**
+ * The account page's "Passkeys" section: the list, each with rename and remove, and "Add a
+ * passkey". Null where the browser offers no WebAuthn (or the page is not a secure context).
+ */
+export function passkeysSection(): HTMLElement | null {
+  if (!browserSupportsWebAuthn()) return null;
+  const alert = alertArea('passkeys-alert');
+  const list = h('ul', { class: 'passkey-list', id: 'passkey-list', 'aria-labelledby': 'passkeys-heading' });
+  const name = field('passkey-name', 'Name for a new passkey', { type: 'text', maxlength: '64', placeholder: 'e.g. Laptop', autocomplete: 'off' });
+  const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, 'Add a passkey');
+  const form = h('form', { novalidate: true, class: 'passkey-add' }, name.wrapper, add);
+  const section = h(
+    'section',
+    { class: 'passkeys', id: 'passkeys', 'aria-labelledby': 'passkeys-heading' },
+    h('h2', { id: 'passkeys-heading' }, 'Passkeys'),
+    h('p', {}, 'Sign in with your fingerprint, face or device PIN instead of your password. A passkey counts as two factors.'),
+    list,
+    form,
+    alert,
+  );
+
+  const problem = (answer: Answer<string>): void => {
+    const texts: Record<string, string> = {
+      too_many_passkeys: 'You have the most passkeys allowed. Remove one first.',
+      invalid_name: 'Give the passkey a name of 1 to 64 characters.',
+      passkey_not_added: 'This passkey is registered already.',
+      passkey_invalid: 'The passkey could not be checked. Try again.',
+      challenge_invalid: 'That took too long. Try again.',
+      not_logged_in: 'Your session ended. Log in again.',
+      passkey_not_found: 'That passkey is gone already.',
+    };
+    showAlert(alert, texts[answer.code] ?? commonProblem(answer));
+  };
+
+  const refresh = async (): Promise<void> => {
+    const answer = await call('GET', '/api/passkeys');
+    if (answer.code !== 'passkeys') return problem(answer);
+    const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
+    list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, 'No passkeys yet.')] : passkeys.map((p) => item(p))));
+  };
+
+  const item = (p: PasskeyView): HTMLElement => {
+    const rename = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Rename ${p.name}` }, 'Rename');
+    const remove = h('button', { type: 'button', class: 'secondary small danger', 'aria-label': `Remove ${p.name}` }, 'Remove');
+    rename.addEventListener('click', async () => {
+      const next = window.prompt('New name for this passkey', p.name);
+      if (next === null) return;
+      clearAlert(alert);
+      const answer = await call('POST', '/api/passkeys/rename', { id: p.id, name: next });
+      if (answer.code !== 'passkey_renamed') return problem(answer);
+      await refresh();
+    });
+    remove.addEventListener('click', async () => {
+      if (!window.confirm(`Remove the passkey "${p.name}"? You can no longer sign in with it.`)) return;
+      clearAlert(alert);
+      const answer = await call('POST', '/api/passkeys/remove', { id: p.id });
+      if (answer.code !== 'passkey_removed') return problem(answer);
+      await refresh();
+    });
+    return h(
+      'li',
+      { class: 'passkey', 'data-passkey': p.id },
+      h('strong', { class: 'passkey-name' }, p.name),
+      h('span', { class: 'passkey-dates' }, `Added ${when(p.createdAt)} · last used ${when(p.lastUsedAt)}`),
+      h('span', { class: 'passkey-actions' }, rename, remove),
+    );
+  };
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    clearAlert(alert);
+    const chosen = name.input.value.trim() === '' ? 'Passkey' : name.input.value.trim();
+    busy(add, true, 'Waiting for your passkey…');
+    try {
+      const options = await call('POST', '/api/passkeys/registration/options', {});
+      if (options.code !== 'passkey_options') problem(options);
+      else {
+        let response: unknown = null;
+        try {
+          response = await startRegistration({ optionsJSON: options.body.options as PublicKeyCredentialCreationOptionsJSON });
+        } catch (e) {
+          if (!cancelled(e)) showAlert(alert, 'This browser could not create a passkey here.');
+        }
+        if (response !== null) {
+          const answer = await call('POST', '/api/passkeys/registration', { name: chosen, response });
+          if (answer.code === 'passkey_added') {
+            name.input.value = '';
+            await refresh();
+          } else problem(answer);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      showAlert(alert, UNREACHABLE);
+    }
+    busy(add, false, 'Add a passkey');
+  });
+
+  void refresh().catch(() => showAlert(alert, UNREACHABLE));
+  return section;
+}
+
+/**
+ * Fills the account page's passkeys section (the mount point pages/account.ts leaves: an empty,
+ * hidden `<section aria-labelledby="passkeys-heading">`) and shows it. Nothing for OAuth sessions,
+ * with PASSKEYS off, or where the browser offers no WebAuthn.
  */
 export function mountPasskeys(section: HTMLElement, ctx: PageContext): void {
-  void section;
-  void ctx;
+  if (!ctx.app.passkeys || ctx.user.oauth) return;
+  const content = passkeysSection();
+  if (content === null) return;
+  section.classList.add('passkeys');
+  section.replaceChildren(...Array.from(content.childNodes));
+  section.hidden = false;
 }

@@ -36,6 +36,20 @@ export const MESSAGES = {
   session_required: () => 'Log in (completely, with the TOTP code if your account has one) to see your account',
   session_not_found: () => 'No such session of your account',
   cross_site_request: () => 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
+  // Passkeys
+  passkey_options: () => 'Passkey options',
+  passkey_added: () => 'Passkey added',
+  passkeys: () => 'Passkeys',
+  passkey_renamed: () => 'Passkey renamed',
+  passkey_removed: () => 'Passkey removed',
+  not_logged_in: () => 'Log in first (with a full login, not a pending one)',
+  passkey_cross_site: () => 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)',
+  too_many_passkeys: () => 'This account holds the most passkeys it may; remove one first',
+  invalid_name: () => 'A passkey name is 1 to 64 characters of text',
+  challenge_invalid: () => 'The passkey request expired or was already used; start again',
+  passkey_invalid: () => 'The passkey was not accepted',
+  passkey_not_added: () => 'This passkey is registered already',
+  passkey_not_found: () => 'No such passkey on this account',
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
   bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,
@@ -89,6 +103,23 @@ export type LoginCode = 'logged_in' | 'invalid_fields' | 'invalid_credentials' |
 /** The codes of `POST /api/totp`; `not_pending` means the password step is over or timed out: log in again. */
 export type TotpCode = 'logged_in' | 'invalid_fields' | 'not_pending' | 'totp_invalid' | 'account_locked' | 'store_unavailable';
 
+/** The codes of `POST /api/passkeys/login` (a passkey login, or a passkey as the second factor). */
+export type PasskeyLoginCode = 'logged_in' | 'invalid_fields' | 'challenge_invalid' | 'passkey_invalid' | 'account_locked' | 'store_unavailable';
+
+/** The codes of `POST /api/passkeys/login/options`. */
+export type PasskeyOptionsCode = 'passkey_options' | 'not_pending' | 'store_unavailable';
+
+/** The codes of `POST /api/passkeys/registration`. */
+export type PasskeyRegistrationCode =
+  | 'passkey_added'
+  | 'invalid_fields'
+  | 'invalid_name'
+  | 'not_logged_in'
+  | 'passkey_cross_site'
+  | 'challenge_invalid'
+  | 'passkey_invalid'
+  | 'passkey_not_added'
+  | 'store_unavailable';
 /** The codes of `GET /api/account`. */
 export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';
 

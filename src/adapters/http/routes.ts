@@ -12,6 +12,7 @@ import { jsonBody } from './json-body';
 import { koaFacts } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
+import { passkeyRoutes, type PasskeyUseCases } from './passkey-routes';
 import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { ACCOUNT_API_METHODS, accountRoutes, userAgentOf, type AccountUseCases } from './account-routes';
@@ -29,6 +30,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly logout: LogoutUseCase;
   readonly getCurrentUser: GetCurrentUserUseCase;
   readonly checkReadiness: CheckReadinessUseCase;
+  /** Absent when PASSKEYS=off: no passkey route exists then. */
+  readonly passkeys?: PasskeyUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -127,6 +130,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   oauthRoutes(router, useCases, settings);
+  if (useCases.passkeys !== undefined) passkeyRoutes(router, useCases.passkeys, settings);
   if (useCases.issueHandoffCode !== undefined && useCases.redeemHandoffCode !== undefined)
     handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
   accountRoutes(router, useCases, settings);

@@ -119,6 +119,37 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 4,
+    description: 'passkeys (WebAuthn credentials) per account, with their signature counters',
+    sql: `
+      -- No until: a passkey lives until its owner removes it. transports: space-separated.
+      CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        counter INTEGER NOT NULL,
+        transports TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX passkeys_username ON passkeys (username, created_at);
+    `,
+    postgres: `
+      CREATE TABLE passkeys (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        counter BIGINT NOT NULL,
+        transports TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT
+      );
+      CREATE INDEX passkeys_username ON passkeys (username, created_at);
+    `,
+  },
+  {
     // Issue 17. Version 5 by the wave's plan (2 to 4 are other features' steps, merged in order).
     version: 5,
     description: 'single-use hand-off codes between gateway domains',

@@ -10,6 +10,16 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'login_failed'; readonly login: string; readonly method: string; readonly ip: string; readonly reason: string }
     | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
     | { readonly event: 'logout'; readonly username: string }
+    /** A passkey's signature counter did not grow: a copy of its key is in use somewhere (`credential`: the first characters of its id). */
+    | {
+        readonly event: 'passkey_counter_regressed';
+        readonly username: string;
+        readonly credential: string;
+        readonly stored: number;
+        readonly presented: number;
+        readonly ip: string;
+      }
+    | { readonly event: 'passkey_registered' | 'passkey_removed'; readonly username: string; readonly credential: string }
     /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */
     | {
         readonly event: 'sessions_revoked';

@@ -2,6 +2,7 @@ import { hasTotp } from '../../domain/account';
 import { err, ok, type Result } from '../../domain/result';
 import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
+import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { CredentialCheck } from '../services/credential-check';
@@ -47,6 +48,8 @@ export class LoginUseCase {
     private readonly audit: AuditLog,
     private readonly sealer: SessionSealer,
     private readonly index: SessionIndex,
+    /** With PASSKEY_SECOND_FACTOR: an account holding a passkey owes it (or its TOTP code) after the password; null otherwise. */
+    private readonly passkeySecondFactor: PasskeyCredentials | null = null,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -55,7 +58,14 @@ export class LoginUseCase {
     const { account, credential } = checked.value;
 
     const now = this.clock.now();
-    const pending = hasTotp(account);
+    let pending = hasTotp(account);
+    try {
+      if (!pending && this.passkeySecondFactor !== null) pending = (await this.passkeySecondFactor.list(account.username)).length > 0;
+    } catch (e) {
+      // Whether a second factor is owed cannot be told: fail closed.
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
     const session: Session = {
       ...identityOf(account, 'username', false),
       id: this.ids.next(),

@@ -17,6 +17,7 @@ describe('GET /api/app', () => {
         forgotPasswordMessage: expect.stringContaining('USERS'),
         oauthAutoRedirect: 'none',
         disableContinue: false,
+        passkeys: true,
         configuredProviders: ['username'],
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',

@@ -10,6 +10,8 @@ import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite-used-oa
 import { SqliteSessionIndex } from '../../../src/adapters/state/sqlite-session-index';
 import { sessionIndexContract } from '../ports/session-index.contract';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite-used-totp-steps';
+import { SqlitePasskeyCredentials } from '../../../src/adapters/state/sqlite-passkey-credentials';
+import { passkeyCredentialsContract } from '../ports/passkey-credentials.contract';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { loginAttemptsContract } from '../ports/login-attempts.contract';
 import { revokedSessionsContract } from '../ports/revoked-sessions.contract';
@@ -41,6 +43,7 @@ loginAttemptsContract('SqliteLoginAttempts', (env) => new SqliteLoginAttempts(pe
 revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessions(perTest(env), env.clock));
 usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(perTest(env), env.clock));
 usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(perTest(env), env.clock));
+passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(perTest(env)));
 sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(perTest(env), env.clock));
 
 describe('SqliteSessionIndex on disk', () => {
@@ -135,7 +138,7 @@ describe('SqliteDatabase', () => {
 
   it('refuses a database written by a newer Portcullis, naming both schema versions', () => {
     const dir = freshDir();
-    const newer = [...MIGRATIONS, { version: LATEST + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const newer = [...MIGRATIONS, { version: LATEST + 1, description: 'future', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
     expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       new DatabaseStartError(
@@ -147,7 +150,7 @@ describe('SqliteDatabase', () => {
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
-    const more = [...MIGRATIONS, { version: LATEST + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const more = [...MIGRATIONS, { version: LATEST + 1, description: 'next feature', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
       expect(database.db.pragma('user_version', { simple: true })).toBe(LATEST + 1);

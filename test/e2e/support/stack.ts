@@ -42,6 +42,8 @@ export interface StackOptions {
    * Further OpenID Connect servers, one per entry, each configured as an `OAUTH_PROVIDERS_<ID>_…`
    * provider found by discovery (`ISSUER`), with its name and whitelist.
    */
+  /** Extra Chromium flags, given the gateway's URL (passkeys need `--unsafely-treat-insecure-origin-as-secure`). */
+  readonly chromiumArgs?: (gatewayUrl: string) => readonly string[];
   readonly moreProviders?: readonly {
     readonly id: string;
     readonly name: string;
@@ -187,7 +189,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       sites[proxy] = { proxy, host, port, url: `http://${host}:${port}` };
     }
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...(options.chromiumArgs?.(gatewayUrl) ?? [])],
+    });
     cleanups.push(() => browser.close());
 
     return {

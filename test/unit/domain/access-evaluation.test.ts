@@ -272,6 +272,7 @@ describe('evaluateAccess', () => {
         ops: { oauth: { whitelist: ['/@corp\\.com$/'], groups: ['admins', 'ops'] } },
         mixed: { users: { allow: ['alice'] }, oauth: { whitelist: ['bob@gmail.com'] } },
         secure: { require_totp: true },
+        strong: { require_second_factor: true },
         local: { users: { allow: ['alice'] } },
       },
     });
@@ -289,6 +290,8 @@ describe('evaluateAccess', () => {
       ['an OAuth person when only users.allow exists', 'local', person('x', { oauth: true, email: 'alice' }), 'user_not_allowed'],
       ['a session that passed TOTP', 'secure', person('alice', { totp: true }), 'allow'],
       ['a session without TOTP', 'secure', person('alice'), 'totp_required'],
+      ['a session with a second factor (TOTP or a passkey) under require_second_factor', 'strong', person('alice', { totp: true }), 'allow'],
+      ['a session without a second factor under require_second_factor', 'strong', person('alice'), 'totp_required'],
     ])('decides %s', (_name, app, who, outcome) => {
       const d = ask(app, who);
       expect(d.kind === 'deny' ? d.reason : d.kind).toBe(outcome);

@@ -3,6 +3,7 @@ import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '.
 import { commonProblem, UNREACHABLE } from '../messages';
 import { autoRedirectProvider, checkTarget, oauthProviders, providerLabel, showsPasswordForm, withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
+import { passkeyLoginButton, startPasskeyAutofill } from '../passkeys';
 
 /** Asks the gateway for the provider's authorization URL and goes there; resolves to an error text when it cannot. */
 async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
@@ -61,7 +62,8 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
   if (showsPasswordForm(ctx.app.configuredProviders)) {
     const email = field('email', 'Username or e-mail', {
       type: 'text',
-      autocomplete: 'username',
+      // `webauthn` lets the browser offer passkeys in this field's autofill (conditional mediation).
+      autocomplete: ctx.app.passkeys ? 'username webauthn' : 'username',
       autocapitalize: 'none',
       spellcheck: 'false',
       required: true,
@@ -124,6 +126,9 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
     });
   }
 
+  const passkeyDone = (): void => goTo(withRedirect('/continue', ctx.redirectUri));
+  const passkeyProblem = (text: string): void => showAlert(alert, text);
+  const passkey = ctx.app.passkeys && form !== null ? passkeyLoginButton(passkeyDone, passkeyProblem) : null;
   render(
     ctx,
     'Log in',
@@ -131,11 +136,14 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
     buttons.length > 0 && h('div', { class: 'oauth-list' }, ...buttons),
     buttons.length > 0 && form !== null && h('p', { class: 'divider' }, h('span', {}, 'or')),
     form,
+    passkey !== null && h('p', { class: 'divider' }, h('span', {}, 'or')),
+    passkey,
     alert,
     form !== null && actions(h('a', { href: withRedirect('/forgot-password', ctx.redirectUri) }, 'Forgot your password?')),
   );
   if (initialProblem !== '') showAlert(alert, initialProblem);
   (firstInput ?? buttons[0])?.focus();
+  if (passkey !== null) startPasskeyAutofill(passkeyDone, passkeyProblem);
 }
 
 /** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on. */

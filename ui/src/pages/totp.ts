@@ -3,6 +3,7 @@ import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '.
 import { commonProblem, UNREACHABLE } from '../messages';
 import { withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
+import { passkeySecondFactorButton } from '../passkeys';
 
 /** `/totp`: the one-time code step of a login that is waiting for it. */
 export function totpPage(ctx: PageContext): void {
@@ -67,12 +68,19 @@ export function totpPage(ctx: PageContext): void {
     busy(submit, false, 'Verify');
   });
 
+  const passkey = ctx.app.passkeys
+    ? passkeySecondFactorButton(
+        () => goTo(withRedirect('/continue', ctx.redirectUri)),
+        (text) => showAlert(alert, text),
+      )
+    : null;
   const who = ctx.user.name !== '' ? ctx.user.name : ctx.user.username;
   render(
     ctx,
     'Enter your code',
     h('p', { class: 'lead' }, 'Open your authenticator app and enter the current code', who !== '' ? ' for ' : '', who !== '' && h('strong', {}, who), '.'),
     form,
+    passkey,
     alert,
     actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Log in with another account')),
   );

@@ -1,0 +1,183 @@
+import type { ChangePasskeyError } from '../../application/use-cases/change-passkey';
+import type { FinishPasskeyLoginError, FinishPasskeyLoginOutput } from '../../application/use-cases/finish-passkey-login';
+import type { FinishPasskeyRegistrationError, FinishPasskeyRegistrationOutput } from '../../application/use-cases/finish-passkey-registration';
+import type { ListPasskeysError } from '../../application/use-cases/list-passkeys';
+import type { StartPasskeyLoginError, StartPasskeyLoginOutput } from '../../application/use-cases/start-passkey-login';
+import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } from '../../application/use-cases/start-passkey-registration';
+import type { Passkey } from '../../domain/passkey';
+import type { Result } from '../../domain/result';
+import { answer, fixed, type Answer } from './answer';
+import { STORE_UNAVAILABLE } from './answers';
+import { clearCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
+
+// One pure function per passkey use case, from its result to an answer (see answers.ts).
+
+/** The host-only cookie that carries one sealed ceremony, per purpose, so a login and a registration never clobber each other. */
+export const PASSKEY_COOKIES = {
+  register: 'portcullis-passkey-register',
+  login: 'portcullis-passkey-login',
+  second_factor: 'portcullis-passkey-2fa',
+} as const;
+
+export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
+const NOT_LOGGED_IN = fixed(401, 'not_logged_in');
+
+function unmapped(what: string, value: never): never {
+  throw new Error(`unmapped ${what} outcome ${String(value)}`);
+}
+
+function locked(retryAfter: number): Answer {
+  return answer(429, 'account_locked', [retryAfter], { fields: { retryAfter }, headers: [['retry-after', String(retryAfter)]] });
+}
+
+/** What the account page shows of a passkey: never its public key. */
+export function passkeyView(p: Passkey): Record<string, unknown> {
+  return {
+    id: p.id,
+    name: p.name,
+    createdAt: new Date(p.createdAt).toISOString(),
+    lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
+    transports: p.transports,
+  };
+}
+
+function ceremonyCookie(name: string, token: string, expiresAt: number, now: number, cookies: CookieSettings): string {
+  // Host-only: only the gateway reads it, never a protected app on the cookie domain.
+  return setCookie(name, token, Math.max(1, (expiresAt - now) / 1000), cookies, { hostOnly: true });
+}
+
+export function registrationOptionsAnswer(
+  result: Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>,
+  cookies: CookieSettings,
+  now: number,
+): Answer {
+  if (result.ok) {
+    const { options, challengeToken, expiresAt } = result.value;
+    return answer(200, 'passkey_options', [], {
+      fields: { options },
+      cookies: [ceremonyCookie(PASSKEY_COOKIES.register, challengeToken, expiresAt, now, cookies)],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'too_many_passkeys':
+      return answer(409, 'too_many_passkeys', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey registration options', error);
+  }
+}
+
+export function registrationAnswer(result: Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>, cookies: CookieSettings): Answer {
+  // The ceremony is spent whatever the outcome: its cookie goes.
+  const spent = [clearCookie(PASSKEY_COOKIES.register, cookies, { hostOnly: true })];
+  if (result.ok) return answer(200, 'passkey_added', [], { fields: { passkey: passkeyView(result.value.passkey) }, cookies: spent });
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'invalid_name':
+      return answer(400, 'invalid_name', []);
+    case 'challenge_invalid':
+      return answer(400, 'challenge_invalid', [], { cookies: spent });
+    case 'passkey_invalid':
+      return answer(400, 'passkey_invalid', [], { cookies: spent });
+    case 'passkey_not_added':
+      return answer(409, 'passkey_not_added', [], { cookies: spent });
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey registration', error);
+  }
+}
+
+export function loginOptionsAnswer(
+  result: Result<StartPasskeyLoginOutput, StartPasskeyLoginError>,
+  purpose: 'login' | 'second_factor',
+  cookies: CookieSettings,
+  now: number,
+): Answer {
+  if (result.ok) {
+    const { options, challengeToken, expiresAt } = result.value;
+    return answer(200, 'passkey_options', [], {
+      fields: { options },
+      cookies: [ceremonyCookie(PASSKEY_COOKIES[purpose], challengeToken, expiresAt, now, cookies)],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'not_pending':
+      return answer(401, 'not_pending', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey login options', error);
+  }
+}
+
+export function passkeyLoginAnswer(
+  result: Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>,
+  purpose: 'login' | 'second_factor',
+  cookies: CookieSettings,
+): Answer {
+  const spent = clearCookie(PASSKEY_COOKIES[purpose], cookies, { hostOnly: true });
+  if (result.ok) {
+    const { session, token } = result.value;
+    return answer(200, 'logged_in', [], {
+      fields: { totpPending: 'false' },
+      cookies: [spent, setCookie(SESSION_COOKIE, token, (session.expiresAt - session.issuedAt) / 1000, cookies)],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'challenge_invalid':
+      return answer(400, 'challenge_invalid', [], { cookies: [spent] });
+    case 'passkey_invalid':
+      return answer(401, 'passkey_invalid', [], { cookies: [spent] });
+    case 'account_locked':
+      return locked(error.retryAfter);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey login', error);
+  }
+}
+
+export function passkeyListAnswer(result: Result<{ readonly passkeys: readonly Passkey[] }, ListPasskeysError>): Answer {
+  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView) } });
+  const error = result.error;
+  switch (error.code) {
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey list', error);
+  }
+}
+
+export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>, kind: 'rename' | 'remove'): Answer {
+  if (result.ok) return answer(200, kind === 'rename' ? 'passkey_renamed' : 'passkey_removed', []);
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'invalid_name':
+      return answer(400, 'invalid_name', []);
+    case 'passkey_not_found':
+      return answer(404, 'passkey_not_found', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey change', error);
+  }
+}

@@ -1,0 +1,76 @@
+import { err, ok, type Result } from '../../domain/result';
+import { MAX_PASSKEYS_PER_ACCOUNT, PASSKEY_CHALLENGE_LIFETIME_MS } from '../../domain/passkey';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
+import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
+import type { PasskeyCredentials } from '../ports/passkey-credentials';
+import type { UserStore } from '../ports/user-store';
+import { passkeyOwner } from '../services/passkey-owner';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
+
+export interface StartPasskeyRegistrationInput {
+  readonly sessionToken?: string;
+  /** Whether the request provably comes from the gateway's own pages (see LogoutInput.fromThisSite). */
+  readonly fromThisSite: boolean;
+  readonly ip: string;
+  readonly requestId?: string;
+}
+
+export interface StartPasskeyRegistrationOutput {
+  /** `PublicKeyCredentialCreationOptionsJSON` for the browser. */
+  readonly options: Record<string, unknown>;
+  /** The sealed ceremony (a cookie value) and when it ends. */
+  readonly challengeToken: string;
+  readonly expiresAt: number;
+}
+
+export type StartPasskeyRegistrationError =
+  | { readonly code: 'cross_site_request' }
+  | { readonly code: 'not_logged_in' }
+  | { readonly code: 'too_many_passkeys' }
+  | { readonly code: 'store_unavailable' };
+
+/** Starts adding a passkey to the logged-in person's account: options bound to that account and session. */
+export class StartPasskeyRegistrationUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly users: UserStore,
+    private readonly passkeys: PasskeyCredentials,
+    private readonly ceremonies: PasskeyCeremonies,
+    private readonly sealer: PasskeyChallengeSealer,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: StartPasskeyRegistrationInput): Promise<Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>> {
+    if (!input.fromThisSite) return err({ code: 'cross_site_request' });
+    try {
+      const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
+      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+      const existing = await this.passkeys.list(owner.account.username);
+      if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) return err({ code: 'too_many_passkeys' });
+      const challenge = this.ids.next() + this.ids.next();
+      const expiresAt = this.clock.now() + PASSKEY_CHALLENGE_LIFETIME_MS;
+      const options = await this.ceremonies.registrationOptions({
+        username: owner.account.username,
+        displayName: owner.account.name !== '' ? owner.account.name : owner.account.username,
+        challenge,
+        exclude: existing.map((p) => ({ id: p.id, transports: p.transports })),
+      });
+      const challengeToken = this.sealer.seal({
+        id: this.ids.next(),
+        purpose: 'register',
+        challenge,
+        username: owner.account.username,
+        sessionId: owner.session.id,
+        expiresAt,
+      });
+      return ok({ options, challengeToken, expiresAt });
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+}

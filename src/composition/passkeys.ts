@@ -1,0 +1,84 @@
+import type { PasskeyUseCases } from '../adapters/http/passkey-routes';
+import { AesGcmPasskeyChallengeSealer } from '../adapters/crypto/aes-gcm-passkey-challenge-sealer';
+import { InMemoryPasskeyCredentials } from '../adapters/state/in-memory-passkey-credentials';
+import { PostgresPasskeyCredentials } from '../adapters/state/postgres-passkey-credentials';
+import { RedisPasskeyCredentials } from '../adapters/state/redis-passkey-credentials';
+import { SqlitePasskeyCredentials } from '../adapters/state/sqlite-passkey-credentials';
+import { lazyModule } from '../adapters/system/lazy-module';
+import { SimpleWebAuthnPasskeyCeremonies } from '../adapters/webauthn/simplewebauthn-passkey-ceremonies';
+import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
+import { ChangePasskeyUseCase } from '../application/use-cases/change-passkey';
+import { FinishPasskeyLoginUseCase } from '../application/use-cases/finish-passkey-login';
+import { FinishPasskeyRegistrationUseCase } from '../application/use-cases/finish-passkey-registration';
+import { ListPasskeysUseCase } from '../application/use-cases/list-passkeys';
+import { StartPasskeyLoginUseCase } from '../application/use-cases/start-passkey-login';
+import { StartPasskeyRegistrationUseCase } from '../application/use-cases/start-passkey-registration';
+import type { TypedContainer, Wiring } from './binding';
+import type { Config } from './config';
+import { protectedDomainOfAppUrl } from './cookie-domain';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { TOKENS } from './tokens';
+
+// @simplewebauthn/server (and its CBOR and ASN.1 parsers) loads with the first passkey request, not at start-up.
+const simpleWebAuthn = lazyModule(() => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server'));
+
+/** Binds the passkey store like the other durable state: Redis, else PostgreSQL, else the embedded file, else memory. */
+export function bindPasskeyCredentials(c: TypedContainer): void {
+  c.bind(
+    TOKENS.PasskeyCredentials,
+    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyCredentials => {
+      if (redis.connection !== null) return new RedisPasskeyCredentials(redis.connection);
+      if (pg.postgres !== null) return new PostgresPasskeyCredentials(pg.postgres);
+      return data.database === null ? new InMemoryPasskeyCredentials() : new SqlitePasskeyCredentials(data.database);
+    },
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+}
+
+/**
+ * The passkey use cases for the HTTP adapter, or undefined with PASSKEYS=off (no route then).
+ * Relying-party id = the protected cookie domain (one passkey for every app under it); origin =
+ * APP_URL's (ADR 0027).
+ */
+export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | undefined {
+  if (!config.passkeys) return undefined;
+  const domain = protectedDomainOfAppUrl(config.appUrl);
+  const ceremonies = new SimpleWebAuthnPasskeyCeremonies(
+    simpleWebAuthn,
+    { id: domain.domain, name: config.appTitle, origin: new URL(config.appUrl).origin },
+    config.secret,
+  );
+  const sealer = new AesGcmPasskeyChallengeSealer(config.secret);
+  const passkeys = w.get(TOKENS.PasskeyCredentials);
+  const authenticator = w.get(TOKENS.RequestAuthenticator);
+  const users = w.get(TOKENS.UserStore);
+  const clock = w.get(TOKENS.Clock);
+  const ids = w.get(TOKENS.IdGenerator);
+  const used = w.get(TOKENS.UsedOAuthFlows);
+  const audit = w.get(TOKENS.AuditLog);
+  return {
+    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, ids, clock),
+    finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, used, clock, audit),
+    startPasskeyLogin: new StartPasskeyLoginUseCase(authenticator, passkeys, ceremonies, sealer, ids, clock),
+    finishPasskeyLogin: new FinishPasskeyLoginUseCase(
+      users,
+      passkeys,
+      ceremonies,
+      sealer,
+      used,
+      w.get(TOKENS.LoginGuard),
+      authenticator,
+      w.get(TOKENS.RevokedSessions),
+      w.get(TOKENS.CredentialFingerprints),
+      clock,
+      ids,
+      w.get(TOKENS.Settings),
+      audit,
+      w.get(TOKENS.SessionSealer),
+      w.get(TOKENS.SessionIndex),
+    ),
+    listPasskeys: new ListPasskeysUseCase(authenticator, users, passkeys),
+    changePasskey: new ChangePasskeyUseCase(authenticator, users, passkeys, audit),
+    clock,
+  };
+}
