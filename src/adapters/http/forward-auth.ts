@@ -28,6 +28,9 @@ const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
 /** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
+/** Unauthenticated answers kept per context (see loginRefusals), and the longest return target kept. */
+const LOGIN_REFUSALS_MAX = 256;
+const LOGIN_REFUSAL_TARGET_MAX_LENGTH = 1024;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -95,10 +98,16 @@ export function forwardAuthDecider(
   useCase: AuthorizeProxyRequestUseCase,
   settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways'>,
 ): ForwardAuthDecider {
+  // The refusal of an unauthenticated request depends only on the context and the return target,
+  // and a browser without a session asks again and again for the same few pages: each context
+  // keeps its decisions per target (bounded like the use case's memo of targets, emptied when
+  // full), so the Location is not encoded and the answer not built per request.
   const contextsFor = (loginUrl: string) =>
     KINDS.map((proxy) => ({
       browser: { proxy, apiMode: false, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
       api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
+      browserLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
+      apiLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
     })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
   const contexts = contextsFor(`${settings.appUrl}/login`);
   // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
@@ -135,9 +144,22 @@ export function forwardAuthDecider(
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
     if (result.ok) return allowed(result.value.identity, result.value.headers, known);
     const error = result.error;
-    const byProxy = error.code === 'unauthenticated' && error.secondary !== undefined ? (handoffContexts[error.secondary] ?? contexts) : contexts;
+    if (error.code !== 'unauthenticated') {
+      const context = apiMode ? contexts[known].api : contexts[known].browser;
+      return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
+    }
+    const byProxy = error.secondary !== undefined ? (handoffContexts[error.secondary] ?? contexts) : contexts;
     const context = apiMode ? byProxy[known].api : byProxy[known].browser;
-    return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
+    const refusals = apiMode ? byProxy[known].apiLoginRefusals : byProxy[known].browserLoginRefusals;
+    let refused = refusals.get(error.returnTo);
+    if (refused === undefined) {
+      refused = Object.freeze({ answer: Object.freeze(forwardAuthRefused(error, context)), proxyIndex: known, outcome: OUTCOME.unauthenticated });
+      if (error.returnTo === null || error.returnTo.length <= LOGIN_REFUSAL_TARGET_MAX_LENGTH) {
+        if (refusals.size >= LOGIN_REFUSALS_MAX) refusals.clear();
+        refusals.set(error.returnTo, refused);
+      }
+    }
+    return refused;
   };
 
   return (req, known, requestId) => {

@@ -41,8 +41,25 @@ export type AuthorizeProxyRequestError =
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** How many original URLs keep where they log in (see returnTargets), and the longest one kept. */
+const RETURN_TARGETS_MAX = 256;
+const RETURN_TARGET_MAX_LENGTH = 1024;
+
+type UnauthenticatedError = AuthorizeProxyRequestError & { code: 'unauthenticated' };
+const NO_RETURN: UnauthenticatedError = Object.freeze({ code: 'unauthenticated', returnTo: null });
+
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
+  /**
+   * Where each recently refused original URL logs in: a browser without a session gets a 302 on
+   * every request, and vetting the URL runs the WHATWG URL parser each time (twice for a secondary
+   * domain). A memo of a pure function of the URL and the configured domains (fixed for this object), keyed
+   * by the exact text, so it answers exactly what the function would; bounded in entries and in
+   * the length of a URL it keeps, emptied when full (a flood of distinct paths only pays the
+   * parser, as it did without the memo).
+   */
+  private readonly returnTargets = new Map<string, UnauthenticatedError>();
+
   constructor(
     private readonly authenticator: RequestAuthenticator,
     private readonly policy: AccessPolicy,
@@ -112,15 +129,31 @@ export class AuthorizeProxyRequestUseCase {
     }
   }
 
-  /** Where the login goes: back to the original URL when it is inside the primary's domain, or inside a secondary's (via its hand-off). */
-  private unauthenticated(original: OriginalRequest | null): AuthorizeProxyRequestError & { code: 'unauthenticated' } {
-    if (original === null) return { code: 'unauthenticated', returnTo: null };
+  /**
+   * Where the login goes, remembered for recent original URLs (see returnTargets): a pure
+   * function of the URL (its host included) and the configured domains.
+   */
+  private unauthenticated(original: OriginalRequest | null): UnauthenticatedError {
+    if (original === null) return NO_RETURN;
+    const url = original.url;
+    const known = this.returnTargets.get(url);
+    if (known !== undefined) return known;
+    const error = Object.freeze(this.whereToLogIn(original));
+    if (url.length <= RETURN_TARGET_MAX_LENGTH) {
+      if (this.returnTargets.size >= RETURN_TARGETS_MAX) this.returnTargets.clear();
+      this.returnTargets.set(url, error);
+    }
+    return error;
+  }
+
+  /** Back to the original URL when it is inside the primary's domain, or inside a secondary's (via its hand-off). */
+  private whereToLogIn(original: OriginalRequest): UnauthenticatedError {
     const returnTo = safeRedirectTarget(original.url, this.settings.protectedDomain);
     const secondaries = this.settings.secondaryDomains;
     if (returnTo !== null || secondaries === undefined || secondaries.length === 0) return { code: 'unauthenticated', returnTo };
     // Each domain's own check: a target is only ever handed to the domain that contains it.
     const secondary = gatewayIndexOfHost(secondaries, original.hostname);
     const target = secondary === -1 ? null : safeRedirectTarget(original.url, secondaries[secondary]);
-    return target === null ? { code: 'unauthenticated', returnTo: null } : { code: 'unauthenticated', returnTo: target, secondary };
+    return target === null ? NO_RETURN : { code: 'unauthenticated', returnTo: target, secondary };
   }
 }

@@ -1,4 +1,6 @@
+import { hash } from 'node:crypto';
 import { KeyedHashVerifiedCredentials } from '../../../src/adapters/crypto/keyed-hash-verified-credentials';
+import { deriveKey } from '../../../src/adapters/crypto/key-derivation';
 import { verifiedCredentialsContract } from './verified-credentials.contract';
 
 const SECRET = 'verified-credentials-secret-0123456789-abcdef';
@@ -10,6 +12,27 @@ describe('KeyedHashVerifiedCredentials', () => {
 
   it('derives different keys under different secrets, so a key is useless elsewhere', () => {
     expect(new KeyedHashVerifiedCredentials(SECRET).keyFor(header)).not.toBe(new KeyedHashVerifiedCredentials(`${SECRET}x`).keyFor(header));
+  });
+
+  // ADR 0029: a secret-prefix SHA-256 is a sound keyed hash only over prefix-free inputs, which
+  // the two lengths in front make these; this pins that construction.
+  it('is SHA-256 over the derived key, both lengths, the username and the password', () => {
+    const prefix = `${deriveKey(SECRET, 'basic-cache v3').toString('base64url')}\n`;
+    for (const [username, password] of [
+      ['alice', 'pw'],
+      ['jörg', 'pässwort:x'],
+      ['a', ''],
+    ]) {
+      const key = new KeyedHashVerifiedCredentials(SECRET).keyFor({ kind: 'basic', username, password });
+      expect(Buffer.from(key, 'latin1')).toEqual(hash('sha256', `${prefix}${username.length}:${password.length}:${username}${password}`, 'buffer'));
+      expect(key).toHaveLength(32);
+    }
+  });
+
+  it('derives unrelated keys for a password and the same password extended', () => {
+    const cache = new KeyedHashVerifiedCredentials(SECRET);
+    const keys = new Set(['pw', 'pw\u0080', 'pw\u0000\u0000', 'pwx'].map((password) => cache.keyFor({ kind: 'basic', username: 'alice', password })));
+    expect(keys.size).toBe(4);
   });
 
   it('forgets a user whatever the case of the name it is given', () => {

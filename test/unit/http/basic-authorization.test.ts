@@ -8,7 +8,19 @@ describe('isBasicAuthorization', () => {
   });
 
   it('does not mistake other schemes, a bare scheme or no header for Basic', () => {
-    for (const header of [undefined, '', 'Basic', 'Basic ', 'Bearer abc', 'Basicabc', 'Digest username="a"', ' Basic abc']) {
+    // Letters that differ from b, a, s, i, c only in the bit that folds ASCII case, and Unicode
+    // letters that upper-case to them, are not the scheme either.
+    const lookAlikes = [
+      'Bas\u0130c abc',
+      'Ba\u017Fic abc',
+      'B\u0041sic\tabc',
+      'Basi\u0043\u00A0abc',
+      'Bbsic abc',
+      'Basic\u0000abc',
+      '\u0002asic abc',
+      'Basi# abc',
+    ];
+    for (const header of [undefined, '', 'Basic', 'Basic ', 'Bearer abc', 'Basicabc', 'Digest username="a"', ' Basic abc', ...lookAlikes]) {
       expect(isBasicAuthorization(header)).toBe(false);
     }
   });

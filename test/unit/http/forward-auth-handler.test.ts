@@ -29,7 +29,12 @@ interface Written {
   body: Buffer | undefined;
 }
 
-async function ask(handle: ReturnType<typeof forwardAuthHandler>, method = 'GET', url = '/api/auth/traefik'): Promise<Written> {
+async function ask(
+  handle: ReturnType<typeof forwardAuthHandler>,
+  method = 'GET',
+  url = '/api/auth/traefik',
+  headers: Record<string, string> = { accept: 'application/json' },
+): Promise<Written> {
   const written: Written = { status: 0, headers: {}, body: undefined };
   const res = {
     headersSent: false,
@@ -43,7 +48,7 @@ async function ask(handle: ReturnType<typeof forwardAuthHandler>, method = 'GET'
     },
     destroy() {},
   } as unknown as ServerResponse;
-  const req = { url, method, headers: { accept: 'application/json' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  const req = { url, method, headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
   await handle(req, res);
   return written;
 }
@@ -121,5 +126,27 @@ describe('forwardAuthHandler', () => {
     const answer = await ask(forwardAuthHandler(useCaseAnswering([]), settings), 'GET', '/api/auth/apache?x=1');
     expect(answer.status).toBe(400);
     expect(String(answer.body)).toContain('traefik, nginx, caddy');
+  });
+
+  it('sends each browser without a session to log in with its own return target, however many targets came before', async () => {
+    const targets = [...Array.from({ length: 600 }, (_, i) => `https://app.example.com/p/${i}?q=a b&r=é`), 'https://app.example.com/p/5?q=a b&r=é', null, null];
+    const handle = forwardAuthHandler(useCaseAnswering(targets.map((returnTo) => err({ code: 'unauthenticated' as const, returnTo }))), settings);
+    const browser = { accept: 'text/html' };
+    for (const returnTo of targets) {
+      const answer = await ask(handle, 'GET', '/api/auth/traefik', browser);
+      expect(answer.status).toBe(302);
+      const login = 'https://auth.example.com/login';
+      expect(answer.headers.location).toBe(returnTo === null ? login : `${login}?redirect_uri=${encodeURIComponent(returnTo)}`);
+      expect(JSON.parse(String(answer.body))).toMatchObject({ status: 302, code: 'login_required' });
+    }
+    // nginx gets the status and the place in its own header, an API client no redirect.
+    const nginx = forwardAuthHandler(useCaseAnswering([err({ code: 'unauthenticated', returnTo: 'https://app.example.com/x' })]), settings);
+    expect((await ask(nginx, 'GET', '/api/auth/nginx', browser)).headers).toMatchObject({
+      'x-portcullis-location': `https://auth.example.com/login?redirect_uri=${encodeURIComponent('https://app.example.com/x')}`,
+    });
+    const api = forwardAuthHandler(useCaseAnswering([err({ code: 'unauthenticated', returnTo: 'https://app.example.com/x' })]), settings);
+    const refused = await ask(api);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.location).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import type { ForwardedHeaders } from '../../../src/domain/forwarded-request';
+import { safeRedirectTarget } from '../../../src/domain/redirect-target';
 import { aUser, basicAuth } from '../../support/builders';
 import { makeCore, signIn } from '../../support/core';
 import { ScriptedAccessPolicy } from '../../support/fakes';
@@ -152,6 +153,48 @@ describe('AuthorizeProxyRequestUseCase', () => {
     expect(await core.authorize.execute({ forwarded: { proxy: 'traefik', proto: 'http', host: 'app.localhost', uri: '/a' }, ip })).toEqual({
       ok: false,
       error: { code: 'unauthenticated', returnTo: null },
+    });
+  });
+
+  describe('the memo of return targets', () => {
+    const refusedTo = async (core: ReturnType<typeof makeCore>, forwarded: ForwardedHeaders) => {
+      const result = await core.authorize.execute({ forwarded, ip });
+      if (result.ok || result.error.code !== 'unauthenticated') throw new Error('expected a login refusal');
+      return result.error.returnTo;
+    };
+    const memoOf = (core: ReturnType<typeof makeCore>): Map<string, unknown> => core.authorize['returnTargets'];
+
+    it('answers what the vetting answers, the first time and every time after, for kept and refused targets alike', async () => {
+      const core = makeCore(accounts());
+      const domain = { domain: 'example.com', shareable: true };
+      const cases: ForwardedHeaders[] = [
+        app,
+        { proxy: 'nginx', originalUrl: 'https://app.example.com/a/../b?x=<y>' },
+        { proxy: 'caddy', proto: 'https', host: 'evil.test', uri: '/' },
+        { proxy: 'traefik', proto: 'https', host: 'app.example.com:443', uri: '/%2e%2e/q' },
+      ];
+      for (const forwarded of cases) {
+        const first = await refusedTo(core, forwarded);
+        const again = await refusedTo(core, forwarded);
+        const url = forwarded.originalUrl ?? `${forwarded.proto}://${forwarded.host}${forwarded.uri}`;
+        expect(first).toBe(safeRedirectTarget(url, domain));
+        expect(again).toBe(first);
+      }
+      expect(await refusedTo(core, { proxy: 'caddy', proto: 'https', host: 'evil.test', uri: '/' })).toBeNull();
+    });
+
+    it('stays bounded under a flood of distinct paths and still answers right afterwards', async () => {
+      const core = makeCore(accounts());
+      for (let i = 0; i < 1000; i += 1) await refusedTo(core, { ...app, uri: `/page/${i}` });
+      expect(memoOf(core).size).toBeLessThanOrEqual(256);
+      expect(await refusedTo(core, { ...app, uri: '/page/3' })).toBe('https://app.example.com/page/3');
+    });
+
+    it('does not keep very long URLs', async () => {
+      const core = makeCore(accounts());
+      const uri = `/${'a'.repeat(2000)}`;
+      expect(await refusedTo(core, { ...app, uri })).toBe(`https://app.example.com${uri}`);
+      expect([...memoOf(core).keys()].some((url) => url.length > 1024)).toBe(false);
     });
   });
 });
