@@ -42,7 +42,12 @@ export interface OidcProviderInstance {
   use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
   on(event: string, listener: (...args: unknown[]) => void): void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<ProviderInteraction>;
-  interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+  interactionResult(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<string>;
   readonly Grant: {
     new (init: { accountId: string; clientId: string }): ProviderGrant;
     find(id: string): Promise<ProviderGrant | undefined>;
