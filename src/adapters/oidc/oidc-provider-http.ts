@@ -94,7 +94,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   // revoked session, a TOTP code still owed or another person now logged in sends the person
   // through the login step again (and `prompt=none` answers login_required).
   policy.get('login')?.checks.add(
-    new Check('gateway_session', 'the gateway session ended or belongs to someone else', async (ctx) => {
+    new Check('gateway_session', 'the gateway session ended or belongs to someone else', 'login_required', async (ctx) => {
       const clientId = ctx.oidc.client?.clientId;
       const accountId = ctx.oidc.session?.accountId;
       if (clientId === undefined || accountId === undefined) return Check.REQUEST_PROMPT;

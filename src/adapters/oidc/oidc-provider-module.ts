@@ -58,7 +58,7 @@ export interface OidcProviderModule {
   readonly Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
   readonly interactionPolicy: {
     readonly Check: {
-      new (reason: string, description: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
+      new (reason: string, description: string, error: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
       readonly REQUEST_PROMPT: boolean;
       readonly NO_NEED_TO_PROMPT: boolean;
     };
