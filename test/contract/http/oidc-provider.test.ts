@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { rawRequest } from '../../support/http';
 import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
@@ -58,10 +59,13 @@ describe('the OpenID Connect provider', () => {
   });
 
   it('pins the published URLs to APP_URL whatever Host the request names', async () => {
-    const res = await fetch(`${gw.url}/.well-known/openid-configuration`, { headers: { host: 'evil.example.net', 'x-forwarded-host': 'evil.example.net' } });
-    const body = (await res.json()) as Record<string, string>;
+    const port = Number(new URL(gw.url).port);
+    const res = await rawRequest(port, 'evil.example.net', '/.well-known/openid-configuration', { 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https' });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body) as Record<string, string>;
     expect(body.issuer).toBe(gw.url);
-    expect(JSON.stringify(body)).not.toContain('evil');
+    expect(body.authorization_endpoint).toBe(`${gw.url}/oidc/auth`);
+    expect(res.body).not.toContain('evil');
   });
 
   it('sends a person without a gateway session to the gateway login page, then back with a code; the ID token verifies', async () => {
