@@ -66,7 +66,12 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     ['another case', 'https://RP.example.test/Callback'],
   ])('refuses an unregistered redirect_uri (%s) with a page, never a redirect', async (_what, redirectUri) => {
     const browser = await loggedIn();
-    const url = client.buildAuthorizationUrl(app, { redirect_uri: redirectUri, scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     const res = await browser.fetch(url.toString());
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
@@ -77,13 +82,17 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses an authorization without redirect_uri even for a client with a single one', async () => {
     const browser = await loggedIn();
-    const res = await browser.fetch(`${gw.url}/oidc/auth?client_id=app&response_type=code&scope=openid&code_challenge=${'x'.repeat(43)}&code_challenge_method=S256`);
+    const res = await browser.fetch(
+      `${gw.url}/oidc/auth?client_id=app&response_type=code&scope=openid&code_challenge=${'x'.repeat(43)}&code_challenge_method=S256`,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
   });
 
   it('refuses an unknown client with a page, never a redirect', async () => {
-    const res = await fetch(`${gw.url}/oidc/auth?client_id=nobody&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`, { redirect: 'manual' });
+    const res = await fetch(`${gw.url}/oidc/auth?client_id=nobody&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`, {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).toContain('invalid_client');
@@ -100,7 +109,12 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses the plain PKCE method', async () => {
     const browser = await loggedIn();
-    const url = client.buildAuthorizationUrl(spa, { redirect_uri: SPA_CALLBACK, scope: 'openid', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
+    const url = client.buildAuthorizationUrl(spa, {
+      redirect_uri: SPA_CALLBACK,
+      scope: 'openid',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
     const done = await browser.follow(url.toString());
     expect(done.url.searchParams.get('error')).toBe('invalid_request');
     expect(done.url.searchParams.get('code')).toBeNull();
@@ -108,15 +122,17 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses a code redeemed with the wrong PKCE verifier (invalid_grant)', async () => {
     const { callback } = await codeFor(await loggedIn(), spa, SPA_CALLBACK);
-    await expect(
-      client.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: 's' }),
-    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: 's' })).rejects.toMatchObject(
+      { error: 'invalid_grant' },
+    );
   });
 
   it('refuses a replayed code (invalid_grant) and revokes the tokens its first use gave', async () => {
     const { callback, verifier } = await codeFor(await loggedIn());
     const tokens = await client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: 's' });
-    await expect(client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: 's' })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: 's' })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     expect((await client.tokenIntrospection(app, tokens.access_token)).active).toBe(false);
   });
 
@@ -125,7 +141,12 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     const res = await fetch(other.serverMetadata().token_endpoint as string, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`other:${APP_SECRET}-other`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code') as string, redirect_uri: CALLBACK, code_verifier: verifier }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code') as string,
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+      }).toString(),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
@@ -135,8 +156,16 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     const { callback, verifier } = await codeFor(await loggedIn());
     const res = await fetch(app.serverMetadata().token_endpoint as string, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('app:wrong-secret-wrong-secret-wrong-secret').toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code') as string, redirect_uri: CALLBACK, code_verifier: verifier }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('app:wrong-secret-wrong-secret-wrong-secret').toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code') as string,
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+      }).toString(),
     });
     expect(res.status).toBe(401);
     const text = await res.text();
@@ -154,7 +183,11 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('answers a logout confirmation without its xsrf token with an error, ending nothing', async () => {
     const browser = await loggedIn();
-    const res = await browser.fetch(`${gw.url}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'logout=yes' });
+    const res = await browser.fetch(`${gw.url}/oidc/session/end/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'logout=yes',
+    });
     expect(res.status).toBe(400);
     const user = await browser.fetch(`${gw.url}/api/user`);
     expect(((await user.json()) as { isLoggedIn: boolean }).isLoggedIn).toBe(true);
@@ -195,7 +228,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     expect(await res.text()).not.toMatch(/at .*\.js:\d+/);
   });
 
-  it('leaves the login UI and the API alone: /login and /api/user are still the gateway\'s', async () => {
+  it("leaves the login UI and the API alone: /login and /api/user are still the gateway's", async () => {
     expect((await fetch(`${gw.url}/login`)).headers.get('content-type')).toContain('text/html');
     expect((await fetch(`${gw.url}/api/user`)).status).toBe(200);
   });

@@ -131,7 +131,7 @@ describe('OpenID Connect flows against the running gateway', () => {
       expect(silent.url.searchParams.get('error')).toBe('login_required');
     });
 
-    it('refuses a person outside the client\'s ALLOWED_GROUPS with error=access_denied at its redirect URI, and audits it', async () => {
+    it("refuses a person outside the client's ALLOWED_GROUPS with error=access_denied at its redirect URI, and audits it", async () => {
       const browser = await loggedIn('bob');
       const { url, state } = await start(admin, `${ADMIN}/cb`);
       const done = await browser.follow(url.toString());
@@ -186,7 +186,7 @@ describe('OpenID Connect flows against the running gateway', () => {
       await expect(client.fetchUserInfo(app, tokens.access_token, tokens.claims()?.sub as string)).rejects.toBeDefined();
     });
 
-    it('tells a client nothing about another client\'s token', async () => {
+    it("tells a client nothing about another client's token", async () => {
       const tokens = await codeFlow(await loggedIn(), admin, `${ADMIN}/cb`);
       expect((await client.tokenIntrospection(app, tokens.access_token)).active).toBe(false);
     });
@@ -213,9 +213,17 @@ describe('OpenID Connect flows against the running gateway', () => {
       const browser = await loggedIn();
       const session = browser.get(SESSION_COOKIE) as string;
       const tokens = await codeFlow(browser);
-      const { html, xsrf, action } = await confirmLogout(browser, { id_token_hint: tokens.id_token as string, post_logout_redirect_uri: `${RP}/logged-out`, state: 'bye' });
+      const { html, xsrf, action } = await confirmLogout(browser, {
+        id_token_hint: tokens.id_token as string,
+        post_logout_redirect_uri: `${RP}/logged-out`,
+        state: 'bye',
+      });
       expect(html).toContain('Yes, sign me out');
-      const done = await browser.fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `xsrf=${xsrf}&logout=yes` });
+      const done = await browser.fetch(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `xsrf=${xsrf}&logout=yes`,
+      });
       expect(done.status).toBe(303);
       expect(done.headers.get('location')).toBe(`${RP}/logged-out?state=bye`);
       expect(browser.get(SESSION_COOKIE)).toBeUndefined();

@@ -60,7 +60,10 @@ describe('the OpenID Connect provider', () => {
 
   it('pins the published URLs to APP_URL whatever Host the request names', async () => {
     const port = Number(new URL(gw.url).port);
-    const res = await rawRequest(port, 'evil.example.net', '/.well-known/openid-configuration', { 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https' });
+    const res = await rawRequest(port, 'evil.example.net', '/.well-known/openid-configuration', {
+      'x-forwarded-host': 'evil.example.net',
+      'x-forwarded-proto': 'https',
+    });
     expect(res.status).toBe(200);
     const body = JSON.parse(res.body) as Record<string, string>;
     expect(body.issuer).toBe(gw.url);
