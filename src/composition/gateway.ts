@@ -131,7 +131,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const { database } = container.get(TOKENS.Database);
   const { postgres } = container.get(TOKENS.Postgres);
   let app: Koa | null = null;
-  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings)));
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings), container.get(TOKENS.OidcHttp).oidc?.middleware ?? null));
   const separateForwardAuth = config.forwardAuthPort !== null;
   const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
