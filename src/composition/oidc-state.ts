@@ -1,4 +1,4 @@
-import { AesGcmSigningKeys } from '../adapters/crypto/aes-gcm-signing-keys';
+import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypto/aes-gcm-signing-keys';
 import { InMemoryOidcArtifacts } from '../adapters/state/in-memory-oidc-artifacts';
 import { InMemorySigningKeys } from '../adapters/state/in-memory-signing-keys';
 import { PostgresOidcArtifacts } from '../adapters/state/postgres-oidc-artifacts';
@@ -61,4 +61,21 @@ export function buildOidcState(deps: OidcStateDeps): OidcState {
     };
   }
   return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new AesGcmSigningKeys(new InMemorySigningKeys(), secret) };
+}
+
+/**
+ * Opens (creating when none is stored) the signing key set at start-up, so a set sealed under
+ * another SECRET stops the start with one clear line (SigningKeysUnreadableError, a
+ * DatabaseStartError: exit code 2) instead of failing every OpenID Connect request later. A
+ * store that cannot answer yet is not a start-up problem: the provider opens the set on its
+ * first request and answers 503 until it can.
+ */
+export async function openSigningKeysAtStart(signingKeys: SigningKeys, create: () => string, redis: RedisHolder): Promise<void> {
+  try {
+    // Redis connects in the background; give it a moment, never long (start-up does not wait for Redis otherwise).
+    await redis.connection?.ready(2000);
+    await signingKeys.getOrCreate(create);
+  } catch (e) {
+    if (e instanceof SigningKeysUnreadableError) throw e;
+  }
 }
