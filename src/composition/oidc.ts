@@ -21,7 +21,8 @@ import { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-accou
 import type { LogoutUseCase } from '../application/use-cases/logout';
 import type { TypedContainer } from './binding';
 import type { Config } from './config';
-import { oidcStorageOf, type OidcStorage } from './oidc-storage';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { buildOidcState, type OidcState } from './oidc-state';
 import { loadSigningKeys } from './oidc-keys';
 import { optionalModules } from './optional-modules';
 import { TOKENS } from './tokens';
@@ -62,15 +63,18 @@ function lazyOidcHttp(build: () => Promise<OidcHttp>, logger: Logger): OidcHttp 
 
 /**
  * Binds the OpenID Connect provider's ports and use cases. The one entry point of its wiring:
- * storage comes from {@link oidcStorageOf} (TOKENS.OidcArtifacts and TOKENS.SigningKeys, which
+ * storage comes from {@link buildOidcState} (TOKENS.OidcArtifacts and TOKENS.SigningKeys, which
  * tests override with fakes).
  */
 export function bindOidc(c: TypedContainer, config: Config): void {
   const bind = c.bind.bind(c) as TypedContainer['bind'];
-  let storage: OidcStorage | null = null;
-  const storageOf = (clock: Clock): OidcStorage => (storage ??= oidcStorageOf(clock));
-  bind(TOKENS.OidcArtifacts, (clock: Clock): OidcArtifacts => storageOf(clock).artifacts, [TOKENS.Clock]);
-  bind(TOKENS.SigningKeys, (clock: Clock): SigningKeys => storageOf(clock).signingKeys, [TOKENS.Clock]);
+  // The same store as the rest of the state (PostgreSQL, Redis, the embedded database or memory), built once for both ports.
+  let storage: OidcState | null = null;
+  const storageOf = (clock: Clock, redis: RedisHolder, database: DatabaseHolder, postgres: PostgresHolder): OidcState =>
+    (storage ??= buildOidcState({ secret: config.secret, clock, redis, database, postgres }));
+  const storageDeps = [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres] as const;
+  bind(TOKENS.OidcArtifacts, (...d: Parameters<typeof storageOf>): OidcArtifacts => storageOf(...d).artifacts, [...storageDeps]);
+  bind(TOKENS.SigningKeys, (...d: Parameters<typeof storageOf>): SigningKeys => storageOf(...d).signingKeys, [...storageDeps]);
   bind(TOKENS.OidcClients, (): OidcClients => new ConfiguredOidcClients(config.oidc.clients));
   bind(TOKENS.SubjectIdentifiers, (): SubjectIdentifiers => new Sha256SubjectIdentifiers());
   bind(TOKENS.OidcAccounts, (artifacts: OidcArtifacts): OidcAccounts => new ArtifactOidcAccounts(artifacts), [TOKENS.OidcArtifacts]);
