@@ -109,7 +109,6 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     }),
   );
 
-  let provider: OidcProviderInstance;
   const configuration: Record<string, unknown> = {
     adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
     clients: settings.clients.map(clientMetadata),
@@ -239,7 +238,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   };
   const fullGrant = (accountId: string, clientId: string) => new provider.Grant({ accountId, clientId });
 
-  provider = new module.Provider(settings.issuer, configuration);
+  const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));

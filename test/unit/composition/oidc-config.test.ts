@@ -60,7 +60,7 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
   });
 
   it('reads the secret from _CLIENT_SECRET_FILE', () => {
-    const { OIDC_CLIENTS_APP_CLIENT_SECRET: _drop, ...env } = client('APP');
+    const env = Object.fromEntries(Object.entries(client('APP')).filter(([name]) => name !== 'OIDC_CLIENTS_APP_CLIENT_SECRET'));
     const loaded = load({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_FILE: '/run/secrets/app' }, { '/run/secrets/app': `${SECRET32}\n` });
     expect(loaded.ok && loaded.config.oidc.clients[0].secret).toBe(SECRET32);
   });
