@@ -1,4 +1,4 @@
-/** Jest runs the TypeScript sources through ts-jest; inversify 8 ships ESM only, so it is transformed too. */
+/** Jest runs the TypeScript sources through ts-jest; inversify 8, oidc-provider 9 (with jose) and openid-client 6 ship ESM only, so they are transformed too. */
 const common = {
   testEnvironment: 'node',
   transform: {

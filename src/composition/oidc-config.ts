@@ -28,7 +28,10 @@ export const OIDC_CLIENT_FIELDS = {
 export type OidcClientField = keyof typeof OIDC_CLIENT_FIELDS;
 
 /** The documentation rows of the client pattern (docs/configuration.md, `--help`). */
-export const OIDC_CLIENT_DOCS: readonly { readonly fields: readonly OidcClientField[]; readonly doc: { readonly default: string; readonly meaning: string } }[] = [
+export const OIDC_CLIENT_DOCS: readonly {
+  readonly fields: readonly OidcClientField[];
+  readonly doc: { readonly default: string; readonly meaning: string };
+}[] = [
   {
     fields: ['CLIENT_ID', 'CLIENT_SECRET'],
     doc: {
@@ -37,15 +40,33 @@ export const OIDC_CLIENT_DOCS: readonly { readonly fields: readonly OidcClientFi
         'one relying party per `<ID>` (upper-case letters, digits, `_`): its client id, and its secret (at least 32 characters; `portcullis oidc client add <id>` makes one). Client ids must be unique',
     },
   },
-  { fields: ['REDIRECT_URIS'], doc: { default: '— (required)', meaning: "the app's callback URLs, comma separated, matched exactly; plain http outside localhost is allowed with a warning" } },
-  { fields: ['POST_LOGOUT_REDIRECT_URIS'], doc: { default: 'none', meaning: 'where RP-initiated logout may send the browser afterwards, comma separated, matched exactly' } },
+  {
+    fields: ['REDIRECT_URIS'],
+    doc: {
+      default: '— (required)',
+      meaning: "the app's callback URLs, comma separated, matched exactly; plain http outside localhost is allowed with a warning",
+    },
+  },
+  {
+    fields: ['POST_LOGOUT_REDIRECT_URIS'],
+    doc: { default: 'none', meaning: 'where RP-initiated logout may send the browser afterwards, comma separated, matched exactly' },
+  },
   { fields: ['NAME'], doc: { default: 'the client id', meaning: 'the name the logout confirmation shows' } },
-  { fields: ['PUBLIC'], doc: { default: '`false`', meaning: '`true` for an app that cannot keep a secret (single-page, mobile): no secret, PKCE (S256) required' } },
+  {
+    fields: ['PUBLIC'],
+    doc: { default: '`false`', meaning: '`true` for an app that cannot keep a secret (single-page, mobile): no secret, PKCE (S256) required' },
+  },
   {
     fields: ['ALLOWED_USERS', 'ALLOWED_GROUPS'],
-    doc: { default: 'everyone who can log in', meaning: 'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited)' },
+    doc: {
+      default: 'everyone who can log in',
+      meaning: 'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited)',
+    },
   },
-  { fields: ['TOKEN_ENDPOINT_AUTH_METHOD'], doc: { default: '`client_secret_basic`', meaning: 'or `client_secret_post`: how the app sends its secret to the token endpoint' } },
+  {
+    fields: ['TOKEN_ENDPOINT_AUTH_METHOD'],
+    doc: { default: '`client_secret_basic`', meaning: 'or `client_secret_post`: how the app sends its secret to the token endpoint' },
+  },
 ];
 
 /** Shortest client secret accepted: 32 characters (`portcullis oidc client add` makes 43 of base64url). */
@@ -155,7 +176,9 @@ export function readOidcConfig(
     if (!isPublic && secret === undefined)
       problems.push(`${p}CLIENT_SECRET (or ${p}CLIENT_SECRET_FILE) is required, or set ${p}PUBLIC=true for an app that cannot keep a secret`);
     if (!isPublic && secret !== undefined && secret.length < MIN_CLIENT_SECRET_LENGTH)
-      problems.push(`${p}CLIENT_SECRET must be at least ${MIN_CLIENT_SECRET_LENGTH} characters long ("portcullis oidc client add ${key.toLowerCase()}" makes one)`);
+      problems.push(
+        `${p}CLIENT_SECRET must be at least ${MIN_CLIENT_SECRET_LENGTH} characters long ("portcullis oidc client add ${key.toLowerCase()}" makes one)`,
+      );
 
     const redirectUris = list(fields.get('REDIRECT_URIS'));
     if (redirectUris.length === 0) problems.push(`${p}REDIRECT_URIS is required: the application's callback URL(s), comma separated, matched exactly`);
@@ -203,7 +226,8 @@ export function readOidcConfig(
 export function signingKeyProblem(pem: string): string | null {
   try {
     const key = createPrivateKey(pem);
-    if (key.asymmetricKeyType !== 'rsa') return 'must be a private RSA key (RS256 is what every relying party supports), e.g. openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048';
+    if (key.asymmetricKeyType !== 'rsa')
+      return 'must be a private RSA key (RS256 is what every relying party supports), e.g. openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048';
     if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return 'the RSA key must be at least 2048 bits';
     return null;
   } catch {

@@ -53,10 +53,6 @@ export async function loadSigningKeys(pem: string | null, store: SigningKeys): P
 
 /** The public half of each key (what JWKS publishes, and what a verifier needs). */
 export function publicJwks(keys: readonly SigningJwk[]): { keys: Record<string, unknown>[] } {
-  return {
-    keys: keys.map((k) => {
-      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = k as SigningJwk & Record<string, unknown>;
-      return pub;
-    }),
-  };
+  const PRIVATE = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth']);
+  return { keys: keys.map((k) => Object.fromEntries(Object.entries(k).filter(([name]) => !PRIVATE.has(name)))) };
 }

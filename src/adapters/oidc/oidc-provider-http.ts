@@ -84,7 +84,8 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   const issuer = new URL(settings.issuer);
   const byId = new Map(settings.clients.map((c) => [c.clientId, c]));
   const { Check } = module.interactionPolicy;
-  const requestIdOf = (ctx: Koa.Context): string | undefined => (ctx.state as { requestId?: string }).requestId ?? (ctx.req.headers['x-request-id'] as string | undefined);
+  const requestIdOf = (ctx: Koa.Context): string | undefined =>
+    (ctx.state as { requestId?: string }).requestId ?? (ctx.req.headers['x-request-id'] as string | undefined);
   const sessionTokenOf = (req: IncomingMessage): string | undefined => readCookie(req.headers.cookie, SESSION_COOKIE);
   const ipOf = (req: IncomingMessage): string => clientAddressOf(req, settings.clientAddress);
 
@@ -93,7 +94,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   // revoked session, a TOTP code still owed or another person now logged in sends the person
   // through the login step again (and `prompt=none` answers login_required).
   policy.get('login')?.checks.add(
-    new Check('gateway_session', 'the gateway session ended or belongs to someone else', async (ctx) => {
+    new Check('gateway_session', 'the gateway session ended or belongs to someone else', 'login_required', async (ctx) => {
       const clientId = ctx.oidc.client?.clientId;
       const accountId = ctx.oidc.session?.accountId;
       if (clientId === undefined || accountId === undefined) return Check.REQUEST_PROMPT;
@@ -108,7 +109,6 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     }),
   );
 
-  let provider: OidcProviderInstance;
   const configuration: Record<string, unknown> = {
     adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
     clients: settings.clients.map(clientMetadata),
@@ -200,12 +200,17 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       };
     },
     // Configured clients are first-party: the grant covers what the client asked for, no consent screen.
-    async loadExistingGrant(ctx: ProviderContext & { oidc: { result?: { consent?: { grantId?: string } }; session: { accountId?: string; grantIdFor(id: string): string | undefined } } }) {
+    async loadExistingGrant(
+      ctx: ProviderContext & {
+        oidc: { result?: { consent?: { grantId?: string } }; session: { accountId?: string; grantIdFor(id: string): string | undefined } };
+      },
+    ) {
       const accountId = ctx.oidc.session.accountId;
       const clientId = ctx.oidc.client?.clientId;
       if (accountId === undefined || clientId === undefined) return undefined;
       const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
-      const existing = grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
+      const existing =
+        grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
       const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(accountId, clientId);
       grant.addOIDCScope(typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : 'openid');
       await grant.save();
@@ -233,7 +238,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   };
   const fullGrant = (accountId: string, clientId: string) => new provider.Grant({ accountId, clientId });
 
-  provider = new module.Provider(settings.issuer, configuration);
+  const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
@@ -267,7 +272,12 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     } catch {
       details = null;
     }
-    if (details === null || details.uid !== uid) return page(ctx, 400, errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'));
+    if (details === null || details.uid !== uid)
+      return page(
+        ctx,
+        400,
+        errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
+      );
     const clientId = String(details.params.client_id ?? '');
     const result = await useCases.authorizeOidcLogin.execute({ clientId, sessionToken: sessionTokenOf(req), ip: ipOf(req), requestId: requestIdOf(ctx) });
     if (!result.ok) {
@@ -298,7 +308,12 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     const grant = fullGrant(result.value.subject, clientId);
     grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
     const grantId = await grant.save();
-    const to = await provider.interactionResult(req, res, { login: { accountId: result.value.subject }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    const to = await provider.interactionResult(
+      req,
+      res,
+      { login: { accountId: result.value.subject }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
     ctx.status = 303;
     ctx.redirect(to);
   }

@@ -42,7 +42,12 @@ export interface OidcProviderInstance {
   use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
   on(event: string, listener: (...args: unknown[]) => void): void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<ProviderInteraction>;
-  interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+  interactionResult(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<string>;
   readonly Grant: {
     new (init: { accountId: string; clientId: string }): ProviderGrant;
     find(id: string): Promise<ProviderGrant | undefined>;
@@ -53,7 +58,7 @@ export interface OidcProviderModule {
   readonly Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
   readonly interactionPolicy: {
     readonly Check: {
-      new (reason: string, description: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
+      new (reason: string, description: string, error: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
       readonly REQUEST_PROMPT: boolean;
       readonly NO_NEED_TO_PROMPT: boolean;
     };

@@ -31,10 +31,7 @@ export interface AuthorizeOidcLoginOutput {
  * `store_unavailable`: the session or the account record could not be checked or stored.
  */
 export type AuthorizeOidcLoginError =
-  | { readonly code: 'login_required' }
-  | { readonly code: 'access_denied' }
-  | { readonly code: 'unknown_client' }
-  | { readonly code: 'store_unavailable' };
+  { readonly code: 'login_required' } | { readonly code: 'access_denied' } | { readonly code: 'unknown_client' } | { readonly code: 'store_unavailable' };
 
 /**
  * Decides the login step of an OpenID Connect authorization: the person's gateway session (single
@@ -63,13 +60,13 @@ export class AuthorizeOidcLoginUseCase {
     if (!mayUseClient(client, identity)) {
       if (input.recordRefusal !== false)
         this.audit.record({
-        event: 'oidc_access_denied',
-        username: identity.username,
-        client: client.clientId,
-        ip: input.ip,
-        reason: 'not_allowed',
-        requestId: input.requestId,
-      });
+          event: 'oidc_access_denied',
+          username: identity.username,
+          client: client.clientId,
+          ip: input.ip,
+          reason: 'not_allowed',
+          requestId: input.requestId,
+        });
       return err({ code: 'access_denied' });
     }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
