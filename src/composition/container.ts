@@ -77,7 +77,8 @@ import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
-import { protectedDomainOfAppUrl } from './cookie-domain';
+import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
+import { bindHandoff } from './handoff';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -134,6 +135,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     sessionLifetimeMs: config.sessionExpirySeconds * 1000,
     lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
     protectedDomain: domain,
+    ...(config.appUrls.length > 1 ? { secondaryDomains: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain) } : {}),
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
   bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel, destination: terminalLogStream() }));
@@ -400,6 +402,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
+      ...(config.appUrls.length > 1
+        ? { gateways: gatewayDomainsOf(config.appUrls).map((g) => ({ url: g.url, cookies: { domain: g.domain, secure: config.cookieSecure } })) }
+        : {}),
       app: {
         title: config.appTitle,
         genericName: config.genericName,
@@ -424,5 +429,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   bindOidc(c, config);
+  bindHandoff(c, config);
   return c;
 }
