@@ -87,6 +87,9 @@ import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
 import { bindOidc } from './oidc';
+import { bindAccount } from './account';
+import type { SessionIndex } from '../application/ports/session-index';
+import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -291,6 +294,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
+  bindAccount(bind);
 
   bind(
     TOKENS.LoginGuard,
@@ -320,12 +324,26 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       fingerprints: CredentialFingerprints,
       providers: OAuthProviders,
       oauth: OAuthSettings,
+      lastSeen: LastSeenRecorder,
     ) =>
-      new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
-        providers,
-        whitelist: oauth.whitelist,
-        whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
-      }),
+      new RequestAuthenticator(
+        sealer,
+        revoked,
+        users,
+        verified,
+        guard,
+        credentials,
+        clock,
+        settings,
+        audit,
+        fingerprints,
+        {
+          providers,
+          whitelist: oauth.whitelist,
+          whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
+        },
+        lastSeen,
+      ),
     [
       TOKENS.SessionSealer,
       TOKENS.RevokedSessions,
@@ -339,19 +357,21 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.CredentialFingerprints,
       TOKENS.OAuthProviders,
       TOKENS.OAuthSettings,
+      TOKENS.LastSeenRecorder,
     ],
   );
-  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) => new LoginUseCase(...d), [
+  bind(TOKENS.LoginUseCase, (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) => new LoginUseCase(...d), [
     TOKENS.CredentialCheck,
     TOKENS.Clock,
     TOKENS.IdGenerator,
     TOKENS.Settings,
     TOKENS.AuditLog,
     TOKENS.SessionSealer,
+    TOKENS.SessionIndex,
   ]);
   bind(
     TOKENS.VerifyTotpUseCase,
-    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer]) =>
+    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) =>
       new VerifyTotpUseCase(...d),
     [
       TOKENS.RevokedSessions,
@@ -362,6 +382,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.Settings,
       TOKENS.AuditLog,
       TOKENS.SessionSealer,
+      TOKENS.SessionIndex,
     ],
   );
   bind(TOKENS.LogoutUseCase, (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d), [
@@ -383,7 +404,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer]) =>
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer, SessionIndex]) =>
       new CompleteOAuthUseCase(...d),
     [
       TOKENS.OAuthProviders,
@@ -395,6 +416,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.OAuthSettings,
       TOKENS.AuditLog,
       TOKENS.SessionSealer,
+      TOKENS.SessionIndex,
     ],
   );
   bind(

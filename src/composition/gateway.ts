@@ -128,6 +128,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
     issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
     redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
+    listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),
+    revokeAccountSessions: container.get(TOKENS.RevokeAccountSessionsUseCase),
   };
   const logger = container.get(TOKENS.Logger);
   const rulesSource = container.get(TOKENS.AccessRulesSource);

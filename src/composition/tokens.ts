@@ -46,6 +46,10 @@ import type { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import type { Config } from './config';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
+import type { SessionIndex } from '../application/ports/session-index';
+import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import type { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import type { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 
 declare const resolvesTo: unique symbol;
 
@@ -121,6 +125,10 @@ export const TOKENS = {
   HandoffSettings: token<HandoffSettings>('HandoffSettings'),
   IssueHandoffCodeUseCase: token<IssueHandoffCodeUseCase>('IssueHandoffCodeUseCase'),
   RedeemHandoffCodeUseCase: token<RedeemHandoffCodeUseCase>('RedeemHandoffCodeUseCase'),
+  SessionIndex: token<SessionIndex>('SessionIndex'),
+  LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
+  ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
+  RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -108,7 +108,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     expect(await echoed(page, 'remote-name')).toBe('Olivia Oauth');
     expect(await echoed(page, 'remote-groups')).toBe('admins,dev');
 
-    await page.goto(`${stack.gatewayUrl}/logout`);
+    await page.goto(`${stack.gatewayUrl}/account`);
     await expect(page.locator('.facts').textContent()).resolves.toContain(`Logged in with${GENERIC_NAME}`);
     await context.close();
   });
@@ -132,7 +132,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     const alice = account('alice');
     await loginThrough(page, site(), alice, '/before-logout');
 
-    await page.goto(`${stack.gatewayUrl}/logout`);
+    await page.goto(`${stack.gatewayUrl}/account`);
     await expect(page.locator('#current-user').textContent()).resolves.toBe(alice.username);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${stack.gatewayUrl}/login`);
@@ -155,7 +155,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     await expect(page.locator('.target').textContent()).resolves.toBe(target);
 
     await page.goto(`${stack.gatewayUrl}/login`);
-    await page.waitForURL(`${stack.gatewayUrl}/logout`);
+    await page.waitForURL(`${stack.gatewayUrl}/account`);
     await expect(page.locator('#current-user').textContent()).resolves.toBe(alice.username);
     await context.close();
   });

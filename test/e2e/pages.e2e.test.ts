@@ -62,7 +62,7 @@ async function loggedIn(username: string, options: Parameters<Stack['newPage']>[
   await opened.page.goto(`${stack.gatewayUrl}/login`);
   const account = stack.accounts[username];
   await submitPassword(opened.page, account.username, account.password);
-  await opened.page.waitForURL(`${stack.gatewayUrl}/logout`);
+  await opened.page.waitForURL(`${stack.gatewayUrl}/account`);
   return opened;
 }
 
@@ -272,7 +272,7 @@ describe('screenshots', () => {
     await user.page.goto(`${stack.gatewayUrl}/continue?redirect_uri=${encodeURIComponent(target)}`);
     await expect(heading(user.page)).resolves.toBe('You are logged in');
     await screenshot(user.page, `continue-${variant.name}`, phone);
-    await user.page.goto(`${stack.gatewayUrl}/logout`);
+    await user.page.goto(`${stack.gatewayUrl}/account`);
     await expect(heading(user.page)).resolves.toBe('Your account');
     await screenshot(user.page, `logout-${variant.name}`, phone);
     expect(user.problems).toEqual([]);
@@ -298,7 +298,7 @@ describe('with DISABLE_CONTINUE and OAUTH_AUTO_REDIRECT=generic', () => {
     const { context, page } = await auto.newPage();
     await page.goto(`${auto.gatewayUrl}/login`);
     await submitPassword(page, 'alice', auto.accounts.alice.password);
-    await page.waitForURL(`${auto.gatewayUrl}/logout`);
+    await page.waitForURL(`${auto.gatewayUrl}/account`);
     const target = `${auto.echoUrl}/straight-through`;
     await page.goto(`${auto.gatewayUrl}/continue?redirect_uri=${encodeURIComponent(target)}`);
     await page.waitForURL(target);

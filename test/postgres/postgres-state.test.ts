@@ -5,6 +5,8 @@ import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database'
 import { PostgresLoginAttempts } from '../../src/adapters/state/postgres-login-attempts';
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres-used-oauth-flows';
+import { PostgresSessionIndex } from '../../src/adapters/state/postgres-session-index';
+import { sessionIndexContract } from '../contract/ports/session-index.contract';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres-used-totp-steps';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { silentLogger } from '../support/loggers';
@@ -17,6 +19,9 @@ import type { ContractEnv } from '../contract/ports/harness';
 import { FixedClock } from '../support/fakes';
 import { PostgresServer } from '../support/postgres-server';
 import { waitFor } from '../support/wait';
+
+/** The newest schema version (steps may be renumbered at merge: never the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 const waitUntil = (check: () => boolean | Promise<boolean>, ms: number): Promise<void> => waitFor(check, 'the condition', ms);
 
@@ -50,6 +55,7 @@ loginAttemptsContract('PostgresLoginAttempts', (env) => perTest(env, (db) => new
 revokedSessionsContract('PostgresRevokedSessions', (env) => perTest(env, (db) => new PostgresRevokedSessions(db, env.clock)));
 usedTotpStepsContract('PostgresUsedTotpSteps', (env) => perTest(env, (db) => new PostgresUsedTotpSteps(db, env.clock)));
 usedOAuthFlowsContract('PostgresUsedOAuthFlows', (env) => perTest(env, (db) => new PostgresUsedOAuthFlows(db, env.clock)));
+sessionIndexContract('PostgresSessionIndex', (env) => perTest(env, (db) => new PostgresSessionIndex(db, env.clock)));
 
 describe('PostgreSQL schema', () => {
   it('ships a PostgreSQL dialect for every schema step', () => {
@@ -60,7 +66,7 @@ describe('PostgreSQL schema', () => {
     const db = await openDatabase(new FixedClock(Date.now()), server.createDatabase('schema_version'));
     await db.start();
     await db.close();
-    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS[MIGRATIONS.length - 1].version));
+    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(LATEST));
   });
 
   it('refuses to start on a schema newer than this code knows', async () => {
@@ -69,7 +75,7 @@ describe('PostgreSQL schema', () => {
     const newer = [
       ...MIGRATIONS,
       {
-        version: MIGRATIONS[MIGRATIONS.length - 1].version + 1,
+        version: LATEST + 1,
         description: 'future',
         sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
         postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
@@ -87,7 +93,7 @@ describe('PostgreSQL schema', () => {
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);
     await expect(today.start()).rejects.toThrow(
       new DatabaseStartError(
-        `the PostgreSQL database has schema version ${MIGRATIONS[MIGRATIONS.length - 1].version + 1}, newer than this Portcullis knows (${MIGRATIONS[MIGRATIONS.length - 1].version}): run the newer Portcullis, or restore a backup made by this one`,
+        `the PostgreSQL database has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
     await today.close();

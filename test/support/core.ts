@@ -21,6 +21,10 @@ import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-curre
 import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
 import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
+import { InMemorySessionIndex } from '../../src/adapters/state/in-memory-session-index';
+import { LastSeenRecorder } from '../../src/application/services/last-seen-recorder';
+import { ListAccountSessionsUseCase } from '../../src/application/use-cases/list-account-sessions';
+import { RevokeAccountSessionsUseCase } from '../../src/application/use-cases/revoke-account-sessions';
 import { AesGcmOAuthFlowSealer } from '../../src/adapters/crypto/aes-gcm-oauth-flow-sealer';
 import { NodeCryptoPkce } from '../../src/adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../../src/adapters/state/in-memory-used-oauth-flows';
@@ -62,6 +66,8 @@ export function makeCore(
   const ids = new SequentialIds();
   const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);
   const revoked = new InMemoryRevokedSessions(clock);
+  const index = new InMemorySessionIndex(clock);
+  const lastSeen = new LastSeenRecorder(index, clock);
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);
   const verified = new KeyedHashVerifiedCredentials(TEST_SECRET);
@@ -87,10 +93,23 @@ export function makeCore(
   const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
   const credentials = new CredentialCheck(users, guard, totp, usedSteps, audit, fingerprints);
-  const authenticator = new RequestAuthenticator(sealer, revoked, users, verified, guard, credentials, clock, settings, audit, fingerprints, {
-    providers,
-    whitelist: oauthSettings.whitelist,
-  });
+  const authenticator = new RequestAuthenticator(
+    sealer,
+    revoked,
+    users,
+    verified,
+    guard,
+    credentials,
+    clock,
+    settings,
+    audit,
+    fingerprints,
+    {
+      providers,
+      whitelist: oauthSettings.whitelist,
+    },
+    lastSeen,
+  );
   return {
     clock,
     hasher,
@@ -99,6 +118,8 @@ export function makeCore(
     audit,
     attempts,
     revoked,
+    index,
+    lastSeen,
     usedSteps,
     sealer,
     verified,
@@ -112,9 +133,11 @@ export function makeCore(
     flowSealer,
     usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
-    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer),
-    login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer),
-    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer),
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer, index),
+    login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer, index),
+    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer, index),
+    listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked),
+    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),

@@ -26,7 +26,15 @@ export const clock: Clock = c.get<typeof TOKENS.IdGenerator>(TOKENS.Clock);
 export const typed = token<Clock>('TypedWiringExample');
 export const sameType: Clock = c.get(typed);
 
-const loginDeps = [TOKENS.CredentialCheck, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.Settings, TOKENS.AuditLog, TOKENS.SessionSealer] as const;
+const loginDeps = [
+  TOKENS.CredentialCheck,
+  TOKENS.Clock,
+  TOKENS.IdGenerator,
+  TOKENS.Settings,
+  TOKENS.AuditLog,
+  TOKENS.SessionSealer,
+  TOKENS.SessionIndex,
+] as const;
 // The binding of the real container, spelled out: it compiles.
 container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [...loginDeps]);
 
@@ -38,6 +46,7 @@ container.bind(TOKENS.LoginUseCase, (...d) => new LoginUseCase(...d), [
   TOKENS.Settings,
   TOKENS.AuditLog,
   TOKENS.SessionSealer,
+  TOKENS.SessionIndex,
 ]);
 
 // @ts-expect-error a dependency token that does not match the factory's declared parameter

@@ -3,7 +3,7 @@
 // Types only, erased by the build: the server's own declarations of what `/api/app` answers and
 // of the `code` every answer carries, so a code the server drops or renames is a compile error here.
 import type { AppContext } from '../../src/adapters/http/app-context';
-import type { AnswerCode, LoginCode, TotpCode } from '../../src/adapters/http/messages';
+import type { AccountCode, AnswerCode, LoginCode, RevokeSessionsCode, TotpCode } from '../../src/adapters/http/messages';
 import type { Answer } from './answer';
 
 export type { Answer, AppContext };
@@ -63,6 +63,9 @@ export const api = {
   login: (email: string, password: string): Promise<Answer<LoginCode>> => call('POST', '/api/login', { email, password }),
   totp: (code: string): Promise<Answer<TotpCode>> => call('POST', '/api/totp', { code }),
   logout: (): Promise<Answer> => call('POST', '/api/logout', {}),
+  account: (): Promise<Answer<AccountCode>> => call('GET', '/api/account'),
+  revokeSessions: (target: { id: string } | { scope: 'others' | 'all' }): Promise<Answer<RevokeSessionsCode>> =>
+    call('POST', '/api/account/sessions/revoke', target),
   oauthUrl: (provider: string, redirectUri: string | null): Promise<Answer> =>
     call('GET', `/api/oauth/url/${encodeURIComponent(provider)}${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ''}`),
 };

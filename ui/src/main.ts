@@ -3,7 +3,7 @@ import { cssUrl } from './background';
 import { h } from './dom';
 import { UNREACHABLE } from './messages';
 import { actions, render, replaceWith, type PageContext } from './page';
-import { logoutPage } from './pages/account';
+import { accountPage } from './pages/account';
 import { continuePage } from './pages/continue';
 import { errorPage, forgotPasswordPage, notFoundPage, unauthorizedPage } from './pages/info';
 import { loginPage } from './pages/login';
@@ -13,7 +13,8 @@ const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
   '/login': loginPage,
   '/totp': totpPage,
   '/continue': continuePage,
-  '/logout': logoutPage,
+  '/account': accountPage,
+  '/logout': accountPage,
   '/unauthorized': unauthorizedPage,
   '/error': errorPage,
   '/forgot-password': forgotPasswordPage,

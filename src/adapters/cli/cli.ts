@@ -5,6 +5,9 @@ import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type
 import type { CliIo } from './cli-io';
 import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
+import { sessionsCommand, type SessionsAdmin } from './sessions-command';
+
+export type { SessionsAdmin } from './sessions-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
@@ -35,6 +38,8 @@ export interface CliDeps {
   readonly optionsHelp: string;
   /** What `doctor` probes a live proxy with. */
   readonly doctor: DoctorDeps;
+  /** `sessions list|revoke`: the gateway's store, opened from its settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
+  sessions(dataDir: string | null): Promise<SessionsAdmin>;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -53,6 +58,8 @@ Commands:
   oidc client add <id>              print an OpenID Connect client block with a new secret
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
+  sessions list <name>              the account's live sessions (browser, address, started, last seen)
+  sessions revoke <name> <id>|--all end one or every session of the account
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -176,6 +183,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     return deps.explain(args, write);
   }
   if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
+  if (command === 'sessions') return sessionsCommand(argv.slice(1), io, deps.sessions);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {

@@ -24,6 +24,7 @@ export const MESSAGES = {
   logged_out: () => 'Logged out',
   totp_pending: () => 'TOTP code required',
   redirecting: () => 'Redirecting',
+  sessions_revoked: (count: number) => (count === 1 ? 'Signed out 1 session' : `Signed out ${count} sessions`),
   // Who the caller is
   unauthorized: () => 'Unauthorized',
   login_required: () => 'Redirecting to login',
@@ -32,6 +33,8 @@ export const MESSAGES = {
   account_locked: (retryAfter: number) => `Too many failed login attempts. Try again in ${retryAfter} seconds`,
   not_pending: () => 'No login is waiting for a TOTP code',
   totp_invalid: () => 'Invalid TOTP code',
+  session_required: () => 'Log in (completely, with the TOTP code if your account has one) to see your account',
+  session_not_found: () => 'No such session of your account',
   cross_site_request: () => 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
@@ -85,6 +88,13 @@ export type LoginCode = 'logged_in' | 'invalid_fields' | 'invalid_credentials' |
 
 /** The codes of `POST /api/totp`; `not_pending` means the password step is over or timed out: log in again. */
 export type TotpCode = 'logged_in' | 'invalid_fields' | 'not_pending' | 'totp_invalid' | 'account_locked' | 'store_unavailable';
+
+/** The codes of `GET /api/account`. */
+export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';
+
+/** The codes of `POST /api/account/sessions/revoke`. */
+export type RevokeSessionsCode =
+  'sessions_revoked' | 'invalid_fields' | 'cross_site_request' | 'session_required' | 'session_not_found' | 'store_unavailable' | 'unsupported_media_type';
 
 /** The codes of `GET /api/oauth/callback/:provider`, also sent to the UI's error pages as `reason`. */
 export type OAuthCallbackCode =

@@ -7,6 +7,7 @@ import type { HttpSettings } from './http-settings';
 import { koaFacts } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { readHeldOAuthFlows } from './request-facts';
+import { userAgentOf } from './account-routes';
 
 export interface OAuthUseCases {
   readonly startOAuth: StartOAuthUseCase;
@@ -45,6 +46,7 @@ export function oauthRoutes(router: Router, useCases: OAuthUseCases, settings: H
       heldFlows: readHeldOAuthFlows(ctx.req),
       ip,
       requestId,
+      userAgent: userAgentOf(ctx),
     });
     if (!result.ok && (result.error.code === 'provider_unavailable' || result.error.code === 'provider_invalid_response')) {
       settings.logger.warn('oauth provider failed', { provider, reason: result.error.code });

@@ -14,6 +14,7 @@ import { renderAnswer } from './koa-renderer';
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
 import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
+import { ACCOUNT_API_METHODS, accountRoutes, userAgentOf, type AccountUseCases } from './account-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -22,7 +23,7 @@ import type { HttpSettings } from './http-settings';
 const dtos = lazyModule(() => require('./dtos') as typeof import('./dtos'));
 
 /** The use cases the HTTP adapter drives. */
-export interface GatewayUseCases extends OAuthUseCases, Partial<HandoffUseCases> {
+export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial<HandoffUseCases> {
   readonly login: LoginUseCase;
   readonly verifyTotp: VerifyTotpUseCase;
   readonly logout: LogoutUseCase;
@@ -43,6 +44,7 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/handoff/start', ['GET', 'HEAD']],
   ['/api/handoff/issue', ['GET', 'HEAD']],
   ['/api/handoff/redeem', ['GET', 'HEAD']],
+  ...ACCOUNT_API_METHODS,
 ]);
 
 /** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
@@ -83,7 +85,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
       if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
       const { ip, requestId } = facts(ctx);
-      const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId });
+      const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId, userAgent: userAgentOf(ctx) });
       if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
       if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
       renderAnswer(ctx, loginAnswer(result, cookiesOf(ctx)));
@@ -97,7 +99,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
       if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
       const { ip, requestId, sessionToken } = facts(ctx);
-      const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId });
+      const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId, userAgent: userAgentOf(ctx) });
       if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
       if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
       renderAnswer(ctx, totpAnswer(result, cookiesOf(ctx)));
@@ -127,6 +129,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   oauthRoutes(router, useCases, settings);
   if (useCases.issueHandoffCode !== undefined && useCases.redeemHandoffCode !== undefined)
     handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
+  accountRoutes(router, useCases, settings);
 
   return router;
 }

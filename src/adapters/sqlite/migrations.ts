@@ -141,6 +141,40 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    description: 'per-account session index',
+    sql: `
+      -- One row per live session (sessions themselves stay sealed cookies): what "sign out
+      -- everywhere" and the account page read. until: the session's expiry.
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+    postgres: `
+      CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        method TEXT NOT NULL,
+        user_agent TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started BIGINT NOT NULL,
+        last_seen BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX account_sessions_username ON account_sessions (username, until);
+      CREATE INDEX account_sessions_until ON account_sessions (until);
+    `,
+  },
+  {
     // Issue 17. Version 5 by the wave's plan (2 to 4 are other features' steps, merged in order).
     version: 5,
     description: 'single-use hand-off codes between gateway domains',
@@ -175,5 +209,6 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'used_oauth_flows', key: 'id' },
   // Keyed by (kind, id); the SQLite sweep deletes by the implicit rowid (PostgreSQL's by `until` alone).
   { table: 'oidc_artifacts', key: 'rowid' },
+  { table: 'account_sessions', key: 'id' },
   { table: 'handoff_codes', key: 'code' },
 ];

@@ -117,6 +117,11 @@ export class RedisRevokedSessions implements RevokedSessions, ReadinessCheck {
     if (!this.loaded) throw new Error('revocations not loaded from redis yet');
   }
 
+  /** True while revocations made here wait for Redis (it did not answer): the other replicas do not know them yet. */
+  hasUnconfirmed(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Resolves when a sync that is running has finished (for tests and start-up). */
   async settled(): Promise<void> {
     while (this.syncing !== null) await this.syncing;

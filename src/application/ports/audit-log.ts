@@ -10,6 +10,14 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'login_failed'; readonly login: string; readonly method: string; readonly ip: string; readonly reason: string }
     | { readonly event: 'login_locked'; readonly login: string; readonly ip: string; readonly retryAfter: number }
     | { readonly event: 'logout'; readonly username: string }
+    /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */
+    | {
+        readonly event: 'sessions_revoked';
+        readonly username: string;
+        readonly scope: 'one' | 'others' | 'all';
+        readonly count: number;
+        readonly by: 'account' | 'cli';
+      }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }

@@ -16,6 +16,7 @@ import type { GatewaySettings } from '../settings';
 import type { CredentialCheck } from './credential-check';
 import type { LoginGuard } from './login-guard';
 import { isStoreUnavailable } from './store-unavailable';
+import type { SessionActivity } from './last-seen-recorder';
 
 /** The credentials a request carries. */
 export interface RequestCredentials {
@@ -48,6 +49,8 @@ export interface OAuthSessionRules {
   /** Providers with a whitelist of their own (`OAUTH_PROVIDERS_<ID>_WHITELIST`), which replaces `whitelist` for them. */
   readonly whitelists?: ReadonlyMap<string, OAuthWhitelist>;
 }
+
+const NO_ACTIVITY: SessionActivity = { seen: () => undefined };
 
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
 
@@ -89,6 +92,8 @@ export class RequestAuthenticator {
     private readonly audit: AuditLog,
     private readonly fingerprints: CredentialFingerprints,
     private readonly oauth: OAuthSessionRules = NO_OAUTH,
+    /** Told of every full session a request uses, for "last seen" (answers at once, writes later). */
+    private readonly activity: SessionActivity = NO_ACTIVITY,
   ) {}
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
@@ -139,6 +144,7 @@ export class RequestAuthenticator {
   /** `session` is the live (unrevoked) session, or null: then HTTP Basic, else anonymous. */
   private afterRevocationCheck(session: Session | null, credentials: RequestCredentials): Awaitable<Authentication> {
     if (session !== null) {
+      if (!session.totpPending) this.activity.seen(session.id);
       const identity = this.currentIdentity(session, credentials.requestId);
       return isPending(identity) ? identity.then((i) => sessionAuthentication(session, i)) : sessionAuthentication(session, identity);
     }

@@ -11,6 +11,8 @@ import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
 import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { SessionSealer } from '../ports/session-sealer';
+import type { SessionIndex } from '../ports/session-index';
+import { indexedSessionOf } from '../services/session-registration';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import { isStoreUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
@@ -31,6 +33,8 @@ export interface CompleteOAuthInput {
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
+  /** The browser's User-Agent, kept in the session index for the account page. */
+  readonly userAgent?: string;
 }
 
 export interface CompleteOAuthOutput {
@@ -98,6 +102,7 @@ export class CompleteOAuthUseCase {
     private readonly oauth: OAuthSettings,
     private readonly audit: AuditLog,
     private readonly sessions: SessionSealer,
+    private readonly index: SessionIndex,
   ) {}
 
   async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
@@ -184,6 +189,13 @@ export class CompleteOAuthUseCase {
       expiresAt: now + this.settings.sessionLifetimeMs,
       totpPending: false,
     };
+    try {
+      // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
+      await this.index.register(indexedSessionOf(session, provider.id, input));
+    } catch (e) {
+      if (isStoreUnavailable(e)) return fail({ code: 'store_unavailable' });
+      throw e;
+    }
     this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip, requestId: input.requestId });
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);

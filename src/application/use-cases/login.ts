@@ -6,6 +6,9 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { CredentialCheck } from '../services/credential-check';
 import type { SessionSealer } from '../ports/session-sealer';
+import type { SessionIndex } from '../ports/session-index';
+import { indexedSessionOf } from '../services/session-registration';
+import { isStoreUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings } from '../settings';
 
 export interface LoginInput {
@@ -16,6 +19,8 @@ export interface LoginInput {
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
+  /** The browser's User-Agent, kept in the session index for the account page. */
+  readonly userAgent?: string;
 }
 
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
@@ -41,6 +46,7 @@ export class LoginUseCase {
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
     private readonly sealer: SessionSealer,
+    private readonly index: SessionIndex,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -59,6 +65,16 @@ export class LoginUseCase {
       // The session ends when this credential changes (see RequestAuthenticator).
       credential,
     };
+    if (!pending) {
+      // A full session is indexed before it is handed out: one "sign out everywhere" could not
+      // find must not exist. A pending one is not (it passes nothing but the TOTP step, and lives minutes).
+      try {
+        await this.index.register(indexedSessionOf(session, 'password', input));
+      } catch (e) {
+        if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+        throw e;
+      }
+    }
     if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
     return ok({ session, token: this.sealer.seal(session) });
   }

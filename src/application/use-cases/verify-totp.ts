@@ -5,6 +5,8 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionSealer } from '../ports/session-sealer';
+import type { SessionIndex } from '../ports/session-index';
+import { indexedSessionOf } from '../services/session-registration';
 import type { CredentialCheck } from '../services/credential-check';
 import { isStoreUnavailable } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
@@ -17,6 +19,8 @@ export interface VerifyTotpInput {
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
+  /** The browser's User-Agent, kept in the session index for the account page. */
+  readonly userAgent?: string;
 }
 
 export interface VerifyTotpOutput {
@@ -47,6 +51,7 @@ export class VerifyTotpUseCase {
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
     private readonly sealer: SessionSealer,
+    private readonly index: SessionIndex,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -88,6 +93,8 @@ export class VerifyTotpUseCase {
       expiresAt: now + this.settings.sessionLifetimeMs,
       credential,
     };
+    // Indexed before it is handed out (a failure here is store_unavailable, see execute).
+    await this.index.register(indexedSessionOf(session, 'totp', input));
     this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
     return ok({ session, token: this.sealer.seal(session) });
   }

@@ -7,6 +7,8 @@ import { MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
 import { SqliteLoginAttempts } from '../../../src/adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../../../src/adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite-used-oauth-flows';
+import { SqliteSessionIndex } from '../../../src/adapters/state/sqlite-session-index';
+import { sessionIndexContract } from '../ports/session-index.contract';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite-used-totp-steps';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { loginAttemptsContract } from '../ports/login-attempts.contract';
@@ -17,6 +19,9 @@ import type { ContractEnv } from '../ports/harness';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';
 import { silentLogger, TestLogger } from '../../support/loggers';
+
+/** The newest schema version (steps may be renumbered at merge: never the count of steps). */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 const silent = silentLogger;
 const HOUR = 3_600_000;
@@ -36,6 +41,39 @@ loginAttemptsContract('SqliteLoginAttempts', (env) => new SqliteLoginAttempts(pe
 revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessions(perTest(env), env.clock));
 usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(perTest(env), env.clock));
 usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(perTest(env), env.clock));
+sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(perTest(env), env.clock));
+
+describe('SqliteSessionIndex on disk', () => {
+  it('still lists a session after the database is closed and opened again, and the sweep deletes it once expired', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const open = () => SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    try {
+      const first = open();
+      const at = clock.now();
+      await new SqliteSessionIndex(first, clock).register({
+        id: 's1',
+        username: 'Alice',
+        method: 'totp',
+        userAgent: 'ua',
+        address: '192.0.2.1',
+        startedAt: at,
+        expiresAt: at + HOUR,
+        lastSeenAt: at,
+      });
+      first.close();
+      const second = open();
+      const index = new SqliteSessionIndex(second, clock);
+      expect((await index.list('alice')).map((s) => s.id)).toEqual(['s1']);
+      clock.advance(HOUR);
+      await second.sweep();
+      expect(second.db.prepare('SELECT count(*) AS n FROM account_sessions').get()).toEqual({ n: 0 });
+      second.close();
+    } finally {
+      data.remove();
+    }
+  });
+});
 
 describe('SQLite state after the database is closed and opened again', () => {
   const data = tempDataDir();
@@ -89,7 +127,7 @@ describe('SqliteDatabase', () => {
       expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, `${DATABASE_FILE}-wal`)).mode & 0o777).toBe(0o600);
       expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(LATEST);
     } finally {
       database.close();
     }
@@ -97,14 +135,11 @@ describe('SqliteDatabase', () => {
 
   it('refuses a database written by a newer Portcullis, naming both schema versions', () => {
     const dir = freshDir();
-    const newer = [
-      ...MIGRATIONS,
-      { version: MIGRATIONS[MIGRATIONS.length - 1].version + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' },
-    ];
+    const newer = [...MIGRATIONS, { version: LATEST + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
     expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       new DatabaseStartError(
-        `the database in ${dir} has schema version ${MIGRATIONS[MIGRATIONS.length - 1].version + 1}, newer than this Portcullis knows (${MIGRATIONS[MIGRATIONS.length - 1].version}): run the newer Portcullis, or restore a backup made by this one`,
+        `the database in ${dir} has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
   });
@@ -112,13 +147,10 @@ describe('SqliteDatabase', () => {
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
-    const more = [
-      ...MIGRATIONS,
-      { version: MIGRATIONS[MIGRATIONS.length - 1].version + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' },
-    ];
+    const more = [...MIGRATIONS, { version: LATEST + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
     const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version + 1);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(LATEST + 1);
       expect(database.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'passkeys'").get()).toEqual({ n: 1 });
     } finally {
       database.close();

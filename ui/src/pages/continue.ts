@@ -14,7 +14,7 @@ export function continuePage(ctx: PageContext): void {
   if (!ctx.user.isLoggedIn) {
     return replaceWith(withRedirect(ctx.user.totpPending === 'true' ? '/totp' : '/login', ctx.redirectUri));
   }
-  if (ctx.redirectUri === null) return replaceWith('/logout');
+  if (ctx.redirectUri === null) return replaceWith('/account');
 
   const target = checkTarget(ctx.redirectUri, ctx.app.domain);
   if (!target.ok) {
@@ -23,7 +23,7 @@ export function continuePage(ctx: PageContext): void {
       'Cannot continue',
       h('p', {}, REFUSALS[target.reason], ' For your safety you are not sent there.'),
       h('p', { class: 'target', translate: 'no' }, ctx.redirectUri),
-      actions(h('a', { href: '/logout' }, 'Go to your account')),
+      actions(h('a', { href: '/account' }, 'Go to your account')),
     );
     return;
   }
@@ -44,7 +44,7 @@ export function continuePage(ctx: PageContext): void {
     h('p', { class: 'target', translate: 'no' }, href),
     insecure && h('p', { class: 'warning' }, 'This address does not use HTTPS: what you send there is not encrypted.'),
     go,
-    actions(h('a', { href: '/logout' }, 'Not you? Log out')),
+    actions(h('a', { href: '/account' }, 'Not you? Log out')),
   );
   go.focus();
 }

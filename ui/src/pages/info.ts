@@ -23,7 +23,7 @@ export function unauthorizedPage(ctx: PageContext): void {
     h('p', { class: 'lead' }, ...text),
     reason !== '' && h('p', { class: 'reason' }, reasonText(reason)),
     h('p', {}, 'Ask the administrator for access, or log in with another account.'),
-    actions(h('a', { href: ctx.user.isLoggedIn ? '/logout' : '/login' }, 'Log in with another account')),
+    actions(h('a', { href: ctx.user.isLoggedIn ? '/account' : '/login' }, 'Log in with another account')),
   );
 }
 

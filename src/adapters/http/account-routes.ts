@@ -1,0 +1,187 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { IndexedSession } from '../../application/ports/session-index';
+import type { ListAccountSessionsError, ListAccountSessionsOutput, ListAccountSessionsUseCase } from '../../application/use-cases/list-account-sessions';
+import type {
+  RevokeAccountSessionsError,
+  RevokeAccountSessionsOutput,
+  RevokeAccountSessionsUseCase,
+  SessionsToRevoke,
+} from '../../application/use-cases/revoke-account-sessions';
+import type { Result } from '../../domain/result';
+import { answer, type Answer } from './answer';
+import { invalidFields, STORE_UNAVAILABLE, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { clearCookie, SESSION_COOKIE, type CookieSettings } from './cookies';
+import type { HttpSettings } from './http-settings';
+import { jsonBody } from './json-body';
+import { koaFacts } from './koa-facts';
+import { renderAnswer } from './koa-renderer';
+import { isFromThisSite } from './request-origin';
+import { describeUserAgent } from './user-agent';
+
+export interface AccountUseCases {
+  readonly listAccountSessions: ListAccountSessionsUseCase;
+  readonly revokeAccountSessions: RevokeAccountSessionsUseCase;
+}
+
+/** The account routes and their methods, for the 404/405 fallback. */
+export const ACCOUNT_API_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['/api/account', ['GET', 'HEAD']],
+  ['/api/account/sessions/revoke', ['POST']],
+];
+
+const JSON_TYPES = ['application/json', '+json'];
+/** Session ids are random tokens; anything longer is not one of ours. */
+const MAX_ID_LENGTH = 128;
+
+function unmapped(what: string, value: never): never {
+  throw new Error(`unmapped ${what} outcome ${String(value)}`);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function sessionView(s: IndexedSession, currentId: string): Record<string, unknown> {
+  const { browser, platform } = describeUserAgent(s.userAgent);
+  return {
+    id: s.id,
+    current: s.id === currentId,
+    method: s.method,
+    browser,
+    platform,
+    address: s.address,
+    startedAt: iso(s.startedAt),
+    lastSeenAt: iso(s.lastSeenAt),
+    expiresAt: iso(s.expiresAt),
+  };
+}
+
+/** `GET /api/account`: who you are, how you logged in, your live sessions. */
+export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAccountSessionsError>): Answer {
+  if (result.ok) {
+    const { identity, current, sessions } = result.value;
+    const listed = sessions.some((s) => s.id === current.id);
+    return answer(200, 'ok', [], {
+      fields: {
+        user: {
+          username: identity.username,
+          name: identity.name,
+          email: identity.email,
+          groups: [...identity.groups],
+          provider: identity.provider,
+          oauth: identity.oauth,
+          totp: identity.totp,
+        },
+        currentSession: current.id,
+        sessions: [
+          ...sessions.map((s) => sessionView(s, current.id)),
+          // A session made before the index existed is still this one: shown, without device details.
+          ...(listed
+            ? []
+            : [
+                sessionView(
+                  {
+                    id: current.id,
+                    username: current.username,
+                    method: current.oauth ? current.provider : current.totp ? 'totp' : 'password',
+                    userAgent: '',
+                    address: '',
+                    startedAt: current.issuedAt,
+                    expiresAt: current.expiresAt,
+                    lastSeenAt: current.issuedAt,
+                  },
+                  current.id,
+                ),
+              ]),
+        ],
+      },
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'session_required':
+      return answer(401, 'session_required', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('account', error);
+  }
+}
+
+/** `POST /api/account/sessions/revoke`: the caller's own cookie is cleared when it was among the ended sessions. */
+export function revokeSessionsAnswer(result: Result<RevokeAccountSessionsOutput, RevokeAccountSessionsError>, cookies: CookieSettings): Answer {
+  if (result.ok) {
+    const { revoked, endedCurrent } = result.value;
+    return answer(200, 'sessions_revoked', [revoked], {
+      fields: { revoked, endedCurrent },
+      cookies: endedCurrent ? [clearCookie(SESSION_COOKIE, cookies)] : [],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return answer(403, 'cross_site_request', []);
+    case 'session_required':
+      return answer(401, 'session_required', []);
+    case 'session_not_found':
+      return answer(404, 'session_not_found', []);
+    // Cookies stay: a sign-out that may not have reached every replica is not reported as done.
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('revoke sessions', error);
+  }
+}
+
+/** `{ "id": "<session id>" }` or `{ "scope": "others" | "all" }`, exactly one of them; null when neither fits. */
+export function readRevokeTarget(body: unknown): SessionsToRevoke | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { id, scope } = body as Record<string, unknown>;
+  if (id !== undefined && scope !== undefined) return null;
+  if (typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH) return { scope: 'one', id };
+  if (scope === 'others' || scope === 'all') return { scope };
+  return null;
+}
+
+/** The User-Agent of a login request, for the session index (display only). */
+export function userAgentOf(ctx: Context): string | undefined {
+  const ua = ctx.req.headers['user-agent'];
+  return typeof ua === 'string' ? ua : undefined;
+}
+
+/**
+ * `/api/account` and `/api/account/sessions/revoke` (issue 16). Both only for a fully logged-in
+ * cookie session, both about the caller's own account only (no input names an account). The POST
+ * is refused unless it provably comes from the gateway's own pages, like `/api/logout`, and only
+ * takes JSON (a cross-site form cannot send it without a preflight).
+ */
+export function accountRoutes(router: Router, useCases: AccountUseCases, settings: HttpSettings): void {
+  const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
+  const appOrigin = new URL(settings.appUrl).origin;
+
+  router.get('/account', async (ctx) => {
+    const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
+    renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute({ sessionToken, ip, requestId })));
+  });
+
+  router.post(
+    '/account/sessions/revoke',
+    async (ctx, next) => {
+      if (ctx.is(JSON_TYPES)) return body(ctx, next);
+      // Not JSON: refused as cross-site first (a form post from anywhere lands here), else as the wrong type.
+      const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
+      if (!isFromThisSite(ctx.req.headers, appOrigin, false)) {
+        const result = await useCases.revokeAccountSessions.execute({ sessionToken, fromThisSite: false, target: { scope: 'others' }, ip, requestId });
+        return renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
+      }
+      renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
+    },
+    async (ctx) => {
+      const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
+      const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin, true);
+      const target = readRevokeTarget(ctx.request.body);
+      if (fromThisSite && target === null) return renderAnswer(ctx, invalidFields(['id', 'scope']));
+      const result = await useCases.revokeAccountSessions.execute({ sessionToken, fromThisSite, target: target ?? { scope: 'others' }, ip, requestId });
+      renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { err, ok, type Result } from '../../domain/result';
+import type { Identity, Session } from '../../domain/session';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { IndexedSession, SessionIndex } from '../ports/session-index';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
+
+export interface ListAccountSessionsInput {
+  /** The session cookie's value, if any. Only a cookie session has an account page: HTTP Basic is never asked. */
+  readonly sessionToken?: string;
+  readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
+}
+
+export interface ListAccountSessionsOutput {
+  /** Who the caller is now (from the user store where the account lives there). */
+  readonly identity: Identity;
+  /** The session this request came with. */
+  readonly current: Session;
+  /** The account's live sessions, newest first; the current one is among them when it was indexed. */
+  readonly sessions: readonly IndexedSession[];
+}
+
+/**
+ * `session_required`: no fully logged-in session cookie (none, expired, revoked, or a TOTP code
+ * still owed): the account page is only for the person it belongs to, proven completely.
+ * `store_unavailable`: the index or the revocations cannot be read now.
+ */
+export type ListAccountSessionsError = { readonly code: 'session_required' } | { readonly code: 'store_unavailable' };
+
+/**
+ * Lists the caller's own sessions. The account is the one the caller's session belongs to: no
+ * input names an account, so nobody can list someone else's.
+ */
+export class ListAccountSessionsUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly index: SessionIndex,
+    private readonly revoked: RevokedSessions,
+  ) {}
+
+  async execute(input: ListAccountSessionsInput): Promise<Result<ListAccountSessionsOutput, ListAccountSessionsError>> {
+    const auth = await this.authenticator.authenticate({ sessionToken: input.sessionToken, ip: input.ip, requestId: input.requestId });
+    if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
+    if (auth.kind !== 'session') return err({ code: 'session_required' });
+    try {
+      const sessions = (await liveSessionsOf(auth.session.username, this.index, this.revoked)).filter((s) => sameAccount(s, auth.session));
+      return ok({ identity: auth.identity, current: auth.session, sessions });
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+}
+
+/** Methods of a local account's logins (its password, then maybe a TOTP code); OAuth sessions carry their provider's id instead. */
+const LOCAL_METHODS: ReadonlySet<string> = new Set(['password', 'totp']);
+
+/**
+ * Whether an indexed session belongs to the same account as `current`: the same name is not enough,
+ * since a local account may be named like an e-mail address an OAuth provider vouches for. Local
+ * sessions go with local sessions, OAuth ones with the same provider's.
+ */
+export function sameAccount(s: IndexedSession, current: Session): boolean {
+  return current.oauth ? s.method === current.provider : LOCAL_METHODS.has(s.method);
+}
+
+/** The indexed sessions of `username` that are neither expired nor revoked (a logout revokes without unindexing). */
+export async function liveSessionsOf(username: string, index: SessionIndex, revoked: RevokedSessions): Promise<IndexedSession[]> {
+  const listed = await index.list(username);
+  const gone = await Promise.all(listed.map((s) => revoked.isRevoked(s.id)));
+  return listed.filter((_, i) => !gone[i]);
+}

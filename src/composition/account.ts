@@ -1,0 +1,61 @@
+import { InMemorySessionIndex } from '../adapters/state/in-memory-session-index';
+import { PostgresSessionIndex } from '../adapters/state/postgres-session-index';
+import { RedisSessionIndex } from '../adapters/state/redis-session-index';
+import { SqliteSessionIndex } from '../adapters/state/sqlite-session-index';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { SessionIndex } from '../application/ports/session-index';
+import { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import type { RequestAuthenticator } from '../application/services/request-authenticator';
+import { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
+import type { TypedContainer } from './binding';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import type { Resources } from './resources';
+import { TOKENS } from './tokens';
+
+/** How often the noted "last seen" times are written, in one batch each time. */
+const LAST_SEEN_FLUSH_MS = 15_000;
+
+/** The session index where the other state lives. */
+export function sessionIndexOf(clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): SessionIndex {
+  // Like the revocations it feeds: in PostgreSQL whenever it is configured, Redis or not.
+  if (pg.postgres !== null) return new PostgresSessionIndex(pg.postgres, clock);
+  if (redis.connection !== null) return new RedisSessionIndex(redis.connection, clock);
+  return data.database === null ? new InMemorySessionIndex(clock) : new SqliteSessionIndex(data.database, clock);
+}
+
+/** The account page's wiring (issue 16): the session index, the last-seen recorder and the account use cases. */
+export function bindAccount(bind: TypedContainer['bind']): void {
+  bind(TOKENS.SessionIndex, sessionIndexOf, [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres]);
+  bind(
+    TOKENS.LastSeenRecorder,
+    (index: SessionIndex, clock: Clock, resources: Resources) => {
+      const recorder = new LastSeenRecorder(index, clock);
+      let timer: NodeJS.Timeout | null = null;
+      resources.onStart(() => {
+        timer = setInterval(() => void recorder.flush(), LAST_SEEN_FLUSH_MS);
+        // The flush must never keep a process alive that has nothing else to do.
+        timer.unref();
+      });
+      resources.add(async () => {
+        if (timer !== null) clearInterval(timer);
+        await recorder.flush();
+      });
+      return recorder;
+    },
+    [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources],
+  );
+  bind(TOKENS.ListAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions]) => new ListAccountSessionsUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.SessionIndex,
+    TOKENS.RevokedSessions,
+  ]);
+  bind(TOKENS.RevokeAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AuditLog]) => new RevokeAccountSessionsUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.SessionIndex,
+    TOKENS.RevokedSessions,
+    TOKENS.AuditLog,
+  ]);
+}

@@ -1,0 +1,80 @@
+import type { IndexedSession } from '../application/ports/session-index';
+import { liveSessionsOf } from '../application/use-cases/list-account-sessions';
+import { RevokeUserSessionsUseCase } from '../application/use-cases/revoke-user-sessions';
+import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { loadConfig } from './config';
+import { buildContainer } from './container';
+import { TOKENS } from './tokens';
+
+/** What `portcullis sessions` works with: the gateway's own store, opened from the same settings. */
+export interface SessionsAdmin {
+  list(username: string): Promise<IndexedSession[]>;
+  /** Ends one session (`id`) or all of the account's; resolves how many. Throws an Error for the operator. */
+  revoke(username: string, id?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+const LOAD_TIMEOUT_MS = 5000;
+
+/**
+ * Opens the store the gateway configured by `env` uses (the embedded file, PostgreSQL or Redis)
+ * for `portcullis sessions`. On PostgreSQL and Redis a revocation made here reaches every running
+ * gateway at once (NOTIFY / publish). The embedded file is locked by a running gateway: there the
+ * command works while the gateway is stopped, and the gateway loads the revocations when it starts.
+ */
+export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SessionsAdmin> {
+  const loaded = loadConfig({ env: { ...env, ...(dataDir === null ? {} : { DATA_DIR: dataDir }), LOG_LEVEL: 'silent' } });
+  if (!loaded.ok) throw new Error(`the configuration is not valid: ${loaded.problems.join('; ')}`);
+  const config = loaded.config;
+  if (config.redis === null && config.database === null && config.dataDir === null) {
+    throw new Error('no durable store is configured (DATA_DIR, DATABASE_URL or REDIS_URL): sessions live only in the running gateway');
+  }
+  const c = buildContainer(config);
+  const index = c.get(TOKENS.SessionIndex);
+  const revoked = c.get(TOKENS.RevokedSessions);
+  const { database } = c.get(TOKENS.Database);
+  const { postgres } = c.get(TOKENS.Postgres);
+  const { connection: redis } = c.get(TOKENS.Redis);
+  const close = async (): Promise<void> => {
+    await redis?.close();
+    await postgres?.close();
+    database?.close();
+  };
+  try {
+    database?.start();
+    await postgres?.start();
+    if (redis !== null) {
+      redis.start();
+      await redis.ready(LOAD_TIMEOUT_MS);
+    }
+    if (revoked instanceof RedisRevokedSessions) revoked.start();
+    // Listing filters out revoked sessions: wait until the shared revocations are loaded.
+    const deadline = Date.now() + LOAD_TIMEOUT_MS;
+    for (;;) {
+      try {
+        await revoked.isRevoked('');
+        break;
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error('the store did not answer in time', { cause: e });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  const revoke = new RevokeUserSessionsUseCase(index, revoked, c.get(TOKENS.AuditLog));
+  return {
+    list: (username) => liveSessionsOf(username, index, revoked),
+    async revoke(username, id) {
+      const result = await revoke.execute({ username, id });
+      if (!result.ok)
+        throw new Error(
+          result.error.code === 'session_not_found' ? `${username} has no live session ${id}` : 'the store is unavailable; nothing was confirmed',
+        );
+      if (revoked instanceof RedisRevokedSessions && revoked.hasUnconfirmed()) throw new Error('Redis did not confirm the revocations; run the command again');
+      return result.value.revoked;
+    },
+    close,
+  };
+}
