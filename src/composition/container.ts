@@ -88,6 +88,7 @@ import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
 import { bindPasskeyCredentials } from './passkeys';
+import { bindOidc } from './oidc';
 import { bindAccount } from './account';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
@@ -463,6 +464,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     }),
     [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
+  bindOidc(c, config);
   bindHandoff(c, config);
   return c;
 }

@@ -32,6 +32,10 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
     | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
+    /** The OpenID Connect provider let a person into a client (`sso`: with an existing gateway session, nothing typed). */
+    | { readonly event: 'oidc_login'; readonly username: string; readonly client: string; readonly ip: string }
+    /** The OpenID Connect provider refused a person a client (its ALLOWED_USERS / ALLOWED_GROUPS). */
+    | { readonly event: 'oidc_access_denied'; readonly username: string; readonly client: string; readonly ip: string; readonly reason: string }
     /** Issue 17: the primary vouched for a session towards a secondary cookie domain (`domain`), or the secondary set its cookie from the code. */
     | { readonly event: 'handoff_issued' | 'handoff_redeemed'; readonly username: string; readonly domain: string; readonly ip: string }
     /** A hand-off code refused: unknown, replayed or expired, for another domain, from another browser, or its session ended. */

@@ -12,6 +12,8 @@ export interface OidcArtifacts {
    * Creates or replaces record (`kind`, `id`), forgettable after `expiresInSeconds` (none: kept
    * until destroyed). `payload.grantId`, `payload.uid` and `payload.userCode`, when present, are
    * what {@link revokeByGrantId}, {@link findByUid} and {@link findByUserCode} look up.
+   * Replacing a record replaces its payload and expiry and clears its consumed mark. A payload
+   * reads back as saved (JSON values, empty arrays and objects included).
    */
   save(kind: string, id: string, payload: OidcArtifact, expiresInSeconds: number | undefined): Promise<void>;
   /** The record, or undefined when it does not exist or has expired. */
@@ -22,12 +24,16 @@ export interface OidcArtifacts {
   findByUserCode(kind: string, userCode: string): Promise<OidcArtifact | undefined>;
   /**
    * Marks the record consumed (sets `payload.consumed` to `nowSeconds`); a consumed code or
-   * rotated refresh token stays findable so the provider can detect its reuse.
+   * rotated refresh token stays findable so the provider can detect its reuse. Never changes the
+   * record's expiry; does nothing for a record that does not exist or has expired.
    */
   consume(kind: string, id: string, nowSeconds: number): Promise<void>;
   /** Removes the record; resolves whether or not it existed. */
   destroy(kind: string, id: string): Promise<void>;
-  /** Removes every record, of every kind, whose `payload.grantId` is `grantId`. */
+  /**
+   * Removes every record, of every kind, whose `payload.grantId` is `grantId` (consumed ones
+   * included); a record saved again since under another grant is kept.
+   */
   revokeByGrantId(grantId: string): Promise<void>;
 }
 
