@@ -78,6 +78,8 @@ import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
 import { protectedDomainOfAppUrl } from './cookie-domain';
+import { identityAssertionsOf } from './identity-assertions';
+import type { IdentityAssertions } from '../application/ports/identity-assertions';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -367,12 +369,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.AuditLog,
   ]);
   bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
-  bind(TOKENS.AuthorizeProxyRequestUseCase, (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d), [
-    TOKENS.RequestAuthenticator,
-    TOKENS.AccessPolicy,
-    TOKENS.Settings,
-    TOKENS.AuditLog,
-  ]);
+  bind(TOKENS.IdentityAssertions, (clock: Clock, logger: Logger) => identityAssertionsOf(config, clock, logger), [TOKENS.Clock, TOKENS.Logger]);
+  bind(
+    TOKENS.AuthorizeProxyRequestUseCase,
+    (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog, IdentityAssertions]) => new AuthorizeProxyRequestUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog, TOKENS.IdentityAssertions],
+  );
   bind(
     TOKENS.StartOAuthUseCase,
     (...d: [OAuthProviders, OAuthFlowSealer, Pkce, IdGenerator, Clock, GatewaySettings, OAuthSettings]) => new StartOAuthUseCase(...d),

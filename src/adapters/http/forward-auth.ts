@@ -7,6 +7,7 @@ import type {
 } from '../../application/use-cases/authorize-proxy-request';
 import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
+import { ASSERTION_HEADER } from '../../domain/identity-assertion';
 import type { Identity } from '../../domain/session';
 import type { Answer, HeaderPair } from './answer';
 import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
@@ -27,6 +28,8 @@ const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
 /** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
+/** Ready answers that carry an assertion, kept at most (identity × application × proxy pairs in use). */
+const MAX_ASSERTED_DECISIONS = 4096;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -104,6 +107,21 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   // (and dies with them); headers the policy adds make a fresh array, and a fresh answer.
   const allowedDecisions = new WeakMap<readonly HeaderPair[], ForwardAuthDecision[]>();
   const anonymousDecisions: ForwardAuthDecision[] = [];
+  // An assertion names its audience and identity, so it and the proxy settle the whole answer: one
+  // answer per assertion string (reused as long as the signer reuses the token), bounded by value.
+  const assertedDecisions = new Map<string, ForwardAuthDecision>();
+  const asserted = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, assertion: string): ForwardAuthDecision => {
+    const key = `${known}${assertion}`;
+    let made = assertedDecisions.get(key);
+    if (made === undefined) {
+      const headers = [...(allowed(identity, policy, known).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
+      made = Object.freeze({ answer: forwardAuthAllowed(headers), proxyIndex: known, outcome: OUTCOME.allowed });
+      // Renewed tokens replace old ones every few minutes: start over rather than grow without end.
+      if (assertedDecisions.size >= MAX_ASSERTED_DECISIONS) assertedDecisions.clear();
+      assertedDecisions.set(key, made);
+    }
+    return made;
+  };
   /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
   const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex): ForwardAuthDecision => {
     let cleaned: readonly HeaderPair[] | null = null;
@@ -126,7 +144,10 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   };
 
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
-    if (result.ok) return allowed(result.value.identity, result.value.headers, known);
+    if (result.ok) {
+      const { identity, headers, assertion } = result.value;
+      return assertion === undefined ? allowed(identity, headers, known) : asserted(identity, headers, known, assertion);
+    }
     const context = apiMode ? contexts[known].api : contexts[known].browser;
     return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
   };

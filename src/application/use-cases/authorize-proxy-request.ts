@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AccessPolicy } from '../ports/access-policy';
 import type { AuditLog } from '../ports/audit-log';
+import type { IdentityAssertions } from '../ports/identity-assertions';
 import { isPending, type Awaitable } from '../ports/awaitable';
 import type { Authentication, RequestAuthenticator, RequestCredentials } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
@@ -17,6 +18,8 @@ export interface AuthorizeProxyRequestOutput {
   readonly identity: Identity | null;
   /** Extra headers the policy wants the upstream to receive. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A signed identity assertion for the upstream, present only when the application's rule asks for one and someone is logged in. */
+  readonly assertion?: string;
 }
 
 export type AuthorizeProxyRequestError =
@@ -43,6 +46,7 @@ export class AuthorizeProxyRequestUseCase {
     private readonly policy: AccessPolicy,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly assertions: IdentityAssertions | null = null,
   ) {}
 
   /**
@@ -75,8 +79,15 @@ export class AuthorizeProxyRequestUseCase {
 
     const decision = this.policy.decide({ original, identity, ip: input.ip });
     switch (decision.kind) {
-      case 'allow':
-        return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+      case 'allow': {
+        if (decision.assertion !== true || identity === null) return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+        // The audience is the application's host: without one named by the proxy there is nothing to sign for.
+        if (original === null) return err({ code: 'bad_forwarded_headers', field: 'host', problem: 'missing' });
+        // Fails closed: an upstream that asked for an assertion must not get the request without one.
+        const assertion = this.assertions?.assertionFor(identity, original.hostname) ?? null;
+        if (assertion === null) return err({ code: 'store_unavailable' });
+        return ok({ identity, headers: decision.headers ?? NO_HEADERS, assertion });
+      }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
         return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });

@@ -1,0 +1,82 @@
+import { sign } from 'node:crypto';
+import type { Clock } from '../../application/ports/clock';
+import type { IdentityAssertions } from '../../application/ports/identity-assertions';
+import type { SubjectIdentifiers } from '../../application/ports/subject-identifiers';
+import { ASSERTION_LIFETIME_SECONDS, ASSERTION_RENEW_BEFORE_SECONDS, assertionClaims, subjectSourceOf } from '../../domain/identity-assertion';
+import type { Identity } from '../../domain/session';
+import { BoundedExpiringMap } from '../state/bounded-map';
+import type { SigningKey } from './signing-key-set';
+
+/** Distinct identity × application pairs kept signed; past it the oldest is signed anew when next seen. */
+export const DEFAULT_ASSERTION_CACHE_ENTRIES = 10_000;
+
+/**
+ * Identity assertions as RS256 JWTs made with node:crypto (no JOSE library on the hot path),
+ * cached by value: the key is everything the token says (audience, subject, e-mail, name,
+ * username, groups), never an object's identity, so a changed group or e-mail gets a new token at
+ * once while the same person on the same application reuses one until a minute before it expires.
+ */
+export class NodeCryptoIdentityAssertions implements IdentityAssertions {
+  private cache: BoundedExpiringMap<string>;
+  private key: SigningKey | null = null;
+  private loading: Promise<void> | null = null;
+  private header = '';
+
+  /**
+   * `loadKey` reads the provider's current signing key (the durable store's key set, or
+   * OIDC_SIGNING_KEY_FILE); it runs once, when the first assertion is asked for or `load()` is
+   * called, and again after a failure. `onLoadError` hears why it failed (never key material).
+   */
+  constructor(
+    private readonly issuer: string,
+    private readonly subjects: SubjectIdentifiers,
+    private readonly clock: Clock,
+    private readonly loadKey: () => Promise<SigningKey>,
+    private readonly onLoadError: (error: unknown) => void = () => undefined,
+    private readonly capacity = DEFAULT_ASSERTION_CACHE_ENTRIES,
+  ) {
+    this.cache = new BoundedExpiringMap(capacity);
+  }
+
+  /** Loads the signing key unless it is loaded or loading; resolves once it can sign (or the load failed). */
+  load(): Promise<void> {
+    if (this.key !== null) return Promise.resolve();
+    this.loading ??= this.loadKey().then(
+      (key) => this.useKey(key),
+      (error: unknown) => {
+        this.loading = null;
+        this.onLoadError(error);
+      },
+    );
+    return this.loading;
+  }
+
+  /** Signs with `key` from now on (start, rotation); tokens signed with the previous key are dropped. */
+  useKey(key: SigningKey): void {
+    this.key = key;
+    this.header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: key.kid })).toString('base64url');
+    this.cache = new BoundedExpiringMap(this.capacity);
+  }
+
+  assertionFor(identity: Identity, audience: string): string | null {
+    if (this.key === null) {
+      // Until the key is read, requests that need an assertion are refused (503), never passed without one.
+      void this.load();
+      return null;
+    }
+    const now = this.clock.now();
+    const subject = this.subjects.subjectOf(subjectSourceOf(identity.provider), identity.username);
+    // \u0000 cannot occur in a host, an e-mail or a group read from a store, so fields cannot run into each other.
+    const cacheKey = `${audience}\u0000${subject}\u0000${identity.username}\u0000${identity.email}\u0000${identity.name}\u0000${identity.groups.join('\u0000')}`;
+    const cached = this.cache.get(cacheKey, now);
+    if (cached !== undefined) return cached;
+
+    const iat = Math.floor(now / 1000);
+    const payload = Buffer.from(JSON.stringify(assertionClaims(this.issuer, audience, subject, identity, iat))).toString('base64url');
+    const input = `${this.header}.${payload}`;
+    const token = `${input}.${sign('sha256', Buffer.from(input), this.key.privateKey).toString('base64url')}`;
+    // Kept until a minute before `exp`: then the next request signs a fresh one.
+    this.cache.set(cacheKey, token, (iat + ASSERTION_LIFETIME_SECONDS - ASSERTION_RENEW_BEFORE_SECONDS) * 1000);
+    return token;
+  }
+}

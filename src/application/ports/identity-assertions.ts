@@ -1,0 +1,17 @@
+import type { Identity } from '../../domain/session';
+
+/**
+ * Signed identity assertions for forward-auth upstreams (see domain/identity-assertion.ts),
+ * signed with the OpenID Connect provider's current key so they verify against its JWKS.
+ */
+export interface IdentityAssertions {
+  /**
+   * A compact JWT asserting `identity` to the application at `audience` (its host name, lower
+   * case, no port): `iss` = APP_URL, `aud`, `sub` (the provider's subject of the account),
+   * `email`, `name`, `preferred_username`, `groups`, `iat`, `exp` at most five minutes later.
+   * Answers at once, from memory: the same assertion while it has more than a minute left, so
+   * signing happens once per identity and application, not per request. Null when no signing key
+   * is loaded (yet); callers refuse rather than pass the request without one.
+   */
+  assertionFor(identity: Identity, audience: string): string | null;
+}
