@@ -9,6 +9,8 @@ import type { SigningKey } from './signing-key-set';
 
 /** Distinct identity × application pairs kept signed; past it the oldest is signed anew when next seen. */
 export const DEFAULT_ASSERTION_CACHE_ENTRIES = 10_000;
+/** Least time between two attempts to load the key after one failed, when requests ask for it. */
+const LOAD_RETRY_MS = 5_000;
 
 /**
  * Identity assertions as RS256 JWTs made with node:crypto (no JOSE library on the hot path),
@@ -20,6 +22,8 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
   private cache: BoundedExpiringMap<string>;
   private key: SigningKey | null = null;
   private loading: Promise<void> | null = null;
+  /** After a failed load, requests do not start another one before this time (a store that is down is not asked per request). */
+  private retryAt = 0;
   private header = '';
 
   /**
@@ -45,6 +49,7 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
       (key) => this.useKey(key),
       (error: unknown) => {
         this.loading = null;
+        this.retryAt = this.clock.now() + LOAD_RETRY_MS;
         this.onLoadError(error);
       },
     );
@@ -61,7 +66,7 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
   assertionFor(identity: Identity, audience: string): string | null {
     if (this.key === null) {
       // Until the key is read, requests that need an assertion are refused (503), never passed without one.
-      void this.load();
+      if (this.loading === null && this.clock.now() >= this.retryAt) void this.load();
       return null;
     }
     const now = this.clock.now();
