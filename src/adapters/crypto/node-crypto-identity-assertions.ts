@@ -1,4 +1,5 @@
 import { sign } from 'node:crypto';
+import type { Awaitable } from '../../application/ports/awaitable';
 import type { Clock } from '../../application/ports/clock';
 import type { IdentityAssertions } from '../../application/ports/identity-assertions';
 import type { SubjectIdentifiers } from '../../application/ports/subject-identifiers';
@@ -63,12 +64,18 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
     this.cache = new BoundedExpiringMap(this.capacity);
   }
 
-  assertionFor(identity: Identity, audience: string): string | null {
+  assertionFor(identity: Identity, audience: string): Awaitable<string | null> {
     if (this.key === null) {
-      // Until the key is read, requests that need an assertion are refused (503), never passed without one.
-      if (this.loading === null && this.clock.now() >= this.retryAt) void this.load();
-      return null;
+      // The first requests wait for the key; after a failed load they are refused (503) until the
+      // next attempt, never passed without an assertion.
+      if (this.loading === null && this.clock.now() < this.retryAt) return null;
+      return this.load().then(() => (this.key === null ? null : this.signed(identity, audience)));
     }
+    return this.signed(identity, audience);
+  }
+
+  private signed(identity: Identity, audience: string): string {
+    const key = this.key as SigningKey;
     const now = this.clock.now();
     const subject = this.subjects.subjectOf(subjectSourceOf(identity.provider), identity.username);
     // \u0000 cannot occur in a host, an e-mail or a group read from a store, so fields cannot run into each other.
@@ -79,7 +86,7 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
     const iat = Math.floor(now / 1000);
     const payload = Buffer.from(JSON.stringify(assertionClaims(this.issuer, audience, subject, identity, iat))).toString('base64url');
     const input = `${this.header}.${payload}`;
-    const token = `${input}.${sign('sha256', Buffer.from(input), this.key.privateKey).toString('base64url')}`;
+    const token = `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
     // Kept until a minute before `exp`: then the next request signs a fresh one.
     this.cache.set(cacheKey, token, (iat + ASSERTION_LIFETIME_SECONDS - ASSERTION_RENEW_BEFORE_SECONDS) * 1000);
     return token;

@@ -39,6 +39,15 @@ export type AuthorizeProxyRequestError =
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** Fails closed: an upstream whose rule asks for an assertion never gets the request without one. */
+function withAssertion(
+  identity: Identity,
+  headers: Readonly<Record<string, string>>,
+  assertion: string | null,
+): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
+  return assertion === null ? err({ code: 'store_unavailable' }) : ok({ identity, headers, assertion });
+}
+
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
   constructor(
@@ -72,7 +81,7 @@ export class AuthorizeProxyRequestUseCase {
     input: AuthorizeProxyRequestInput,
     original: OriginalRequest | null,
     auth: Authentication,
-  ): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
+  ): Awaitable<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     const identity = auth.kind === 'session' || auth.kind === 'basic' ? auth.identity : null;
@@ -83,10 +92,9 @@ export class AuthorizeProxyRequestUseCase {
         if (decision.assertion !== true || identity === null) return ok({ identity, headers: decision.headers ?? NO_HEADERS });
         // The audience is the application's host: without one named by the proxy there is nothing to sign for.
         if (original === null) return err({ code: 'bad_forwarded_headers', field: 'host', problem: 'missing' });
-        // Fails closed: an upstream that asked for an assertion must not get the request without one.
-        const assertion = this.assertions?.assertionFor(identity, original.hostname) ?? null;
-        if (assertion === null) return err({ code: 'store_unavailable' });
-        return ok({ identity, headers: decision.headers ?? NO_HEADERS, assertion });
+        const headers = decision.headers ?? NO_HEADERS;
+        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname);
+        return isPending(assertion) ? assertion.then((a) => withAssertion(identity, headers, a)) : withAssertion(identity, headers, assertion);
       }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });

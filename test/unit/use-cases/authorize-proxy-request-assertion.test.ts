@@ -32,6 +32,19 @@ describe('AuthorizeProxyRequestUseCase with response.assertion', () => {
     expect(assertions.asked).toEqual([{ username: 'alice', audience: 'wiki.example.com' }]);
   });
 
+  it('waits for a signer that is still reading its key, then answers with the assertion', async () => {
+    const later: IdentityAssertions = { assertionFor: async (identity, audience) => `later:${identity.username}@${audience}` };
+    const core = makeCore(accounts(), { policy: new ScriptedAccessPolicy(ASKS), assertions: later, usersAtOnce: true });
+    const pending = core.authorize.execute({ forwarded: wiki, credentials: basicAuth('alice', 'pw'), ip });
+    await expect(pending).resolves.toMatchObject({ ok: true, value: { assertion: 'later:alice@wiki.example.com' } });
+    const refused: IdentityAssertions = { assertionFor: async () => null };
+    const core2 = makeCore(accounts(), { policy: new ScriptedAccessPolicy(ASKS), assertions: refused });
+    await expect(core2.authorize.execute({ forwarded: wiki, credentials: basicAuth('alice', 'pw'), ip })).resolves.toEqual({
+      ok: false,
+      error: { code: 'store_unavailable' },
+    });
+  });
+
   it('asks nothing of the signer and adds no assertion when the rule does not ask', async () => {
     const assertions = new FakeIdentityAssertions();
     const core = makeCore(accounts(), { policy: new ScriptedAccessPolicy({ kind: 'allow' }), assertions });
