@@ -25,6 +25,8 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
   private loading: Promise<void> | null = null;
   /** After a failed load, requests do not start another one before this time (a store that is down is not asked per request). */
   private retryAt = 0;
+  /** Subjects by source and username (they never change for an account). */
+  private readonly knownSubjects = new Map<string, string>();
   private header = '';
 
   /**
@@ -41,6 +43,19 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
     private readonly capacity = DEFAULT_ASSERTION_CACHE_ENTRIES,
   ) {
     this.cache = new BoundedExpiringMap(capacity);
+  }
+
+  /** The account's subject, remembered: an HMAC per request would cost more than the rest of the lookup. */
+  private subjectOf(identity: Identity): string {
+    const source = subjectSourceOf(identity.provider);
+    const key = `${source}\u0000${identity.username}`;
+    let subject = this.knownSubjects.get(key);
+    if (subject === undefined) {
+      if (this.knownSubjects.size >= this.capacity) this.knownSubjects.clear();
+      subject = this.subjects.subjectOf(source, identity.username);
+      this.knownSubjects.set(key, subject);
+    }
+    return subject;
   }
 
   /** Loads the signing key unless it is loaded or loading; resolves once it can sign (or the load failed). */
@@ -77,7 +92,7 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
   private signed(identity: Identity, audience: string): string {
     const key = this.key as SigningKey;
     const now = this.clock.now();
-    const subject = this.subjects.subjectOf(subjectSourceOf(identity.provider), identity.username);
+    const subject = this.subjectOf(identity);
     // \u0000 cannot occur in a host, an e-mail or a group read from a store, so fields cannot run into each other.
     const cacheKey = `${audience}\u0000${subject}\u0000${identity.username}\u0000${identity.email}\u0000${identity.name}\u0000${identity.groups.join('\u0000')}`;
     const cached = this.cache.get(cacheKey, now);

@@ -109,16 +109,20 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
   const anonymousDecisions: ForwardAuthDecision[] = [];
   // An assertion names its audience and identity, so it and the proxy settle the whole answer: one
   // answer per assertion string (reused as long as the signer reuses the token), bounded by value.
-  const assertedDecisions = new Map<string, ForwardAuthDecision>();
+  const assertedDecisions = new Map<string, ForwardAuthDecision[]>();
   const asserted = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, assertion: string): ForwardAuthDecision => {
-    const key = `${known}${assertion}`;
-    let made = assertedDecisions.get(key);
-    if (made === undefined) {
-      const headers = [...(allowed(identity, policy, known).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
-      made = Object.freeze({ answer: forwardAuthAllowed(headers), proxyIndex: known, outcome: OUTCOME.allowed });
+    // Keyed by the signer's own cached string, whose hash V8 keeps: no per-request concatenation.
+    let byProxy = assertedDecisions.get(assertion);
+    if (byProxy === undefined) {
       // Renewed tokens replace old ones every few minutes: start over rather than grow without end.
       if (assertedDecisions.size >= MAX_ASSERTED_DECISIONS) assertedDecisions.clear();
-      assertedDecisions.set(key, made);
+      byProxy = [];
+      assertedDecisions.set(assertion, byProxy);
+    }
+    let made = byProxy[known];
+    if (made === undefined) {
+      const headers = [...(allowed(identity, policy, known).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
+      made = byProxy[known] = Object.freeze({ answer: forwardAuthAllowed(headers), proxyIndex: known, outcome: OUTCOME.allowed });
     }
     return made;
   };
