@@ -1,10 +1,10 @@
-/** Jest runs the TypeScript sources through ts-jest; inversify 8 ships ESM only, so it is transformed too. */
+/** Jest runs the TypeScript sources through ts-jest; inversify 8, oidc-provider 9 (with jose) and openid-client 6 ship ESM only, so they are transformed too. */
 const common = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@scure|@noble|@otplib|otplib)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@scure|@noble|@otplib|otplib|oidc-provider|jose|openid-client|oauth4webapi)/)'],
 };
 module.exports = {
   projects: [

@@ -1,3 +1,4 @@
+import { readOidcConfig, type OidcConfig } from './oidc-config';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { BlockList } from 'node:net';
@@ -133,6 +134,8 @@ export interface Config {
   readonly accessConfig: string | null;
   /** The rules `accessConfig` held when the configuration was loaded (read once; the gateway watches it from then on). */
   readonly accessRules: AccessRules | null;
+  /** The OpenID Connect provider (`OIDC_*`): off when no client is configured. */
+  readonly oidc: OidcConfig & { readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -443,6 +446,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     else problems.push(...rules.error.map((p) => `ACCESS_CONFIG ${accessConfig}: ${p}`));
   }
 
+  const oidc = readOidcConfig(env, readFile);
+  problems.push(...oidc.problems);
   const config: Config = {
     demo,
     port,
@@ -486,6 +491,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     shutdownTimeoutSeconds: read('SHUTDOWN_TIMEOUT'),
     accessConfig,
     accessRules,
+    oidc: { ...oidc.config, accessTokenTtlSeconds: read('OIDC_ACCESS_TOKEN_TTL'), refreshTokenTtlSeconds: read('OIDC_REFRESH_TOKEN_TTL') },
   };
   return problems.length === 0 ? { ok: true, config } : { ok: false, problems };
 }
@@ -578,6 +584,7 @@ export function configWarnings(config: Config): string[] {
         'Set OAUTH_WHITELIST (addresses, *@domain or /regex/) or access rules with oauth.whitelist',
     );
   }
+  warnings.push(...config.oidc.warnings);
   if (config.ldap !== null && !config.ldap.startTls && config.ldap.url.startsWith('ldap:') && !isLoopbackUrl(config.ldap.url)) {
     warnings.push(
       `LDAP_ADDRESS ${config.ldap.url} is plain ldap:// to another machine: passwords cross the network unencrypted. Set LDAP_START_TLS=true (LDAP_CA_FILE for a private CA) or use ldaps://`,

@@ -87,6 +87,7 @@ import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from 
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
 import { demoForwardAuth } from './demo';
+import { bindOidc } from './oidc';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -424,5 +425,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     }),
     [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
+  bindOidc(c, config);
   return c;
 }

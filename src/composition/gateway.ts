@@ -8,6 +8,8 @@ import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
 import { TOKENS } from './tokens';
+import { generateSigningKeySet } from './oidc-keys';
+import { openSigningKeysAtStart } from './oidc-state';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
 import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
@@ -131,7 +133,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const { database } = container.get(TOKENS.Database);
   const { postgres } = container.get(TOKENS.Postgres);
   let app: Koa | null = null;
-  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings)));
+  const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings), container.get(TOKENS.OidcHttp).oidc?.middleware ?? null));
   const separateForwardAuth = config.forwardAuthPort !== null;
   const forwardAuth = () => forwardAuthHandler(useCases.authorizeProxyRequest, container.get(TOKENS.HttpSettings));
   let listener: GatewayRequestListener | null = null;
@@ -147,6 +149,11 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
       // Opened here, not when resolved: building a gateway creates no file (DatabaseStartError rejects start()).
       database?.start();
       starting = postgres === null ? Promise.resolve() : postgres.start();
+      // A key set stored under another SECRET stops the start here (see oidc-state.ts), not at the first OIDC request.
+      if (config.oidc.clients.length > 0 && config.oidc.signingKeyPem === null) {
+        const signingKeys = container.get(TOKENS.SigningKeys);
+        starting = starting.then(() => openSigningKeysAtStart(signingKeys, generateSigningKeySet, container.get(TOKENS.Redis)));
+      }
     } catch (e) {
       starting = Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }

@@ -11,6 +11,7 @@ import {
   type PatternFieldSpec,
   type RowDoc,
 } from './options';
+import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc-config';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
 export const OPTIONS_END = '<!-- options:end -->';
@@ -35,6 +36,13 @@ function patternRows(): Row[] {
   return rows;
 }
 
+/** The rows of the client pattern (`OIDC_CLIENTS_<ID>_…`), documented with the OpenID Connect group. */
+const OIDC_CLIENT_ROWS: Row[] = OIDC_CLIENT_DOCS.map(({ fields, doc }) => ({
+  names: fields.map((f) => ({ name: `${OIDC_CLIENT_PREFIX}<ID>_${f}`, file: f === 'CLIENT_SECRET' })),
+  label: fields.map((f) => `\`${OIDC_CLIENT_PREFIX}<ID>_${f}\`${f === 'CLIENT_SECRET' ? ` / \`${OIDC_CLIENT_PREFIX}<ID>_${f}_FILE\`` : ''}`).join(', '),
+  doc,
+}));
+
 /** The option whose documentation row `name` shares, or null when it has its own. */
 function sharedRowOf(name: OptionName): string | null {
   const doc: RowDoc | { readonly sameRowAs: string } = OPTION_TABLE[name].doc;
@@ -53,6 +61,7 @@ function rowsOf(group: (typeof OPTION_GROUPS)[number]['id']): Row[] {
     rows.push({ names: members.map((m) => ({ name: m, file: 'file' in OPTION_TABLE[m] })), label, doc });
   }
   if (group === 'oauth') rows.push(...patternRows());
+  if (group === 'oidc') rows.push(...OIDC_CLIENT_ROWS);
   return rows;
 }
 
@@ -114,6 +123,7 @@ const OUR_PREFIXES = [
   'GENERIC_CLIENT_',
   'FORWARD_AUTH_',
   'METRICS_',
+  'OIDC_',
 ];
 /** Common variables of shells, containers and CI that sit within two edits of one of ours. */
 const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
@@ -145,7 +155,7 @@ export function unknownOptionWarnings(env: Readonly<Record<string, string | unde
   const known = new Set(OPTION_NAMES);
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (known.has(name) || WELL_KNOWN.has(name) || isProviderVariableName(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
+    if (known.has(name) || WELL_KNOWN.has(name) || isProviderVariableName(name) || isOidcClientVariableName(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
     // Two edits are a typo of a long name; a short one (PORT, USERS) allows one.
     const near = OPTION_NAMES.map((option) => ({ option, d: distance(name, option) }))
       .filter(({ option, d }) => d <= (option.length >= 8 ? 2 : 1))

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DestinationStream } from 'pino';
+import type { OidcProviderModule } from '../adapters/oidc/oidc-provider-module';
 import { lazyModule } from '../adapters/system/lazy-module';
 
 /**
@@ -19,6 +20,8 @@ export interface OptionalModules {
   readonly betterSqlite3: () => typeof BetterSqlite3;
   readonly yaml: () => typeof import('yaml');
   readonly qrcode: () => typeof import('qrcode');
+  /** The OpenID Connect provider (ESM only: `require` of ESM, Node ≥ 20.19), typed by our own declaration. */
+  readonly oidcProvider: () => OidcProviderModule;
   readonly pinoPretty: () => ((options: Record<string, unknown>) => DestinationStream) | null;
 }
 
@@ -36,6 +39,11 @@ export const optionalModules: OptionalModules = {
   yaml: lazyModule(() => require('yaml') as typeof import('yaml')),
   /** `portcullis totp enroll`'s QR codes (about 60 modules and 90 ms to load: never for the gateway). */
   qrcode: lazyModule(() => require('qrcode') as typeof import('qrcode')),
+  /** OIDC_CLIENTS_<ID>_…: panva's oidc-provider (with jose and its Koa), only when a client is configured. */
+  oidcProvider: lazyModule((): OidcProviderModule => {
+    const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };
+    return { Provider: m.default, interactionPolicy: m.interactionPolicy };
+  }),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {
     try {

@@ -119,6 +119,12 @@ export const OPTION_GROUPS = [
     intro:
       "A provider is on when both its client id and secret are set. Setting only part of a provider's\noptions stops start-up with a message that names what is missing. How to register the gateway at\neach provider: [OAuth](oauth.md).",
   },
+  {
+    id: 'oidc',
+    title: 'OpenID Connect provider',
+    intro:
+      'On when at least one client is configured (`OIDC_CLIENTS_<ID>_CLIENT_ID`): issuer = `APP_URL`, discovery at\n`${APP_URL}/.well-known/openid-configuration`. Behaviour, key rotation and per-app settings: [OpenID Connect](oidc.md).',
+  },
   { id: 'rules', title: 'Access rules', intro: '' },
   {
     id: 'ldap',
@@ -382,6 +388,27 @@ export const OPTION_TABLE = options({
     },
   },
   OAUTH_TIMEOUT: { group: 'oauth', parse: integer(1, 120), fallback: 10, doc: { default: '`10`', meaning: 'seconds any single call to a provider may take' } },
+  OIDC_SIGNING_KEY_FILE: {
+    group: 'oidc',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      default: 'a key set generated once and kept in the durable store',
+      meaning: 'PEM file of the private RSA key (2048 bits or more) that signs ID tokens (RS256); see [key rotation](oidc.md#signing-keys-and-rotation)',
+    },
+  },
+  OIDC_ACCESS_TOKEN_TTL: {
+    group: 'oidc',
+    parse: integer(60, 86400),
+    fallback: 3600,
+    doc: { default: '`3600`', meaning: 'lifetime of access and ID tokens in seconds' },
+  },
+  OIDC_REFRESH_TOKEN_TTL: {
+    group: 'oidc',
+    parse: integer(300, 366 * 86400),
+    fallback: 30 * 86400,
+    doc: { default: '`2592000` (30 days)', meaning: 'lifetime of a refresh token (issued with the `offline_access` scope, rotated on every use) in seconds' },
+  },
   ACCESS_CONFIG: {
     group: 'rules',
     parse: text,

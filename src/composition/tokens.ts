@@ -1,3 +1,11 @@
+import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
+import type { SigningKeys } from '../application/ports/signing-keys';
+import type { OidcClients } from '../application/ports/oidc-clients';
+import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { OidcAccounts } from '../application/ports/oidc-accounts';
+import type { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
+import type { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
+import type { OidcHttpHolder } from './oidc';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { Logger } from '../adapters/system/logger';
@@ -99,6 +107,14 @@ export const TOKENS = {
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
   ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
   CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
+  OidcArtifacts: token<OidcArtifacts>('OidcArtifacts'),
+  SigningKeys: token<SigningKeys>('SigningKeys'),
+  OidcClients: token<OidcClients>('OidcClients'),
+  SubjectIdentifiers: token<SubjectIdentifiers>('SubjectIdentifiers'),
+  OidcAccounts: token<OidcAccounts>('OidcAccounts'),
+  AuthorizeOidcLoginUseCase: token<AuthorizeOidcLoginUseCase>('AuthorizeOidcLoginUseCase'),
+  FindOidcAccountUseCase: token<FindOidcAccountUseCase>('FindOidcAccountUseCase'),
+  OidcHttp: token<OidcHttpHolder>('OidcHttp'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -1,3 +1,6 @@
+import type { OidcClients } from '../../src/application/ports/oidc-clients';
+import { AuthorizeOidcLoginUseCase } from '../../src/application/use-cases/authorize-oidc-login';
+import { FindOidcAccountUseCase } from '../../src/application/use-cases/find-oidc-account';
 import bcrypt from 'bcrypt';
 import { createGuardrails, generate } from 'otplib';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
@@ -146,6 +149,15 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(http.clientAddress).toBeInstanceOf(ClientAddressResolver);
     expect(http.app).toMatchObject({ title: 'Portcullis', domain: 'example.com', oauthAutoRedirect: 'none', configuredProviders: ['username'] });
   },
+  OidcArtifacts: hasMethods('save', 'find', 'findByUid', 'findByUserCode', 'consume', 'destroy', 'revokeByGrantId'),
+  SigningKeys: hasMethods('getOrCreate', 'replace'),
+  OidcClients: (value) => expect((value as OidcClients).all()).toEqual([]),
+  SubjectIdentifiers: hasMethods('subjectOf'),
+  OidcAccounts: hasMethods('remember', 'find'),
+  AuthorizeOidcLoginUseCase: isA(AuthorizeOidcLoginUseCase),
+  FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
+  // No client configured: the provider is off (no discovery, no /oidc routes, the library never loaded).
+  OidcHttp: (value) => expect(value).toEqual({ oidc: null }),
 };
 
 describe('buildContainer', () => {

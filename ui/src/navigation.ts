@@ -38,6 +38,15 @@ export function checkTarget(raw: string, domain: string): TargetCheck {
   return { ok: false, reason: 'off_domain' };
 }
 
+/**
+ * True when `target` is this gateway's own OpenID Connect provider taking the login back (its
+ * interaction page, same origin as the page): the person asked an app to log them in, so the
+ * "Continue to …?" question would only be an extra click.
+ */
+export function isProviderReturn(target: URL, pageOrigin: string): boolean {
+  return target.origin === pageOrigin && /^\/oidc\/interaction\/[A-Za-z0-9_-]+$/.test(target.pathname) && target.search === '';
+}
+
 /** `path` with `redirect_uri` carried along when there is one, so login → totp → continue keeps it. */
 export function withRedirect(path: string, redirectUri: string | null): string {
   if (redirectUri === null || redirectUri === '') return path;

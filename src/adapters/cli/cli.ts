@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI } from 'otplib';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
@@ -49,6 +50,7 @@ Commands:
   user verify <entry>               check a password against a USERS entry (asks, or --password-stdin/-file)
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
+  oidc client add <id>              print an OpenID Connect client block with a new secret
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
@@ -80,6 +82,16 @@ portcullis.db.replaced-<time>.
 };
 
 const COMMAND_HELP: Record<string, string> = {
+  'oidc client': `Usage: portcullis oidc client add <id> [--redirect-uri URL ...] [--name TEXT] [--public]
+
+Prints a ready OIDC_CLIENTS_<ID>_* block (environment variables) for one relying party, with a new
+random client secret (43 characters). The secret is printed here only, never logged: put it in the
+application's settings and in the gateway's environment (or a _FILE), then restart the gateway.
+
+  --redirect-uri URL   the application's callback URL (repeat for several; exact match)
+  --name TEXT          the name the logout confirmation shows
+  --public             an application that cannot keep a secret (single-page, mobile): no secret, PKCE required
+`,
   'user add': `Usage: portcullis user add <name> [--cost N] [--plain] [--password-stdin | --password-file F]
 
 Asks for the password twice (hidden). When standard input is not a terminal, its first line is
@@ -180,6 +192,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
       throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
     }
   }
+  if (command === 'oidc') return oidcCommand(argv.slice(1), io);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));
@@ -235,6 +248,50 @@ function oneName(positional: string[], command: string): string {
   const name = positional[0];
   if (!isValidUsername(name)) throw new UsageError('the name must be 1 to 256 printable characters without spaces, commas, colons or invisible characters');
   return name;
+}
+
+/** `portcullis oidc client add <id>`: a client block with a fresh secret, on standard output only. */
+function oidcCommand(args: readonly string[], io: CliIo): number {
+  const [sub, action, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h' || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    io.out(COMMAND_HELP['oidc client']);
+    return 0;
+  }
+  if (sub !== 'client' || action !== 'add')
+    throw new UsageError(
+      `unknown command "oidc ${printable(sub)}${action === undefined ? '' : ` ${printable(action)}`}" (try: portcullis oidc client add <id>)`,
+    );
+  const positional: string[] = [];
+  const redirectUris: string[] = [];
+  let name: string | undefined;
+  let isPublic = false;
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i];
+    if (arg === '--public') isPublic = true;
+    else if (arg === '--redirect-uri' || arg === '--name') {
+      const value = rest[(i += 1)];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      if (arg === '--name') name = value;
+      else redirectUris.push(value);
+    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${printable(arg)}`);
+    else positional.push(arg);
+  }
+  if (positional.length !== 1) throw new UsageError('give exactly one client id: portcullis oidc client add <id>');
+  const id = positional[0];
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(id)) throw new UsageError('the client id may hold letters, digits, "-" and "_" (at most 64)');
+  const key = `OIDC_CLIENTS_${id.toUpperCase().replace(/-/g, '_')}_`;
+  const lines = [
+    `# OpenID Connect client "${id}": add to the gateway's environment, then restart it.`,
+    `${key}CLIENT_ID=${id}`,
+    ...(isPublic ? [`${key}PUBLIC=true`] : [`${key}CLIENT_SECRET=${randomBytes(32).toString('base64url')}`]),
+    `${key}REDIRECT_URIS=${redirectUris.length > 0 ? redirectUris.join(',') : 'https://app.example.com/oauth/callback'}`,
+    ...(name === undefined ? [] : [`${key}NAME=${name}`]),
+    `# optional: ${key}POST_LOGOUT_REDIRECT_URIS=..., ${key}ALLOWED_GROUPS=..., ${key}ALLOWED_USERS=...`,
+    ...(redirectUris.length > 0 ? [] : ['# replace REDIRECT_URIS with the callback URL the application documents']),
+    '',
+  ];
+  io.out(lines.join('\n'));
+  return 0;
 }
 
 async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {

@@ -73,7 +73,7 @@ function apiFallback(ctx: Context): void {
  * UI. Forward auth never reaches it: the gateway's listeners answer `/api/auth/*` before Koa
  * (see request-listener.ts). Never sees the container; it is handed use cases.
  */
-export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings): Koa {
+export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings, oidc: Koa.Middleware | null = null): Koa {
   const app = new Koa();
   app.proxy = false; // client addresses come from ClientAddressResolver, which honours TRUSTED_PROXIES only
   app.silent = true;
@@ -83,6 +83,8 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings)
   const ui = uiRoutes(settings);
 
   app.use(instrumented(settings));
+  // The OpenID Connect provider: discovery and `/oidc/*` only; every other path passes on.
+  if (oidc !== null) app.use(oidc);
   app.use(router.routes());
   app.use(async (ctx, next) => {
     if (ctx.matched !== undefined && ctx.matched.length > 0 && ctx.status !== 404) return;

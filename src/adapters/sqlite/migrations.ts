@@ -84,6 +84,62 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX used_oauth_flows_until ON used_oauth_flows (until);
     `,
   },
+  {
+    version: 2,
+    description: 'OpenID Connect provider: artifacts (codes, sessions, grants, tokens, interactions) and the signing key set',
+    // One row per (kind, id). `until` is NULL for a record kept until destroyed (the sweep never
+    // matches NULL). `consumed` is kept beside the payload (ms since the epoch, NULL: not consumed),
+    // so consuming never rewrites the provider's JSON. grant_id, uid and user_code are copied out
+    // of the payload for revokeByGrantId, findByUid and findByUserCode. A rowid table (not WITHOUT
+    // ROWID): the sweep deletes by rowid, as its key is two columns.
+    sql: `
+      CREATE TABLE oidc_artifacts (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        consumed INTEGER,
+        grant_id TEXT,
+        uid TEXT,
+        user_code TEXT,
+        until INTEGER,
+        PRIMARY KEY (kind, id)
+      );
+      CREATE INDEX oidc_artifacts_until ON oidc_artifacts (until) WHERE until IS NOT NULL;
+      CREATE INDEX oidc_artifacts_grant ON oidc_artifacts (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX oidc_artifacts_uid ON oidc_artifacts (kind, uid) WHERE uid IS NOT NULL;
+      CREATE INDEX oidc_artifacts_user_code ON oidc_artifacts (kind, user_code) WHERE user_code IS NOT NULL;
+
+      -- One row ('current'): the key set, sealed with a key derived from SECRET (never plaintext).
+      CREATE TABLE oidc_signing_keys (
+        name TEXT PRIMARY KEY,
+        key_set TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE oidc_artifacts (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        consumed BIGINT,
+        grant_id TEXT,
+        uid TEXT,
+        user_code TEXT,
+        until BIGINT,
+        PRIMARY KEY (kind, id)
+      );
+      CREATE INDEX oidc_artifacts_until ON oidc_artifacts (until) WHERE until IS NOT NULL;
+      CREATE INDEX oidc_artifacts_grant ON oidc_artifacts (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX oidc_artifacts_uid ON oidc_artifacts (kind, uid) WHERE uid IS NOT NULL;
+      CREATE INDEX oidc_artifacts_user_code ON oidc_artifacts (kind, user_code) WHERE user_code IS NOT NULL;
+
+      CREATE TABLE oidc_signing_keys (
+        name TEXT PRIMARY KEY,
+        key_set TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
@@ -95,4 +151,6 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'login_attempts', key: 'key' },
   { table: 'used_totp_steps', key: 'username' },
   { table: 'used_oauth_flows', key: 'id' },
+  // Keyed by (kind, id); the SQLite sweep deletes by the implicit rowid (PostgreSQL's by `until` alone).
+  { table: 'oidc_artifacts', key: 'rowid' },
 ];

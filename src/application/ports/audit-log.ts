@@ -14,6 +14,10 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
     | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
+    /** The OpenID Connect provider let a person into a client (`sso`: with an existing gateway session, nothing typed). */
+    | { readonly event: 'oidc_login'; readonly username: string; readonly client: string; readonly ip: string }
+    /** The OpenID Connect provider refused a person a client (its ALLOWED_USERS / ALLOWED_GROUPS). */
+    | { readonly event: 'oidc_access_denied'; readonly username: string; readonly client: string; readonly ip: string; readonly reason: string }
     /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
     | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string }
   );

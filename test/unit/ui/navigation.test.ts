@@ -1,6 +1,7 @@
 import {
   autoRedirectProvider,
   checkTarget,
+  isProviderReturn,
   formatWait,
   oauthProviders,
   providerLabel,
@@ -101,5 +102,17 @@ describe('reasonText', () => {
     expect(reasonText('something new')).toBe('something new');
     expect(reasonText('constructor')).toBe('constructor');
     expect(reasonText('identity_invalid')).toContain('cannot be used here');
+  });
+});
+
+describe('isProviderReturn', () => {
+  const origin = 'https://auth.example.com';
+  it("goes straight back to this gateway's OpenID Connect interaction, and nowhere else", () => {
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc_DEF-1'), origin)).toBe(true);
+    expect(isProviderReturn(new URL('https://app.example.com/oidc/interaction/abc'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('http://auth.example.com/oidc/interaction/abc'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc/x'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc?next=x'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://auth.example.com/logout'), origin)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { h } from '../dom';
-import { checkTarget, withRedirect } from '../navigation';
+import { checkTarget, isProviderReturn, withRedirect } from '../navigation';
 import { actions, render, replaceWith, type PageContext } from '../page';
 
 const REFUSALS = {
@@ -29,6 +29,7 @@ export function continuePage(ctx: PageContext): void {
   }
 
   const href = target.url.toString();
+  if (isProviderReturn(target.url, location.origin)) return replaceWith(href);
   if (ctx.app.disableContinue) {
     render(ctx, 'Logged in', h('p', { class: 'lead' }, 'Taking you to ', h('strong', {}, target.url.host), '…'));
     return replaceWith(href);

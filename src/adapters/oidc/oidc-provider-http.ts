@@ -1,0 +1,349 @@
+import type { IncomingMessage } from 'node:http';
+import type Koa from 'koa';
+import type { Clock } from '../../application/ports/clock';
+import type { OidcArtifacts } from '../../application/ports/oidc-artifacts';
+import type { AuthorizeOidcLoginUseCase } from '../../application/use-cases/authorize-oidc-login';
+import type { FindOidcAccountUseCase } from '../../application/use-cases/find-oidc-account';
+import type { LogoutUseCase } from '../../application/use-cases/logout';
+import { isPublicClient, type OidcClient } from '../../domain/oidc-client';
+import type { Logger } from '../system/logger';
+import type { ClientAddressResolver } from '../http/client-address';
+import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
+import { clientAddressOf } from '../http/request-facts';
+import { artifactsProviderAdapter } from './artifacts-provider-adapter';
+import type { OidcProviderInstance, OidcProviderModule, ProviderContext } from './oidc-provider-module';
+import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
+
+/** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
+export const OIDC_PREFIX = '/oidc';
+export const DISCOVERY_PATH = '/.well-known/openid-configuration';
+const INTERACTION = /^\/oidc\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+
+/** The scopes and the claims each releases (`groups` only with the `groups` scope). */
+const CLAIMS = {
+  openid: ['sub'],
+  email: ['email', 'email_verified'],
+  profile: ['name', 'preferred_username'],
+  groups: ['groups'],
+};
+
+export interface OidcUseCases {
+  readonly authorizeOidcLogin: AuthorizeOidcLoginUseCase;
+  readonly findOidcAccount: FindOidcAccountUseCase;
+  readonly logout: LogoutUseCase;
+}
+
+export interface OidcProviderSettings {
+  /** APP_URL exactly: the issuer, and the origin every endpoint is published under. */
+  readonly issuer: string;
+  readonly clients: readonly OidcClient[];
+  /** Private JWKs; the first RS256 key signs. */
+  readonly signingKeys: readonly Record<string, unknown>[];
+  /** Keys that sign the provider's cookies (derived from SECRET). */
+  readonly cookieKeys: readonly string[];
+  readonly ttl: {
+    readonly accessTokenSeconds: number;
+    readonly refreshTokenSeconds: number;
+    readonly sessionSeconds: number;
+  };
+  readonly artifacts: OidcArtifacts;
+  readonly clock: Clock;
+  readonly cookies: CookieSettings;
+  readonly clientAddress: ClientAddressResolver;
+  readonly logger: Logger;
+}
+
+/** The provider as the gateway's Koa app sees it: one middleware in front of the UI. */
+export interface OidcHttp {
+  readonly middleware: Koa.Middleware;
+}
+
+const isOidcPath = (path: string): boolean => path === DISCOVERY_PATH || path === OIDC_PREFIX || path.startsWith(`${OIDC_PREFIX}/`);
+
+/** The client's registration as oidc-provider reads it. */
+function clientMetadata(client: OidcClient): Record<string, unknown> {
+  return {
+    client_id: client.clientId,
+    ...(client.secret === null ? {} : { client_secret: client.secret }),
+    client_name: client.name,
+    redirect_uris: [...client.redirectUris],
+    post_logout_redirect_uris: [...client.postLogoutRedirectUris],
+    response_types: ['code'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_method: isPublicClient(client) ? 'none' : client.tokenEndpointAuthMethod,
+  };
+}
+
+/**
+ * panva's oidc-provider mounted in the gateway: issuer = APP_URL, discovery at
+ * `/.well-known/openid-configuration`, everything else under `/oidc`. The login step is the
+ * gateway's own (its session, its login page with every method, TOTP included); what the library
+ * stores goes through the {@link OidcArtifacts} port.
+ */
+export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCases, settings: OidcProviderSettings): OidcHttp {
+  const issuer = new URL(settings.issuer);
+  const byId = new Map(settings.clients.map((c) => [c.clientId, c]));
+  const { Check } = module.interactionPolicy;
+  const requestIdOf = (ctx: Koa.Context): string | undefined =>
+    (ctx.state as { requestId?: string }).requestId ?? (ctx.req.headers['x-request-id'] as string | undefined);
+  const sessionTokenOf = (req: IncomingMessage): string | undefined => readCookie(req.headers.cookie, SESSION_COOKIE);
+  const ipOf = (req: IncomingMessage): string => clientAddressOf(req, settings.clientAddress);
+
+  const policy = module.interactionPolicy.base();
+  // The provider's own session is only a cache of the gateway's: a gateway logout, an expired or
+  // revoked session, a TOTP code still owed or another person now logged in sends the person
+  // through the login step again (and `prompt=none` answers login_required).
+  policy.get('login')?.checks.add(
+    new Check('gateway_session', 'the gateway session ended or belongs to someone else', 'login_required', async (ctx) => {
+      const clientId = ctx.oidc.client?.clientId;
+      const accountId = ctx.oidc.session?.accountId;
+      if (clientId === undefined || accountId === undefined) return Check.REQUEST_PROMPT;
+      const result = await useCases.authorizeOidcLogin.execute({
+        clientId,
+        sessionToken: sessionTokenOf(ctx.req),
+        ip: ipOf(ctx.req),
+        requestId: requestIdOf(ctx),
+        recordRefusal: false,
+      });
+      return result.ok && result.value.subject === accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+    }),
+  );
+
+  let provider: OidcProviderInstance;
+  const configuration: Record<string, unknown> = {
+    adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
+    clients: settings.clients.map(clientMetadata),
+    jwks: { keys: settings.signingKeys.map((k) => ({ ...k })) },
+    cookies: {
+      keys: [...settings.cookieKeys],
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
+    claims: CLAIMS,
+    // Relying parties that read the ID token only (many do) still get e-mail, name and groups.
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    // The redirect URI is always sent and compared exactly, even for a client with only one.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === 'none' },
+    interactions: {
+      policy,
+      url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
+    },
+    routes: {
+      authorization: `${OIDC_PREFIX}/auth`,
+      token: `${OIDC_PREFIX}/token`,
+      userinfo: `${OIDC_PREFIX}/me`,
+      jwks: `${OIDC_PREFIX}/jwks`,
+      revocation: `${OIDC_PREFIX}/token/revocation`,
+      introspection: `${OIDC_PREFIX}/token/introspection`,
+      end_session: `${OIDC_PREFIX}/session/end`,
+      // Unused features keep their routes under the prefix too, off the login UI's paths.
+      registration: `${OIDC_PREFIX}/reg`,
+      pushed_authorization_request: `${OIDC_PREFIX}/request`,
+      code_verification: `${OIDC_PREFIX}/device`,
+      device_authorization: `${OIDC_PREFIX}/device/auth`,
+      backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+      challenge: `${OIDC_PREFIX}/challenge`,
+      credential: `${OIDC_PREFIX}/credential`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only.
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
+      },
+      introspection: {
+        enabled: true,
+        // A client learns about its own tokens only, never another client's.
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: ProviderContext, form: string) => {
+          const client = ctx.oidc.client === undefined ? undefined : byId.get(ctx.oidc.client.clientId);
+          ctx.set(PAGE_SECURITY_HEADERS);
+          ctx.type = 'html';
+          ctx.body = logoutPage(form, client?.name ?? null);
+        },
+        postLogoutSuccessSource: async (ctx: ProviderContext) => {
+          ctx.set(PAGE_SECURITY_HEADERS);
+          ctx.type = 'html';
+          ctx.body = loggedOutPage(settings.issuer);
+        },
+      },
+    },
+    // Only configured clients, and they share origins with their redirect URIs (single-page apps).
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => {
+      const known = byId.get(client.clientId);
+      return known !== undefined && known.redirectUris.some((uri) => new URL(uri).origin === origin);
+    },
+    async findAccount(_ctx: unknown, sub: string) {
+      const found = await useCases.findOidcAccount.execute({ subject: sub });
+      if (!found.ok) return undefined;
+      const { identity } = found.value;
+      return {
+        accountId: sub,
+        async claims() {
+          return {
+            sub,
+            email: identity.email,
+            // Addresses come from the administrator (USERS, the users file, the directory) or from a provider that verified them (the OAuth login refuses unverified ones).
+            email_verified: true,
+            name: identity.name === '' ? identity.username : identity.name,
+            preferred_username: identity.username,
+            groups: [...identity.groups],
+          };
+        },
+      };
+    },
+    // Configured clients are first-party: the grant covers what the client asked for, no consent screen.
+    async loadExistingGrant(
+      ctx: ProviderContext & {
+        oidc: { result?: { consent?: { grantId?: string } }; session: { accountId?: string; grantIdFor(id: string): string | undefined } };
+      },
+    ) {
+      const accountId = ctx.oidc.session.accountId;
+      const clientId = ctx.oidc.client?.clientId;
+      if (accountId === undefined || clientId === undefined) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
+      const existing =
+        grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
+      const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(accountId, clientId);
+      grant.addOIDCScope(typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : 'openid');
+      await grant.save();
+      return grant;
+    },
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: settings.ttl.accessTokenSeconds,
+      AuthorizationCode: 60,
+      IdToken: settings.ttl.accessTokenSeconds,
+      RefreshToken: settings.ttl.refreshTokenSeconds,
+      Grant: settings.ttl.refreshTokenSeconds,
+      Session: settings.ttl.sessionSeconds,
+      Interaction: 10 * 60,
+      ClientCredentials: 10 * 60,
+      DeviceCode: 10 * 60,
+      BackchannelAuthenticationRequest: 10 * 60,
+      PreAuthorizedCode: 10 * 60,
+    },
+    async renderError(ctx: ProviderContext, out: { error?: unknown; error_description?: unknown }) {
+      ctx.set(PAGE_SECURITY_HEADERS);
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error ?? 'server_error'), typeof out.error_description === 'string' ? out.error_description : '');
+    },
+  };
+  const fullGrant = (accountId: string, clientId: string) => new provider.Grant({ accountId, clientId });
+
+  provider = new module.Provider(settings.issuer, configuration);
+  // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
+
+  // RP-initiated logout: once the person confirmed ("Yes, sign me out") and the provider ended
+  // its session, the gateway session ends too, through the logout use case (durable revocation).
+  // The confirmation form carries the provider's xsrf token bound to its session cookie, so a
+  // cross-site page cannot submit it: it is a request from this site.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || ctx.oidc.params?.logout === undefined) return;
+    const ended = await useCases.logout.execute({ sessionToken: sessionTokenOf(ctx.req), fromThisSite: true, ip: ipOf(ctx.req), requestId: requestIdOf(ctx) });
+    if (ended.ok) {
+      ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+      return;
+    }
+    ctx.remove('Location');
+    ctx.status = 503;
+    ctx.set(PAGE_SECURITY_HEADERS);
+    ctx.type = 'html';
+    ctx.body = errorPage('temporarily_unavailable', 'Your session could not be ended right now. Try again in a moment.');
+  });
+
+  const callback = provider.callback();
+
+  async function interaction(ctx: Koa.Context, uid: string): Promise<void> {
+    const { req, res } = ctx;
+    let details;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      details = null;
+    }
+    if (details === null || details.uid !== uid)
+      return page(
+        ctx,
+        400,
+        errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
+      );
+    const clientId = String(details.params.client_id ?? '');
+    const result = await useCases.authorizeOidcLogin.execute({ clientId, sessionToken: sessionTokenOf(req), ip: ipOf(req), requestId: requestIdOf(ctx) });
+    if (!result.ok) {
+      switch (result.error.code) {
+        case 'login_required':
+          // The gateway's own login page, every method and TOTP included, then back here.
+          return ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`)}`);
+        case 'access_denied': {
+          const to = await provider.interactionResult(
+            req,
+            res,
+            { error: 'access_denied', error_description: 'this account may not use this application' },
+            { mergeWithLastSubmission: false },
+          );
+          ctx.status = 303;
+          return ctx.redirect(to);
+        }
+        case 'unknown_client':
+          return page(ctx, 400, errorPage('invalid_client', 'This application is not configured here.'));
+        case 'store_unavailable':
+          return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
+        default: {
+          const never: never = result.error;
+          return never;
+        }
+      }
+    }
+    const grant = fullGrant(result.value.subject, clientId);
+    grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
+    const grantId = await grant.save();
+    const to = await provider.interactionResult(
+      req,
+      res,
+      { login: { accountId: result.value.subject }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+    ctx.status = 303;
+    ctx.redirect(to);
+  }
+
+  function page(ctx: Koa.Context, status: number, html: string): void {
+    ctx.status = status;
+    ctx.set(PAGE_SECURITY_HEADERS);
+    ctx.type = 'html';
+    ctx.body = html;
+  }
+
+  return {
+    async middleware(ctx, next) {
+      if (!isOidcPath(ctx.path)) return next();
+      const headers = ctx.req.headers;
+      // Every URL the provider publishes or redirects to is built from these: pinned to APP_URL,
+      // never taken from the request (a forged Host must not rewrite discovery or redirects).
+      headers.host = issuer.host;
+      headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+      headers['x-forwarded-for'] = ipOf(ctx.req);
+      delete headers['x-forwarded-host'];
+      delete headers.forwarded;
+      const m = INTERACTION.exec(ctx.path);
+      if (m !== null) {
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));
+        return interaction(ctx, m[1]);
+      }
+      ctx.respond = false;
+      await callback(ctx.req, ctx.res);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+
+/*
+ * The part of panva's oidc-provider (v9, ESM only, no bundled types) that Portcullis uses, typed
+ * here once. Composition loads the module (`require` of ESM, Node ≥ 20.19) and hands it over, so
+ * nothing else imports the library.
+ */
+
+/** The provider's Koa context, as far as our hooks read it. */
+export interface ProviderContext extends Koa.Context {
+  readonly oidc: {
+    readonly route?: string;
+    readonly client?: { readonly clientId: string; readonly clientName?: string };
+    readonly params?: Record<string, unknown>;
+    readonly session?: { readonly accountId?: string };
+  };
+}
+
+export interface ProviderInteraction {
+  readonly uid: string;
+  readonly prompt: { readonly name: string; readonly reasons: readonly string[] };
+  readonly params: Record<string, unknown>;
+  readonly session?: { readonly accountId?: string };
+  readonly grantId?: string;
+}
+
+export interface ProviderGrant {
+  addOIDCScope(scope: string): void;
+  addOIDCClaims(claims: readonly string[]): void;
+  save(): Promise<string>;
+}
+
+export interface ProviderCheck {
+  readonly reason: string;
+}
+
+export interface OidcProviderInstance {
+  proxy: boolean;
+  readonly app: Koa;
+  callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<ProviderInteraction>;
+  interactionResult(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<string>;
+  readonly Grant: {
+    new (init: { accountId: string; clientId: string }): ProviderGrant;
+    find(id: string): Promise<ProviderGrant | undefined>;
+  };
+}
+
+export interface OidcProviderModule {
+  readonly Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+  readonly interactionPolicy: {
+    readonly Check: {
+      new (reason: string, description: string, error: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
+      readonly REQUEST_PROMPT: boolean;
+      readonly NO_NEED_TO_PROMPT: boolean;
+    };
+    base(): ProviderPolicy;
+  };
+}
+
+export interface ProviderPolicy {
+  get(name: string): { readonly checks: { add(check: ProviderCheck, index?: number): void } } | undefined;
+}

@@ -1,0 +1,82 @@
+import { mayUseClient } from '../../domain/oidc-client';
+import { err, ok, type Result } from '../../domain/result';
+import type { Identity } from '../../domain/session';
+import type { AuditLog } from '../ports/audit-log';
+import type { OidcAccounts } from '../ports/oidc-accounts';
+import type { OidcClients } from '../ports/oidc-clients';
+import type { SubjectIdentifiers } from '../ports/subject-identifiers';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
+
+export interface AuthorizeOidcLoginInput {
+  /** The client the provider is logging the person in to. */
+  readonly clientId: string;
+  /** The gateway's session cookie, if any: the only proof of a login that counts here. */
+  readonly sessionToken?: string;
+  readonly ip: string;
+  readonly requestId?: string;
+  /** False when the provider only re-checks a live login of its own: a refusal is audited once, when it is answered. */
+  readonly recordRefusal?: boolean;
+}
+
+export interface AuthorizeOidcLoginOutput {
+  readonly subject: string;
+  readonly identity: Identity;
+}
+
+/**
+ * `login_required`: no finished gateway login (none, expired, revoked, or a TOTP code still owed):
+ * the person must log in on the gateway's page first. `access_denied`: logged in, but not among the
+ * client's allowed users or groups (audited). `unknown_client`: not a configured client.
+ * `store_unavailable`: the session or the account record could not be checked or stored.
+ */
+export type AuthorizeOidcLoginError =
+  { readonly code: 'login_required' } | { readonly code: 'access_denied' } | { readonly code: 'unknown_client' } | { readonly code: 'store_unavailable' };
+
+/**
+ * Decides the login step of an OpenID Connect authorization: the person's gateway session (single
+ * sign-on) is the login. HTTP Basic credentials never count: a browser's cached Basic login is not
+ * a session a relying party may inherit.
+ */
+export class AuthorizeOidcLoginUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly clients: OidcClients,
+    private readonly subjects: SubjectIdentifiers,
+    private readonly accounts: OidcAccounts,
+    private readonly audit: AuditLog,
+    /** How long what the login proved is kept: the longest life of a token issued from it (the refresh token's). */
+    private readonly accountTtlSeconds: number,
+  ) {}
+
+  async execute(input: AuthorizeOidcLoginInput): Promise<Result<AuthorizeOidcLoginOutput, AuthorizeOidcLoginError>> {
+    const client = this.clients.get(input.clientId);
+    if (client === null) return err({ code: 'unknown_client' });
+    const auth = await this.authenticator.authenticate({ sessionToken: input.sessionToken, ip: input.ip, requestId: input.requestId });
+    if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
+    // `pending` (password accepted, TOTP owed) is not a login: it must never reach a relying party.
+    if (auth.kind !== 'session') return err({ code: 'login_required' });
+    const identity = auth.identity;
+    if (!mayUseClient(client, identity)) {
+      if (input.recordRefusal !== false)
+        this.audit.record({
+          event: 'oidc_access_denied',
+          username: identity.username,
+          client: client.clientId,
+          ip: input.ip,
+          reason: 'not_allowed',
+          requestId: input.requestId,
+        });
+      return err({ code: 'access_denied' });
+    }
+    const subject = this.subjects.subjectOf(identity.provider, identity.username);
+    try {
+      await this.accounts.remember({ subject, identity }, this.accountTtlSeconds);
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+    this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
+    return ok({ subject, identity });
+  }
+}

@@ -1,0 +1,49 @@
+import { err, ok, type Result } from '../../domain/result';
+import type { Identity } from '../../domain/session';
+import type { OidcAccounts } from '../ports/oidc-accounts';
+import type { UserStore } from '../ports/user-store';
+
+export interface FindOidcAccountInput {
+  readonly subject: string;
+}
+
+/** The claims' source: who the subject is now. */
+export interface FindOidcAccountOutput {
+  readonly subject: string;
+  readonly identity: Identity;
+}
+
+/**
+ * `unknown_account`: no login of this subject is remembered, or its account was removed or
+ * disabled since: tokens and refresh tokens issued to it stop working.
+ */
+export type FindOidcAccountError = { readonly code: 'unknown_account' };
+
+/** Identity sources whose accounts live in the user store and are read again on every lookup. */
+const STORE_SOURCES: ReadonlySet<string> = new Set(['username', 'ldap']);
+
+/**
+ * Who a subject is, for the ID token, userinfo, introspection and refresh: a password account
+ * (USERS, USERS_FILE, LDAP) as its store knows it now (a changed e-mail, name or group shows at
+ * once; a removed account ends its tokens); an OAuth identity as its last login proved it.
+ * Rejects with the store's unavailable error when the account cannot be read.
+ */
+export class FindOidcAccountUseCase {
+  constructor(
+    private readonly accounts: OidcAccounts,
+    private readonly users: UserStore,
+  ) {}
+
+  async execute(input: FindOidcAccountInput): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
+    const record = await this.accounts.find(input.subject);
+    if (record === null) return err({ code: 'unknown_account' });
+    const remembered = record.identity;
+    if (!STORE_SOURCES.has(remembered.provider)) return ok({ subject: record.subject, identity: remembered });
+    const account = await this.users.currentAccount(remembered.username);
+    if (account === null) return err({ code: 'unknown_account' });
+    return ok({
+      subject: record.subject,
+      identity: { ...remembered, username: account.username, name: account.name, email: account.email, groups: account.groups },
+    });
+  }
+}

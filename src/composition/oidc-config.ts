@@ -1,0 +1,236 @@
+import { createPrivateKey } from 'node:crypto';
+import type { OidcClient } from '../domain/oidc-client';
+
+/** The OpenID Connect provider's configuration: on when at least one client is configured. */
+export interface OidcConfig {
+  /** By `<ID>` in alphabetical order; empty: the provider is off (no discovery, no `/oidc` routes). */
+  readonly clients: readonly OidcClient[];
+  /** OIDC_SIGNING_KEY_FILE's PEM (a private RSA key), or null: the key set in the durable store. */
+  readonly signingKeyPem: string | null;
+  /** What start-up logs and `config check` prints for a valid but risky set-up (plain-http redirect URIs). */
+  readonly warnings: readonly string[];
+}
+
+export const OIDC_CLIENT_PREFIX = 'OIDC_CLIENTS_';
+
+/** The fields of `OIDC_CLIENTS_<ID>_<FIELD>`; those with `file` also read `<FIELD>_FILE`. */
+export const OIDC_CLIENT_FIELDS = {
+  CLIENT_ID: {},
+  CLIENT_SECRET: { file: true, secret: true },
+  REDIRECT_URIS: {},
+  POST_LOGOUT_REDIRECT_URIS: {},
+  NAME: {},
+  PUBLIC: {},
+  ALLOWED_USERS: {},
+  ALLOWED_GROUPS: {},
+  TOKEN_ENDPOINT_AUTH_METHOD: {},
+} as const satisfies Record<string, { file?: true; secret?: true }>;
+export type OidcClientField = keyof typeof OIDC_CLIENT_FIELDS;
+
+/** The documentation rows of the client pattern (docs/configuration.md, `--help`). */
+export const OIDC_CLIENT_DOCS: readonly {
+  readonly fields: readonly OidcClientField[];
+  readonly doc: { readonly default: string; readonly meaning: string };
+}[] = [
+  {
+    fields: ['CLIENT_ID', 'CLIENT_SECRET'],
+    doc: {
+      default: '—',
+      meaning:
+        'one relying party per `<ID>` (upper-case letters, digits, `_`): its client id, and its secret (at least 32 characters; `portcullis oidc client add <id>` makes one). Client ids must be unique',
+    },
+  },
+  {
+    fields: ['REDIRECT_URIS'],
+    doc: {
+      default: '— (required)',
+      meaning: "the app's callback URLs, comma separated, matched exactly; plain http outside localhost is allowed with a warning",
+    },
+  },
+  {
+    fields: ['POST_LOGOUT_REDIRECT_URIS'],
+    doc: { default: 'none', meaning: 'where RP-initiated logout may send the browser afterwards, comma separated, matched exactly' },
+  },
+  { fields: ['NAME'], doc: { default: 'the client id', meaning: 'the name the logout confirmation shows' } },
+  {
+    fields: ['PUBLIC'],
+    doc: { default: '`false`', meaning: '`true` for an app that cannot keep a secret (single-page, mobile): no secret, PKCE (S256) required' },
+  },
+  {
+    fields: ['ALLOWED_USERS', 'ALLOWED_GROUPS'],
+    doc: {
+      default: 'everyone who can log in',
+      meaning: 'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited)',
+    },
+  },
+  {
+    fields: ['TOKEN_ENDPOINT_AUTH_METHOD'],
+    doc: { default: '`client_secret_basic`', meaning: 'or `client_secret_post`: how the app sends its secret to the token endpoint' },
+  },
+];
+
+/** Shortest client secret accepted: 32 characters (`portcullis oidc client add` makes 43 of base64url). */
+export const MIN_CLIENT_SECRET_LENGTH = 32;
+
+const SUFFIXES = (Object.entries(OIDC_CLIENT_FIELDS) as [OidcClientField, { file?: true }][])
+  .flatMap(([field, spec]) => [{ suffix: field, field, file: false }, ...(spec.file ? [{ suffix: `${field}_FILE`, field, file: true }] : [])])
+  .sort((a, b) => b.suffix.length - a.suffix.length);
+
+/** Reads `OIDC_CLIENTS_<ID>_<FIELD>[_FILE]`; null for any other name. */
+export function oidcClientVariable(name: string): { key: string; field: OidcClientField; file: boolean } | null {
+  if (!name.startsWith(OIDC_CLIENT_PREFIX)) return null;
+  const rest = name.slice(OIDC_CLIENT_PREFIX.length);
+  for (const { suffix, field, file } of SUFFIXES) {
+    if (rest.length > suffix.length + 1 && rest.endsWith(`_${suffix}`)) return { key: rest.slice(0, -(suffix.length + 1)), field, file };
+  }
+  return null;
+}
+
+/** A well-formed client variable: what the unknown-option warnings accept. */
+export function isOidcClientVariableName(name: string): boolean {
+  const v = oidcClientVariable(name);
+  return v !== null && /^[A-Z0-9]+(?:_[A-Z0-9]+)*$/.test(v.key);
+}
+
+const list = (raw: string | undefined): string[] =>
+  raw === undefined
+    ? []
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
+
+/** A problem with one redirect URI, or null; `warn` collects the plain-http ones. */
+function redirectUriProblem(label: string, uri: string, warn: (w: string) => void): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `${label}: "${uri}" is not an absolute URL (e.g. https://app.example.com/oauth/callback)`;
+  }
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) return `${label}: "${uri}" is not an absolute URL`;
+  if (url.hash !== '' || uri.includes('#')) return `${label}: "${uri}" must not have a fragment (#...)`;
+  if (url.username !== '' || url.password !== '') return `${label}: "${uri}" must not carry credentials`;
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === '') return `${label}: "${uri}" has no host`;
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname))
+    warn(`${label}: ${uri} is plain http outside this machine: codes and tokens for it cross the network unencrypted. Use https where you can`);
+  return null;
+}
+
+/**
+ * Reads every `OIDC_CLIENTS_<ID>_…` variable and OIDC_SIGNING_KEY_FILE. Every problem is reported
+ * (a missing client id or redirect URI, duplicate client ids, a redirect URI that is not absolute,
+ * a short secret, a public client with a secret...); problem texts never hold a secret.
+ */
+export function readOidcConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  readFile: (path: string) => string,
+): { config: OidcConfig; problems: string[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const byKey = new Map<string, Map<OidcClientField, string>>();
+  for (const [name, raw] of Object.entries(env)) {
+    const v = oidcClientVariable(name);
+    if (v === null || raw === undefined || raw.trim() === '') continue;
+    if (!/^[A-Z0-9]+(?:_[A-Z0-9]+)*$/.test(v.key)) {
+      problems.push(`${name}: the <ID> part must be upper-case letters, digits and single underscores`);
+      continue;
+    }
+    const fields = byKey.get(v.key) ?? new Map<OidcClientField, string>();
+    byKey.set(v.key, fields);
+    if (fields.has(v.field)) {
+      problems.push(`set either ${OIDC_CLIENT_PREFIX}${v.key}_${v.field} or ${OIDC_CLIENT_PREFIX}${v.key}_${v.field}_FILE, not both`);
+      continue;
+    }
+    if (v.file) {
+      try {
+        fields.set(v.field, readFile(raw.trim()).trim());
+      } catch {
+        problems.push(`${name}: cannot read ${raw.trim()}`);
+      }
+    } else fields.set(v.field, raw.trim());
+  }
+
+  const clients: OidcClient[] = [];
+  const seen = new Map<string, string>();
+  for (const key of [...byKey.keys()].sort()) {
+    const fields = byKey.get(key) as Map<OidcClientField, string>;
+    const p = `${OIDC_CLIENT_PREFIX}${key}_`;
+    const clientId = fields.get('CLIENT_ID');
+    if (clientId === undefined) {
+      problems.push(`${p}CLIENT_ID is required (the client id the application is configured with)`);
+      continue;
+    }
+    if (!/^[\x21-\x7e]{1,200}$/.test(clientId)) problems.push(`${p}CLIENT_ID must be 1 to 200 printable characters without spaces`);
+    const other = seen.get(clientId);
+    if (other !== undefined) problems.push(`${p}CLIENT_ID "${clientId}" is also the client id of ${OIDC_CLIENT_PREFIX}${other}: client ids must be unique`);
+    seen.set(clientId, key);
+
+    const publicRaw = fields.get('PUBLIC')?.toLowerCase();
+    if (publicRaw !== undefined && publicRaw !== 'true' && publicRaw !== 'false') problems.push(`${p}PUBLIC must be true or false`);
+    const isPublic = publicRaw === 'true';
+    const secret = fields.get('CLIENT_SECRET');
+    if (isPublic && secret !== undefined) problems.push(`${p}CLIENT_SECRET is set but ${p}PUBLIC=true: a public client has no secret (it uses PKCE)`);
+    if (!isPublic && secret === undefined)
+      problems.push(`${p}CLIENT_SECRET (or ${p}CLIENT_SECRET_FILE) is required, or set ${p}PUBLIC=true for an app that cannot keep a secret`);
+    if (!isPublic && secret !== undefined && secret.length < MIN_CLIENT_SECRET_LENGTH)
+      problems.push(
+        `${p}CLIENT_SECRET must be at least ${MIN_CLIENT_SECRET_LENGTH} characters long ("portcullis oidc client add ${key.toLowerCase()}" makes one)`,
+      );
+
+    const redirectUris = list(fields.get('REDIRECT_URIS'));
+    if (redirectUris.length === 0) problems.push(`${p}REDIRECT_URIS is required: the application's callback URL(s), comma separated, matched exactly`);
+    const postLogout = list(fields.get('POST_LOGOUT_REDIRECT_URIS'));
+    for (const uri of redirectUris) {
+      const problem = redirectUriProblem(`${p}REDIRECT_URIS`, uri, (w) => warnings.push(w));
+      if (problem !== null) problems.push(problem);
+    }
+    for (const uri of postLogout) {
+      const problem = redirectUriProblem(`${p}POST_LOGOUT_REDIRECT_URIS`, uri, (w) => warnings.push(w));
+      if (problem !== null) problems.push(problem);
+    }
+
+    const method = fields.get('TOKEN_ENDPOINT_AUTH_METHOD') ?? 'client_secret_basic';
+    if (method !== 'client_secret_basic' && method !== 'client_secret_post')
+      problems.push(`${p}TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post`);
+
+    clients.push({
+      clientId,
+      name: fields.get('NAME') ?? clientId,
+      secret: isPublic ? null : (secret ?? ''),
+      tokenEndpointAuthMethod: method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+      redirectUris,
+      postLogoutRedirectUris: postLogout,
+      allowedUsers: list(fields.get('ALLOWED_USERS')).map((u) => u.toLowerCase()),
+      allowedGroups: list(fields.get('ALLOWED_GROUPS')),
+    });
+  }
+
+  let signingKeyPem: string | null = null;
+  const keyFile = env.OIDC_SIGNING_KEY_FILE?.trim();
+  if (keyFile !== undefined && keyFile !== '') {
+    try {
+      signingKeyPem = readFile(keyFile);
+      const problem = signingKeyProblem(signingKeyPem);
+      if (problem !== null) problems.push(`OIDC_SIGNING_KEY_FILE: ${problem}`);
+    } catch {
+      problems.push(`OIDC_SIGNING_KEY_FILE: cannot read ${keyFile}`);
+    }
+  }
+  return { config: { clients, signingKeyPem, warnings }, problems };
+}
+
+/** Why a PEM cannot sign ID tokens with RS256, or null. Never repeats the key. */
+export function signingKeyProblem(pem: string): string | null {
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== 'rsa')
+      return 'must be a private RSA key (RS256 is what every relying party supports), e.g. openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048';
+    if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return 'the RSA key must be at least 2048 bits';
+    return null;
+  } catch {
+    return 'is not a private key in PEM form';
+  }
+}

@@ -1,0 +1,81 @@
+import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypto/aes-gcm-signing-keys';
+import { InMemoryOidcArtifacts } from '../adapters/state/in-memory-oidc-artifacts';
+import { InMemorySigningKeys } from '../adapters/state/in-memory-signing-keys';
+import { PostgresOidcArtifacts } from '../adapters/state/postgres-oidc-artifacts';
+import { PostgresSigningKeys } from '../adapters/state/postgres-signing-keys';
+import { RedisOidcArtifacts } from '../adapters/state/redis-oidc-artifacts';
+import { RedisSigningKeys } from '../adapters/state/redis-signing-keys';
+import { SqliteOidcArtifacts } from '../adapters/state/sqlite-oidc-artifacts';
+import { SqliteSigningKeys } from '../adapters/state/sqlite-signing-keys';
+import type { Clock } from '../application/ports/clock';
+import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
+import type { SigningKeys } from '../application/ports/signing-keys';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+
+/** Where the OpenID Connect provider keeps its records and its signing key set. */
+export interface OidcState {
+  readonly artifacts: OidcArtifacts;
+  /** Sealed with a key derived from SECRET before it reaches the store (getOrCreate rejects with SigningKeysUnreadableError under another SECRET). */
+  readonly signingKeys: SigningKeys;
+  /** Which store holds them, for logs and `config explain`. */
+  readonly store: 'postgres' | 'redis' | 'sqlite' | 'memory';
+}
+
+export interface OidcStateDeps {
+  readonly secret: string;
+  readonly clock: Clock;
+  readonly redis: RedisHolder;
+  readonly database: DatabaseHolder;
+  readonly postgres: PostgresHolder;
+}
+
+/**
+ * Picks the OIDC provider's stores like the rest of the state: PostgreSQL when DATABASE_URL is
+ * set (durable records belong there, even when Redis holds the short-lived login state), else
+ * Redis (REDIS_URL), else the embedded database in DATA_DIR, else this process's memory. Grants
+ * and refresh tokens live for days: with both set, keeping them in PostgreSQL keeps them when
+ * Redis is flushed or restarted without persistence. See ADR 0025.
+ *
+ * Builds objects only: the stores are usable once `gateway.start()` has opened the database.
+ */
+export function buildOidcState(deps: OidcStateDeps): OidcState {
+  const { clock, secret } = deps;
+  const pg = deps.postgres.postgres;
+  const redis = deps.redis.connection;
+  const sqlite = deps.database.database;
+  if (pg !== null) {
+    return {
+      store: 'postgres',
+      artifacts: new PostgresOidcArtifacts(pg, clock),
+      signingKeys: new AesGcmSigningKeys(new PostgresSigningKeys(pg, clock), secret),
+    };
+  }
+  if (redis !== null) {
+    return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new AesGcmSigningKeys(new RedisSigningKeys(redis), secret) };
+  }
+  if (sqlite !== null) {
+    return {
+      store: 'sqlite',
+      artifacts: new SqliteOidcArtifacts(sqlite, clock),
+      signingKeys: new AesGcmSigningKeys(new SqliteSigningKeys(sqlite, clock), secret),
+    };
+  }
+  return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new AesGcmSigningKeys(new InMemorySigningKeys(), secret) };
+}
+
+/**
+ * Opens (creating when none is stored) the signing key set at start-up, so a set sealed under
+ * another SECRET stops the start with one clear line (SigningKeysUnreadableError, a
+ * DatabaseStartError: exit code 2) instead of failing every OpenID Connect request later. A
+ * store that cannot answer yet is not a start-up problem: the provider opens the set on its
+ * first request and answers 503 until it can.
+ */
+export async function openSigningKeysAtStart(signingKeys: SigningKeys, create: () => string, redis: RedisHolder): Promise<void> {
+  try {
+    // Redis connects in the background; give it a moment, never long (start-up does not wait for Redis otherwise).
+    await redis.connection?.ready(2000);
+    await signingKeys.getOrCreate(create);
+  } catch (e) {
+    if (e instanceof SigningKeysUnreadableError) throw e;
+  }
+}

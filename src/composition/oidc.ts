@@ -1,0 +1,136 @@
+import type Koa from 'koa';
+import { deriveKey } from '../adapters/crypto/key-derivation';
+import { Sha256SubjectIdentifiers } from '../adapters/crypto/sha256-subject-identifiers';
+import type { HttpSettings } from '../adapters/http/http-settings';
+import { ArtifactOidcAccounts } from '../adapters/oidc/artifact-oidc-accounts';
+import { ConfiguredOidcClients } from '../adapters/oidc/configured-oidc-clients';
+import { createOidcHttp, type OidcHttp } from '../adapters/oidc/oidc-provider-http';
+import { errorPage, PAGE_SECURITY_HEADERS } from '../adapters/oidc/oidc-pages';
+import type { Logger } from '../adapters/system/logger';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { OidcAccounts } from '../application/ports/oidc-accounts';
+import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
+import type { OidcClients } from '../application/ports/oidc-clients';
+import type { SigningKeys } from '../application/ports/signing-keys';
+import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { UserStore } from '../application/ports/user-store';
+import type { RequestAuthenticator } from '../application/services/request-authenticator';
+import { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
+import { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
+import type { LogoutUseCase } from '../application/use-cases/logout';
+import type { TypedContainer } from './binding';
+import type { Config } from './config';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { buildOidcState, type OidcState } from './oidc-state';
+import { loadSigningKeys } from './oidc-keys';
+import { optionalModules } from './optional-modules';
+import { TOKENS } from './tokens';
+
+/** The provider's HTTP face, or null when no client is configured (no discovery, no `/oidc`). */
+export interface OidcHttpHolder {
+  readonly oidc: OidcHttp | null;
+}
+
+/**
+ * The provider is built on its first request: its key set comes from the durable store
+ * (asynchronously), and a gateway without OpenID Connect clients never loads the library. A
+ * failed build (the store down) answers 503 and is retried by the next request.
+ */
+function lazyOidcHttp(build: () => Promise<OidcHttp>, logger: Logger): OidcHttp {
+  let built: Promise<OidcHttp> | null = null;
+  return {
+    async middleware(ctx: Koa.Context, next: Koa.Next) {
+      built ??= build();
+      let http: OidcHttp;
+      try {
+        http = await built;
+      } catch (e) {
+        built = null;
+        logger.error('oidc provider could not start', { error: e instanceof Error ? e.name : 'unknown' });
+        const path = ctx.path;
+        if (path !== '/.well-known/openid-configuration' && !path.startsWith('/oidc')) return next();
+        ctx.status = 503;
+        ctx.set(PAGE_SECURITY_HEADERS);
+        ctx.type = 'html';
+        ctx.body = errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.');
+        return;
+      }
+      return http.middleware(ctx, next);
+    },
+  };
+}
+
+/**
+ * Binds the OpenID Connect provider's ports and use cases. The one entry point of its wiring:
+ * storage comes from {@link buildOidcState} (TOKENS.OidcArtifacts and TOKENS.SigningKeys, which
+ * tests override with fakes).
+ */
+export function bindOidc(c: TypedContainer, config: Config): void {
+  const bind = c.bind.bind(c) as TypedContainer['bind'];
+  // The same store as the rest of the state (PostgreSQL, Redis, the embedded database or memory), built once for both ports.
+  let storage: OidcState | null = null;
+  const storageOf = (clock: Clock, redis: RedisHolder, database: DatabaseHolder, postgres: PostgresHolder): OidcState =>
+    (storage ??= buildOidcState({ secret: config.secret, clock, redis, database, postgres }));
+  const storageDeps = [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres] as const;
+  bind(TOKENS.OidcArtifacts, (...d: Parameters<typeof storageOf>): OidcArtifacts => storageOf(...d).artifacts, [...storageDeps]);
+  bind(TOKENS.SigningKeys, (...d: Parameters<typeof storageOf>): SigningKeys => storageOf(...d).signingKeys, [...storageDeps]);
+  bind(TOKENS.OidcClients, (): OidcClients => new ConfiguredOidcClients(config.oidc.clients));
+  bind(TOKENS.SubjectIdentifiers, (): SubjectIdentifiers => new Sha256SubjectIdentifiers());
+  bind(TOKENS.OidcAccounts, (artifacts: OidcArtifacts): OidcAccounts => new ArtifactOidcAccounts(artifacts), [TOKENS.OidcArtifacts]);
+  bind(
+    TOKENS.AuthorizeOidcLoginUseCase,
+    (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog) =>
+      new AuthorizeOidcLoginUseCase(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
+    [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog],
+  );
+  bind(TOKENS.FindOidcAccountUseCase, (accounts: OidcAccounts, users: UserStore) => new FindOidcAccountUseCase(accounts, users), [
+    TOKENS.OidcAccounts,
+    TOKENS.UserStore,
+  ]);
+  bind(
+    TOKENS.OidcHttp,
+    (
+      authorizeOidcLogin: AuthorizeOidcLoginUseCase,
+      findOidcAccount: FindOidcAccountUseCase,
+      logout: LogoutUseCase,
+      artifacts: OidcArtifacts,
+      signingKeys: SigningKeys,
+      clock: Clock,
+      http: HttpSettings,
+    ): OidcHttpHolder => {
+      if (config.oidc.clients.length === 0) return { oidc: null };
+      const build = async (): Promise<OidcHttp> =>
+        createOidcHttp(
+          optionalModules.oidcProvider(),
+          { authorizeOidcLogin, findOidcAccount, logout },
+          {
+            issuer: config.appUrl,
+            clients: config.oidc.clients,
+            signingKeys: await loadSigningKeys(config.oidc.signingKeyPem, signingKeys),
+            cookieKeys: [deriveKey(config.secret, 'oidc-provider-cookies').toString('base64url')],
+            ttl: {
+              accessTokenSeconds: config.oidc.accessTokenTtlSeconds,
+              refreshTokenSeconds: config.oidc.refreshTokenTtlSeconds,
+              sessionSeconds: config.sessionExpirySeconds,
+            },
+            artifacts,
+            clock,
+            cookies: http.cookies,
+            clientAddress: http.clientAddress,
+            logger: http.logger,
+          },
+        );
+      return { oidc: lazyOidcHttp(build, http.logger) };
+    },
+    [
+      TOKENS.AuthorizeOidcLoginUseCase,
+      TOKENS.FindOidcAccountUseCase,
+      TOKENS.LogoutUseCase,
+      TOKENS.OidcArtifacts,
+      TOKENS.SigningKeys,
+      TOKENS.Clock,
+      TOKENS.HttpSettings,
+    ],
+  );
+}

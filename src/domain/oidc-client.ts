@@ -1,0 +1,35 @@
+import type { Identity } from './session';
+
+/**
+ * A relying party configured by the administrator (`OIDC_CLIENTS_<ID>_…`). Configured clients are
+ * first-party: the person is never asked to consent, only to log in.
+ */
+export interface OidcClient {
+  readonly clientId: string;
+  /** Shown on the logout confirmation page; the client id when none was configured. */
+  readonly name: string;
+  /** Null for a public client (no secret; PKCE required). */
+  readonly secret: string | null;
+  /** How a confidential client presents its secret at the token endpoint (ignored for a public client). */
+  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  /** Compared exactly, character for character. */
+  readonly redirectUris: readonly string[];
+  readonly postLogoutRedirectUris: readonly string[];
+  /** Usernames or e-mails (lower-cased) allowed in; empty with empty `allowedGroups`: everyone logged in. */
+  readonly allowedUsers: readonly string[];
+  readonly allowedGroups: readonly string[];
+}
+
+export const isPublicClient = (client: OidcClient): boolean => client.secret === null;
+
+/**
+ * Whether `identity` may log in to `client`: no list admits everyone the gateway admits; otherwise
+ * a match of the username, the e-mail (both case-insensitive) or one group is required.
+ */
+export function mayUseClient(client: OidcClient, identity: Identity): boolean {
+  if (client.allowedUsers.length === 0 && client.allowedGroups.length === 0) return true;
+  const names = new Set([identity.username.toLowerCase(), identity.email.toLowerCase()]);
+  if (client.allowedUsers.some((u) => names.has(u.toLowerCase()))) return true;
+  const groups = new Set(identity.groups);
+  return client.allowedGroups.some((g) => groups.has(g));
+}

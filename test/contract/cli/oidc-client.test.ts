@@ -1,0 +1,52 @@
+import { loadConfig } from '../../../src/composition/config';
+import { TEST_SECRET } from '../../support/credentials';
+import { runCli as cli } from '../../support/process';
+
+// Each test starts a node process; on a busy two-core machine that alone can take seconds.
+jest.setTimeout(60_000);
+
+/** The `KEY=value` lines of a printed block, comments left out. */
+const variables = (out: string): Record<string, string> =>
+  Object.fromEntries(
+    out
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+
+describe('portcullis oidc client add', () => {
+  it('prints a client block with a new 43-character secret that the gateway accepts as it is', async () => {
+    const run = await cli(['oidc', 'client', 'add', 'grafana', '--redirect-uri', 'https://grafana.example.com/login/generic_oauth', '--name', 'Grafana']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const vars = variables(run.stdout);
+    expect(vars).toEqual({
+      OIDC_CLIENTS_GRAFANA_CLIENT_ID: 'grafana',
+      OIDC_CLIENTS_GRAFANA_CLIENT_SECRET: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      OIDC_CLIENTS_GRAFANA_REDIRECT_URIS: 'https://grafana.example.com/login/generic_oauth',
+      OIDC_CLIENTS_GRAFANA_NAME: 'Grafana',
+    });
+    const loaded = loadConfig({
+      env: { APP_URL: 'https://auth.example.com', SECRET: TEST_SECRET, USERS: 'alice:$2b$04$abcdefghijklmnopqrstuuVn1x3QUyb1WR6zBTBkzWz1QpXG8XHMm', ...vars },
+    });
+    expect(loaded.ok).toBe(true);
+    const again = variables((await cli(['oidc', 'client', 'add', 'grafana'])).stdout);
+    expect(again.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET).not.toBe(vars.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET);
+  });
+
+  it('prints a public client without a secret', async () => {
+    const vars = variables((await cli(['oidc', 'client', 'add', 'my-spa', '--public', '--redirect-uri', 'http://localhost:5173/cb'])).stdout);
+    expect(vars).toEqual({
+      OIDC_CLIENTS_MY_SPA_CLIENT_ID: 'my-spa',
+      OIDC_CLIENTS_MY_SPA_PUBLIC: 'true',
+      OIDC_CLIENTS_MY_SPA_REDIRECT_URIS: 'http://localhost:5173/cb',
+    });
+  });
+
+  it('has --help, and refuses a bad id or a missing one with exit code 2', async () => {
+    expect((await cli(['oidc', 'client', 'add', '--help'])).stdout).toMatch(/^Usage: portcullis oidc client add/);
+    expect((await cli(['oidc', 'client', 'add'])).code).toBe(2);
+    expect((await cli(['oidc', 'client', 'add', 'bad id!'])).code).toBe(2);
+    expect((await cli(['oidc', 'frob'])).code).toBe(2);
+  });
+});

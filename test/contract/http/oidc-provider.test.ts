@@ -1,0 +1,103 @@
+import * as client from 'openid-client';
+import { rawRequest } from '../../support/http';
+import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import type { RunningGateway } from '../../support/server';
+
+const RP = 'https://rp.example.test';
+const CALLBACK = `${RP}/callback`;
+
+// The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
+jest.setTimeout(60_000);
+
+describe('the OpenID Connect provider', () => {
+  let gw: RunningGateway;
+  let rp: client.Configuration;
+  beforeAll(async () => {
+    gw = await startOidcGateway({
+      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
+      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
+      OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+      OIDC_CLIENTS_APP_NAME: 'The App',
+    });
+    rp = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+  });
+  afterAll(() => gw.close());
+
+  /** Starts a code flow with PKCE (S256) and a state; resolves what the callback check needs. */
+  async function authorization(params: Record<string, string> = {}) {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(rp, {
+      redirect_uri: CALLBACK,
+      scope: 'openid email profile groups',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      ...params,
+    });
+    return { url, verifier, state };
+  }
+
+  it('publishes discovery at APP_URL/.well-known/openid-configuration with issuer = APP_URL exactly and every endpoint under /oidc', async () => {
+    const meta = rp.serverMetadata();
+    expect(meta.issuer).toBe(gw.url);
+    for (const endpoint of [
+      meta.authorization_endpoint,
+      meta.token_endpoint,
+      meta.userinfo_endpoint,
+      meta.jwks_uri,
+      meta.revocation_endpoint,
+      meta.introspection_endpoint,
+      meta.end_session_endpoint,
+    ])
+      expect(endpoint).toMatch(new RegExp(`^${gw.url}/oidc/`));
+    expect(meta.code_challenge_methods_supported).toEqual(['S256']);
+    expect(meta.response_types_supported).toEqual(['code']);
+    expect(meta.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'email', 'profile', 'groups']));
+    expect(meta.id_token_signing_alg_values_supported).toContain('RS256');
+  });
+
+  it('pins the published URLs to APP_URL whatever Host the request names', async () => {
+    const port = Number(new URL(gw.url).port);
+    const res = await rawRequest(port, 'evil.example.net', '/.well-known/openid-configuration', {
+      'x-forwarded-host': 'evil.example.net',
+      'x-forwarded-proto': 'https',
+    });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body) as Record<string, string>;
+    expect(body.issuer).toBe(gw.url);
+    expect(body.authorization_endpoint).toBe(`${gw.url}/oidc/auth`);
+    expect(res.body).not.toContain('evil');
+  });
+
+  it('sends a person without a gateway session to the gateway login page, then back with a code; the ID token verifies', async () => {
+    const browser = new Browser(gw.url);
+    const { url, verifier, state } = await authorization();
+    const first = await browser.follow(url.toString());
+    expect(first.url.pathname).toBe('/login');
+    const back = first.url.searchParams.get('redirect_uri') as string;
+    expect(back).toMatch(new RegExp(`^${gw.url}/oidc/interaction/`));
+
+    await browser.login('alice', OIDC_PEOPLE.alice.password);
+    const done = await browser.follow(back);
+    expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
+
+    const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: state });
+    const claims = tokens.claims();
+    expect(claims?.iss).toBe(gw.url);
+    expect(claims?.aud).toBe('app');
+    expect(claims).toMatchObject({
+      email: 'alice@example.test',
+      email_verified: true,
+      name: 'Alice Liddell',
+      preferred_username: 'alice',
+      groups: ['admins', 'staff'],
+    });
+    expect(claims?.sub).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(claims?.sub).not.toContain('alice');
+
+    const userinfo = await client.fetchUserInfo(rp, tokens.access_token, claims?.sub as string);
+    expect(userinfo).toMatchObject({ sub: claims?.sub, email: 'alice@example.test', preferred_username: 'alice', groups: ['admins', 'staff'] });
+  });
+});

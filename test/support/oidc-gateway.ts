@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/composition/config';
+import type { Overrides } from '../../src/composition/container';
+import { createGateway } from '../../src/composition/gateway';
+import { TEST_SECRET, cachedHashOf, TOTP_SECRET } from './credentials';
+import { tempDataDir } from './data-dir';
+import { SESSION_COOKIE } from './http';
+import { freePort } from './net';
+import type { RunningGateway } from './server';
+
+/** The people of the OpenID Connect contract tests (a users file: names, e-mails, groups, TOTP). */
+export const OIDC_PEOPLE = {
+  alice: { password: 'alice-pw', email: 'alice@example.test', name: 'Alice Liddell', groups: ['admins', 'staff'] },
+  bob: { password: 'bob-pw', email: 'bob@example.test', name: 'Bob Builder', groups: ['staff'] },
+  carol: { password: 'carol-pw', email: 'carol@example.test', name: 'Carol Danvers', groups: [] as string[], totp: TOTP_SECRET },
+};
+
+/** A confidential client's secret in the tests (at least 32 characters). */
+export const APP_SECRET = 'app-secret-0123456789-0123456789-abcdef';
+
+/**
+ * Starts the real gateway on 127.0.0.1 with APP_URL = its own address (issuer = APP_URL exactly, so
+ * a relying-party library can discover it), a users file of {@link OIDC_PEOPLE} and `env` on top.
+ */
+export async function startOidcGateway(env: Record<string, string> = {}, overrides: Overrides = {}): Promise<RunningGateway & { dir: string }> {
+  const port = await freePort();
+  const temp = tempDataDir('portcullis-oidc');
+  const dir = temp.dir;
+  const usersFile = join(dir, 'users.yml');
+  writeFileSync(
+    usersFile,
+    'users:\n' +
+      Object.entries(OIDC_PEOPLE)
+        .map(
+          ([username, p]) =>
+            `  - username: ${username}\n    password: "${cachedHashOf(p.password)}"\n    email: ${p.email}\n    name: ${p.name}\n    groups: [${p.groups.join(', ')}]\n` +
+            ('totp' in p ? `    totp_secret: ${p.totp}\n` : ''),
+        )
+        .join(''),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const loaded = loadConfig({
+    env: { APP_URL: url, SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ADDRESS: '127.0.0.1', PORT: String(port), USERS_FILE: usersFile, ...env },
+  });
+  if (!loaded.ok) throw new Error(`test config invalid: ${loaded.problems.join('; ')}`);
+  const gateway = createGateway(loaded.config, overrides);
+  const { server } = await gateway.listen(port, '127.0.0.1');
+  return {
+    url,
+    dir,
+    gateway,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.shutdown();
+      temp.remove();
+    },
+  };
+}
+
+/** One browser: cookies by name (the gateway's and the provider's), following redirects by hand. */
+export class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly origin: string) {}
+
+  header(): string {
+    return [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
+  private store(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';').map((s) => s.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      if (value === '' || attrs.some((a) => /^max-age=0$/i.test(a) || /^expires=thu, 01 jan 1970/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  /** One request to the gateway with this browser's cookies; no redirect followed. */
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.header() } });
+    this.store(res);
+    return res;
+  }
+
+  /** Logs in through the gateway's API as its login page does (password, then the TOTP code when owed). */
+  async login(username: string, password: string, totpCode?: () => Promise<string>): Promise<void> {
+    const res = await this.fetch(`${this.origin}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    if (res.status !== 200) throw new Error(`login as ${username} answered ${res.status}`);
+    if (totpCode !== undefined) {
+      const totp = await this.fetch(`${this.origin}/api/totp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: await totpCode() }),
+      });
+      if (totp.status !== 200) throw new Error(`totp for ${username} answered ${totp.status}`);
+    }
+    if (this.cookies.get(SESSION_COOKIE) === undefined) throw new Error('no session cookie');
+  }
+
+  /**
+   * Follows redirects from `url` until one leaves the gateway (the relying party's redirect URI)
+   * or lands on a page; resolves the last URL and response.
+   */
+  async follow(url: string, max = 10): Promise<{ url: URL; res: Response | null }> {
+    let current = new URL(url);
+    for (let hop = 0; hop < max; hop += 1) {
+      if (current.origin !== this.origin) return { url: current, res: null };
+      const res = await this.fetch(current.toString());
+      const location = res.headers.get('location');
+      if (location === null || res.status < 300 || res.status >= 400) return { url: current, res };
+      current = new URL(location, current);
+    }
+    throw new Error('too many redirects');
+  }
+}

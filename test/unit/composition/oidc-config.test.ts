@@ -1,0 +1,132 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { configWarnings, loadConfig } from '../../../src/composition/config';
+import { unknownOptionWarnings } from '../../../src/composition/option-docs';
+import { TEST_SECRET } from '../../support/credentials';
+
+const SECRET32 = 'x'.repeat(32);
+const base = { APP_URL: 'https://auth.example.com', SECRET: TEST_SECRET, USERS: 'alice:$2b$04$abcdefghijklmnopqrstuuVn1x3QUyb1WR6zBTBkzWz1QpXG8XHMm' };
+const load = (env: Record<string, string>, files: Record<string, string> = {}) =>
+  loadConfig({
+    env: { ...base, ...env },
+    readFile: (p) => {
+      if (p in files) return files[p];
+      throw new Error('ENOENT');
+    },
+  });
+const problemsOf = (env: Record<string, string>, files: Record<string, string> = {}): string[] => {
+  const loaded = load(env, files);
+  return loaded.ok ? [] : loaded.problems;
+};
+const client = (id: string, extra: Record<string, string> = {}) => ({
+  [`OIDC_CLIENTS_${id}_CLIENT_ID`]: id.toLowerCase(),
+  [`OIDC_CLIENTS_${id}_CLIENT_SECRET`]: SECRET32,
+  [`OIDC_CLIENTS_${id}_REDIRECT_URIS`]: `https://${id.toLowerCase()}.example.com/cb`,
+  ...extra,
+});
+
+describe('OIDC_CLIENTS_<ID>_* configuration', () => {
+  it('is off without clients', () => {
+    const loaded = load({});
+    expect(loaded.ok && loaded.config.oidc.clients).toEqual([]);
+  });
+
+  it('reads a confidential and a public client, lists and all', () => {
+    const loaded = load({
+      ...client('GRAFANA', {
+        OIDC_CLIENTS_GRAFANA_REDIRECT_URIS: 'https://grafana.example.com/login/generic_oauth, https://g2.example.com/cb',
+        OIDC_CLIENTS_GRAFANA_ALLOWED_GROUPS: 'admins,ops',
+        OIDC_CLIENTS_GRAFANA_NAME: 'Grafana',
+      }),
+      OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
+      OIDC_CLIENTS_SPA_PUBLIC: 'true',
+      OIDC_CLIENTS_SPA_REDIRECT_URIS: 'http://localhost:5173/cb',
+    });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.config.oidc.clients).toEqual([
+      {
+        clientId: 'grafana',
+        name: 'Grafana',
+        secret: SECRET32,
+        tokenEndpointAuthMethod: 'client_secret_basic',
+        redirectUris: ['https://grafana.example.com/login/generic_oauth', 'https://g2.example.com/cb'],
+        postLogoutRedirectUris: [],
+        allowedUsers: [],
+        allowedGroups: ['admins', 'ops'],
+      },
+      expect.objectContaining({ clientId: 'spa', secret: null, redirectUris: ['http://localhost:5173/cb'] }),
+    ]);
+    expect(configWarnings(loaded.config)).toEqual([]);
+  });
+
+  it('reads the secret from _CLIENT_SECRET_FILE', () => {
+    const { OIDC_CLIENTS_APP_CLIENT_SECRET: _drop, ...env } = client('APP');
+    const loaded = load({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_FILE: '/run/secrets/app' }, { '/run/secrets/app': `${SECRET32}\n` });
+    expect(loaded.ok && loaded.config.oidc.clients[0].secret).toBe(SECRET32);
+  });
+
+  it('reports every problem at once, never a secret', () => {
+    const problems = problemsOf({
+      ...client('A'),
+      ...client('B', { OIDC_CLIENTS_B_CLIENT_ID: 'a' }),
+      ...client('C', { OIDC_CLIENTS_C_CLIENT_SECRET: 'short-secret-value', OIDC_CLIENTS_C_REDIRECT_URIS: '/relative/cb' }),
+      OIDC_CLIENTS_D_CLIENT_ID: 'd',
+      OIDC_CLIENTS_D_REDIRECT_URIS: 'https://d.example.com/cb#frag',
+      OIDC_CLIENTS_E_NAME: 'no id',
+      ...client('F', { OIDC_CLIENTS_F_PUBLIC: 'true' }),
+      ...client('G', { OIDC_CLIENTS_G_PUBLIC: 'maybe', OIDC_CLIENTS_G_TOKEN_ENDPOINT_AUTH_METHOD: 'private_key_jwt' }),
+      OIDC_CLIENTS_H_CLIENT_ID: 'h',
+      OIDC_CLIENTS_H_CLIENT_SECRET: SECRET32,
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/OIDC_CLIENTS_B_CLIENT_ID "a" is also the client id of OIDC_CLIENTS_A.*unique/),
+        expect.stringMatching(/OIDC_CLIENTS_C_CLIENT_SECRET must be at least 32 characters/),
+        expect.stringMatching(/OIDC_CLIENTS_C_REDIRECT_URIS: "\/relative\/cb" is not an absolute URL/),
+        expect.stringMatching(/OIDC_CLIENTS_D_CLIENT_SECRET \(or OIDC_CLIENTS_D_CLIENT_SECRET_FILE\) is required/),
+        expect.stringMatching(/OIDC_CLIENTS_D_REDIRECT_URIS: .* must not have a fragment/),
+        expect.stringMatching(/OIDC_CLIENTS_E_CLIENT_ID is required/),
+        expect.stringMatching(/OIDC_CLIENTS_F_CLIENT_SECRET is set but OIDC_CLIENTS_F_PUBLIC=true/),
+        expect.stringMatching(/OIDC_CLIENTS_G_PUBLIC must be true or false/),
+        expect.stringMatching(/OIDC_CLIENTS_G_TOKEN_ENDPOINT_AUTH_METHOD must be/),
+        expect.stringMatching(/OIDC_CLIENTS_H_REDIRECT_URIS is required/),
+      ]),
+    );
+    expect(problems.join('\n')).not.toContain('short-secret-value');
+    expect(problems.join('\n')).not.toContain(SECRET32);
+  });
+
+  it('allows a plain-http redirect URI outside localhost with a warning, and localhost without one', () => {
+    const loaded = load({ ...client('LAN', { OIDC_CLIENTS_LAN_REDIRECT_URIS: 'http://nas.lan:8080/cb,http://localhost:3000/cb,http://127.0.0.1:9/cb' }) });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    const warnings = configWarnings(loaded.config);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/OIDC_CLIENTS_LAN_REDIRECT_URIS: http:\/\/nas\.lan:8080\/cb is plain http/);
+  });
+
+  it('accepts OIDC_SIGNING_KEY_FILE with a private RSA key of 2048 bits or more, and refuses anything else without repeating it', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const loaded = load({ ...client('A'), OIDC_SIGNING_KEY_FILE: '/k/rsa.pem' }, { '/k/rsa.pem': rsa });
+    expect(loaded.ok && loaded.config.oidc.signingKeyPem).toBe(rsa);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/small.pem' }, { '/k/small.pem': small })).toEqual([
+      'OIDC_SIGNING_KEY_FILE: the RSA key must be at least 2048 bits',
+    ]);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/ec.pem' }, { '/k/ec.pem': ec })[0]).toMatch(/must be a private RSA key/);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/junk.pem' }, { '/k/junk.pem': 'not a key' })).toEqual([
+      'OIDC_SIGNING_KEY_FILE: is not a private key in PEM form',
+    ]);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/none.pem' })).toEqual(['OIDC_SIGNING_KEY_FILE: cannot read /k/none.pem']);
+  });
+
+  it('knows its variables: no unknown-option warning for them, one for a misspelt field', () => {
+    expect(
+      unknownOptionWarnings({ ...client('APP'), OIDC_CLIENTS_APP_CLIENT_SECRET_FILE: '/x', OIDC_SIGNING_KEY_FILE: '/k', OIDC_REFRESH_TOKEN_TTL: '600' }),
+    ).toEqual([]);
+    expect(unknownOptionWarnings({ OIDC_CLIENTS_APP_REDIRECT_URL: 'https://x' })).toEqual([
+      expect.stringContaining('OIDC_CLIENTS_APP_REDIRECT_URL is not a Portcullis option'),
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { InMemorySigningKeys } from '../../../src/adapters/state/in-memory-signing-keys';
+import { generateSigningKeySet, loadSigningKeys, parseSigningKeySet, publicJwks } from '../../../src/composition/oidc-keys';
+
+describe('the signing key loader', () => {
+  it('turns OIDC_SIGNING_KEY_FILE into one RS256 signing JWK named by its thumbprint', async () => {
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const [key, ...rest] = await loadSigningKeys(pem, new InMemorySigningKeys());
+    expect(rest).toEqual([]);
+    expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), d: expect.any(String) });
+    expect((await loadSigningKeys(pem, new InMemorySigningKeys()))[0].kid).toBe(key.kid);
+  });
+
+  it('generates a key set once in the store, and every later load (another replica, a restart) gets the same one', async () => {
+    const store = new InMemorySigningKeys();
+    const first = await loadSigningKeys(null, store);
+    const again = await loadSigningKeys(null, store);
+    expect(again.map((k) => k.kid)).toEqual(first.map((k) => k.kid));
+    expect(first[0]).toMatchObject({ alg: 'RS256', use: 'sig' });
+  });
+
+  it('puts the first RS256 key first (it signs), keeping the others for verification (rotation)', () => {
+    const a = JSON.parse(generateSigningKeySet()).keys[0];
+    const b = JSON.parse(generateSigningKeySet()).keys[0];
+    const ec = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'ec1', alg: 'ES256', use: 'sig' };
+    expect(parseSigningKeySet(JSON.stringify({ keys: [ec, b, a] })).map((k) => k.kid)).toEqual([b.kid, 'ec1', a.kid]);
+  });
+
+  it('refuses a stored set that is not one, without repeating it', () => {
+    for (const bad of [
+      'nope',
+      '{}',
+      '{"keys":[]}',
+      JSON.stringify({ keys: [{ kid: 'k', alg: 'RS256', use: 'sig' }] }),
+      JSON.stringify({ keys: [{ kid: 'k', alg: 'ES256', use: 'sig', d: 'x' }] }),
+    ]) {
+      expect(() => parseSigningKeySet(bad)).toThrow(/stored OpenID Connect signing key set/);
+    }
+  });
+
+  it('publishes no private part', () => {
+    const keys = parseSigningKeySet(generateSigningKeySet());
+    for (const k of publicJwks(keys).keys) for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(part);
+  });
+});

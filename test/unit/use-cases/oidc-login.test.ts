@@ -1,0 +1,144 @@
+import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
+import { ArtifactOidcAccounts } from '../../../src/adapters/oidc/artifact-oidc-accounts';
+import { ConfiguredOidcClients } from '../../../src/adapters/oidc/configured-oidc-clients';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
+import type { OidcAccounts } from '../../../src/application/ports/oidc-accounts';
+import { AuthorizeOidcLoginUseCase } from '../../../src/application/use-cases/authorize-oidc-login';
+import { FindOidcAccountUseCase } from '../../../src/application/use-cases/find-oidc-account';
+import type { OidcClient } from '../../../src/domain/oidc-client';
+import { aUser } from '../../support/builders';
+import { makeCore, signIn, type Core } from '../../support/core';
+
+const ip = '198.51.100.7';
+const client = (clientId: string, extra: Partial<OidcClient> = {}): OidcClient => ({
+  clientId,
+  name: clientId,
+  secret: 's'.repeat(32),
+  tokenEndpointAuthMethod: 'client_secret_basic',
+  redirectUris: [`https://${clientId}.example.com/cb`],
+  postLogoutRedirectUris: [],
+  allowedUsers: [],
+  allowedGroups: [],
+  ...extra,
+});
+
+function setUp(accountsStore?: OidcAccounts) {
+  const core = makeCore([
+    aUser().named('alice').withPassword('pw').withGroups('admins').build(),
+    aUser().named('bob').withPassword('pw').build(),
+    aUser().named('tom').withPassword('pw').withTotp().build(),
+  ]);
+  const accounts = accountsStore ?? new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+  const clients = new ConfiguredOidcClients([
+    client('open'),
+    client('admins-only', { allowedGroups: ['admins'] }),
+    client('bob-only', { allowedUsers: ['BOB@example.com'] }),
+  ]);
+  const subjects = new Sha256SubjectIdentifiers();
+  return {
+    core,
+    accounts,
+    subjects,
+    authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600),
+    find: new FindOidcAccountUseCase(accounts, core.users),
+  };
+}
+
+describe('AuthorizeOidcLoginUseCase', () => {
+  it('takes a live gateway session as the login, with a stable opaque subject', async () => {
+    const { core, authorize, subjects } = setUp();
+    const { token } = await signIn(core, 'alice', 'pw');
+    const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip });
+    expect(result).toEqual({ ok: true, value: { subject: subjects.subjectOf('username', 'alice'), identity: expect.objectContaining({ username: 'alice' }) } });
+    expect(core.audit.events).toContainEqual(expect.objectContaining({ event: 'oidc_login', username: 'alice', client: 'open' }));
+  });
+
+  it('asks for a login without a session, with a TOTP code still owed, or with HTTP Basic only', async () => {
+    const { core, authorize } = setUp();
+    expect(await authorize.execute({ clientId: 'open', ip })).toEqual({ ok: false, error: { code: 'login_required' } });
+    const { token } = await signIn(core, 'tom', 'pw');
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'login_required' } });
+  });
+
+  it('asks for a login again once the session is revoked', async () => {
+    const { core, authorize } = setUp();
+    const { token } = await signIn(core, 'alice', 'pw');
+    await core.logout.execute({ sessionToken: token, fromThisSite: true });
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'login_required' } });
+  });
+
+  it('refuses a person outside ALLOWED_GROUPS or ALLOWED_USERS with access_denied, audited once (not on a re-check)', async () => {
+    const { core, authorize } = setUp();
+    const { token } = await signIn(core, 'bob', 'pw');
+    expect(await authorize.execute({ clientId: 'admins-only', sessionToken: token, ip, recordRefusal: false })).toEqual({
+      ok: false,
+      error: { code: 'access_denied' },
+    });
+    expect(core.audit.events.filter((e) => e.event === 'oidc_access_denied')).toEqual([]);
+    expect(await authorize.execute({ clientId: 'admins-only', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'access_denied' } });
+    expect(core.audit.events.filter((e) => e.event === 'oidc_access_denied')).toEqual([
+      expect.objectContaining({ username: 'bob', client: 'admins-only', ip, reason: 'not_allowed' }),
+    ]);
+    // ALLOWED_USERS matches the username or the e-mail, case-insensitively.
+    expect((await authorize.execute({ clientId: 'bob-only', sessionToken: token, ip })).ok).toBe(true);
+    const alice = await signIn(core, 'alice', 'pw');
+    expect((await authorize.execute({ clientId: 'admins-only', sessionToken: alice.token, ip })).ok).toBe(true);
+    expect(await authorize.execute({ clientId: 'bob-only', sessionToken: alice.token, ip })).toEqual({ ok: false, error: { code: 'access_denied' } });
+  });
+
+  it('refuses an unknown client', async () => {
+    const { core, authorize } = setUp();
+    const { token } = await signIn(core, 'alice', 'pw');
+    expect(await authorize.execute({ clientId: 'nobody', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'unknown_client' } });
+  });
+
+  it('answers store_unavailable when what the login proved cannot be stored', async () => {
+    const down: OidcAccounts = {
+      remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
+      find: () => Promise.resolve(null),
+    };
+    const { core, authorize } = setUp(down);
+    const { token } = await signIn(core, 'alice', 'pw');
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'store_unavailable' } });
+  });
+});
+
+describe('FindOidcAccountUseCase', () => {
+  async function remembered(): Promise<ReturnType<typeof setUp> & { subject: string; core: Core }> {
+    const s = setUp();
+    const { token } = await signIn(s.core, 'alice', 'pw');
+    const result = await s.authorize.execute({ clientId: 'open', sessionToken: token, ip });
+    if (!result.ok) throw new Error('login refused');
+    return { ...s, subject: result.value.subject };
+  }
+
+  it('finds a remembered subject with the account as the store knows it now', async () => {
+    const { core, find, subject } = await remembered();
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins', 'ops').withEmail('alice@new.example.com').build()]);
+    expect(await find.execute({ subject })).toEqual({
+      ok: true,
+      value: { subject, identity: expect.objectContaining({ username: 'alice', email: 'alice@new.example.com', groups: ['admins', 'ops'] }) },
+    });
+  });
+
+  it('knows no subject it never saw, and none whose account was removed', async () => {
+    const { core, find, subject } = await remembered();
+    expect(await find.execute({ subject: 'x'.repeat(43) })).toEqual({ ok: false, error: { code: 'unknown_account' } });
+    core.users.replace([]);
+    expect(await find.execute({ subject })).toEqual({ ok: false, error: { code: 'unknown_account' } });
+  });
+});
+
+describe('Sha256SubjectIdentifiers', () => {
+  const subjects = new Sha256SubjectIdentifiers();
+  it('gives one 43-character subject per source and username, case-insensitive in the name, never containing it', () => {
+    const alice = subjects.subjectOf('username', 'alice');
+    expect(alice).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(subjects.subjectOf('username', 'Alice')).toBe(alice);
+    expect(subjects.subjectOf('github', 'alice')).not.toBe(alice);
+    expect(subjects.subjectOf('ldap', 'alice')).not.toBe(alice);
+    expect(subjects.subjectOf('a', 'b\0c')).not.toBe(subjects.subjectOf('a\0b', 'c'));
+    expect(alice).not.toContain('alice');
+  });
+});
