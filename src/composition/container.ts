@@ -78,7 +78,9 @@ import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
 import { protectedDomainOfAppUrl } from './cookie-domain';
-import { identityAssertionsOf } from './identity-assertions';
+import { identityAssertionsOf, providerKeySet } from './identity-assertions';
+import type { SigningKeys } from '../application/ports/signing-keys';
+import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
 import type { IdentityAssertions } from '../application/ports/identity-assertions';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
@@ -370,7 +372,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.AuditLog,
   ]);
   bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
-  bind(TOKENS.IdentityAssertions, (clock: Clock, logger: Logger) => identityAssertionsOf(config, clock, logger), [TOKENS.Clock, TOKENS.Logger]);
+  bind(
+    TOKENS.IdentityAssertions,
+    (subjects: SubjectIdentifiers, keys: SigningKeys, clock: Clock, logger: Logger) =>
+      identityAssertionsOf(config, subjects, clock, logger, providerKeySet(config, keys)),
+    [TOKENS.SubjectIdentifiers, TOKENS.SigningKeys, TOKENS.Clock, TOKENS.Logger],
+  );
   bind(
     TOKENS.AuthorizeProxyRequestUseCase,
     (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog, IdentityAssertions]) => new AuthorizeProxyRequestUseCase(...d),

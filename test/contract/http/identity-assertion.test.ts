@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentSigningKey, generateSigningKeySet } from '../../../src/adapters/crypto/signing-key-set';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
-import { identityAssertionsOf, subjectIdentifiersOf } from '../../../src/composition/identity-assertions';
+import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
+import { identityAssertionsOf } from '../../../src/composition/identity-assertions';
 import { TOKENS } from '../../../src/composition/tokens';
-import { hashOf, TEST_SECRET } from '../../support/credentials';
+import { hashOf } from '../../support/credentials';
 import { verifyRs256 } from '../../support/jwt';
 import { silentLogger } from '../../support/loggers';
 import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
@@ -20,7 +21,8 @@ const rulesFile = join(dir, 'access.yaml');
 const APP_URL = 'https://auth.example.test';
 const KEY_SET = generateSigningKeySet();
 const JWKS = { keys: [currentSigningKey(KEY_SET).publicJwk] };
-const SUB_ALICE = subjectIdentifiersOf({ secret: TEST_SECRET }).subjectOf('username', 'alice');
+const SUBJECTS = new Sha256SubjectIdentifiers();
+const SUB_ALICE = SUBJECTS.subjectOf('username', 'alice');
 
 const RULES = `
 default_policy: allow_authenticated
@@ -65,7 +67,7 @@ describe('forward auth with a signed identity assertion (response.assertion)', (
 
   beforeAll(async () => {
     writeFileSync(rulesFile, RULES);
-    const assertions = identityAssertionsOf({ appUrl: APP_URL, secret: TEST_SECRET }, new SystemClock(), silentLogger, async () => KEY_SET);
+    const assertions = identityAssertionsOf({ appUrl: APP_URL }, SUBJECTS, new SystemClock(), silentLogger, async () => KEY_SET);
     gw = await startGateway({ APP_URL, USERS, ACCESS_CONFIG: rulesFile }, { [TOKENS.IdentityAssertions]: assertions });
     cookie = await login(gw);
   });
@@ -150,7 +152,7 @@ describe('forward auth when the signing key cannot be read', () => {
   });
 
   it('refuses with 503 rather than pass the request without its assertion, and other applications still work', async () => {
-    const broken = identityAssertionsOf({ appUrl: APP_URL, secret: TEST_SECRET }, new SystemClock(), silentLogger, async () => '{"keys":[]}');
+    const broken = identityAssertionsOf({ appUrl: APP_URL }, SUBJECTS, new SystemClock(), silentLogger, async () => '{"keys":[]}');
     gw = await startGateway({ APP_URL, USERS, ACCESS_CONFIG: join(dir, 'broken.yaml') }, { [TOKENS.IdentityAssertions]: broken });
     const cookie = await login(gw);
     const res = await ask(gw, 'caddy', 'wiki.example.test', { cookie });

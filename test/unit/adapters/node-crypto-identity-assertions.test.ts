@@ -1,5 +1,5 @@
 import { NodeCryptoIdentityAssertions } from '../../../src/adapters/crypto/node-crypto-identity-assertions';
-import { HmacSubjectIdentifiers } from '../../../src/adapters/crypto/hmac-subject-identifiers';
+import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
 import { currentSigningKey, generateSigningKeySet, signingKeyFromPem, type SigningKey } from '../../../src/adapters/crypto/signing-key-set';
 import { isPending } from '../../../src/application/ports/awaitable';
 import type { Identity } from '../../../src/domain/session';
@@ -12,7 +12,7 @@ const KEY_SET = generateSigningKeySet();
 const KEY = currentSigningKey(KEY_SET);
 /** What the provider publishes at its JWKS: the public halves of the key set. */
 const JWKS = { keys: [KEY.publicJwk] };
-const subjects = new HmacSubjectIdentifiers(Buffer.alloc(32, 7));
+const subjects = new Sha256SubjectIdentifiers();
 
 const alice: Identity = Object.freeze({
   username: 'alice',

@@ -17,7 +17,14 @@ describe('the option table', () => {
   it('documents every option and every group under the headings docs link to', () => {
     const block = renderOptionsDoc();
     for (const name of Object.keys(OPTION_TABLE)) expect(block).toContain(`\`${name}\``);
-    expect(block.match(/^## .*$/gm)).toEqual(['## The gateway', '## OAuth providers', '## OpenID Connect provider', '## Access rules', '## LDAP', '## Operations']);
+    expect(block.match(/^## .*$/gm)).toEqual([
+      '## The gateway',
+      '## OAuth providers',
+      '## OpenID Connect provider',
+      '## Access rules',
+      '## LDAP',
+      '## Operations',
+    ]);
   });
 
   it('lists every option, _FILE variants included, as a flag in serve --help', () => {
