@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startChild, waitForHttp, type Child } from '../../support/process';
@@ -28,6 +30,12 @@ export interface RelyingPartyOptions {
   readonly sites: readonly RelyingPartySite[];
   /** Scopes asked for (default `openid email profile groups`). */
   readonly scope?: string;
+  /**
+   * `host:port` of an HTTP proxy for mod_auth_openidc's own requests (discovery, token, userinfo,
+   * JWKS): the provider's `*.example.test` names resolve only in Chromium (host-resolver rules), so
+   * the tests send Apache's back-channel through {@link startLoopbackProxy}.
+   */
+  readonly outgoingProxy?: string;
 }
 
 export interface RelyingParty {
@@ -127,6 +135,7 @@ export function renderApacheConfig(dir: string, options: RelyingPartyOptions, ru
       // Encrypts its session and state cookies; any random value per run (required, no default).
       `  OIDCCryptoPassphrase ${randomBytes(24).toString('hex')}`,
       `  OIDCScope "${scope}"`,
+      ...(options.outgoingProxy === undefined ? [] : [`  OIDCOutgoingProxy ${options.outgoingProxy}`]),
       // Code flow with PKCE S256, as the provider requires of every client.
       '  OIDCResponseType code',
       '  OIDCPKCEMethod S256',
@@ -172,5 +181,47 @@ export async function startApacheRelyingParty(dir: string, options: RelyingParty
     protectedUrl: (host) => `http://${host}:${options.port}/protected/`,
     redirectUri: (host) => relyingPartyRedirectUri(host, options.port),
     stop: () => child.stop(),
+  };
+}
+
+/**
+ * A plain HTTP forward proxy that sends every request to 127.0.0.1 on the port of its absolute
+ * URL, keeping the Host header: the back-channel of mod_auth_openidc reaches the gateway by its
+ * `auth.example.test` issuer without touching /etc/hosts.
+ */
+export async function startLoopbackProxy(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const upstream = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: Number(target.port || 80),
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
