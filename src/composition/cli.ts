@@ -74,6 +74,15 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         );
       }
       summary.push(...describeOAuth(c));
+      if (c.oidc.clients.length > 0)
+        summary.push(
+          `OpenID Connect provider: issuer ${c.appUrl}, discovery ${c.appUrl}/.well-known/openid-configuration; clients ${c.oidc.clients
+            .map(
+              (cl) =>
+                `${cl.clientId}${cl.secret === null ? ' (public, PKCE)' : ''}${cl.allowedUsers.length + cl.allowedGroups.length > 0 ? ' (restricted)' : ''}`,
+            )
+            .join(', ')}; signing key ${c.oidc.signingKeyPem !== null ? 'from OIDC_SIGNING_KEY_FILE' : 'set kept in the state store'}`,
+        );
       // Which store keeps logouts and locks; never the Redis URL itself (it may hold a password).
       summary.push(
         c.database !== null

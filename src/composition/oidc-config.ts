@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import type { OidcClient } from '../domain/oidc-client';
+import { pemBlocks } from './oidc-keys';
 
 /** The OpenID Connect provider's configuration: on when at least one client is configured. */
 export interface OidcConfig {
@@ -222,15 +223,20 @@ export function readOidcConfig(
   return { config: { clients, signingKeyPem, warnings }, problems };
 }
 
-/** Why a PEM cannot sign ID tokens with RS256, or null. Never repeats the key. */
+/** Why a PEM file cannot sign ID tokens with RS256, or null. Never repeats a key. */
 export function signingKeyProblem(pem: string): string | null {
-  try {
-    const key = createPrivateKey(pem);
-    if (key.asymmetricKeyType !== 'rsa')
-      return 'must be a private RSA key (RS256 is what every relying party supports), e.g. openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048';
-    if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return 'the RSA key must be at least 2048 bits';
-    return null;
-  } catch {
-    return 'is not a private key in PEM form';
+  const blocks = pemBlocks(pem);
+  if (blocks.length === 0) return 'is not a private key in PEM form';
+  for (const [i, block] of blocks.entries()) {
+    const which = blocks.length === 1 ? '' : ` (key ${i + 1} of ${blocks.length})`;
+    try {
+      const key = createPrivateKey(block);
+      if (key.asymmetricKeyType !== 'rsa')
+        return `must hold private RSA keys${which} (RS256 is what every relying party supports), e.g. openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`;
+      if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return `the RSA key must be at least 2048 bits${which}`;
+    } catch {
+      return `is not a private key in PEM form${which}`;
+    }
   }
+  return null;
 }

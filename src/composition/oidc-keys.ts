@@ -14,6 +14,14 @@ function rsaJwk(privateJwk: JsonWebKey): SigningJwk {
   return { ...privateJwk, kid: thumbprint(privateJwk), alg: 'RS256', use: 'sig' };
 }
 
+/**
+ * The private keys of a PEM file, in order. Several keys in one file are a rotation in progress:
+ * the first signs, the others are published so that tokens they signed still verify.
+ */
+export function pemBlocks(pem: string): string[] {
+  return pem.match(/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g) ?? [];
+}
+
 /** A new key set: one RSA 2048 key for RS256 (what every relying party supports). */
 export function generateSigningKeySet(): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -47,16 +55,12 @@ export function parseSigningKeySet(stored: string): SigningJwk[] {
  * publishes, the same keys).
  */
 export async function loadSigningKeys(pem: string | null, store: SigningKeys): Promise<SigningJwk[]> {
-  if (pem !== null) return [rsaJwk(createPrivateKey(pem).export({ format: 'jwk' }))];
+  if (pem !== null) return pemBlocks(pem).map((block) => rsaJwk(createPrivateKey(block).export({ format: 'jwk' })));
   return parseSigningKeySet(await store.getOrCreate(generateSigningKeySet));
 }
 
 /** The public half of each key (what JWKS publishes, and what a verifier needs). */
 export function publicJwks(keys: readonly SigningJwk[]): { keys: Record<string, unknown>[] } {
-  return {
-    keys: keys.map((k) => {
-      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = k as SigningJwk & Record<string, unknown>;
-      return pub;
-    }),
-  };
+  const PRIVATE = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth']);
+  return { keys: keys.map((k) => Object.fromEntries(Object.entries(k).filter(([name]) => !PRIVATE.has(name)))) };
 }

@@ -1,4 +1,5 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypto/aes-gcm-signing-keys';
+import { HmacOidcArtifacts } from '../adapters/crypto/hmac-oidc-artifacts';
 import { InMemoryOidcArtifacts } from '../adapters/state/in-memory-oidc-artifacts';
 import { InMemorySigningKeys } from '../adapters/state/in-memory-signing-keys';
 import { PostgresOidcArtifacts } from '../adapters/state/postgres-oidc-artifacts';
@@ -14,6 +15,7 @@ import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 
 /** Where the OpenID Connect provider keeps its records and its signing key set. */
 export interface OidcState {
+  /** Stored under an HMAC of each id, `jti` sealed (HmacOidcArtifacts): a copy of the store yields no usable token. */
   readonly artifacts: OidcArtifacts;
   /** Sealed with a key derived from SECRET before it reaches the store (getOrCreate rejects with SigningKeysUnreadableError under another SECRET). */
   readonly signingKeys: SigningKeys;
@@ -39,28 +41,20 @@ export interface OidcStateDeps {
  * Builds objects only: the stores are usable once `gateway.start()` has opened the database.
  */
 export function buildOidcState(deps: OidcStateDeps): OidcState {
-  const { clock, secret } = deps;
-  const pg = deps.postgres.postgres;
-  const redis = deps.redis.connection;
-  const sqlite = deps.database.database;
-  if (pg !== null) {
-    return {
-      store: 'postgres',
-      artifacts: new PostgresOidcArtifacts(pg, clock),
-      signingKeys: new AesGcmSigningKeys(new PostgresSigningKeys(pg, clock), secret),
-    };
-  }
-  if (redis !== null) {
-    return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new AesGcmSigningKeys(new RedisSigningKeys(redis), secret) };
-  }
-  if (sqlite !== null) {
-    return {
-      store: 'sqlite',
-      artifacts: new SqliteOidcArtifacts(sqlite, clock),
-      signingKeys: new AesGcmSigningKeys(new SqliteSigningKeys(sqlite, clock), secret),
-    };
-  }
-  return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new AesGcmSigningKeys(new InMemorySigningKeys(), secret) };
+  const { secret } = deps;
+  const chosen = storesOf(deps);
+  // Tokens are stored under an HMAC of their value, the key set sealed: neither is readable from a copy of the store.
+  return { store: chosen.store, artifacts: new HmacOidcArtifacts(chosen.artifacts, secret), signingKeys: new AesGcmSigningKeys(chosen.signingKeys, secret) };
+}
+
+function storesOf({ clock, redis: r, database: d, postgres: p }: OidcStateDeps): OidcState {
+  const pg = p.postgres;
+  const redis = r.connection;
+  const sqlite = d.database;
+  if (pg !== null) return { store: 'postgres', artifacts: new PostgresOidcArtifacts(pg, clock), signingKeys: new PostgresSigningKeys(pg, clock) };
+  if (redis !== null) return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new RedisSigningKeys(redis) };
+  if (sqlite !== null) return { store: 'sqlite', artifacts: new SqliteOidcArtifacts(sqlite, clock), signingKeys: new SqliteSigningKeys(sqlite, clock) };
+  return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new InMemorySigningKeys() };
 }
 
 /**

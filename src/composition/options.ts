@@ -394,7 +394,8 @@ export const OPTION_TABLE = options({
     fallback: undefined,
     doc: {
       default: 'a key set generated once and kept in the durable store',
-      meaning: 'PEM file of the private RSA key (2048 bits or more) that signs ID tokens (RS256); see [key rotation](oidc.md#signing-keys-and-rotation)',
+      meaning:
+        'PEM file of private RSA keys (2048 bits or more): the first signs ID tokens (RS256), the others stay published for verification; see [key rotation](oidc.md#signing-keys-and-rotation)',
     },
   },
   OIDC_ACCESS_TOKEN_TTL: {

@@ -109,7 +109,6 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     }),
   );
 
-  let provider: OidcProviderInstance;
   const configuration: Record<string, unknown> = {
     adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
     clients: settings.clients.map(clientMetadata),
@@ -239,7 +238,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   };
   const fullGrant = (accountId: string, clientId: string) => new provider.Grant({ accountId, clientId });
 
-  provider = new module.Provider(settings.issuer, configuration);
+  const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
@@ -309,12 +308,13 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     const grant = fullGrant(result.value.subject, clientId);
     grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
     const grantId = await grant.save();
-    const to = await provider.interactionResult(
-      req,
-      res,
-      { login: { accountId: result.value.subject }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    let to: string;
+    try {
+      to = await provider.interactionResult(req, res, { login: { accountId: result.value.subject }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    } catch {
+      // The interaction expired (or its cookie went) between the two reads: start again from the app.
+      return page(ctx, 400, errorPage('invalid_request', 'This login request expired. Go back to the application and start again.'));
+    }
     ctx.status = 303;
     ctx.redirect(to);
   }

@@ -50,3 +50,43 @@ describe('portcullis oidc client add', () => {
     expect((await cli(['oidc', 'frob'])).code).toBe(2);
   });
 });
+
+describe('portcullis config check with OpenID Connect clients', () => {
+  const env = {
+    APP_URL: 'https://auth.example.com',
+    SECRET: 'x'.repeat(40),
+    USERS: 'alice:$2b$04$abcdefghijklmnopqrstuuVn1x3QUyb1WR6zBTBkzWz1QpXG8XHMm',
+    OIDC_CLIENTS_GRAFANA_CLIENT_ID: 'grafana',
+    OIDC_CLIENTS_GRAFANA_CLIENT_SECRET: 'grafana-secret-0123456789-0123456789',
+    OIDC_CLIENTS_GRAFANA_REDIRECT_URIS: 'http://grafana.lan:3000/login/generic_oauth',
+    OIDC_CLIENTS_GRAFANA_ALLOWED_GROUPS: 'admins',
+  };
+
+  it('sums the provider up and warns about a plain-http redirect URI outside localhost, exit code 0', async () => {
+    const run = await cli(['config', 'check'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'OpenID Connect provider: issuer https://auth.example.com, discovery https://auth.example.com/.well-known/openid-configuration; clients grafana (restricted); signing key set kept in the state store',
+    );
+    expect(run.stderr).toContain('OIDC_CLIENTS_GRAFANA_REDIRECT_URIS: http://grafana.lan:3000/login/generic_oauth is plain http');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('grafana-secret-0123456789');
+  });
+
+  it('lists every client problem and exits non-zero, never showing a secret', async () => {
+    const run = await cli(['config', 'check'], {
+      env: {
+        ...env,
+        OIDC_CLIENTS_GRAFANA_CLIENT_SECRET: 'too-short-secret',
+        OIDC_CLIENTS_OTHER_CLIENT_ID: 'grafana',
+        OIDC_CLIENTS_OTHER_PUBLIC: 'true',
+        OIDC_CLIENTS_OTHER_REDIRECT_URIS: 'cb',
+      },
+    });
+    expect(run.code).not.toBe(0);
+    const out = `${run.stdout}${run.stderr}`;
+    expect(out).toContain('OIDC_CLIENTS_GRAFANA_CLIENT_SECRET must be at least 32 characters long');
+    expect(out).toContain('OIDC_CLIENTS_OTHER_CLIENT_ID "grafana" is also the client id of OIDC_CLIENTS_GRAFANA');
+    expect(out).toContain('OIDC_CLIENTS_OTHER_REDIRECT_URIS: "cb" is not an absolute URL');
+    expect(out).not.toContain('too-short-secret');
+  });
+});

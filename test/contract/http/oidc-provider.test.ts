@@ -1,3 +1,7 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as client from 'openid-client';
 import { rawRequest } from '../../support/http';
 import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
@@ -99,5 +103,49 @@ describe('the OpenID Connect provider', () => {
 
     const userinfo = await client.fetchUserInfo(rp, tokens.access_token, claims?.sub as string);
     expect(userinfo).toMatchObject({ sub: claims?.sub, email: 'alice@example.test', preferred_username: 'alice', groups: ['admins', 'staff'] });
+  });
+});
+
+describe('OIDC_SIGNING_KEY_FILE with two keys (a rotation in progress)', () => {
+  let gw: RunningGateway & { dir: string };
+  const pem = (): string => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+  const newer = pem();
+  const older = pem();
+  const file = join(tmpdir(), `portcullis-oidc-keys-${process.pid}.pem`);
+  beforeAll(async () => {
+    writeFileSync(file, `${newer}\n${older}`, { mode: 0o600 });
+    gw = await startOidcGateway({
+      OIDC_SIGNING_KEY_FILE: file,
+      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
+      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(file, { force: true });
+  });
+
+  it('signs ID tokens with the first key and publishes both', async () => {
+    const rp = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+    const { keys } = (await (await fetch(rp.serverMetadata().jwks_uri as string)).json()) as { keys: { kid: string; n: string }[] };
+    const newerN = (createPublicKey(newer).export({ format: 'jwk' }) as { n: string }).n;
+    const olderN = (createPublicKey(older).export({ format: 'jwk' }) as { n: string }).n;
+    expect(keys.map((k) => k.n)).toEqual([newerN, olderN]);
+
+    const browser = new Browser(gw.url);
+    await browser.login('alice', OIDC_PEOPLE.alice.password);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(rp, {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 's',
+    });
+    const done = await browser.follow(url.toString());
+    const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: 's' });
+    const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0], 'base64url').toString()) as { kid: string; alg: string };
+    expect(header).toMatchObject({ alg: 'RS256', kid: keys[0].kid });
   });
 });

@@ -1,3 +1,4 @@
+import { HmacOidcArtifacts } from '../../../src/adapters/crypto/hmac-oidc-artifacts';
 import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
 import { FixedClock } from '../../support/fakes';
 import { oidcArtifactsContract } from './oidc-artifacts.contract';
@@ -31,5 +32,40 @@ describe('InMemoryOidcArtifacts is bounded', () => {
     clock.advance(61_000);
     for (let i = 0; i < 1_100; i += 1) await store.save('AuthorizationCode', `new${i}`, {}, 60);
     expect(store.size).toBeLessThan(1_200);
+  });
+});
+
+const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
+oidcArtifactsContract('HmacOidcArtifacts over InMemoryOidcArtifacts', ({ clock }) => new HmacOidcArtifacts(new InMemoryOidcArtifacts(clock), SECRET));
+
+describe('HmacOidcArtifacts keeps token values out of the store', () => {
+  const token = 'refresh-token-value-that-is-a-bearer-credential';
+
+  it('stores a record under neither its id nor its jti, and the provider still finds it by its value', async () => {
+    const inner = new InMemoryOidcArtifacts(new FixedClock());
+    const store = new HmacOidcArtifacts(inner, SECRET);
+    await store.save('RefreshToken', token, { jti: token, grantId: 'g-1', accountId: 'alice' }, 3600);
+    expect(await store.find('RefreshToken', token)).toEqual({ jti: token, grantId: 'g-1', accountId: 'alice' });
+    // What a copy of the store would show: nothing under the token, and no token in any record.
+    expect(await inner.find('RefreshToken', token)).toBeUndefined();
+    const records = (inner as unknown as { records: { keys(): IterableIterator<string>; get(k: string, now: number): { payload: string } } }).records;
+    for (const key of records.keys()) {
+      expect(key).not.toContain(token);
+      expect(records.get(key, new FixedClock().now()).payload).not.toContain(token);
+    }
+  });
+
+  it('gives back jti on lookups by uid too', async () => {
+    const store = new HmacOidcArtifacts(new InMemoryOidcArtifacts(new FixedClock()), SECRET);
+    await store.save('Session', 'session-id', { jti: 'session-id', uid: 'u-1' }, 60);
+    expect(await store.findByUid('Session', 'u-1')).toEqual({ jti: 'session-id', uid: 'u-1' });
+  });
+
+  it('finds nothing saved under another SECRET (another gateway sharing the store by mistake)', async () => {
+    const inner = new InMemoryOidcArtifacts(new FixedClock());
+    await new HmacOidcArtifacts(inner, SECRET).save('Session', 'session-id', { jti: 'session-id', uid: 'u-2' }, 60);
+    const other = new HmacOidcArtifacts(inner, 'another-secret-of-at-least-thirty-two-chars');
+    expect(await other.find('Session', 'session-id')).toBeUndefined();
+    expect(await other.findByUid('Session', 'u-2')).toBeUndefined();
   });
 });

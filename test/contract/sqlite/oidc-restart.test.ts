@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as client from 'openid-client';
 import { SigningKeysUnreadableError } from '../../../src/adapters/crypto/aes-gcm-signing-keys';
 import { loadConfig } from '../../../src/composition/config';
@@ -20,14 +22,23 @@ describe('the OpenID Connect provider on the embedded database, across a restart
     const before = await startReplica(issuer, port, env);
     let tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
     let kidsBefore: string[];
+    let callback: URL;
     try {
       const browser = new ReplicaBrowser(issuer, before.url);
       await browser.login('alice', 'alice-pw');
       const rp = await relyingPartyAt(issuer, before.url);
-      const { callback, verifier, state } = await authorize(browser, rp);
+      const flow = await authorize(browser, rp);
+      callback = flow.callback;
+      const { verifier, state } = flow;
       tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier, expectedState: state });
       expect(tokens.refresh_token).toEqual(expect.any(String));
       kidsBefore = (await verifiesAgainstJwks(tokens.id_token as string, issuer, before.url)).kids;
+      // A copy of the data directory holds no usable token: neither the refresh token nor the code.
+      for (const file of readdirSync(data.dir)) {
+        const content = readFileSync(join(data.dir, file)).toString('latin1');
+        expect(content).not.toContain(tokens.refresh_token as string);
+        expect(content).not.toContain(callback.searchParams.get('code') as string);
+      }
     } finally {
       await before.close();
     }

@@ -60,7 +60,7 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
   });
 
   it('reads the secret from _CLIENT_SECRET_FILE', () => {
-    const { OIDC_CLIENTS_APP_CLIENT_SECRET: _drop, ...env } = client('APP');
+    const env = Object.fromEntries(Object.entries(client('APP')).filter(([name]) => name !== 'OIDC_CLIENTS_APP_CLIENT_SECRET'));
     const loaded = load({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_FILE: '/run/secrets/app' }, { '/run/secrets/app': `${SECRET32}\n` });
     expect(loaded.ok && loaded.config.oidc.clients[0].secret).toBe(SECRET32);
   });
@@ -114,7 +114,10 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
     expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/small.pem' }, { '/k/small.pem': small })).toEqual([
       'OIDC_SIGNING_KEY_FILE: the RSA key must be at least 2048 bits',
     ]);
-    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/ec.pem' }, { '/k/ec.pem': ec })[0]).toMatch(/must be a private RSA key/);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/ec.pem' }, { '/k/ec.pem': ec })[0]).toMatch(/must hold private RSA keys/);
+    expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/two.pem' }, { '/k/two.pem': `${rsa}\n${small}` })).toEqual([
+      'OIDC_SIGNING_KEY_FILE: the RSA key must be at least 2048 bits (key 2 of 2)',
+    ]);
     expect(problemsOf({ OIDC_SIGNING_KEY_FILE: '/k/junk.pem' }, { '/k/junk.pem': 'not a key' })).toEqual([
       'OIDC_SIGNING_KEY_FILE: is not a private key in PEM form',
     ]);

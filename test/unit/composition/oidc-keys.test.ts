@@ -11,6 +11,17 @@ describe('the signing key loader', () => {
     expect((await loadSigningKeys(pem, new InMemorySigningKeys()))[0].kid).toBe(key.kid);
   });
 
+  it('reads several keys from one file in order: the first signs, the others stay published (rotation)', async () => {
+    const pem = (): string => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const older = pem();
+    const newer = pem();
+    const [old] = await loadSigningKeys(older, new InMemorySigningKeys());
+    const both = await loadSigningKeys(`${newer}\n${older}`, new InMemorySigningKeys());
+    expect(both).toHaveLength(2);
+    expect(both[1].kid).toBe(old.kid);
+    expect(both[0].kid).not.toBe(old.kid);
+  });
+
   it('generates a key set once in the store, and every later load (another replica, a restart) gets the same one', async () => {
     const store = new InMemorySigningKeys();
     const first = await loadSigningKeys(null, store);

@@ -9,6 +9,7 @@ import { FindOidcAccountUseCase } from '../../../src/application/use-cases/find-
 import type { OidcClient } from '../../../src/domain/oidc-client';
 import { aUser } from '../../support/builders';
 import { makeCore, signIn, type Core } from '../../support/core';
+import { FakeOAuthProvider } from '../../support/fakes';
 
 const ip = '198.51.100.7';
 const client = (clientId: string, extra: Partial<OidcClient> = {}): OidcClient => ({
@@ -127,6 +128,39 @@ describe('FindOidcAccountUseCase', () => {
     expect(await find.execute({ subject: 'x'.repeat(43) })).toEqual({ ok: false, error: { code: 'unknown_account' } });
     core.users.replace([]);
     expect(await find.execute({ subject })).toEqual({ ok: false, error: { code: 'unknown_account' } });
+  });
+});
+
+describe('an upstream OAuth identity through the OpenID Connect provider', () => {
+  it('logs in with its gateway session, gets a subject of its provider, and keeps the claims its login proved', async () => {
+    const provider = new FakeOAuthProvider('generic');
+    const core = makeCore([], { providers: [provider] });
+    const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+    const subjects = new Sha256SubjectIdentifiers();
+    const authorize = new AuthorizeOidcLoginUseCase(core.authenticator, new ConfiguredOidcClients([client('open')]), subjects, accounts, core.audit, 3600);
+    provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
+    const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
+    if (!started.ok) throw new Error(started.error.code);
+    const state = new URL(started.value.url).searchParams.get('state') as string;
+    const done = await core.completeOAuth.execute({
+      provider: 'generic',
+      code: 'code-1',
+      state,
+      heldFlows: [{ id: started.value.flow.id, token: started.value.flow.token }],
+      ip,
+    });
+    if (!done.ok) throw new Error(done.error.code);
+
+    const result = await authorize.execute({ clientId: 'open', sessionToken: done.value.token, ip });
+    if (!result.ok) throw new Error(result.error.code);
+    expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
+    expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
+    // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
+    const found = await new FindOidcAccountUseCase(accounts, core.users).execute({ subject: result.value.subject });
+    expect(found).toEqual({
+      ok: true,
+      value: { subject: result.value.subject, identity: expect.objectContaining({ email: 'dana@example.org', name: 'Dana', groups: ['ops'], oauth: true }) },
+    });
   });
 });
 
