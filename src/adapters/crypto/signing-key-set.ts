@@ -1,9 +1,10 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 
 /**
  * The provider's signing key set as wave 4 agreed its format: JSON `{"keys":[...]}` of private
  * JWKs, each with `kid`, `alg` ("RS256" first; ES256 may follow) and `use: "sig"`; the first
- * RS256 key signs. The OpenID Connect provider publishes the public halves as its JWKS.
+ * RS256 key signs. The OpenID Connect provider publishes the public halves as its JWKS; its loader
+ * (composition/oidc-keys.ts) reads the key file or the store, this turns the result into a key that signs.
  */
 export interface SigningKey {
   readonly kid: string;
@@ -15,12 +16,6 @@ export interface SigningKey {
 
 /** Why a key set cannot sign; the texts never include key material. */
 export class SigningKeySetError extends Error {}
-
-/** RFC 7638 thumbprint of an RSA public key: the `kid` of a PEM key, which names none. */
-export function rsaThumbprint(publicJwk: JsonWebKey): string {
-  const canonical = JSON.stringify({ e: publicJwk.e, kty: 'RSA', n: publicJwk.n });
-  return createHash('sha256').update(canonical).digest('base64url');
-}
 
 function signingKey(privateKey: KeyObject, kid: string): SigningKey {
   if (privateKey.asymmetricKeyType !== 'rsa') throw new SigningKeySetError('the signing key is not an RSA key');
@@ -50,23 +45,4 @@ export function currentSigningKey(keySet: string): SigningKey {
     throw new SigningKeySetError(`the RS256 signing key "${jwk.kid}" is not a private JWK`);
   }
   return signingKey(privateKey, jwk.kid);
-}
-
-/** The signing key of a PEM file (OIDC_SIGNING_KEY_FILE), its `kid` the key's thumbprint. */
-export function signingKeyFromPem(pem: string): SigningKey {
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(pem);
-  } catch {
-    throw new SigningKeySetError('the signing key file holds no private key in PEM');
-  }
-  const pub = createPublicKey(privateKey).export({ format: 'jwk' });
-  return signingKey(privateKey, rsaThumbprint(pub));
-}
-
-/** A new key set of one RS256 key (2048 bits), serialized in the agreed format. */
-export function generateSigningKeySet(): string {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = privateKey.export({ format: 'jwk' });
-  return JSON.stringify({ keys: [{ ...jwk, kid: rsaThumbprint(jwk), alg: 'RS256', use: 'sig' }] });
 }

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { currentSigningKey, generateSigningKeySet } from '../../../src/adapters/crypto/signing-key-set';
+import { currentSigningKey } from '../../../src/adapters/crypto/signing-key-set';
+import { generateSigningKeySet } from '../../../src/composition/oidc-keys';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
 import { identityAssertionsOf } from '../../../src/composition/identity-assertions';

@@ -1,6 +1,8 @@
 import { NodeCryptoIdentityAssertions } from '../../../src/adapters/crypto/node-crypto-identity-assertions';
 import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
-import { currentSigningKey, generateSigningKeySet, signingKeyFromPem, type SigningKey } from '../../../src/adapters/crypto/signing-key-set';
+import { currentSigningKey, type SigningKey } from '../../../src/adapters/crypto/signing-key-set';
+import { generateSigningKeySet, loadSigningKeys } from '../../../src/composition/oidc-keys';
+import type { SigningKeys } from '../../../src/application/ports/signing-keys';
 import { isPending } from '../../../src/application/ports/awaitable';
 import type { Identity } from '../../../src/domain/session';
 import { FixedClock } from '../../support/fakes';
@@ -165,7 +167,9 @@ describe('NodeCryptoIdentityAssertions', () => {
 
   it('signs with a PEM key (OIDC_SIGNING_KEY_FILE), its kid the key thumbprint', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const key = signingKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    const noStore: SigningKeys = { getOrCreate: () => Promise.reject(new Error('unused')), replace: () => Promise.reject(new Error('unused')) };
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const key = currentSigningKey(JSON.stringify({ keys: await loadSigningKeys(pem, noStore) }));
     const token = at(await signer(new FixedClock(), key), alice, 'wiki.example.test') ?? '';
     expect(verifyRs256(token, { keys: [key.publicJwk] }).header.kid).toBe(key.kid);
     expect(() => verifyRs256(token, JWKS)).toThrow();
@@ -177,7 +181,7 @@ describe('NodeCryptoIdentityAssertions', () => {
     expect(() => currentSigningKey('{"keys":[{"kid":"k1","kty":"RSA","alg":"RS256","n":"secretN","e":"AQAB"}]}')).toThrow(
       'the RS256 signing key "k1" is not a private JWK',
     );
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    expect(() => signingKeyFromPem(small)).toThrow('at least 2048');
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' });
+    expect(() => currentSigningKey(JSON.stringify({ keys: [{ ...small, kid: 'k', alg: 'RS256', use: 'sig' }] }))).toThrow('at least 2048');
   });
 });
