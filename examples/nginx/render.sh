@@ -8,7 +8,8 @@
 #   sh examples/nginx/render.sh --app-only <out-dir>  one more protected application
 #
 # Placeholders (environment variables):
-#   AUTH_HOST                the host of Portcullis's APP_URL, e.g. auth.example.com
+#   AUTH_HOST                the host of Portcullis's APP_URL, e.g. auth.example.com (several
+#                            APP_URL entries: every host, separated by spaces)
 #   PORTCULLIS_UPSTREAM      Portcullis's public listener (PORT), host:port; default 127.0.0.1:3000
 #   PORTCULLIS_FORWARD_AUTH  Portcullis's forward-auth listener (FORWARD_AUTH_PORT), host:port;
 #                            default 127.0.0.1:3001. Never reachable from the internet.

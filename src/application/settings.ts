@@ -7,6 +7,11 @@ export interface GatewaySettings {
   readonly sessionLifetimeMs: number;
   readonly lock: LockPolicy;
   readonly protectedDomain: ProtectedDomain;
+  /**
+   * Issue 17: the cookie domains of APP_URL's further gateway URLs, in order. A login needed on an
+   * application inside one of them starts that domain's hand-off instead of the login page.
+   */
+  readonly secondaryDomains?: readonly ProtectedDomain[];
   /** How long a verified HTTP Basic header is trusted without another bcrypt; 0 disables the cache. */
   readonly basicCacheTtlMs: number;
 }

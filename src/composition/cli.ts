@@ -57,6 +57,9 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       if (!loaded.ok) return { problems: loaded.problems, summary: [], demo: false, warnings: flagWarnings };
       const c = loaded.config;
       const summary = [`APP_URL ${c.appUrl}`, `session cookie: ${describeCookieDomain(protectedDomainOfAppUrl(c.appUrl))}`];
+      // Issue 17: each further gateway URL, with the cookie domain its hand-off sets.
+      for (const url of c.appUrls.slice(1))
+        summary.push(`APP_URL ${url} (hand-off from ${c.appUrl}): session cookie ${describeCookieDomain(protectedDomainOfAppUrl(url))}`);
       if (c.users.length > 0) summary.push(`USERS: ${c.users.length} account${c.users.length === 1 ? '' : 's'}`);
       if (c.usersFile !== null)
         summary.push(

@@ -12,6 +12,7 @@ import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import { isIpLiteral } from '../domain/cookie-domain';
+import { gatewayUrlProblems } from './cookie-domain';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
@@ -78,8 +79,13 @@ export interface Config {
   readonly demo: boolean;
   readonly port: number;
   readonly address: string;
-  /** Public URL of the gateway, no trailing slash. */
+  /** Public URL of the gateway, no trailing slash: the primary (first) one when APP_URL lists several. */
   readonly appUrl: string;
+  /**
+   * Every gateway URL of APP_URL, primary first, each normalised like `appUrl` (issue 17: one
+   * gateway for several root domains). One element for a single URL.
+   */
+  readonly appUrls: readonly string[];
   readonly secret: string;
   /** Accounts of the `USERS` variable. */
   readonly users: readonly UsersListEntry[];
@@ -236,13 +242,22 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const address = read('ADDRESS');
 
   let appUrl = read('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
+  let appUrls: string[] = [];
   if (appUrl === undefined) problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
   else {
-    const problem = appUrlProblem(appUrl);
-    if (problem !== null) problems.push(problem);
+    // A comma list names one gateway URL per protected domain (first: the primary login host).
+    // Each entry gets the single-URL checks; then the list as a whole gets the cookie-domain ones.
+    const entries = appUrl.includes(',') ? appUrl.split(',').map((e) => e.trim()) : [appUrl];
+    const listProblems = entries.map((e, i) => (e === '' ? `APP_URL entry ${i + 1} is empty: separate gateway URLs with single commas` : appUrlProblem(e)));
+    const entryProblems = listProblems.filter((p): p is string => p !== null);
+    if (entryProblems.length > 0) problems.push(...entryProblems);
     else {
-      const url = new URL(appUrl);
-      appUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+      appUrls = entries.map((e) => {
+        const url = new URL(e);
+        return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+      });
+      appUrl = appUrls[0];
+      problems.push(...gatewayUrlProblems(appUrls));
     }
   }
 
@@ -395,6 +410,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
 
   const appUrlIsHttps = appUrl?.startsWith('https://') ?? false;
   const cookieSecure = read('COOKIE_SECURE') ?? appUrlIsHttps;
+  // Issue 17: one Secure flag for every gateway URL; a browser drops a Secure cookie set over http.
+  if (cookieSecure && appUrls.length > 1 && appUrls.some((u) => u.startsWith('http://')))
+    problems.push(
+      'APP_URL lists http:// gateway URLs while the session cookie is Secure (https primary or COOKIE_SECURE=true): browsers drop it there; use https:// for every entry',
+    );
   const oauthAutoRedirect = read('OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
     problems.push(
@@ -453,6 +473,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     port,
     address,
     appUrl: appUrl ?? '',
+    appUrls: appUrls.length > 0 ? appUrls : [appUrl ?? ''],
     secret: secret ?? '',
     users,
     usersFile,
@@ -504,8 +525,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
  * refused: credentials, a query, a fragment, and anything else in the host.
  */
 function appUrlProblem(raw: string): string | null {
-  if (raw.includes(',') || (/\s/.test(raw) && raw.split('://').length > 2)) {
-    return 'APP_URL is one URL, not a list: give the public URL of this gateway (e.g. https://auth.example.com); one gateway for several login domains is not supported yet';
+  // A list is separated by commas only (split by the caller): `https://a.example.com https://b.example.org` is a typo, not a list.
+  if (/\s/.test(raw) && raw.split('://').length > 2) {
+    return 'APP_URL lists several gateway URLs separated by commas (e.g. https://auth.example.com,https://auth.example.org), not by spaces';
   }
   if (/\s/.test(raw)) return 'APP_URL is not a valid URL (e.g. https://auth.example.com)';
   // `auth.example.com:8443` and `localhost:3000` parse as URLs whose scheme is the host name.

@@ -77,7 +77,8 @@ import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
-import { protectedDomainOfAppUrl } from './cookie-domain';
+import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
+import { bindHandoff } from './handoff';
 import { identityAssertionsOf, providerKeySet } from './identity-assertions';
 import type { SigningKeys } from '../application/ports/signing-keys';
 import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
@@ -138,6 +139,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     sessionLifetimeMs: config.sessionExpirySeconds * 1000,
     lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
     protectedDomain: domain,
+    ...(config.appUrls.length > 1 ? { secondaryDomains: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain) } : {}),
     basicCacheTtlMs: config.basicCacheTtlSeconds * 1000,
   }));
   bind(TOKENS.Logger, (): Logger => new PinoLogger({ level: config.logLevel, destination: terminalLogStream() }));
@@ -409,6 +411,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
       cookies: { domain, secure: config.cookieSecure },
+      ...(config.appUrls.length > 1
+        ? { gateways: gatewayDomainsOf(config.appUrls).map((g) => ({ url: g.url, cookies: { domain: g.domain, secure: config.cookieSecure } })) }
+        : {}),
       app: {
         title: config.appTitle,
         genericName: config.genericName,
@@ -433,5 +438,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     [TOKENS.OAuthProviders, TOKENS.Logger, TOKENS.Metrics],
   );
   bindOidc(c, config);
+  bindHandoff(c, config);
   return c;
 }

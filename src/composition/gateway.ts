@@ -126,6 +126,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     startOAuth: container.get(TOKENS.StartOAuthUseCase),
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
+    issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
+    redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
   };
   const logger = container.get(TOKENS.Logger);
   const rulesSource = container.get(TOKENS.AccessRulesSource);

@@ -140,6 +140,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     appUrl: config.appUrl,
     // The public-suffix list decides how far up the session cookie reaches: an operator should see it, not guess it.
     cookieDomain: describeCookieDomain(protectedDomainOfAppUrl(config.appUrl)),
+    // Issue 17: the further gateway URLs, each with its own cookie domain; [] for one domain.
+    ...(config.appUrls.length > 1
+      ? { handoffDomains: config.appUrls.slice(1).map((url) => ({ appUrl: url, cookieDomain: describeCookieDomain(protectedDomainOfAppUrl(url)) })) }
+      : {}),
     demo: config.demo,
     sharedState: stateStoreOf(config),
     dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,

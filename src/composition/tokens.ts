@@ -26,6 +26,9 @@ import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { HandoffCodes } from '../application/ports/handoff-codes';
+import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/use-cases/issue-handoff-code';
+import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
@@ -115,6 +118,11 @@ export const TOKENS = {
   AuthorizeOidcLoginUseCase: token<AuthorizeOidcLoginUseCase>('AuthorizeOidcLoginUseCase'),
   FindOidcAccountUseCase: token<FindOidcAccountUseCase>('FindOidcAccountUseCase'),
   OidcHttp: token<OidcHttpHolder>('OidcHttp'),
+  // Issue 17: the hand-off between gateway domains (bound in handoff.ts).
+  HandoffCodes: token<HandoffCodes>('HandoffCodes'),
+  HandoffSettings: token<HandoffSettings>('HandoffSettings'),
+  IssueHandoffCodeUseCase: token<IssueHandoffCodeUseCase>('IssueHandoffCodeUseCase'),
+  RedeemHandoffCodeUseCase: token<RedeemHandoffCodeUseCase>('RedeemHandoffCodeUseCase'),
 } as const;
 
 /** Any of the container's tokens. */

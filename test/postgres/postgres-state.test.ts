@@ -60,7 +60,7 @@ describe('PostgreSQL schema', () => {
     const db = await openDatabase(new FixedClock(Date.now()), server.createDatabase('schema_version'));
     await db.start();
     await db.close();
-    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS.length));
+    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS[MIGRATIONS.length - 1].version));
   });
 
   it('refuses to start on a schema newer than this code knows', async () => {
@@ -69,7 +69,7 @@ describe('PostgreSQL schema', () => {
     const newer = [
       ...MIGRATIONS,
       {
-        version: MIGRATIONS.length + 1,
+        version: MIGRATIONS[MIGRATIONS.length - 1].version + 1,
         description: 'future',
         sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
         postgres: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)',
@@ -87,7 +87,7 @@ describe('PostgreSQL schema', () => {
     const today = await openDatabase(new FixedClock(Date.now()), newerUrl);
     await expect(today.start()).rejects.toThrow(
       new DatabaseStartError(
-        `the PostgreSQL database has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+        `the PostgreSQL database has schema version ${MIGRATIONS[MIGRATIONS.length - 1].version + 1}, newer than this Portcullis knows (${MIGRATIONS[MIGRATIONS.length - 1].version}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
     await today.close();

@@ -38,6 +38,12 @@ import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-ses
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
 import { TOKENS } from '../../src/composition/tokens';
+import { PostgresHandoffCodes } from '../../src/adapters/state/postgres-handoff-codes';
+import { InMemoryHandoffCodes } from '../../src/adapters/state/in-memory-handoff-codes';
+import { RedisHandoffCodes } from '../../src/adapters/state/redis-handoff-codes';
+import { SqliteHandoffCodes } from '../../src/adapters/state/sqlite-handoff-codes';
+import { IssueHandoffCodeUseCase } from '../../src/application/use-cases/issue-handoff-code';
+import { RedeemHandoffCodeUseCase } from '../../src/application/use-cases/redeem-handoff-code';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresLoginAttempts } from '../../src/adapters/state/postgres-login-attempts';
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres-revoked-sessions';
@@ -133,6 +139,10 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   AuthorizeProxyRequestUseCase: isA(AuthorizeProxyRequestUseCase),
   IdentityAssertions: isA(NodeCryptoIdentityAssertions),
   StartOAuthUseCase: isA(StartOAuthUseCase),
+  HandoffCodes: isA(InMemoryHandoffCodes),
+  HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),
+  IssueHandoffCodeUseCase: isA(IssueHandoffCodeUseCase),
+  RedeemHandoffCodeUseCase: isA(RedeemHandoffCodeUseCase),
   CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
   Redis: (value) => expect(value).toEqual({ connection: null }),
   Database: (value) => expect(value).toEqual({ database: null }),
@@ -225,6 +235,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(RedisRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
+      expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(RedisHandoffCodes);
       expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
       expect(container.get(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
@@ -248,6 +259,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(SqliteRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(SqliteUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(SqliteUsedOAuthFlows);
+      expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(SqliteHandoffCodes);
     } finally {
       database?.close();
       data.remove();
@@ -279,6 +291,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.RevokedSessions)).toBeInstanceOf(PostgresRevokedSessions);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(PostgresUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(PostgresUsedOAuthFlows);
+      expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(PostgresHandoffCodes);
       expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'postgres', 'revocations']);
       expect(existsSync(join(data.dir, 'portcullis.db'))).toBe(false);
     } finally {
@@ -296,6 +309,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.LoginAttempts)).toBeInstanceOf(RedisLoginAttempts);
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
+      expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(RedisHandoffCodes);
       expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'postgres', 'revocations']);
     } finally {
       await connection?.close();

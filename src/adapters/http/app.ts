@@ -10,6 +10,7 @@ import { renderAnswer } from './koa-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
+import { secondaryLoginPages } from './handoff-routes';
 
 export interface HttpUseCases extends GatewayUseCases {
   readonly authorizeProxyRequest: AuthorizeProxyRequestUseCase;
@@ -91,6 +92,7 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
     if (isApiPath(ctx.path)) return apiFallback(ctx);
     await next();
   });
+  app.use(secondaryLoginPages(settings));
   app.use(ui);
   app.use((ctx) => {
     if (ctx.body === undefined) renderAnswer(ctx, NOT_FOUND);

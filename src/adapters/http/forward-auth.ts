@@ -18,6 +18,7 @@ import { instrumentation } from './instrumentation';
 import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { readForwardAuthFacts } from './request-facts';
+import { HANDOFF_START_PATH } from './handoff-paths';
 
 const PREFIX = '/api/auth/';
 const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
@@ -93,12 +94,18 @@ export function proxyIndexOf(url: string | undefined): ProxyIndex {
  */
 export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, requestId: string) => Awaitable<ForwardAuthDecision>;
 
-export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settings: Pick<HttpSettings, 'appUrl' | 'clientAddress'>): ForwardAuthDecider {
-  const urls = { loginUrl: `${settings.appUrl}/login`, unauthorizedUrl: `${settings.appUrl}/unauthorized` };
-  const contexts = KINDS.map((proxy) => ({
-    browser: { proxy, apiMode: false, ...urls },
-    api: { proxy, apiMode: true, ...urls },
-  })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+export function forwardAuthDecider(
+  useCase: AuthorizeProxyRequestUseCase,
+  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways'>,
+): ForwardAuthDecider {
+  const contextsFor = (loginUrl: string) =>
+    KINDS.map((proxy) => ({
+      browser: { proxy, apiMode: false, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
+      api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
+    })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+  const contexts = contextsFor(`${settings.appUrl}/login`);
+  // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
+  const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
   const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
@@ -152,7 +159,9 @@ export function forwardAuthDecider(useCase: AuthorizeProxyRequestUseCase, settin
       const { identity, headers, assertion } = result.value;
       return assertion === undefined ? allowed(identity, headers, known) : asserted(identity, headers, known, assertion);
     }
-    const context = apiMode ? contexts[known].api : contexts[known].browser;
+    const error = result.error;
+    const byProxy = error.code === 'unauthenticated' && error.secondary !== undefined ? (handoffContexts[error.secondary] ?? contexts) : contexts;
+    const context = apiMode ? byProxy[known].api : byProxy[known].browser;
     return { answer: forwardAuthRefused(result.error, context), proxyIndex: known, outcome: OUTCOMES[result.error.code] };
   };
 

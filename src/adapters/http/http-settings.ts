@@ -5,10 +5,21 @@ import type { HttpMetrics } from './http-metrics';
 import type { ClientAddressResolver } from './client-address';
 import type { AppContext } from './app-context';
 
+/** One gateway URL of APP_URL and its cookie domain. */
+export interface GatewayHostSettings {
+  readonly url: string;
+  readonly cookies: CookieSettings;
+}
+
 export interface HttpSettings {
   /** Public URL of the gateway, without a trailing slash. */
   readonly appUrl: string;
   readonly cookies: CookieSettings;
+  /**
+   * Issue 17: every gateway URL of APP_URL, primary first, each with the cookie settings of its own
+   * domain. Absent (or one element): one domain, `appUrl` and `cookies` alone.
+   */
+  readonly gateways?: readonly GatewayHostSettings[];
   readonly app: AppContext;
   readonly clientAddress: ClientAddressResolver;
   readonly providers: OAuthProviders;

@@ -56,6 +56,12 @@ export const MESSAGES = {
   not_whitelisted: () => 'This account may not log in here',
   provider_unavailable: () => 'The OAuth provider cannot be reached; try again later',
   provider_invalid_response: () => 'The OAuth provider gave an unexpected answer',
+  // Hand-off between gateway domains (issue 17)
+  handoff_unknown_domain: () => 'This gateway hands logins to none such domain',
+  handoff_invalid_redirect: () => 'The hand-off target is not a web address inside that domain',
+  handoff_invalid_state: () => 'The hand-off did not start from a gateway of this login',
+  handoff_not_here: () => 'This address only answers on a secondary gateway URL of this login',
+  handoff_invalid_code: () => 'This sign-in link is no longer valid; open the application again',
   // The request itself
   invalid_fields: (fields: readonly string[]) => `Invalid or missing fields: ${fields.join(', ')}`,
   malformed_json: () => 'Malformed JSON body',

@@ -12,6 +12,8 @@ import { jsonBody } from './json-body';
 import { koaFacts } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
+import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
+import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -20,7 +22,7 @@ import type { HttpSettings } from './http-settings';
 const dtos = lazyModule(() => require('./dtos') as typeof import('./dtos'));
 
 /** The use cases the HTTP adapter drives. */
-export interface GatewayUseCases extends OAuthUseCases {
+export interface GatewayUseCases extends OAuthUseCases, Partial<HandoffUseCases> {
   readonly login: LoginUseCase;
   readonly verifyTotp: VerifyTotpUseCase;
   readonly logout: LogoutUseCase;
@@ -38,6 +40,9 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/logout', ['POST']],
   ['/api/app', ['GET', 'HEAD']],
   ['/api/user', ['GET', 'HEAD']],
+  ['/api/handoff/start', ['GET', 'HEAD']],
+  ['/api/handoff/issue', ['GET', 'HEAD']],
+  ['/api/handoff/redeem', ['GET', 'HEAD']],
 ]);
 
 /** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
@@ -54,6 +59,9 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   const body = jsonBody({ types: JSON_TYPES, limit: '64kb' });
   const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
   const metrics = settings.metrics ?? NO_METRICS;
+  // Issue 17: each gateway URL sets and clears the cookie of its own domain and reports that domain.
+  const hosts = gatewayHostsOf(settings);
+  const cookiesOf = (ctx: Context) => hosts[gatewayIndexOf(hosts, ctx)].cookies;
 
   // Liveness: the process answers. Readiness (below) asks the stores.
   router.get('/healthcheck', (ctx) => renderAnswer(ctx, OK));
@@ -78,7 +86,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId });
       if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
       if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
-      renderAnswer(ctx, loginAnswer(result, settings.cookies));
+      renderAnswer(ctx, loginAnswer(result, cookiesOf(ctx)));
     },
   );
 
@@ -92,24 +100,24 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
       const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId });
       if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
       if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
-      renderAnswer(ctx, totpAnswer(result, settings.cookies));
+      renderAnswer(ctx, totpAnswer(result, cookiesOf(ctx)));
     },
   );
 
-  const appOrigin = new URL(settings.appUrl).origin;
   router.post('/logout', async (ctx) => {
     const { ip, requestId, sessionToken } = facts(ctx);
+    const host = hosts[gatewayIndexOf(hosts, ctx)];
     const result = await useCases.logout.execute({
       sessionToken,
-      fromThisSite: isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES))),
+      fromThisSite: isFromThisSite(ctx.req.headers, host.origin, Boolean(ctx.is(JSON_TYPES))),
       ip,
       requestId,
     });
-    renderAnswer(ctx, logoutAnswer(result, settings.cookies));
+    renderAnswer(ctx, logoutAnswer(result, host.cookies));
   });
 
-  const appAnswer = answer(200, 'ok', [], { fields: { ...settings.app } });
-  router.get('/app', (ctx) => renderAnswer(ctx, appAnswer));
+  const appAnswers = hosts.map((h) => answer(200, 'ok', [], { fields: { ...h.app } }));
+  router.get('/app', (ctx) => renderAnswer(ctx, appAnswers[gatewayIndexOf(hosts, ctx)]));
 
   router.get('/user', async (ctx) => {
     const { ip, requestId, sessionToken, credentials } = facts(ctx);
@@ -117,6 +125,8 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   });
 
   oauthRoutes(router, useCases, settings);
+  if (useCases.issueHandoffCode !== undefined && useCases.redeemHandoffCode !== undefined)
+    handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
 
   return router;
 }

@@ -310,7 +310,16 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     const grantId = await grant.save();
     let to: string;
     try {
-      to = await provider.interactionResult(req, res, { login: { accountId: result.value.subject }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      to = await provider.interactionResult(
+        req,
+        res,
+        {
+          // auth_time is the gateway login's, not this redirect's: an app asking max_age sees how old the login really is.
+          login: { accountId: result.value.subject, ts: result.value.authTime },
+          consent: { grantId },
+        },
+        { mergeWithLastSubmission: false },
+      );
     } catch {
       // The interaction expired (or its cookie went) between the two reads: start again from the app.
       return page(ctx, 400, errorPage('invalid_request', 'This login request expired. Go back to the application and start again.'));

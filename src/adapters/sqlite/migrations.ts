@@ -140,10 +140,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 17. Version 5 by the wave's plan (2 to 4 are other features' steps, merged in order).
+    version: 5,
+    description: 'single-use hand-off codes between gateway domains',
+    // grant: the HandoffGrant as JSON (the session inside it is sealed); until: the code's expiry (≤ 30 s).
+    sql: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+    postgres: `
+      CREATE TABLE handoff_codes (
+        code TEXT PRIMARY KEY,
+        grant_json TEXT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX handoff_codes_until ON handoff_codes (until);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Tables whose rows carry `until` and are deleted by the sweep once it has passed, with their key column. */
 export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly key: string }> = [
@@ -153,4 +175,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'used_oauth_flows', key: 'id' },
   // Keyed by (kind, id); the SQLite sweep deletes by the implicit rowid (PostgreSQL's by `until` alone).
   { table: 'oidc_artifacts', key: 'rowid' },
+  { table: 'handoff_codes', key: 'code' },
 ];

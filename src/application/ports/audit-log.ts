@@ -18,6 +18,10 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'oidc_login'; readonly username: string; readonly client: string; readonly ip: string }
     /** The OpenID Connect provider refused a person a client (its ALLOWED_USERS / ALLOWED_GROUPS). */
     | { readonly event: 'oidc_access_denied'; readonly username: string; readonly client: string; readonly ip: string; readonly reason: string }
+    /** Issue 17: the primary vouched for a session towards a secondary cookie domain (`domain`), or the secondary set its cookie from the code. */
+    | { readonly event: 'handoff_issued' | 'handoff_redeemed'; readonly username: string; readonly domain: string; readonly ip: string }
+    /** A hand-off code refused: unknown, replayed or expired, for another domain, from another browser, or its session ended. */
+    | { readonly event: 'handoff_refused'; readonly domain: string; readonly reason: string; readonly ip: string }
     /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
     | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string }
   );

@@ -22,6 +22,8 @@ export interface AuthorizeOidcLoginInput {
 export interface AuthorizeOidcLoginOutput {
   readonly subject: string;
   readonly identity: Identity;
+  /** When the person logged in to the gateway (seconds since the epoch): the ID token's `auth_time`. */
+  readonly authTime: number;
 }
 
 /**
@@ -77,6 +79,6 @@ export class AuthorizeOidcLoginUseCase {
       throw e;
     }
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
-    return ok({ subject, identity });
+    return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
   }
 }

@@ -1,4 +1,5 @@
 import { parseForwarded, type ForwardedHeaders, type OriginalRequest } from '../../domain/forwarded-request';
+import { gatewayIndexOfHost } from '../../domain/gateway-domains';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
@@ -24,7 +25,11 @@ export interface AuthorizeProxyRequestOutput {
 
 export type AuthorizeProxyRequestError =
   /** `returnTo` is the original URL when it is safe to send the person back there after login. */
-  | { readonly code: 'unauthenticated'; readonly returnTo: string | null }
+  /**
+   * `secondary` (issue 17) is set when the application lies inside a secondary gateway's domain
+   * (its index in `secondaryDomains`): the login goes through that domain's hand-off.
+   */
+  | { readonly code: 'unauthenticated'; readonly returnTo: string | null; readonly secondary?: number }
   /**
    * `username` is '' for an anonymous caller; `network` is true when the refusal is about the
    * client's address (blocked, not allowed, unreadable) rather than about the person.
@@ -98,7 +103,7 @@ export class AuthorizeProxyRequestUseCase {
       }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
-        return err({ code: 'unauthenticated', returnTo: original === null ? null : safeRedirectTarget(original.url, this.settings.protectedDomain) });
+        return err(this.unauthenticated(original));
       case 'ambiguous_path':
         this.audit.record({
           event: 'access_denied',
@@ -124,5 +129,17 @@ export class AuthorizeProxyRequestUseCase {
           network: decision.network === true,
         });
     }
+  }
+
+  /** Where the login goes: back to the original URL when it is inside the primary's domain, or inside a secondary's (via its hand-off). */
+  private unauthenticated(original: OriginalRequest | null): AuthorizeProxyRequestError & { code: 'unauthenticated' } {
+    if (original === null) return { code: 'unauthenticated', returnTo: null };
+    const returnTo = safeRedirectTarget(original.url, this.settings.protectedDomain);
+    const secondaries = this.settings.secondaryDomains;
+    if (returnTo !== null || secondaries === undefined || secondaries.length === 0) return { code: 'unauthenticated', returnTo };
+    // Each domain's own check: a target is only ever handed to the domain that contains it.
+    const secondary = gatewayIndexOfHost(secondaries, original.hostname);
+    const target = secondary === -1 ? null : safeRedirectTarget(original.url, secondaries[secondary]);
+    return target === null ? { code: 'unauthenticated', returnTo: null } : { code: 'unauthenticated', returnTo: target, secondary };
   }
 }

@@ -32,14 +32,18 @@ describe('defaults and messages of the built executable', () => {
     }
   });
 
-  it('says "add https://" for an APP_URL without a scheme, and refuses a comma list', async () => {
+  it('says "add https://" for an APP_URL without a scheme, and refuses a comma list whose URLs share a cookie domain', async () => {
     const bare = await cli(['config', 'check'], { env: { APP_URL: 'auth.example.com', SECRET: TEST_SECRET, USERS: ENTRY } });
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('APP_URL needs a scheme: add https:// in front (APP_URL=https://auth.example.com)');
-    const list = await cli(['config', 'check'], { env: { APP_URL: 'http://auth.example.com,http://auth.example.org', SECRET: TEST_SECRET, USERS: ENTRY } });
+    const list = await cli(['config', 'check'], { env: { APP_URL: 'http://auth.example.com,http://login.example.com', SECRET: TEST_SECRET, USERS: ENTRY } });
     expect(list.code).toBe(1);
-    expect(list.stderr).toContain('APP_URL is one URL, not a list');
+    expect(list.stderr).toContain('APP_URL entries 1 and 2 share the cookie domain example.com');
     expect(list.stderr).not.toContain('example.com,http');
+    // Issue 17: a list on separate root domains is fine, and config check names each cookie domain.
+    const two = await cli(['config', 'check'], { env: { APP_URL: 'https://auth.example.com,https://auth.example.org', SECRET: TEST_SECRET, USERS: ENTRY } });
+    expect(two.code).toBe(0);
+    expect(two.stdout).toContain('APP_URL https://auth.example.org (hand-off from https://auth.example.com): session cookie Domain=example.org');
   });
 
   it('reports an unreadable SECRET_FILE once, when starting and in config check', async () => {

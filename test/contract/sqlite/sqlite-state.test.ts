@@ -89,7 +89,7 @@ describe('SqliteDatabase', () => {
       expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, `${DATABASE_FILE}-wal`)).mode & 0o777).toBe(0o600);
       expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
     } finally {
       database.close();
     }
@@ -97,11 +97,14 @@ describe('SqliteDatabase', () => {
 
   it('refuses a database written by a newer Portcullis, naming both schema versions', () => {
     const dir = freshDir();
-    const newer = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const newer = [
+      ...MIGRATIONS,
+      { version: MIGRATIONS[MIGRATIONS.length - 1].version + 1, description: 'future', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' },
+    ];
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
     expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
       new DatabaseStartError(
-        `the database in ${dir} has schema version ${MIGRATIONS.length + 1}, newer than this Portcullis knows (${MIGRATIONS.length}): run the newer Portcullis, or restore a backup made by this one`,
+        `the database in ${dir} has schema version ${MIGRATIONS[MIGRATIONS.length - 1].version + 1}, newer than this Portcullis knows (${MIGRATIONS[MIGRATIONS.length - 1].version}): run the newer Portcullis, or restore a backup made by this one`,
       ),
     );
   });
@@ -109,10 +112,13 @@ describe('SqliteDatabase', () => {
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
-    const more = [...MIGRATIONS, { version: MIGRATIONS.length + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' }];
+    const more = [
+      ...MIGRATIONS,
+      { version: MIGRATIONS[MIGRATIONS.length - 1].version + 1, description: 'next feature', sql: 'CREATE TABLE passkeys (id TEXT PRIMARY KEY)' },
+    ];
     const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
-      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
+      expect(database.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version + 1);
       expect(database.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'passkeys'").get()).toEqual({ n: 1 });
     } finally {
       database.close();

@@ -31,12 +31,43 @@ describe('APP_URL', () => {
     }
   });
 
-  it('refuses a comma-separated list instead of reading it as one URL with the host "auth.example.com,http"', () => {
-    const problems = problemsOf({ ...VALID, APP_URL: 'http://auth.example.com,http://auth.example.org' });
-    expect(problems).toEqual([expect.stringMatching(/^APP_URL is one URL, not a list/)]);
-    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com https://auth.example.org' })).toEqual([
-      expect.stringMatching(/^APP_URL is one URL, not a list/),
+  // Issue 17 changed this deliberately: a comma list names one gateway URL per protected domain.
+  it('reads a comma-separated list as several gateway URLs, the first the primary, each checked as one URL', () => {
+    const config = configOf({ ...VALID, APP_URL: 'https://auth.example.com/, https://auth.example.org' });
+    expect(config.appUrl).toBe('https://auth.example.com');
+    expect(config.appUrls).toEqual(['https://auth.example.com', 'https://auth.example.org']);
+    expect(configOf(VALID).appUrls).toEqual([configOf(VALID).appUrl]);
+    // Never one URL with the host "auth.example.com,http" (the reason a list used to be refused).
+    expect(problemsOf({ ...VALID, APP_URL: 'http://auth.example.com,auth.example.org' })).toEqual([
+      'APP_URL needs a scheme: add https:// in front (APP_URL=https://auth.example.org)',
     ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,,https://auth.example.org' })).toEqual([
+      'APP_URL entry 2 is empty: separate gateway URLs with single commas',
+    ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com https://auth.example.org' })).toEqual([
+      expect.stringMatching(/^APP_URL lists several gateway URLs separated by commas/),
+    ]);
+  });
+
+  it('refuses two URLs on one cookie domain, nested cookie domains, a repeated host and a public suffix as cookie domain', () => {
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,https://login.example.com' })).toEqual([
+      'APP_URL entries 1 and 2 share the cookie domain example.com: one gateway URL per cookie domain (the first one covers it already)',
+    ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,https://auth.eu.example.com' })).toEqual([
+      expect.stringMatching(/^APP_URL entries 1 and 2 overlap: the cookie domain eu\.example\.com lies inside example\.com/),
+    ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,https://auth.example.org,https://AUTH.example.org/x' })).toEqual([
+      expect.stringMatching(/^APP_URL lists the host auth\.example\.org twice \(entries 2 and 3\)/),
+    ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,https://github.io' })).toEqual([
+      expect.stringMatching(/^APP_URL entry 2 \(github\.io\): its cookie domain would be the public suffix github\.io/),
+    ]);
+    expect(problemsOf({ ...VALID, APP_URL: 'https://auth.example.com,http://auth.example.org' })).toEqual([
+      expect.stringMatching(/^APP_URL lists http:\/\/ gateway URLs while the session cookie is Secure/),
+    ]);
+    expect(load({ ...VALID, APP_URL: 'https://auth.example.com,http://auth.example.org', COOKIE_SECURE: 'false' }).ok).toBe(true);
+    // Private-section registrable domains and separate root domains are fine.
+    expect(load({ ...VALID, APP_URL: 'https://auth.example.com,https://me.github.io,https://auth.example.co.uk,https://localhost:3000' }).ok).toBe(true);
   });
 
   it('refuses a host that is not a DNS name or an IP address', () => {

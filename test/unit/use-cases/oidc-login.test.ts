@@ -51,7 +51,14 @@ describe('AuthorizeOidcLoginUseCase', () => {
     const { core, authorize, subjects } = setUp();
     const { token } = await signIn(core, 'alice', 'pw');
     const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip });
-    expect(result).toEqual({ ok: true, value: { subject: subjects.subjectOf('username', 'alice'), identity: expect.objectContaining({ username: 'alice' }) } });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        subject: subjects.subjectOf('username', 'alice'),
+        identity: expect.objectContaining({ username: 'alice' }),
+        authTime: Math.floor(core.clock.now() / 1000),
+      },
+    });
     expect(core.audit.events).toContainEqual(expect.objectContaining({ event: 'oidc_login', username: 'alice', client: 'open' }));
   });
 

@@ -1,0 +1,50 @@
+import { InMemoryHandoffCodes } from '../adapters/state/in-memory-handoff-codes';
+import { PostgresHandoffCodes } from '../adapters/state/postgres-handoff-codes';
+import { RedisHandoffCodes } from '../adapters/state/redis-handoff-codes';
+import { SqliteHandoffCodes } from '../adapters/state/sqlite-handoff-codes';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { HandoffCodes } from '../application/ports/handoff-codes';
+import type { IdGenerator } from '../application/ports/id-generator';
+import type { SessionSealer } from '../application/ports/session-sealer';
+import type { RequestAuthenticator } from '../application/services/request-authenticator';
+import { IssueHandoffCodeUseCase, MAX_HANDOFF_CODE_LIFETIME_MS, type HandoffSettings } from '../application/use-cases/issue-handoff-code';
+import { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
+import type { TypedContainer } from './binding';
+import type { Config } from './config';
+import { gatewayDomainsOf } from './cookie-domain';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { TOKENS } from './tokens';
+
+/**
+ * Issue 17's bindings: the hand-off codes (in the store the other short-lived state uses: Redis,
+ * else PostgreSQL, else the embedded SQLite file, else memory) and the two hand-off use cases.
+ */
+export function bindHandoff(c: TypedContainer, config: Config): void {
+  const bind = c.bind.bind(c) as TypedContainer['bind'];
+  bind(TOKENS.HandoffSettings, (): HandoffSettings => ({
+    secondaries: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain),
+    codeLifetimeMs: MAX_HANDOFF_CODE_LIFETIME_MS,
+  }));
+  bind(
+    TOKENS.HandoffCodes,
+    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): HandoffCodes => {
+      if (redis.connection !== null) return new RedisHandoffCodes(redis.connection, clock);
+      if (pg.postgres !== null) return new PostgresHandoffCodes(pg.postgres, clock);
+      return data.database === null ? new InMemoryHandoffCodes(clock) : new SqliteHandoffCodes(data.database, clock);
+    },
+    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  bind(
+    TOKENS.IssueHandoffCodeUseCase,
+    (...d: [RequestAuthenticator, HandoffCodes, IdGenerator, Clock, SessionSealer, HandoffSettings, AuditLog]) => new IssueHandoffCodeUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.HandoffCodes, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.SessionSealer, TOKENS.HandoffSettings, TOKENS.AuditLog],
+  );
+  bind(TOKENS.RedeemHandoffCodeUseCase, (...d: [RequestAuthenticator, HandoffCodes, Clock, HandoffSettings, AuditLog]) => new RedeemHandoffCodeUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.HandoffCodes,
+    TOKENS.Clock,
+    TOKENS.HandoffSettings,
+    TOKENS.AuditLog,
+  ]);
+}
