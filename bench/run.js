@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const bcrypt = require('bcrypt');
 const { proxyScenarios, proxyTable } = require('./proxy/scenarios');
+const { assertionScenario } = require('./assertion');
 
 const ROOT = path.resolve(__dirname, '..');
 // BENCH_GATEWAY: another build's dist directory to measure instead of this checkout's.
@@ -588,7 +589,7 @@ async function main() {
   }
 }
 
-const CLASSIC = ['cookie', 'cookie-rules', 'basic', 'unauth', 'flood', 'logout', 'memory'];
+const CLASSIC = ['cookie', 'cookie-rules', 'cookie-assertion', 'basic', 'unauth', 'flood', 'logout', 'memory'];
 const PROXY = ['proxy-nginx', 'proxy-caddy'];
 
 /** Scenarios 1 to 6: the gateway alone against the bare server. */
@@ -634,6 +635,15 @@ async function classicScenarios(results) {
         const req = { ...cookieRequest, headers: { ...BROWSER, cookie: rulesCookie } };
         await load({ ...job(rules, req), duration: 1 });
         add(await compare('cookie-rules', 'cookie session, allowed (access rules loaded)', rules, bare, req, 200), atLeast(0.6, 0.75));
+      }
+    }
+    if (wanted('cookie-assertion')) {
+      log('scenario 1c: cookie session, allowed, signed identity assertion');
+      if (!accessRulesSupported()) {
+        add({ id: 'cookie-assertion', title: 'cookie session, allowed, signed assertion (response.assertion)', skipped: 'this build has no ACCESS_CONFIG' });
+      } else {
+        const kit = { startGateway, login, probe, load, job, compare, children, BROWSER };
+        add(await assertionScenario(kit, bare), atLeast(0.6, 0.75));
       }
     }
     if (wanted('basic')) {

@@ -80,6 +80,10 @@ import { lockPolicy } from '../domain/login-failures';
 import type { Config } from './config';
 import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
 import { bindHandoff } from './handoff';
+import { identityAssertionsOf, providerKeySet } from './identity-assertions';
+import type { SigningKeys } from '../application/ports/signing-keys';
+import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { IdentityAssertions } from '../application/ports/identity-assertions';
 import { Resources } from './resources';
 import { buildUserStore } from './user-stores';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -404,12 +408,17 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.AuditLog,
   ]);
   bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
-  bind(TOKENS.AuthorizeProxyRequestUseCase, (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog]) => new AuthorizeProxyRequestUseCase(...d), [
-    TOKENS.RequestAuthenticator,
-    TOKENS.AccessPolicy,
-    TOKENS.Settings,
-    TOKENS.AuditLog,
-  ]);
+  bind(
+    TOKENS.IdentityAssertions,
+    (subjects: SubjectIdentifiers, keys: SigningKeys, clock: Clock, logger: Logger) =>
+      identityAssertionsOf(config, subjects, clock, logger, providerKeySet(config, keys)),
+    [TOKENS.SubjectIdentifiers, TOKENS.SigningKeys, TOKENS.Clock, TOKENS.Logger],
+  );
+  bind(
+    TOKENS.AuthorizeProxyRequestUseCase,
+    (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog, IdentityAssertions]) => new AuthorizeProxyRequestUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog, TOKENS.IdentityAssertions],
+  );
   bind(
     TOKENS.StartOAuthUseCase,
     (...d: [OAuthProviders, OAuthFlowSealer, Pkce, IdGenerator, Clock, GatewaySettings, OAuthSettings]) => new StartOAuthUseCase(...d),

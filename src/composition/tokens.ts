@@ -13,6 +13,7 @@ import type { AccessPolicy } from '../application/ports/access-policy';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
+import type { IdentityAssertions } from '../application/ports/identity-assertions';
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import type { IdGenerator } from '../application/ports/id-generator';
 import type { LoginAttempts } from '../application/ports/login-attempts';
@@ -104,6 +105,7 @@ export const TOKENS = {
   LogoutUseCase: token<LogoutUseCase>('LogoutUseCase'),
   GetCurrentUserUseCase: token<GetCurrentUserUseCase>('GetCurrentUserUseCase'),
   AuthorizeProxyRequestUseCase: token<AuthorizeProxyRequestUseCase>('AuthorizeProxyRequestUseCase'),
+  IdentityAssertions: token<IdentityAssertions>('IdentityAssertions'),
   StartOAuthUseCase: token<StartOAuthUseCase>('StartOAuthUseCase'),
   CompleteOAuthUseCase: token<CompleteOAuthUseCase>('CompleteOAuthUseCase'),
   HttpSettings: token<HttpSettings>('HttpSettings'),

@@ -21,7 +21,12 @@ export type DenyReason =
 
 /** The outcome for one forward-auth request. */
 export type AccessDecision =
-  | { readonly kind: 'allow'; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'allow';
+      readonly headers?: Readonly<Record<string, string>>;
+      /** The application's rule asks for a signed identity assertion for the upstream (`response.assertion`). */
+      readonly assertion?: boolean;
+    }
   | { readonly kind: 'login_required' }
   /**
    * The application has path rules and the path can be read in ways that name different resources

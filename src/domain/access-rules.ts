@@ -36,6 +36,8 @@ export interface AppRules {
   readonly ipBlock: IpRangeSet;
   readonly ipBypass: IpRangeSet;
   readonly requireTotp: boolean;
+  /** `response.assertion: true`: the upstream gets a signed identity assertion (`Remote-Assertion`). */
+  readonly assertion: boolean;
   /** The allow decision, with the configured upstream headers (and `Authorization` for basicauth). */
   readonly allowed: AccessDecision;
   /** One ready decision per reason, so a refusal allocates nothing. */
@@ -94,7 +96,7 @@ const RESERVED_HEADERS = new Set([
   'retry-after',
 ]);
 
-function decisionsFor(name: string | null, headers: Readonly<Record<string, string>>): Pick<AppRules, 'allowed' | 'denied'> {
+function decisionsFor(name: string | null, headers: Readonly<Record<string, string>>, assertion = false): Pick<AppRules, 'allowed' | 'denied'> {
   const denied = {} as Record<DenyReason, AccessDecision>;
   for (const reason of DENY_REASONS) {
     denied[reason] = Object.freeze({
@@ -104,7 +106,8 @@ function decisionsFor(name: string | null, headers: Readonly<Record<string, stri
       ...(NETWORK_REASONS.has(reason) ? { network: true } : {}),
     });
   }
-  return { allowed: Object.freeze({ kind: 'allow' as const, headers }), denied: Object.freeze(denied) };
+  const allowed = assertion ? { kind: 'allow' as const, headers, assertion: true } : { kind: 'allow' as const, headers };
+  return { allowed: Object.freeze(allowed), denied: Object.freeze(denied) };
 }
 
 function emptyApp(name: string | null): AppRules {
@@ -120,6 +123,7 @@ function emptyApp(name: string | null): AppRules {
     ipBlock: EMPTY_RANGES,
     ipBypass: EMPTY_RANGES,
     requireTotp: false,
+    assertion: false,
     ...decisionsFor(name, Object.freeze({})),
   });
 }
@@ -260,7 +264,7 @@ export function normaliseHostPattern(raw: string): string | null {
 }
 
 function responseHeaders(v: unknown, where: string, readSecret: SecretReader, problems: Problems): Record<string, string> {
-  const response = section(v, where, ['headers', 'basicauth'], problems);
+  const response = section(v, where, ['headers', 'basicauth', 'assertion'], problems);
   // No prototype: a header named `__proto__` must be a problem-free key, not a prototype swap.
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   if (response.headers !== undefined && response.headers !== null) {
@@ -329,6 +333,8 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     problems.add(`${where}.domain`, 'must name at least one host (omit it to match the first host label)');
   }
   const headers = Object.freeze(responseHeaders(doc.response, `${where}.response`, readSecret, problems));
+  const assertion = isRecord(doc.response) ? doc.response.assertion : undefined;
+  if (assertion !== undefined && assertion !== null && typeof assertion !== 'boolean') problems.add(`${where}.response.assertion`, 'must be true or false');
   const app: AppRules = Object.freeze({
     name,
     usersAllow: names(users.allow, `${where}.users.allow`, problems),
@@ -343,7 +349,8 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     ipBlock: ipRanges(ip.block, `${where}.ip.block`, problems),
     ipBypass: ipRanges(ip.bypass, `${where}.ip.bypass`, problems),
     requireTotp: doc.require_second_factor === true || doc.require_totp === true,
-    ...decisionsFor(name, headers),
+    assertion: assertion === true,
+    ...decisionsFor(name, headers, assertion === true),
   });
   return { app, domains };
 }

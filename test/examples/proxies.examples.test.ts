@@ -156,6 +156,27 @@ describe.each<ExampleProxy>(['nginx', 'caddy'])('examples/%s over HTTPS, rendere
     expect(only?.headers['remote-anything']).toBe(proxy === 'caddy' ? undefined : 'x');
   });
 
+  it('never lets a client send its own Remote-Assertion (the signed identity assertion) to the application', async () => {
+    const forged = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJyb290In0.';
+    const { answer, only } = await visit(HOSTS.app, { cookie: sessions.carol, 'remote-assertion': forged });
+    expect(answer.status).toBe(200);
+    expect(only?.headers['remote-user']).toBe('carol');
+    // This application's rule asks for none: the header is absent, not the client's.
+    expect(only?.headers['remote-assertion']).toBeUndefined();
+  });
+
+  it('passes the signed identity assertion to an application whose rule asks for one (response.assertion), replacing a forged one', async () => {
+    const forged = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJyb290In0.';
+    const headers = { authorization: basic('alice', PASSWORDS.alice), 'remote-assertion': forged };
+    const visited = await visit(HOSTS.svc, headers);
+    expect(visited.answer.status).toBe(200);
+    const token = String(visited.only?.headers['remote-assertion'] ?? '');
+    expect(token).not.toBe(forged);
+    const [header, claims] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
+    expect(header).toMatchObject({ alg: 'RS256', typ: 'JWT' });
+    expect(claims).toMatchObject({ iss: stack.appUrl, aud: HOSTS.svc, preferred_username: 'alice' });
+  });
+
   it('keeps forward auth internal: /api/auth/* and the probes are 404 on the login host', async () => {
     for (const path of ['/api/auth/nginx', '/api/auth/caddy', '/api/ready', '/api/health']) {
       const answer = await stack.fetch(HOSTS.auth, path, { headers: { cookie: sessions.alice, accept: 'application/json' } });

@@ -17,6 +17,7 @@ import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
+import type { IdentityAssertions } from '../../src/application/ports/identity-assertions';
 import { GetCurrentUserUseCase } from '../../src/application/use-cases/get-current-user';
 import { LoginUseCase } from '../../src/application/use-cases/login';
 import { LogoutUseCase } from '../../src/application/use-cases/logout';
@@ -56,6 +57,8 @@ export function makeCore(
     attempts?: LoginAttempts;
     /** The user store answers at once, as USERS and a users file do (the synchronous forward-auth path). */
     usersAtOnce?: boolean;
+    /** The signer of `response.assertion` rules (none by default: such rules are refused with store_unavailable). */
+    assertions?: IdentityAssertions;
   } = {},
 ) {
   const clock = new FixedClock();
@@ -140,7 +143,7 @@ export function makeCore(
     revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
-    authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit),
+    authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit, options.assertions ?? null),
   };
 }
 

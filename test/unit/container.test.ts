@@ -12,6 +12,7 @@ import { RequestAuthenticator } from '../../src/application/services/request-aut
 import type { GatewaySettings } from '../../src/application/settings';
 import type { OAuthSettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
+import { NodeCryptoIdentityAssertions } from '../../src/adapters/crypto/node-crypto-identity-assertions';
 import { CheckReadinessUseCase } from '../../src/application/use-cases/check-readiness';
 import { CompleteOAuthUseCase } from '../../src/application/use-cases/complete-oauth';
 import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
@@ -137,6 +138,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   LogoutUseCase: isA(LogoutUseCase),
   GetCurrentUserUseCase: isA(GetCurrentUserUseCase),
   AuthorizeProxyRequestUseCase: isA(AuthorizeProxyRequestUseCase),
+  IdentityAssertions: isA(NodeCryptoIdentityAssertions),
   StartOAuthUseCase: isA(StartOAuthUseCase),
   HandoffCodes: isA(InMemoryHandoffCodes),
   HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),

@@ -7,6 +7,7 @@ import type {
 } from '../../application/use-cases/authorize-proxy-request';
 import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
+import { ASSERTION_HEADER } from '../../domain/identity-assertion';
 import type { Identity } from '../../domain/session';
 import type { Answer, HeaderPair } from './answer';
 import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
@@ -31,6 +32,8 @@ const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
 /** Unauthenticated answers kept per context (see loginRefusals), and the longest return target kept. */
 const LOGIN_REFUSALS_MAX = 256;
 const LOGIN_REFUSAL_TARGET_MAX_LENGTH = 1024;
+/** Ready answers that carry an assertion, kept at most (identity × application × proxy pairs in use). */
+const MAX_ASSERTED_DECISIONS = 4096;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -120,6 +123,25 @@ export function forwardAuthDecider(
   // (and dies with them); headers the policy adds make a fresh array, and a fresh answer.
   const allowedDecisions = new WeakMap<readonly HeaderPair[], ForwardAuthDecision[]>();
   const anonymousDecisions: ForwardAuthDecision[] = [];
+  // An assertion names its audience and identity, so it and the proxy settle the whole answer: one
+  // answer per assertion string (reused as long as the signer reuses the token), bounded by value.
+  const assertedDecisions = new Map<string, ForwardAuthDecision[]>();
+  const asserted = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, assertion: string): ForwardAuthDecision => {
+    // Keyed by the signer's own cached string, whose hash V8 keeps: no per-request concatenation.
+    let byProxy = assertedDecisions.get(assertion);
+    if (byProxy === undefined) {
+      // Renewed tokens replace old ones every few minutes: start over rather than grow without end.
+      if (assertedDecisions.size >= MAX_ASSERTED_DECISIONS) assertedDecisions.clear();
+      byProxy = [];
+      assertedDecisions.set(assertion, byProxy);
+    }
+    let made = byProxy[known];
+    if (made === undefined) {
+      const headers = [...(allowed(identity, policy, known).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
+      made = byProxy[known] = Object.freeze({ answer: forwardAuthAllowed(headers), proxyIndex: known, outcome: OUTCOME.allowed });
+    }
+    return made;
+  };
   /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
   const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex): ForwardAuthDecision => {
     let cleaned: readonly HeaderPair[] | null = null;
@@ -142,7 +164,10 @@ export function forwardAuthDecider(
   };
 
   const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
-    if (result.ok) return allowed(result.value.identity, result.value.headers, known);
+    if (result.ok) {
+      const { identity, headers, assertion } = result.value;
+      return assertion === undefined ? allowed(identity, headers, known) : asserted(identity, headers, known, assertion);
+    }
     const error = result.error;
     if (error.code !== 'unauthenticated') {
       const context = apiMode ? contexts[known].api : contexts[known].browser;

@@ -5,6 +5,7 @@ import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AccessPolicy } from '../ports/access-policy';
 import type { AuditLog } from '../ports/audit-log';
+import type { IdentityAssertions } from '../ports/identity-assertions';
 import { isPending, type Awaitable } from '../ports/awaitable';
 import type { Authentication, RequestAuthenticator, RequestCredentials } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
@@ -18,6 +19,8 @@ export interface AuthorizeProxyRequestOutput {
   readonly identity: Identity | null;
   /** Extra headers the policy wants the upstream to receive. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A signed identity assertion for the upstream, present only when the application's rule asks for one and someone is logged in. */
+  readonly assertion?: string;
 }
 
 export type AuthorizeProxyRequestError =
@@ -48,6 +51,15 @@ const RETURN_TARGET_MAX_LENGTH = 1024;
 type UnauthenticatedError = AuthorizeProxyRequestError & { code: 'unauthenticated' };
 const NO_RETURN: UnauthenticatedError = Object.freeze({ code: 'unauthenticated', returnTo: null });
 
+/** Fails closed: an upstream whose rule asks for an assertion never gets the request without one. */
+function withAssertion(
+  identity: Identity,
+  headers: Readonly<Record<string, string>>,
+  assertion: string | null,
+): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
+  return assertion === null ? err({ code: 'store_unavailable' }) : ok({ identity, headers, assertion });
+}
+
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
   /**
@@ -65,6 +77,7 @@ export class AuthorizeProxyRequestUseCase {
     private readonly policy: AccessPolicy,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    private readonly assertions: IdentityAssertions | null = null,
   ) {}
 
   /**
@@ -90,15 +103,21 @@ export class AuthorizeProxyRequestUseCase {
     input: AuthorizeProxyRequestInput,
     original: OriginalRequest | null,
     auth: Authentication,
-  ): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
+  ): Awaitable<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     const identity = auth.kind === 'session' || auth.kind === 'basic' ? auth.identity : null;
 
     const decision = this.policy.decide({ original, identity, ip: input.ip });
     switch (decision.kind) {
-      case 'allow':
-        return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+      case 'allow': {
+        if (decision.assertion !== true || identity === null) return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+        // The audience is the application's host: without one named by the proxy there is nothing to sign for.
+        if (original === null) return err({ code: 'bad_forwarded_headers', field: 'host', problem: 'missing' });
+        const headers = decision.headers ?? NO_HEADERS;
+        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname);
+        return isPending(assertion) ? assertion.then((a) => withAssertion(identity, headers, a)) : withAssertion(identity, headers, assertion);
+      }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
         return err(this.unauthenticated(original));

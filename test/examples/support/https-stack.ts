@@ -154,6 +154,7 @@ apps:
     domain: [${HOSTS.svc}]
     response:
       basicauth: { username: svc, password_file: ${passwordFile} }
+      assertion: true
 `;
 
 /**

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as client from 'openid-client';
+import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import { verifyRs256 } from '../../support/jwt';
+import type { RunningGateway } from '../../support/server';
+import { SESSION_COOKIE } from '../../support/http';
+
+/**
+ * The signed identity assertion against the OpenID Connect provider it shares keys and subjects
+ * with: fetched through discovery's `jwks_uri` as a relying party would, the provider's key
+ * verifies it, and its `sub` is the one the same person gets in an ID token.
+ */
+const CALLBACK = 'http://rp.example.test/callback';
+const dir = mkdtempSync(join(tmpdir(), 'portcullis-assertion-jwks-'));
+const rules = join(dir, 'access.yaml');
+
+jest.setTimeout(30_000);
+
+describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub)', () => {
+  let gw: RunningGateway & { dir: string };
+  let app: client.Configuration;
+
+  beforeAll(async () => {
+    writeFileSync(rules, 'apps:\n  wiki:\n    domain: wiki.example.test\n    response:\n      assertion: true\n');
+    gw = await startOidcGateway({
+      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
+      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
+      ACCESS_CONFIG: rules,
+    });
+    app = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+  }, 30_000);
+  afterAll(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function idTokenOf(browser: Browser): Promise<{ sub: string; kid: unknown }> {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(app, {
+      redirect_uri: CALLBACK,
+      scope: 'openid email profile groups',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    const done = await browser.follow(url.toString());
+    const tokens = await client.authorizationCodeGrant(app, done.url, { pkceCodeVerifier: verifier, expectedState: state });
+    const header = JSON.parse(Buffer.from((tokens.id_token ?? '').split('.')[0], 'base64url').toString('utf8')) as { kid?: unknown };
+    return { sub: tokens.claims()?.sub ?? '', kid: header.kid };
+  }
+
+  it('verifies against the published JWKS with the ID token key, and names the person by the ID token sub', async () => {
+    const browser = new Browser(gw.url);
+    await browser.login('alice', OIDC_PEOPLE.alice.password);
+    const idToken = await idTokenOf(browser);
+
+    const res = await fetch(`${gw.url}/api/auth/traefik`, {
+      headers: {
+        accept: 'application/json',
+        cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'wiki.example.test',
+        'x-forwarded-uri': '/',
+      },
+    });
+    expect(res.status).toBe(200);
+    const jwksUri = app.serverMetadata().jwks_uri ?? '';
+    const jwks = (await (await fetch(jwksUri)).json()) as { keys: Record<string, unknown>[] };
+    // Public halves only.
+    for (const key of jwks.keys) expect(key).not.toHaveProperty('d');
+    const { header, claims } = verifyRs256(res.headers.get('remote-assertion') ?? '', jwks);
+    expect(header.kid).toBe(idToken.kid);
+    expect(claims).toMatchObject({
+      iss: gw.url,
+      aud: 'wiki.example.test',
+      sub: idToken.sub,
+      email: OIDC_PEOPLE.alice.email,
+      groups: OIDC_PEOPLE.alice.groups,
+    });
+  });
+});

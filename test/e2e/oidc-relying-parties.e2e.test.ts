@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { freePort } from '../support/net';
+import { relyingPartyRedirectUri, startApacheRelyingParty, startLoopbackProxy, type RelyingParty } from './support/apache';
+import { echoed, submitPassword, totpCode } from './support/flows';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * One login for OpenID Connect applications and forward-auth applications, in Chromium: Apache
+ * with mod_auth_openidc (Debian's packages) protects a page on two virtual hosts, each its own
+ * client of the gateway's provider (OIDC_CLIENTS_RP1_*, OIDC_CLIENTS_RP2_*), and the echo app sits
+ * behind real nginx with forward auth. A person logs in once through the gateway's UI (password,
+ * then TOTP) and reaches all three without typing again.
+ */
+let stack: Stack;
+let rp: RelyingParty;
+let closeProxy: () => Promise<void> = async () => undefined;
+
+const RP1 = { host: 'rp1.example.test', clientId: 'apache-rp1', clientSecret: 'apache-rp1-secret-0123456789-0123456789' };
+const RP2 = { host: 'rp2.example.test', clientId: 'apache-rp2', clientSecret: 'apache-rp2-secret-0123456789-0123456789' };
+
+beforeAll(async () => {
+  const rpPort = await freePort();
+  stack = await startStack({
+    proxies: ['nginx'],
+    accounts: [{ username: 'tess', totp: true }, { username: 'una' }],
+    env: {
+      OIDC_CLIENTS_RP1_CLIENT_ID: RP1.clientId,
+      OIDC_CLIENTS_RP1_CLIENT_SECRET: RP1.clientSecret,
+      OIDC_CLIENTS_RP1_REDIRECT_URIS: relyingPartyRedirectUri(RP1.host, rpPort),
+      OIDC_CLIENTS_RP1_NAME: 'Apache one',
+      OIDC_CLIENTS_RP2_CLIENT_ID: RP2.clientId,
+      OIDC_CLIENTS_RP2_CLIENT_SECRET: RP2.clientSecret,
+      OIDC_CLIENTS_RP2_REDIRECT_URIS: relyingPartyRedirectUri(RP2.host, rpPort),
+      OIDC_CLIENTS_RP2_NAME: 'Apache two',
+    },
+  });
+  const proxy = await startLoopbackProxy();
+  closeProxy = proxy.close;
+  rp = await startApacheRelyingParty(join(stack.dir, 'apache'), {
+    issuer: stack.gatewayUrl,
+    port: rpPort,
+    sites: [RP1, RP2],
+    outgoingProxy: `127.0.0.1:${proxy.port}`,
+  });
+});
+
+afterAll(async () => {
+  await rp?.stop();
+  await closeProxy();
+  await stack?.stop();
+});
+
+/** What the Apache page shows of the identity mod_auth_openidc established. */
+async function rpIdentity(page: Page): Promise<{ host: string; user: string; email: string }> {
+  return {
+    host: (await page.locator('#host').textContent()) ?? '',
+    user: (await page.locator('#remote-user').textContent()) ?? '',
+    email: (await page.locator('#email').textContent()) ?? '',
+  };
+}
+
+test('logs in once through the gateway (password, then TOTP) for an Apache relying party, then single sign-on into a second client and a forward-auth app', async () => {
+  const tess = stack.accounts.tess;
+  const { context, page, problems } = await stack.newPage();
+
+  // 1. The relying party sends the browser to the gateway's provider, which shows the gateway's own login page.
+  await page.goto(rp.protectedUrl(RP1.host));
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  await submitPassword(page, tess.username, tess.password);
+  await page.waitForURL(`${stack.gatewayUrl}/totp**`);
+  await page.getByLabel('One-time code').fill(await totpCode(tess));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL(rp.protectedUrl(RP1.host));
+  const first = await rpIdentity(page);
+  expect(first.host).toBe(RP1.host);
+  // REMOTE_USER is the provider's `sub`: opaque, stable, not the username or the e-mail.
+  expect(first.user).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  // 2. The second client: the gateway session answers at once, no login page, no typing.
+  const seen: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) seen.push(frame.url());
+  });
+  await page.goto(rp.protectedUrl(RP2.host));
+  await page.waitForURL(rp.protectedUrl(RP2.host));
+  const second = await rpIdentity(page);
+  expect(second.host).toBe(RP2.host);
+  expect(second.user).toBe(first.user);
+  expect(seen.some((u) => u.startsWith(`${stack.gatewayUrl}/login`) || u.startsWith(`${stack.gatewayUrl}/totp`))).toBe(false);
+
+  // 3. The forward-auth application behind nginx: the same login, no typing.
+  const site = stack.sites.nginx!;
+  await page.goto(`${site.url}/after-oidc`);
+  await page.waitForURL(`${site.url}/after-oidc`);
+  await expect(echoed(page, 'remote-user')).resolves.toBe(tess.username);
+
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test('a login at a forward-auth application covers the OpenID Connect clients too', async () => {
+  const una = stack.accounts.una;
+  const { context, page } = await stack.newPage();
+  const site = stack.sites.nginx!;
+  await page.goto(`${site.url}/first`);
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  await submitPassword(page, una.username, una.password);
+  // A forward-auth login ends on the continue page (plain http here); an OIDC login does not.
+  await page.waitForURL(`${stack.gatewayUrl}/continue?**`);
+  await page.getByRole('link', { name: 'Continue' }).click();
+  await page.waitForURL(`${site.url}/first`);
+  await expect(echoed(page, 'remote-user')).resolves.toBe(una.username);
+
+  await page.goto(rp.protectedUrl(RP1.host));
+  await page.waitForURL(rp.protectedUrl(RP1.host));
+  expect((await rpIdentity(page)).user).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await context.close();
+});
