@@ -69,6 +69,9 @@ async function hidePasskeys(a: Authenticator): Promise<() => Promise<void>> {
 
 async function clickPasskeyButton(page: Page, restore: () => Promise<void>): Promise<void> {
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+  // The page asks for autofill only after fetching its options: give the passkeys back once that
+  // request is pending, or the autofill (not the button) would take them.
+  await page.waitForFunction('window.conditionalPending === true');
   await restore();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
 }
@@ -102,8 +105,18 @@ async function logOut(page: Page, a: Authenticator): Promise<() => Promise<void>
   return restore;
 }
 
-function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  return stack.newPage();
+/** A page that notes, in `window.conditionalPending`, when it has started a passkey autofill request. */
+async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const opened = await stack.newPage();
+  // A string: the tests compile without the DOM's types.
+  await opened.page.addInitScript(`{
+    const get = navigator.credentials.get.bind(navigator.credentials);
+    navigator.credentials.get = (options) => {
+      window.conditionalPending = options?.mediation === 'conditional';
+      return get(options);
+    };
+  }`);
+  return opened;
 }
 
 function gatewayLog(): string {
