@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import { APP_SECRET, Browser, discoverClient, loggedInBrowser, pkceAuthorization, startOidcGateway } from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
@@ -31,28 +31,16 @@ describe('OpenID Connect provider: attacks and bad input', () => {
       OIDC_CLIENTS_OTHER_CLIENT_SECRET: `${APP_SECRET}-other`,
       OIDC_CLIENTS_OTHER_REDIRECT_URIS: 'https://other.example.test/cb',
     });
-    const options = { execute: [client.allowInsecureRequests] };
-    app = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, options);
-    spa = await client.discovery(new URL(gw.url), 'spa', undefined, client.None(), options);
-    other = await client.discovery(new URL(gw.url), 'other', `${APP_SECRET}-other`, undefined, options);
+    app = await discoverClient(gw.url, 'app', APP_SECRET);
+    spa = await discoverClient(gw.url, 'spa');
+    other = await discoverClient(gw.url, 'other', `${APP_SECRET}-other`);
   });
   afterAll(() => gw.close());
 
-  const loggedIn = async (): Promise<Browser> => {
-    const browser = new Browser(gw.url);
-    await browser.login('alice', OIDC_PEOPLE.alice.password);
-    return browser;
-  };
+  const loggedIn = (): Promise<Browser> => loggedInBrowser(gw.url);
 
   async function codeFor(browser: Browser, config = app, redirectUri = CALLBACK) {
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
+    const { url, verifier } = await pkceAuthorization(config, redirectUri, { scope: 'openid email', state: 's' });
     const done = await browser.follow(url.toString());
     expect(done.url.searchParams.get('code')).toEqual(expect.any(String));
     return { callback: done.url, verifier };
