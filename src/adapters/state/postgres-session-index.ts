@@ -1,6 +1,7 @@
 import type { Clock } from '../../application/ports/clock';
 import type { IndexedSession, SessionIndex, SessionSighting } from '../../application/ports/session-index';
 import type { PostgresDatabase } from '../postgres/postgres-database';
+import { sessionOfRow } from './session-rows';
 
 interface Row {
   id: string;
@@ -39,16 +40,7 @@ export class PostgresSessionIndex implements SessionIndex {
       username.toLowerCase(),
       this.clock.now(),
     ]);
-    return rows.map((row) => ({
-      id: row.id,
-      username: row.username,
-      method: row.method,
-      userAgent: row.user_agent,
-      address: row.address,
-      startedAt: Number(row.started),
-      expiresAt: Number(row.until),
-      lastSeenAt: Number(row.last_seen),
-    }));
+    return rows.map(sessionOfRow);
   }
 
   async touch(sightings: readonly SessionSighting[]): Promise<void> {
