@@ -20,6 +20,18 @@ export const OIDC_PEOPLE = {
 /** A confidential client's secret in the tests (at least 32 characters). */
 export const APP_SECRET = 'app-secret-0123456789-0123456789-abcdef';
 
+/** The relying party the contract tests play, and its registered callback. */
+export const RP = 'https://rp.example.test';
+export const CALLBACK = `${RP}/callback`;
+
+/** The confidential client `app` of {@link RP}: id, secret, callback and the page after logout. */
+export const APP_CLIENT_ENV: Record<string, string> = {
+  OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+  OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
+  OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
+  OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+};
+
 /**
  * Starts the real gateway on 127.0.0.1 with APP_URL = its own address (issuer = APP_URL exactly, so
  * a relying-party library can discover it), a users file of {@link OIDC_PEOPLE} and `env` on top.

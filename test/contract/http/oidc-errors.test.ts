@@ -1,12 +1,19 @@
 import * as client from 'openid-client';
-import { APP_SECRET, Browser, discoverClient, loggedInBrowser, pkceAuthorization, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
 
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 const SPA_CALLBACK = 'http://localhost:5173/callback';
 
 /**
@@ -20,10 +27,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   let other: client.Configuration;
   beforeAll(async () => {
     gw = await startOidcGateway({
-      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-      OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+      ...APP_CLIENT_ENV,
       OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
       OIDC_CLIENTS_SPA_PUBLIC: 'true',
       OIDC_CLIENTS_SPA_REDIRECT_URIS: SPA_CALLBACK,

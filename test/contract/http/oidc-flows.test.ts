@@ -2,14 +2,23 @@ import * as client from 'openid-client';
 import { TOKENS } from '../../../src/composition/tokens';
 import { capturedLogger } from '../../support/loggers';
 import { SESSION_COOKIE, totpCode } from '../../support/http';
-import { APP_SECRET, Browser, discoverClient, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  RP,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  OIDC_PEOPLE,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
 
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 const SPA = 'http://localhost:5173';
 const ADMIN = 'https://admin.example.test';
 
@@ -23,10 +32,7 @@ describe('OpenID Connect flows against the running gateway', () => {
     gw = await startOidcGateway(
       {
         LOG_LEVEL: 'info',
-        OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-        OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-        OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-        OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+        ...APP_CLIENT_ENV,
         OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
         OIDC_CLIENTS_SPA_PUBLIC: 'true',
         OIDC_CLIENTS_SPA_REDIRECT_URIS: `${SPA}/callback`,

@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as client from 'openid-client';
 import { rawRequest } from '../../support/http';
-import { APP_SECRET, Browser, discoverClient, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  OIDC_PEOPLE,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
-
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
@@ -18,10 +25,7 @@ describe('the OpenID Connect provider', () => {
   let rp: client.Configuration;
   beforeAll(async () => {
     gw = await startOidcGateway({
-      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-      OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+      ...APP_CLIENT_ENV,
       OIDC_CLIENTS_APP_NAME: 'The App',
     });
     rp = await discoverClient(gw.url, 'app', APP_SECRET);
