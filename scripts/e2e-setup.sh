@@ -6,6 +6,7 @@
 # The suite starts its own nginx and caddy as child processes; the packages' system services are
 # neither needed nor started by this script.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
 
 missing=()
 command -v nginx >/dev/null 2>&1 || missing+=(nginx)
@@ -22,23 +23,8 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-
+use_sudo_unless_root
 echo "e2e-setup: installing ${missing[*]}"
-# Other jobs on the machine may hold the dpkg lock for a while: wait for it rather than fail.
-APT_OPTS=(-o DPkg::Lock::Timeout=600 -o Acquire::Retries=3)
-export DEBIAN_FRONTEND=noninteractive
-# Do not start the packages' own services (nginx would grab port 80); the suite runs its own.
-policy_created=""
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-  printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
-  $SUDO chmod +x /usr/sbin/policy-rc.d
-  policy_created=1
-fi
-cleanup() { if [ -n "$policy_created" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi; }
-trap cleanup EXIT
-
-$SUDO apt-get "${APT_OPTS[@]}" update -qq
-$SUDO apt-get "${APT_OPTS[@]}" install -y -qq --no-install-recommends "${missing[@]}" fonts-dejavu-core >/dev/null
+hold_service_starts
+apt_install "${missing[@]}" fonts-dejavu-core
 echo "e2e-setup: done ($(nginx -v 2>&1); caddy $(caddy version 2>/dev/null | cut -d' ' -f1); $(/usr/bin/chromium --version 2>/dev/null))"

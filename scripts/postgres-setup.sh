@@ -3,6 +3,7 @@
 # postgresql). The tests create their own throwaway cluster (initdb into a temp dir, a free
 # loopback port) and remove it; the Debian service and its default cluster are never started here.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
 have_server() {
   command -v initdb >/dev/null 2>&1 && return 0
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
@@ -19,14 +20,7 @@ if [ "$(id -u)" != "0" ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 # Do not start the package's own service (it would take port 5432 and a cluster of its own).
-policy_created=""
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-  printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
-  $SUDO chmod +x /usr/sbin/policy-rc.d
-  policy_created=1
-fi
-cleanup() { if [ -n "$policy_created" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi; }
-trap cleanup EXIT
+hold_service_starts
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends postgresql >/dev/null
 have_server

@@ -1,39 +1,9 @@
-import * as ioredis from 'ioredis';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisHandoffCodes } from '../../src/adapters/state/redis-handoff-codes';
 import { handoffCodesContract } from '../contract/ports/handoff-codes.contract';
-import type { ContractEnv } from '../contract/ports/harness';
 import { FixedClock } from '../support/fakes';
-import { silentLogger } from '../support/loggers';
-import { RedisServer } from '../support/redis-server';
+import { sharedRedis } from './support/shared-redis';
 
-let server: RedisServer;
-let target: RedisTarget;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-async function connect(prefix = `h${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ ioredis, target, prefix, logger: silentLogger });
-  connections.push(c);
-  await c.ready();
-  return c;
-}
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  target = server.target;
-});
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await server.stop();
-});
-
-async function perTest(env: ContractEnv): Promise<RedisConnection> {
-  const c = await connect();
-  env.onCleanup(() => c.close());
-  return c;
-}
+const { connect, perTest } = sharedRedis('h');
 
 handoffCodesContract('RedisHandoffCodes', async (env) => new RedisHandoffCodes(await perTest(env), env.clock));
 

@@ -1,44 +1,13 @@
-import * as ioredis from 'ioredis';
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../src/adapters/crypto/aes-gcm-signing-keys';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisOidcArtifacts } from '../../src/adapters/state/redis-oidc-artifacts';
 import { RedisSigningKeys } from '../../src/adapters/state/redis-signing-keys';
 import { oidcArtifactsContract } from '../contract/ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../contract/ports/signing-keys.contract';
-import type { ContractEnv } from '../contract/ports/harness';
-import { silentLogger } from '../support/loggers';
-import { RedisServer } from '../support/redis-server';
+import { sharedRedis } from './support/shared-redis';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
 
-let server: RedisServer;
-let target: RedisTarget;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-/** A connection with a prefix of its own (an empty store on the shared server), or the prefix given (two replicas of one gateway). */
-async function connect(prefix = `oidc${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ ioredis, target, prefix, logger: silentLogger });
-  connections.push(c);
-  await c.ready();
-  return c;
-}
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  target = server.target;
-});
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await server.stop();
-});
-
-async function perTest(env: ContractEnv): Promise<RedisConnection> {
-  const c = await connect();
-  env.onCleanup(() => c.close());
-  return c;
-}
+const { connect, perTest } = sharedRedis('oidc');
 
 // Expiry runs on Redis's own clock (PEXPIRE): the clock-moving tests are replaced by the real-time ones below.
 oidcArtifactsContract('RedisOidcArtifacts', async (env) => new RedisOidcArtifacts(await perTest(env)), { followsClock: false });

@@ -1,6 +1,3 @@
-import * as ioredis from 'ioredis';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import type { RedisTarget } from '../../src/adapters/redis/redis-url';
 import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
@@ -15,38 +12,11 @@ import { revokedSessionsContract } from '../contract/ports/revoked-sessions.cont
 import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
 import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contract';
 import { FixedClock } from '../support/fakes';
-import type { ContractEnv } from '../contract/ports/harness';
 import { RedisServer } from '../support/redis-server';
+import { sharedRedis } from './support/shared-redis';
 import { eventually } from '../support/wait';
 
-let server: RedisServer;
-let target: RedisTarget;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-/** A connection with a prefix of its own, so each test starts from an empty store on the shared server. */
-async function connect(prefix = `t${(prefixes += 1)}:`): Promise<RedisConnection> {
-  const c = new RedisConnection({ ioredis, target, prefix, logger: silentLogger });
-  connections.push(c);
-  await c.ready();
-  return c;
-}
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  target = server.target;
-});
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await server.stop();
-});
-
-/** A fresh connection per test, closed after it: the shared contract harness runs the same suites as for the in-memory adapters. */
-async function perTest(env: ContractEnv): Promise<RedisConnection> {
-  const c = await connect();
-  env.onCleanup(() => c.close());
-  return c;
-}
+const { connect, connectTo, perTest } = sharedRedis('t');
 
 loginAttemptsContract('RedisLoginAttempts', async (env) => new RedisLoginAttempts(await perTest(env)));
 revokedSessionsContract('RedisRevokedSessions', async (env) => {
@@ -153,9 +123,7 @@ describe('Redis stores shared by two replicas', () => {
 describe('Redis stores while Redis is down', () => {
   it('fail closed for locks and TOTP claims, answer revocations from memory, and recover by themselves', async () => {
     const own = await RedisServer.start();
-    const c = new RedisConnection({ ioredis, target: own.target, prefix: 'down:', logger: silentLogger });
-    connections.push(c);
-    await c.ready();
+    const c = await connectTo(own.target, 'down:');
     const clock = new FixedClock();
     const attempts = new RedisLoginAttempts(c);
     const steps = new RedisUsedTotpSteps(c, clock);

@@ -1,25 +1,29 @@
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 
 export interface HostReply {
   readonly status: number;
   readonly location: string | null;
   readonly cookies: string[];
   readonly body: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** What a test may set on a {@link hostRequest}: the session cookie, a JSON body (sets its content type), other headers. */
+export interface HostRequestOptions {
+  readonly cookie?: string;
+  readonly method?: string;
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
 }
 
 /**
  * One request to a gateway on 127.0.0.1 as a proxy in front of `origin` passes it on: the Host
  * header names that gateway URL (issue 17 tells its gateway URLs apart by Host).
  */
-export function hostRequest(
-  gatewayUrl: string,
-  origin: string,
-  path: string,
-  options: { cookie?: string; method?: string; body?: string } = {},
-): Promise<HostReply> {
+export function hostRequest(gatewayUrl: string, origin: string, path: string, options: HostRequestOptions = {}): Promise<HostReply> {
   const port = Number(new URL(gatewayUrl).port);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: new URL(origin).host };
+    const headers: Record<string, string> = { host: new URL(origin).host, ...(options.headers ?? {}) };
     if (options.cookie !== undefined) headers.cookie = options.cookie;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers }, (res) => {
@@ -31,6 +35,7 @@ export function hostRequest(
           location: typeof res.headers.location === 'string' ? res.headers.location : null,
           cookies: res.headers['set-cookie'] ?? [],
           body: Buffer.concat(chunks).toString('utf8'),
+          headers: res.headers,
         }),
       );
     });

@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as client from 'openid-client';
 import { loadConfig } from '../../src/composition/config';
 import type { Overrides } from '../../src/composition/container';
 import { createGateway } from '../../src/composition/gateway';
 import { TEST_SECRET, cachedHashOf, TOTP_SECRET } from './credentials';
 import { tempDataDir } from './data-dir';
-import { SESSION_COOKIE } from './http';
+import { SESSION_COOKIE, totpCode } from './http';
 import { freePort } from './net';
 import type { RunningGateway } from './server';
 
@@ -18,6 +19,18 @@ export const OIDC_PEOPLE = {
 
 /** A confidential client's secret in the tests (at least 32 characters). */
 export const APP_SECRET = 'app-secret-0123456789-0123456789-abcdef';
+
+/** The relying party the contract tests play, and its registered callback. */
+export const RP = 'https://rp.example.test';
+export const CALLBACK = `${RP}/callback`;
+
+/** The confidential client `app` of {@link RP}: id, secret, callback and the page after logout. */
+export const APP_CLIENT_ENV: Record<string, string> = {
+  OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+  OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
+  OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
+  OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+};
 
 /**
  * Starts the real gateway on 127.0.0.1 with APP_URL = its own address (issuer = APP_URL exactly, so
@@ -129,4 +142,35 @@ export class Browser {
     }
     throw new Error('too many redirects');
   }
+}
+
+/** A relying party of the gateway at `origin`, found by discovery (plain http on loopback allowed); a public client when there is no secret. */
+export function discoverClient(origin: string, clientId: string, secret?: string): Promise<client.Configuration> {
+  return client.discovery(new URL(origin), clientId, secret, secret === undefined ? client.None() : undefined, { execute: [client.allowInsecureRequests] });
+}
+
+/** The start of a code flow with PKCE (S256) and a random state; `params` add to or override the request. */
+export async function pkceAuthorization(
+  config: client.Configuration,
+  redirectUri: string,
+  params: Record<string, string> = {},
+): Promise<{ url: URL; verifier: string; state: string }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const request: Record<string, string> = {
+    redirect_uri: redirectUri,
+    scope: 'openid email profile groups',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state: client.randomState(),
+    ...params,
+  };
+  return { url: client.buildAuthorizationUrl(config, request), verifier, state: request.state };
+}
+
+/** A browser logged in to the gateway at `origin` as one of {@link OIDC_PEOPLE} (with a TOTP code for the one who has a second factor). */
+export async function loggedInBrowser(origin: string, name: keyof typeof OIDC_PEOPLE = 'alice'): Promise<Browser> {
+  const browser = new Browser(origin);
+  const person = OIDC_PEOPLE[name];
+  await browser.login(name, person.password, 'totp' in person ? () => totpCode() : undefined);
+  return browser;
 }

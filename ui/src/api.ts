@@ -28,7 +28,8 @@ function retryAfterOf(record: Record<string, unknown>, header: string | null): n
   return null;
 }
 
-async function call<C extends string = AnswerCode>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<C>> {
+/** One request to the gateway's JSON API, read into an {@link Answer}; {@link UnreachableError} when there is no JSON answer. */
+export async function call<C extends string = AnswerCode>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<C>> {
   let res: Response;
   try {
     res = await fetch(path, {

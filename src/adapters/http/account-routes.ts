@@ -10,7 +10,7 @@ import type {
 } from '../../application/use-cases/revoke-account-sessions';
 import type { Result } from '../../domain/result';
 import { answer, type Answer } from './answer';
-import { invalidFields, STORE_UNAVAILABLE, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { invalidFields, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
 import { clearCookie, SESSION_COOKIE, type CookieSettings } from './cookies';
 import type { HttpSettings } from './http-settings';
 import { jsonBody } from './json-body';
@@ -33,10 +33,6 @@ export const ACCOUNT_API_METHODS: ReadonlyArray<readonly [string, readonly strin
 const JSON_TYPES = ['application/json', '+json'];
 /** Session ids are random tokens; anything longer is not one of ours. */
 const MAX_ID_LENGTH = 128;
-
-function unmapped(what: string, value: never): never {
-  throw new Error(`unmapped ${what} outcome ${String(value)}`);
-}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

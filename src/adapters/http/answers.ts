@@ -17,7 +17,8 @@ import { FLOW_ID_PATTERN } from '../../domain/oauth-flow';
 // table in messages.ts. Each maps its error codes in an exhaustive switch: a new code is a compile
 // error here until it has an answer.
 
-function unmapped(what: string, value: never): never {
+/** The `default` of those switches: unreachable while every code is mapped (a new one fails to compile first). */
+export function unmapped(what: string, value: never): never {
   throw new Error(`unmapped ${what} outcome ${String(value)}`);
 }
 
@@ -38,7 +39,8 @@ export function invalidFields(fields: readonly string[]): Answer {
   return answer(400, 'invalid_fields', [fields], { fields: { fields } });
 }
 
-function locked(retryAfter: number): Answer {
+/** 429 for a locked account (a password, TOTP or passkey login alike). */
+export function locked(retryAfter: number): Answer {
   // `retryAfter` in the body too, so a client never reads the wait out of the message.
   return answer(429, 'account_locked', [retryAfter], { fields: { retryAfter }, headers: [['retry-after', String(retryAfter)]] });
 }

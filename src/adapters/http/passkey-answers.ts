@@ -7,7 +7,7 @@ import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } fr
 import type { Passkey } from '../../domain/passkey';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
-import { STORE_UNAVAILABLE } from './answers';
+import { locked, STORE_UNAVAILABLE, unmapped } from './answers';
 import { clearCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 
 // One pure function per passkey use case, from its result to an answer (see answers.ts).
@@ -22,14 +22,6 @@ export const PASSKEY_COOKIES = {
 export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
 const NOT_LOGGED_IN = fixed(401, 'not_logged_in');
 
-function unmapped(what: string, value: never): never {
-  throw new Error(`unmapped ${what} outcome ${String(value)}`);
-}
-
-function locked(retryAfter: number): Answer {
-  return answer(429, 'account_locked', [retryAfter], { fields: { retryAfter }, headers: [['retry-after', String(retryAfter)]] });
-}
-
 /** What the account page shows of a passkey: never its public key. */
 export function passkeyView(p: Passkey): Record<string, unknown> {
   return {
@@ -41,9 +33,19 @@ export function passkeyView(p: Passkey): Record<string, unknown> {
   };
 }
 
-function ceremonyCookie(name: string, token: string, expiresAt: number, now: number, cookies: CookieSettings): string {
-  // Host-only: only the gateway reads it, never a protected app on the cookie domain.
-  return setCookie(name, token, Math.max(1, (expiresAt - now) / 1000), cookies, { hostOnly: true });
+/** The options a browser's WebAuthn call takes, with the sealed ceremony in the cookie named for its purpose. */
+function ceremonyOptions(
+  cookieName: string,
+  started: { readonly options: unknown; readonly challengeToken: string; readonly expiresAt: number },
+  now: number,
+  cookies: CookieSettings,
+): Answer {
+  const { options, challengeToken, expiresAt } = started;
+  return answer(200, 'passkey_options', [], {
+    fields: { options },
+    // Host-only: only the gateway reads it, never a protected app on the cookie domain.
+    cookies: [setCookie(cookieName, challengeToken, Math.max(1, (expiresAt - now) / 1000), cookies, { hostOnly: true })],
+  });
 }
 
 export function registrationOptionsAnswer(
@@ -51,13 +53,7 @@ export function registrationOptionsAnswer(
   cookies: CookieSettings,
   now: number,
 ): Answer {
-  if (result.ok) {
-    const { options, challengeToken, expiresAt } = result.value;
-    return answer(200, 'passkey_options', [], {
-      fields: { options },
-      cookies: [ceremonyCookie(PASSKEY_COOKIES.register, challengeToken, expiresAt, now, cookies)],
-    });
-  }
+  if (result.ok) return ceremonyOptions(PASSKEY_COOKIES.register, result.value, now, cookies);
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
@@ -104,13 +100,7 @@ export function loginOptionsAnswer(
   cookies: CookieSettings,
   now: number,
 ): Answer {
-  if (result.ok) {
-    const { options, challengeToken, expiresAt } = result.value;
-    return answer(200, 'passkey_options', [], {
-      fields: { options },
-      cookies: [ceremonyCookie(PASSKEY_COOKIES[purpose], challengeToken, expiresAt, now, cookies)],
-    });
-  }
+  if (result.ok) return ceremonyOptions(PASSKEY_COOKIES[purpose], result.value, now, cookies);
   const error = result.error;
   switch (error.code) {
     case 'not_pending':

@@ -1,17 +1,7 @@
 import type { Clock } from '../../application/ports/clock';
 import type { IndexedSession, SessionIndex, SessionSighting } from '../../application/ports/session-index';
 import type { PostgresDatabase } from '../postgres/postgres-database';
-
-interface Row {
-  id: string;
-  username: string;
-  method: string;
-  user_agent: string;
-  address: string;
-  started: string;
-  last_seen: string;
-  until: string;
-}
+import { sessionOfRow, type SessionRow } from './session-rows';
 
 /**
  * The session index in PostgreSQL (table `account_sessions`), shared by every replica: a session
@@ -35,20 +25,11 @@ export class PostgresSessionIndex implements SessionIndex {
   }
 
   async list(username: string): Promise<IndexedSession[]> {
-    const rows = await this.database.query<Row>('SELECT * FROM account_sessions WHERE username = $1 AND until > $2 ORDER BY started DESC, id', [
+    const rows = await this.database.query<SessionRow>('SELECT * FROM account_sessions WHERE username = $1 AND until > $2 ORDER BY started DESC, id', [
       username.toLowerCase(),
       this.clock.now(),
     ]);
-    return rows.map((row) => ({
-      id: row.id,
-      username: row.username,
-      method: row.method,
-      userAgent: row.user_agent,
-      address: row.address,
-      startedAt: Number(row.started),
-      expiresAt: Number(row.until),
-      lastSeenAt: Number(row.last_seen),
-    }));
+    return rows.map(sessionOfRow);
   }
 
   async touch(sightings: readonly SessionSighting[]): Promise<void> {

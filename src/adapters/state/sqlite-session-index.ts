@@ -1,6 +1,7 @@
 import type { Clock } from '../../application/ports/clock';
 import type { IndexedSession, SessionIndex, SessionSighting } from '../../application/ports/session-index';
 import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
+import { sessionOfRow } from './session-rows';
 
 interface Row {
   id: string;
@@ -11,19 +12,6 @@ interface Row {
   started: number;
   last_seen: number;
   until: number;
-}
-
-export function sessionOfRow(row: Row): IndexedSession {
-  return {
-    id: row.id,
-    username: row.username,
-    method: row.method,
-    userAgent: row.user_agent,
-    address: row.address,
-    startedAt: Number(row.started),
-    expiresAt: Number(row.until),
-    lastSeenAt: Number(row.last_seen),
-  };
 }
 
 /**

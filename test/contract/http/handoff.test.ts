@@ -1,8 +1,8 @@
-import { request } from 'node:http';
 import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf, TOTP_SECRET } from '../../support/credentials';
 import { FixedClock } from '../../support/fakes';
 import { askForwardAuth, BROWSER_ACCEPT, forwardedBy, forwardedFor, SESSION_COOKIE } from '../../support/http';
+import { hostRequest, setCookieValue, type HostReply as Reply, type HostRequestOptions } from '../../support/host-request';
 import { startGateway, type RunningGateway } from '../../support/server';
 import { openRedirectCorpus } from '../../security/support/open-redirect-corpus';
 
@@ -17,17 +17,8 @@ const OTHER = 'https://auth.other.test';
 const THIRD = 'https://auth.third.test';
 const APP_OTHER = 'https://app.other.test/dashboard?tab=1';
 
-interface Reply {
-  status: number;
-  location: string | null;
-  cookies: string[];
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
 describe('one login across several root domains (the hand-off)', () => {
   let gw: RunningGateway;
-  let port: number;
   // Real time, moved forward by hand for the expiry tests: sessions and codes read this clock.
   const clock = new FixedClock(Date.now());
 
@@ -39,54 +30,25 @@ describe('one login across several root domains (the hand-off)', () => {
       },
       { [TOKENS.Clock]: clock },
     );
-    port = Number(new URL(gw.url).port);
   });
   afterAll(() => gw.close());
 
   /** One request to the gateway as a proxy in front of `origin` passes it on (Host = that gateway URL's host). */
-  const call = (
-    origin: string,
-    path: string,
-    options: { cookie?: string; method?: string; body?: string; headers?: Record<string, string> } = {},
-  ): Promise<Reply> =>
-    new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { host: new URL(origin).host, ...(options.headers ?? {}) };
-      if (options.cookie !== undefined) headers.cookie = options.cookie;
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            location: typeof res.headers.location === 'string' ? res.headers.location : null,
-            cookies: res.headers['set-cookie'] ?? [],
-            body: Buffer.concat(chunks).toString('utf8'),
-            headers: res.headers,
-          }),
-        );
-      });
-      req.on('error', reject);
-      req.end(options.body);
-    });
+  const call = (origin: string, path: string, options: HostRequestOptions = {}): Promise<Reply> => hostRequest(gw.url, origin, path, options);
 
-  const cookieValue = (reply: Reply, name: string): string | null => {
-    const line = reply.cookies.find((c) => c.startsWith(`${name}=`));
-    return line === undefined ? null : line.slice(name.length + 1).split(';')[0];
-  };
   const cookieLine = (reply: Reply, name: string): string | undefined => reply.cookies.find((c) => c.startsWith(`${name}=`));
 
   const login = async (user = 'alice', password = `${user}-pw`, origin = PRIMARY): Promise<string> => {
     const res = await call(origin, '/api/login', { method: 'POST', body: JSON.stringify({ email: user, password }) });
     expect(res.status).toBe(200);
-    return `${SESSION_COOKIE}=${cookieValue(res, SESSION_COOKIE)}`;
+    return `${SESSION_COOKIE}=${setCookieValue(res, SESSION_COOKIE)}`;
   };
 
   /** The secondary's start: the redirect to the primary and the browser-binding cookie. */
   const start = async (secondary = OTHER, target = APP_OTHER): Promise<{ issueUrl: URL; stateCookie: string }> => {
     const res = await call(secondary, `/api/handoff/start?redirect_uri=${encodeURIComponent(target)}`);
     expect(res.status).toBe(302);
-    const state = cookieValue(res, 'portcullis-handoff');
+    const state = setCookieValue(res, 'portcullis-handoff');
     expect(state).not.toBeNull();
     return { issueUrl: new URL(res.location ?? ''), stateCookie: `portcullis-handoff=${state}` };
   };
@@ -150,7 +112,7 @@ describe('one login across several root domains (the hand-off)', () => {
       const line = cookieLine(reply, SESSION_COOKIE) ?? '';
       expect(line).toContain('Domain=other.test');
       expect(line).toMatch(/HttpOnly/);
-      const secondary = `${SESSION_COOKIE}=${cookieValue(reply, SESSION_COOKIE)}`;
+      const secondary = `${SESSION_COOKIE}=${setCookieValue(reply, SESSION_COOKIE)}`;
       expect(await passes(secondary, APP_OTHER)).toBe(true);
       // The same session: id, expiry and credential binding are the primary's.
       const a = gw.gateway.sessions.unseal(session.split('=')[1]);
@@ -197,7 +159,7 @@ describe('one login across several root domains (the hand-off)', () => {
     it('gives no code to a session still owing its TOTP code', async () => {
       const res = await call(PRIMARY, '/api/login', { method: 'POST', body: JSON.stringify({ email: 'carol', password: 'carol-pw' }) });
       expect(JSON.parse(res.body).totpPending).toBe('true');
-      const pending = `${SESSION_COOKIE}=${cookieValue(res, SESSION_COOKIE)}`;
+      const pending = `${SESSION_COOKIE}=${setCookieValue(res, SESSION_COOKIE)}`;
       const { issueUrl } = await start();
       const issued = await issue(issueUrl, pending);
       expect(issued.location).toMatch(new RegExp(`^${PRIMARY}/login\\?`));
@@ -226,7 +188,7 @@ describe('one login across several root domains (the hand-off)', () => {
       const again = await redeem(redeemUrl, stateCookie);
       expect(again.status).toBe(400);
       expect(JSON.parse(again.body).code).toBe('handoff_invalid_code');
-      expect(cookieValue(again, SESSION_COOKIE)).toBeNull();
+      expect(setCookieValue(again, SESSION_COOKIE)).toBeNull();
     });
 
     it('refuses an expired code (older than 30 seconds)', async () => {
@@ -237,7 +199,7 @@ describe('one login across several root domains (the hand-off)', () => {
       try {
         const late = await redeem(issued.location ?? '', stateCookie);
         expect(late.status).toBe(400);
-        expect(cookieValue(late, SESSION_COOKIE)).toBeNull();
+        expect(setCookieValue(late, SESSION_COOKIE)).toBeNull();
       } finally {
         clock.set(Date.now());
       }
@@ -250,7 +212,7 @@ describe('one login across several root domains (the hand-off)', () => {
       const code = new URL(issued.location ?? '').searchParams.get('code') ?? '';
       const elsewhere = await call(THIRD, `/api/handoff/redeem?code=${code}`, { cookie: stateCookie });
       expect(elsewhere.status).toBe(400);
-      expect(cookieValue(elsewhere, SESSION_COOKIE)).toBeNull();
+      expect(setCookieValue(elsewhere, SESSION_COOKIE)).toBeNull();
       // Tried on the wrong domain, it is gone for the right one too.
       expect((await redeem(issued.location ?? '', stateCookie)).status).toBe(400);
     });
@@ -265,7 +227,7 @@ describe('one login across several root domains (the hand-off)', () => {
       const issued2 = await issue((await start()).issueUrl, attacker);
       const victim = await redeem(issued2.location ?? '', own);
       expect(victim.status).toBe(400);
-      expect(cookieValue(victim, SESSION_COOKIE)).toBeNull();
+      expect(setCookieValue(victim, SESSION_COOKIE)).toBeNull();
     });
 
     it('refuses a code whose session was revoked (logout on the primary) between issue and redemption', async () => {
@@ -275,7 +237,7 @@ describe('one login across several root domains (the hand-off)', () => {
       expect((await call(PRIMARY, '/api/logout', { method: 'POST', body: '{}', cookie: session })).status).toBe(200);
       const late = await redeem(issued.location ?? '', stateCookie);
       expect(late.status).toBe(400);
-      expect(cookieValue(late, SESSION_COOKIE)).toBeNull();
+      expect(setCookieValue(late, SESSION_COOKIE)).toBeNull();
       // And a revoked session gets no new code: the login page again.
       expect((await issue((await start()).issueUrl, session)).location).toMatch(new RegExp(`^${PRIMARY}/login\\?`));
     });
@@ -283,7 +245,7 @@ describe('one login across several root domains (the hand-off)', () => {
     it('logs out everywhere from any domain: a logout on the secondary ends the primary’s cookie too', async () => {
       const session = await login();
       const { reply } = await handOff(session);
-      const secondary = `${SESSION_COOKIE}=${cookieValue(reply, SESSION_COOKIE)}`;
+      const secondary = `${SESSION_COOKIE}=${setCookieValue(reply, SESSION_COOKIE)}`;
       expect(await passes(session, 'https://app.example.test/')).toBe(true);
       const out = await call(OTHER, '/api/logout', { method: 'POST', body: '{}', cookie: secondary, headers: { origin: OTHER } });
       expect(out.status).toBe(200);
@@ -294,7 +256,7 @@ describe('one login across several root domains (the hand-off)', () => {
 
     it('refuses a logout form posted across sites to a secondary gateway URL', async () => {
       const session = await login();
-      const secondary = `${SESSION_COOKIE}=${cookieValue((await handOff(session)).reply, SESSION_COOKIE)}`;
+      const secondary = `${SESSION_COOKIE}=${setCookieValue((await handOff(session)).reply, SESSION_COOKIE)}`;
       const res = await call(OTHER, '/api/logout', {
         method: 'POST',
         cookie: secondary,

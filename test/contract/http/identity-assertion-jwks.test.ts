@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as client from 'openid-client';
-import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import { APP_SECRET, Browser, discoverClient, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../../support/oidc-gateway';
 import { verifyRs256 } from '../../support/jwt';
 import type { RunningGateway } from '../../support/server';
 import { SESSION_COOKIE } from '../../support/http';
@@ -30,7 +30,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
       OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
       ACCESS_CONFIG: rules,
     });
-    app = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+    app = await discoverClient(gw.url, 'app', APP_SECRET);
   }, 30_000);
   afterAll(async () => {
     await gw.close();
@@ -38,15 +38,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
   });
 
   async function idTokenOf(browser: Browser): Promise<{ sub: string; kid: unknown }> {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: CALLBACK,
-      scope: 'openid email profile groups',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-    });
+    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
     const done = await browser.follow(url.toString());
     const tokens = await client.authorizationCodeGrant(app, done.url, { pkceCodeVerifier: verifier, expectedState: state });
     const header = JSON.parse(Buffer.from((tokens.id_token ?? '').split('.')[0], 'base64url').toString('utf8')) as { kid?: unknown };
@@ -54,8 +46,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
   }
 
   it('verifies against the published JWKS with the ID token key, and names the person by the ID token sub', async () => {
-    const browser = new Browser(gw.url);
-    await browser.login('alice', OIDC_PEOPLE.alice.password);
+    const browser = await loggedInBrowser(gw.url);
     const idToken = await idTokenOf(browser);
 
     const res = await fetch(`${gw.url}/api/auth/traefik`, {

@@ -1,12 +1,19 @@
 import * as client from 'openid-client';
-import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
 
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 const SPA_CALLBACK = 'http://localhost:5173/callback';
 
 /**
@@ -20,10 +27,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   let other: client.Configuration;
   beforeAll(async () => {
     gw = await startOidcGateway({
-      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-      OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+      ...APP_CLIENT_ENV,
       OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
       OIDC_CLIENTS_SPA_PUBLIC: 'true',
       OIDC_CLIENTS_SPA_REDIRECT_URIS: SPA_CALLBACK,
@@ -31,28 +35,16 @@ describe('OpenID Connect provider: attacks and bad input', () => {
       OIDC_CLIENTS_OTHER_CLIENT_SECRET: `${APP_SECRET}-other`,
       OIDC_CLIENTS_OTHER_REDIRECT_URIS: 'https://other.example.test/cb',
     });
-    const options = { execute: [client.allowInsecureRequests] };
-    app = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, options);
-    spa = await client.discovery(new URL(gw.url), 'spa', undefined, client.None(), options);
-    other = await client.discovery(new URL(gw.url), 'other', `${APP_SECRET}-other`, undefined, options);
+    app = await discoverClient(gw.url, 'app', APP_SECRET);
+    spa = await discoverClient(gw.url, 'spa');
+    other = await discoverClient(gw.url, 'other', `${APP_SECRET}-other`);
   });
   afterAll(() => gw.close());
 
-  const loggedIn = async (): Promise<Browser> => {
-    const browser = new Browser(gw.url);
-    await browser.login('alice', OIDC_PEOPLE.alice.password);
-    return browser;
-  };
+  const loggedIn = (): Promise<Browser> => loggedInBrowser(gw.url);
 
   async function codeFor(browser: Browser, config = app, redirectUri = CALLBACK) {
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
+    const { url, verifier } = await pkceAuthorization(config, redirectUri, { scope: 'openid email', state: 's' });
     const done = await browser.follow(url.toString());
     expect(done.url.searchParams.get('code')).toEqual(expect.any(String));
     return { callback: done.url, verifier };

@@ -2,14 +2,23 @@ import * as client from 'openid-client';
 import { TOKENS } from '../../../src/composition/tokens';
 import { capturedLogger } from '../../support/loggers';
 import { SESSION_COOKIE, totpCode } from '../../support/http';
-import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  RP,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  OIDC_PEOPLE,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
 
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 const SPA = 'http://localhost:5173';
 const ADMIN = 'https://admin.example.test';
 
@@ -23,10 +32,7 @@ describe('OpenID Connect flows against the running gateway', () => {
     gw = await startOidcGateway(
       {
         LOG_LEVEL: 'info',
-        OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-        OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-        OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-        OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+        ...APP_CLIENT_ENV,
         OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
         OIDC_CLIENTS_SPA_PUBLIC: 'true',
         OIDC_CLIENTS_SPA_REDIRECT_URIS: `${SPA}/callback`,
@@ -37,45 +43,26 @@ describe('OpenID Connect flows against the running gateway', () => {
       },
       { [TOKENS.Logger]: capture.logger },
     );
-    const options = { execute: [client.allowInsecureRequests] };
-    app = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, options);
-    spa = await client.discovery(new URL(gw.url), 'spa', undefined, client.None(), options);
-    admin = await client.discovery(new URL(gw.url), 'admin', `${APP_SECRET}-admin`, undefined, options);
+    app = await discoverClient(gw.url, 'app', APP_SECRET);
+    spa = await discoverClient(gw.url, 'spa');
+    admin = await discoverClient(gw.url, 'admin', `${APP_SECRET}-admin`);
   });
   afterAll(() => gw.close());
 
-  async function start(config: client.Configuration, redirectUri: string, params: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid email profile groups',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      ...params,
-    });
-    return { url, verifier, state };
-  }
-
   /** A logged-in browser's whole code flow: resolves the tokens. */
   async function codeFlow(browser: Browser, config: client.Configuration = app, redirectUri = CALLBACK, params: Record<string, string> = {}) {
-    const { url, verifier, state } = await start(config, redirectUri, params);
+    const { url, verifier, state } = await pkceAuthorization(config, redirectUri, params);
     const done = await browser.follow(url.toString());
     expect(done.url.toString().startsWith(`${redirectUri}?`)).toBe(true);
     return client.authorizationCodeGrant(config, done.url, { pkceCodeVerifier: verifier, expectedState: state });
   }
 
-  async function loggedIn(name: keyof typeof OIDC_PEOPLE = 'alice'): Promise<Browser> {
-    const browser = new Browser(gw.url);
-    await browser.login(name, OIDC_PEOPLE[name].password, name === 'carol' ? () => totpCode() : undefined);
-    return browser;
-  }
+  const loggedIn = (name: keyof typeof OIDC_PEOPLE = 'alice'): Promise<Browser> => loggedInBrowser(gw.url, name);
 
   describe('login interaction', () => {
     it('sends a person with a gateway session straight back with a code (single sign-on), without the login page', async () => {
       const browser = await loggedIn();
-      const { url } = await start(app, CALLBACK);
+      const { url } = await pkceAuthorization(app, CALLBACK);
       const res = await browser.fetch(url.toString());
       // One hop through the interaction, then the callback: never /login.
       const hops: string[] = [];
@@ -104,7 +91,7 @@ describe('OpenID Connect flows against the running gateway', () => {
         body: JSON.stringify({ username: 'carol', password: OIDC_PEOPLE.carol.password }),
       });
       expect(pending.status).toBe(200);
-      const { url, verifier, state } = await start(app, CALLBACK);
+      const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
       const first = await browser.follow(url.toString());
       expect(first.url.pathname).toBe('/login');
       const totp = await browser.fetch(`${gw.url}/api/totp`, {
@@ -123,9 +110,9 @@ describe('OpenID Connect flows against the running gateway', () => {
       await codeFlow(browser);
       const out = await browser.fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(out.status).toBe(200);
-      const { url } = await start(app, CALLBACK);
+      const { url } = await pkceAuthorization(app, CALLBACK);
       expect((await browser.follow(url.toString())).url.pathname).toBe('/login');
-      const none = await start(app, CALLBACK, { prompt: 'none' });
+      const none = await pkceAuthorization(app, CALLBACK, { prompt: 'none' });
       const silent = await browser.follow(none.url.toString());
       expect(silent.url.toString().startsWith(CALLBACK)).toBe(true);
       expect(silent.url.searchParams.get('error')).toBe('login_required');
@@ -133,7 +120,7 @@ describe('OpenID Connect flows against the running gateway', () => {
 
     it("refuses a person outside the client's ALLOWED_GROUPS with error=access_denied at its redirect URI, and audits it", async () => {
       const browser = await loggedIn('bob');
-      const { url, state } = await start(admin, `${ADMIN}/cb`);
+      const { url, state } = await pkceAuthorization(admin, `${ADMIN}/cb`);
       const done = await browser.follow(url.toString());
       expect(done.url.origin + done.url.pathname).toBe(`${ADMIN}/cb`);
       expect(done.url.searchParams.get('error')).toBe('access_denied');

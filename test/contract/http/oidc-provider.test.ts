@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as client from 'openid-client';
 import { rawRequest } from '../../support/http';
-import { APP_SECRET, Browser, OIDC_PEOPLE, startOidcGateway } from '../../support/oidc-gateway';
+import {
+  APP_CLIENT_ENV,
+  APP_SECRET,
+  CALLBACK,
+  Browser,
+  discoverClient,
+  loggedInBrowser,
+  OIDC_PEOPLE,
+  pkceAuthorization,
+  startOidcGateway,
+} from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
-
-const RP = 'https://rp.example.test';
-const CALLBACK = `${RP}/callback`;
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
 jest.setTimeout(60_000);
@@ -18,30 +25,12 @@ describe('the OpenID Connect provider', () => {
   let rp: client.Configuration;
   beforeAll(async () => {
     gw = await startOidcGateway({
-      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
-      OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET,
-      OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK,
-      OIDC_CLIENTS_APP_POST_LOGOUT_REDIRECT_URIS: `${RP}/logged-out`,
+      ...APP_CLIENT_ENV,
       OIDC_CLIENTS_APP_NAME: 'The App',
     });
-    rp = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+    rp = await discoverClient(gw.url, 'app', APP_SECRET);
   });
   afterAll(() => gw.close());
-
-  /** Starts a code flow with PKCE (S256) and a state; resolves what the callback check needs. */
-  async function authorization(params: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(rp, {
-      redirect_uri: CALLBACK,
-      scope: 'openid email profile groups',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      ...params,
-    });
-    return { url, verifier, state };
-  }
 
   it('publishes discovery at APP_URL/.well-known/openid-configuration with issuer = APP_URL exactly and every endpoint under /oidc', async () => {
     const meta = rp.serverMetadata();
@@ -77,7 +66,7 @@ describe('the OpenID Connect provider', () => {
 
   it('sends a person without a gateway session to the gateway login page, then back with a code; the ID token verifies', async () => {
     const browser = new Browser(gw.url);
-    const { url, verifier, state } = await authorization();
+    const { url, verifier, state } = await pkceAuthorization(rp, CALLBACK);
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     const back = first.url.searchParams.get('redirect_uri') as string;
@@ -127,22 +116,14 @@ describe('OIDC_SIGNING_KEY_FILE with two keys (a rotation in progress)', () => {
   });
 
   it('signs ID tokens with the first key and publishes both', async () => {
-    const rp = await client.discovery(new URL(gw.url), 'app', APP_SECRET, undefined, { execute: [client.allowInsecureRequests] });
+    const rp = await discoverClient(gw.url, 'app', APP_SECRET);
     const { keys } = (await (await fetch(rp.serverMetadata().jwks_uri as string)).json()) as { keys: { kid: string; n: string }[] };
     const newerN = (createPublicKey(newer).export({ format: 'jwk' }) as { n: string }).n;
     const olderN = (createPublicKey(older).export({ format: 'jwk' }) as { n: string }).n;
     expect(keys.map((k) => k.n)).toEqual([newerN, olderN]);
 
-    const browser = new Browser(gw.url);
-    await browser.login('alice', OIDC_PEOPLE.alice.password);
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(rp, {
-      redirect_uri: CALLBACK,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
+    const browser = await loggedInBrowser(gw.url);
+    const { url, verifier } = await pkceAuthorization(rp, CALLBACK, { scope: 'openid', state: 's' });
     const done = await browser.follow(url.toString());
     const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: 's' });
     const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0], 'base64url').toString()) as { kid: string; alg: string };

@@ -1,39 +1,25 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../../src/adapters/crypto/aes-gcm-signing-keys';
-import { SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
 import { EXPIRING_TABLES, MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
 import { SqliteOidcArtifacts } from '../../../src/adapters/state/sqlite-oidc-artifacts';
 import { SqliteSigningKeys } from '../../../src/adapters/state/sqlite-signing-keys';
-import { optionalModules } from '../../../src/composition/optional-modules';
 import { oidcArtifactsContract } from '../ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../ports/signing-keys.contract';
-import type { ContractEnv } from '../ports/harness';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';
-import { silentLogger } from '../../support/loggers';
+import { openSqliteDatabase, sqliteDatabasePerTest } from '../../support/sqlite';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
 
-/** A database in a fresh temp dir on disk per test, closed and removed after it. */
-function perTest(env: ContractEnv): SqliteDatabase {
-  const data = tempDataDir();
-  const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silentLogger, clock: env.clock });
-  env.onCleanup(() => {
-    database.close();
-    data.remove();
-  });
-  return database;
-}
-
-oidcArtifactsContract('SqliteOidcArtifacts', (env) => new SqliteOidcArtifacts(perTest(env), env.clock));
-signingKeysContract('SqliteSigningKeys', (env) => new SqliteSigningKeys(perTest(env), env.clock));
-signingKeysContract('AesGcmSigningKeys over SqliteSigningKeys', (env) => new AesGcmSigningKeys(new SqliteSigningKeys(perTest(env), env.clock), SECRET));
+oidcArtifactsContract('SqliteOidcArtifacts', (env) => new SqliteOidcArtifacts(sqliteDatabasePerTest(env), env.clock));
+signingKeysContract('SqliteSigningKeys', (env) => new SqliteSigningKeys(sqliteDatabasePerTest(env), env.clock));
+signingKeysContract(
+  'AesGcmSigningKeys over SqliteSigningKeys',
+  (env) => new AesGcmSigningKeys(new SqliteSigningKeys(sqliteDatabasePerTest(env), env.clock), SECRET),
+);
 
 describe('OIDC state in the embedded database', () => {
-  const open = (dir: string, clock: FixedClock): SqliteDatabase =>
-    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silentLogger, clock });
-
   it('appends its schema step after version 1 and registers its expiring table', () => {
     const step = MIGRATIONS.find((m) => m.sql.includes('CREATE TABLE oidc_artifacts'));
     expect(step?.version).toBeGreaterThan(1);
@@ -45,12 +31,12 @@ describe('OIDC state in the embedded database', () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
     try {
-      const first = open(data.dir, clock);
+      const first = openSqliteDatabase(data.dir, clock);
       await new SqliteOidcArtifacts(first, clock).save('RefreshToken', 'rt-1', { grantId: 'g-1', accountId: 'alice' }, 14 * 86_400);
       const keySet = await new AesGcmSigningKeys(new SqliteSigningKeys(first, clock), SECRET).getOrCreate(() => '{"keys":[{"kid":"k1"}]}');
       first.close();
 
-      const second = open(data.dir, clock);
+      const second = openSqliteDatabase(data.dir, clock);
       try {
         expect(await new SqliteOidcArtifacts(second, clock).find('RefreshToken', 'rt-1')).toEqual({ grantId: 'g-1', accountId: 'alice' });
         expect(await new AesGcmSigningKeys(new SqliteSigningKeys(second, clock), SECRET).getOrCreate(() => 'never')).toBe(keySet);
@@ -66,7 +52,7 @@ describe('OIDC state in the embedded database', () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
     try {
-      const db = open(data.dir, clock);
+      const db = openSqliteDatabase(data.dir, clock);
       const marker = 'PRIVATE-EXPONENT-d-0123456789abcdef';
       await new AesGcmSigningKeys(new SqliteSigningKeys(db, clock), SECRET).getOrCreate(() => JSON.stringify({ keys: [{ kid: 'k1', d: marker }] }));
       // Before close too: the WAL holds the fresh commit.
@@ -83,7 +69,7 @@ describe('OIDC state in the embedded database', () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
     try {
-      const db = open(data.dir, clock);
+      const db = openSqliteDatabase(data.dir, clock);
       await new AesGcmSigningKeys(new SqliteSigningKeys(db, clock), SECRET).getOrCreate(() => '{"keys":[]}');
       const wrong = new AesGcmSigningKeys(new SqliteSigningKeys(db, clock), 'another-secret-of-at-least-thirty-two-chars');
       await expect(wrong.getOrCreate(() => 'never')).rejects.toBeInstanceOf(SigningKeysUnreadableError);
@@ -97,7 +83,7 @@ describe('OIDC state in the embedded database', () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
     try {
-      const db = open(data.dir, clock);
+      const db = openSqliteDatabase(data.dir, clock);
       const store = new SqliteOidcArtifacts(db, clock);
       for (let i = 0; i < 20; i += 1) await store.save('AuthorizationCode', `c${i}`, { grantId: 'g' }, 60);
       await store.save('Grant', 'g', { accountId: 'alice' }, undefined);

@@ -17,9 +17,9 @@ import { loginAttemptsContract } from '../ports/login-attempts.contract';
 import { revokedSessionsContract } from '../ports/revoked-sessions.contract';
 import { usedOAuthFlowsContract } from '../ports/used-oauth-flows.contract';
 import { usedTotpStepsContract } from '../ports/used-totp-steps.contract';
-import type { ContractEnv } from '../ports/harness';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';
+import { openSqliteDatabase, sqliteDatabasePerTest } from '../../support/sqlite';
 import { silentLogger, TestLogger } from '../../support/loggers';
 
 /** The newest schema version (steps may be renumbered at merge: never the count of steps). */
@@ -28,29 +28,18 @@ const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 const silent = silentLogger;
 const HOUR = 3_600_000;
 
-/** A database in a fresh temp dir on disk per test, closed and removed after it. */
-function perTest(env: ContractEnv): SqliteDatabase {
-  const data = tempDataDir();
-  const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock: env.clock });
-  env.onCleanup(() => {
-    database.close();
-    data.remove();
-  });
-  return database;
-}
-
-loginAttemptsContract('SqliteLoginAttempts', (env) => new SqliteLoginAttempts(perTest(env), env.clock));
-revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessions(perTest(env), env.clock));
-usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(perTest(env), env.clock));
-usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(perTest(env), env.clock));
-passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(perTest(env)));
-sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(perTest(env), env.clock));
+loginAttemptsContract('SqliteLoginAttempts', (env) => new SqliteLoginAttempts(sqliteDatabasePerTest(env), env.clock));
+revokedSessionsContract('SqliteRevokedSessions', (env) => new SqliteRevokedSessions(sqliteDatabasePerTest(env), env.clock));
+usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(sqliteDatabasePerTest(env), env.clock));
+usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(sqliteDatabasePerTest(env), env.clock));
+passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(sqliteDatabasePerTest(env)));
+sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(sqliteDatabasePerTest(env), env.clock));
 
 describe('SqliteSessionIndex on disk', () => {
   it('still lists a session after the database is closed and opened again, and the sweep deletes it once expired', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const open = () => SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const open = () => openSqliteDatabase(data.dir, clock);
     try {
       const first = open();
       const at = clock.now();
@@ -81,7 +70,7 @@ describe('SqliteSessionIndex on disk', () => {
 describe('SQLite state after the database is closed and opened again', () => {
   const data = tempDataDir();
   const clock = new FixedClock(Date.UTC(2026, 5, 1));
-  const open = (): SqliteDatabase => SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+  const open = (): SqliteDatabase => openSqliteDatabase(data.dir, clock);
   afterAll(() => data.remove());
 
   it('keeps revocations, locks, used TOTP steps and used OAuth flows', async () => {
@@ -124,7 +113,7 @@ describe('SqliteDatabase', () => {
 
   it('creates the directory and the file owner-only, in WAL mode', () => {
     const dir = join(freshDir(), 'nested', 'data');
-    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const database = openSqliteDatabase(dir, clock);
     try {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
@@ -140,7 +129,7 @@ describe('SqliteDatabase', () => {
     const dir = freshDir();
     const newer = [...MIGRATIONS, { version: LATEST + 1, description: 'future', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: newer }).close();
-    expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
+    expect(() => openSqliteDatabase(dir, clock)).toThrow(
       new DatabaseStartError(
         `the database in ${dir} has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
       ),
@@ -149,7 +138,7 @@ describe('SqliteDatabase', () => {
 
   it('runs only the steps a file has not had yet', () => {
     const dir = freshDir();
-    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
+    openSqliteDatabase(dir, clock).close();
     const more = [...MIGRATIONS, { version: LATEST + 1, description: 'next feature', sql: 'CREATE TABLE future_feature (id TEXT PRIMARY KEY)' }];
     const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock, migrations: more });
     try {
@@ -163,22 +152,18 @@ describe('SqliteDatabase', () => {
   it('refuses a file that is not a database with one clear error', () => {
     const dir = freshDir();
     writeFileSync(join(dir, DATABASE_FILE), 'this is not a database, just some text that is long enough to have a header'.repeat(20), { mode: 0o600 });
-    expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
-      /is not a readable Portcullis database \(SQLITE_NOTADB\); restore a backup/,
-    );
+    expect(() => openSqliteDatabase(dir, clock)).toThrow(/is not a readable Portcullis database \(SQLITE_NOTADB\); restore a backup/);
   });
 
   it('refuses a second gateway on the same data directory', () => {
     const dir = freshDir();
-    const first = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const first = openSqliteDatabase(dir, clock);
     try {
-      expect(() => SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock })).toThrow(
-        /in use by another Portcullis process; one gateway per DATA_DIR/,
-      );
+      expect(() => openSqliteDatabase(dir, clock)).toThrow(/in use by another Portcullis process; one gateway per DATA_DIR/);
     } finally {
       first.close();
     }
-    SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock }).close();
+    openSqliteDatabase(dir, clock).close();
   });
 
   it('deletes expired rows on the sweep and keeps live ones', async () => {
@@ -202,7 +187,7 @@ describe('SqliteDatabase', () => {
 
   it('commits the writes of one turn together and answers each after the commit', async () => {
     const dir = freshDir();
-    const database = SqliteDatabase.open(dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const database = openSqliteDatabase(dir, clock);
     try {
       const revoked = new SqliteRevokedSessions(database, clock);
       await Promise.all(Array.from({ length: 100 }, (_, i) => revoked.revoke(`s-${i}`, clock.now() + HOUR)));
@@ -248,7 +233,7 @@ describe('SqliteLoginAttempts', () => {
   it('says no lock lasts past noLockAfter: nothing before the first lock, then at least every lock it set', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const database = openSqliteDatabase(data.dir, clock);
     try {
       const attempts = new SqliteLoginAttempts(database, clock);
       expect(attempts.noLockAfter()).toBe(0);
@@ -265,7 +250,7 @@ describe('SqliteLoginAttempts', () => {
   it('writes nothing for the reset after a login that followed no failure', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const database = openSqliteDatabase(data.dir, clock);
     try {
       const attempts = new SqliteLoginAttempts(database, clock);
       const writes = jest.spyOn(database, 'write');
@@ -286,13 +271,13 @@ describe('the forward-auth questions never read the database', () => {
   it('answers isRevoked and lockedUntil from memory, even with the connection closed underneath', async () => {
     const data = tempDataDir();
     const clock = new FixedClock(Date.UTC(2026, 5, 1));
-    const first = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const first = openSqliteDatabase(data.dir, clock);
     await new SqliteRevokedSessions(first, clock).revoke('revoked-before', clock.now() + HOUR);
     const attempts = new SqliteLoginAttempts(first, clock);
     for (let i = 0; i < 3; i += 1) await attempts.reserve([{ key: 'account:mallory', maxFailures: 3 }], clock.now(), 60_000);
     first.close();
 
-    const database = SqliteDatabase.open(data.dir, { driver: optionalModules.betterSqlite3(), logger: silent, clock });
+    const database = openSqliteDatabase(data.dir, clock);
     const revoked = new SqliteRevokedSessions(database, clock);
     const locks = new SqliteLoginAttempts(database, clock);
     await revoked.revoke('revoked-now', clock.now() + HOUR);
