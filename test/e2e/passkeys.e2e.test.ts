@@ -71,7 +71,7 @@ async function clickPasskeyButton(page: Page, restore: () => Promise<void>): Pro
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
   // The page asks for autofill only after fetching its options: give the passkeys back once that
   // request is pending, or the autofill (not the button) would take them.
-  await page.waitForFunction('window.conditionalPending === true');
+  await page.waitForFunction(() => (globalThis as unknown as { conditionalPending?: boolean }).conditionalPending === true);
   await restore();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
 }
