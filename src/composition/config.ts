@@ -108,6 +108,10 @@ export interface Config {
   readonly passkeySecondFactor: boolean;
   /** BACKGROUND_IMAGE: an http(s) URL or a path on the login host, or '' for none. */
   readonly backgroundImage: string;
+  /** UI_LANGUAGE: the login UI's one language (a catalog tag), or '' to let the browser choose. */
+  readonly uiLanguage: string;
+  /** UI_LANGUAGES: the languages the UI's menu offers, in order; empty for all. */
+  readonly uiLanguages: readonly string[];
   readonly oauthAutoRedirect: string;
   readonly oauth: OAuthConfig;
   /** `TRUSTED_PROXIES`, parsed once by loadConfig into the addresses whose `X-Forwarded-For` is believed. */
@@ -419,6 +423,10 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     problems.push(
       'APP_URL lists http:// gateway URLs while the session cookie is Secure (https primary or COOKIE_SECURE=true): browsers drop it there; use https:// for every entry',
     );
+  const uiLanguage = read('UI_LANGUAGE');
+  const uiLanguages = read('UI_LANGUAGES');
+  if (uiLanguage !== '' && uiLanguages.length > 0 && !uiLanguages.includes(uiLanguage))
+    problems.push(`UI_LANGUAGE (${uiLanguage}) is not among UI_LANGUAGES (${uiLanguages.join(', ')}): add it there or unset one of them`);
   const oauthAutoRedirect = read('OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
     problems.push(
@@ -503,6 +511,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     passkeys: read('PASSKEYS'),
     passkeySecondFactor: read('PASSKEY_SECOND_FACTOR'),
     backgroundImage: read('BACKGROUND_IMAGE'),
+    uiLanguage,
+    uiLanguages,
     oauthAutoRedirect,
     oauth: { github, google, generic, providers, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
     trustedProxies,

@@ -459,6 +459,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         passkeys: config.passkeys,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
+        language: config.uiLanguage,
+        languages: config.uiLanguages,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
         // tinyauth v4's shape: every login the page offers, with the name its button shows.
         providers: [

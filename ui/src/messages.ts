@@ -1,18 +1,19 @@
 import type { Answer } from './answer';
-import { formatWait } from './navigation';
+import { t, waitPhrase } from './i18n';
 
-/** Text for answers every form can get: lockout, service down, anything else. */
+/** Text for answers every form can get: lockout, service down, anything else (in the page's language; the server's English `message` only for a code the UI does not know). */
 export function commonProblem(answer: Answer<string>): string {
   switch (answer.code) {
     case 'account_locked':
-      return answer.retryAfter === null
-        ? 'Too many failed login attempts. Wait a few minutes, then try again.'
-        : `Too many failed login attempts. Try again in ${formatWait(answer.retryAfter)}.`;
+      return answer.retryAfter === null ? t('problem.account_locked_later') : t('problem.account_locked', { wait: waitPhrase(answer.retryAfter) });
     case 'store_unavailable':
-      return 'The login service is unavailable right now. Try again in a moment.';
+      return t('problem.store_unavailable');
     default:
-      return answer.message === '' ? `Something went wrong (error ${answer.status}). Try again.` : `Something went wrong: ${answer.message}`;
+      return answer.message === '' ? t('problem.unknown_status', { status: String(answer.status) }) : t('problem.unknown_message', { message: answer.message });
   }
 }
 
-export const UNREACHABLE = 'Cannot reach the login service. Check your connection and try again.';
+/** The gateway could not be reached (or sent no JSON). */
+export function unreachable(): string {
+  return t('problem.unreachable');
+}

@@ -25,4 +25,8 @@ export interface AppContext {
    * gateway tells nobody where its forward-auth listener is.
    */
   readonly demo: { readonly forwardAuth: string } | null;
+  /** UI_LANGUAGE: the one language every page is shown in, whatever the browser prefers; '' lets the visitor's browser (and menu) choose. */
+  readonly language: string;
+  /** UI_LANGUAGES: the languages the menu offers (the first is the default for a browser wanting none of them); empty for every language the UI has. */
+  readonly languages: readonly string[];
 }

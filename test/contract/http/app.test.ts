@@ -22,7 +22,19 @@ describe('GET /api/app', () => {
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',
         demo: null,
+        language: '',
+        languages: [],
       });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('reports UI_LANGUAGE and UI_LANGUAGES as the catalog tags the UI uses, whatever case they were written in', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, UI_LANGUAGE: 'EN', UI_LANGUAGES: 'en' });
+    try {
+      const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
+      expect(body).toMatchObject({ language: 'en', languages: ['en'] });
     } finally {
       await gw.close();
     }
