@@ -241,4 +241,11 @@ describe('UI_LANGUAGE and UI_LANGUAGES', () => {
     expect(problemsOf({ ...VALID, UI_LANGUAGE: 'xx' })).toEqual([expect.stringMatching(/^UI_LANGUAGE must be one of en\b/)]);
     expect(problemsOf({ ...VALID, UI_LANGUAGES: 'en,klingon' })).toEqual([expect.stringContaining('UI_LANGUAGES lists a language the UI does not have')]);
   });
+
+  test('UI_LANGUAGE outside UI_LANGUAGES is refused: the page would show a language its own menu does not offer', () => {
+    expect(problemsOf({ ...VALID, UI_LANGUAGE: 'de', UI_LANGUAGES: 'fr,nl' })).toEqual([
+      expect.stringContaining('UI_LANGUAGE (de) is not among UI_LANGUAGES (fr, nl)'),
+    ]);
+    expect(configOf({ ...VALID, UI_LANGUAGE: 'de', UI_LANGUAGES: 'FR,de' })).toMatchObject({ uiLanguage: 'de', uiLanguages: ['fr', 'de'] });
+  });
 });
