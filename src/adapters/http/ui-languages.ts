@@ -4,7 +4,7 @@
  * (test/unit/ui/catalogs.test.ts) fails when it and the catalog files differ, so adding a language
  * is a copied file plus its tag here. The file stays free of imports: the UI may read it too.
  */
-export const UI_LANGUAGE_TAGS = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl'] as const;
+export const UI_LANGUAGE_TAGS = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'pl', 'ja', 'zh-Hans', 'ar'] as const;
 
 /** The listed tag a value names, compared without regard to case (`pt-br` is `pt-BR`); null when none. */
 export function uiLanguageTag(value: string): string | null {
