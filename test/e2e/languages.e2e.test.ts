@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { isFocused, submitPassword } from './support/flows';
+import { isFocused } from './support/flows';
 import { startStack, type Stack } from './support/stack';
 
 /**
