@@ -454,6 +454,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         genericName: config.genericName,
         domain: domain.domain,
         forgotPasswordMessage: config.forgotPasswordMessage,
+        forgotPasswordStores: config.forgotPasswordStores,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
         passkeys: config.passkeys,

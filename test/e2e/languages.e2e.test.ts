@@ -114,6 +114,15 @@ describe.each(LOCALES)('a browser that prefers $browser', ({ browser, tag, dir }
     await context.close();
   });
 
+  test("the forgot-password page's default text (no FORGOT_PASSWORD_MESSAGE) is in that language", async () => {
+    const { context, page, problems } = await stack.newPage({ locale: browser });
+    await page.goto(`${stack.gatewayUrl}/forgot-password`);
+    await expect(heading(page)).resolves.toBe(text(tag, 'forgot.heading'));
+    await expect(page.locator('.message').textContent()).resolves.toBe(text(tag, 'forgot.local', { stores: text(tag, 'forgot.storeUsers') }));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('the login page in that language, as a screenshot', async () => {
     const { context, page, problems } = await stack.newPage({ locale: browser, width: 800, height: 720 });
     await page.goto(`${stack.gatewayUrl}/login?redirect_uri=${encodeURIComponent('https://grafana.example.test/d/overview')}`);
@@ -189,12 +198,18 @@ describe('the language menu', () => {
   });
 });
 
+const OPERATOR_TEXT = 'Call the IT desk on extension 4242.';
+
 describe('with UI_LANGUAGE and UI_LANGUAGES', () => {
   let forced: Stack;
   let limited: Stack;
   beforeAll(async () => {
     [forced, limited] = await Promise.all([
-      startStack({ proxies: [], accounts: [{ username: 'alice' }], env: { UI_LANGUAGE: 'fr' } }),
+      startStack({
+        proxies: [],
+        accounts: [{ username: 'alice' }],
+        env: { UI_LANGUAGE: 'fr', FORGOT_PASSWORD_MESSAGE: OPERATOR_TEXT, APP_TITLE: 'Corp Login' },
+      }),
       startStack({ proxies: [], accounts: [{ username: 'alice' }], env: { UI_LANGUAGES: 'nl,pl' } }),
     ]);
   });
@@ -207,6 +222,16 @@ describe('with UI_LANGUAGE and UI_LANGUAGES', () => {
     await page.goto(`${forced.gatewayUrl}/login`);
     await expect(heading(page)).resolves.toBe(text('fr', 'login.heading'));
     await expect(page.locator('nav.languages').count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the operator's own texts (APP_TITLE, FORGOT_PASSWORD_MESSAGE) stay as written", async () => {
+    const { context, page, problems } = await forced.newPage({ locale: 'fr-FR' });
+    await page.goto(`${forced.gatewayUrl}/forgot-password`);
+    await expect(heading(page)).resolves.toBe(text('fr', 'forgot.heading'));
+    await expect(page.locator('.message').textContent()).resolves.toBe(OPERATOR_TEXT);
+    await expect(page.locator('.brand').textContent()).resolves.toBe('Corp Login');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -94,9 +94,9 @@ export function waitPhrase(seconds: number, tag: string = current.locale): strin
   return format.format(Math.ceil(m / 60), 'hour');
 }
 
-/** A list of names (groups…) joined as the locale writes lists ("a, b, and c"; "a、b、c"; "a وb وc"). */
-export function listOf(items: readonly string[], tag: string = current.locale): string {
-  return new Intl.ListFormat(tag, { style: 'long', type: 'conjunction' }).format(items);
+/** A list of names (groups…) joined as the locale writes lists ("a, b, and c"; "a、b、c"; "a وb وc"), or alternatives ("a or b"). */
+export function listOf(items: readonly string[], tag: string = current.locale, type: 'conjunction' | 'disjunction' = 'conjunction'): string {
+  return new Intl.ListFormat(tag, { style: 'long', type }).format(items);
 }
 
 /**

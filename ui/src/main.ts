@@ -69,6 +69,7 @@ async function start(root: HTMLElement): Promise<void> {
     genericName: '',
     domain: '',
     forgotPasswordMessage: '',
+    forgotPasswordStores: null,
     oauthAutoRedirect: 'none',
     disableContinue: false,
     passkeys: false,

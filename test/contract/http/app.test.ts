@@ -15,6 +15,7 @@ describe('GET /api/app', () => {
         genericName: 'Generic',
         domain: 'example.test',
         forgotPasswordMessage: expect.stringContaining('USERS'),
+        forgotPasswordStores: { users: true, usersFile: false, ldap: false, providers: [] },
         oauthAutoRedirect: 'none',
         disableContinue: false,
         passkeys: true,
@@ -55,6 +56,8 @@ describe('GET /api/app', () => {
         title: 'Corp SSO',
         genericName: 'Keycloak',
         forgotPasswordMessage: 'Call the help desk',
+        // Written by the operator: shown as written, in every language.
+        forgotPasswordStores: null,
         disableContinue: true,
         domain: 'corp.example.test',
       });

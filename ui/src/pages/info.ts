@@ -1,5 +1,6 @@
 import { h } from '../dom';
 import { t, tx } from '../i18n';
+import { defaultForgotPasswordText } from '../messages';
 import { reasonText, withRedirect } from '../navigation';
 import { actions, render, type PageContext } from '../page';
 
@@ -44,7 +45,11 @@ export function forgotPasswordPage(ctx: PageContext): void {
   render(
     ctx,
     t('forgot.heading'),
-    h('p', { class: 'message', dir: 'auto' }, ctx.app.forgotPasswordMessage),
+    h(
+      'p',
+      { class: 'message', dir: 'auto' },
+      ctx.app.forgotPasswordStores ? defaultForgotPasswordText(ctx.app.forgotPasswordStores) : ctx.app.forgotPasswordMessage,
+    ),
     actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, t('forgot.back'))),
   );
 }
