@@ -82,6 +82,17 @@ export function t(key: MessageKey, params: Readonly<Record<string, string | numb
 }
 
 /**
+ * A module's texts as one table read by name (`TEXT.heading`), each looked up in the current
+ * catalog when it is read (not when the module loads, which is before the catalog arrives), so a
+ * module keeps its texts together at its top and still speaks the page's language.
+ */
+export function messageTable<const M extends Readonly<Record<string, MessageKey>>>(keys: M): { readonly [K in keyof M]: string } {
+  const table = {} as { [K in keyof M]: string };
+  for (const name of Object.keys(keys) as (keyof M & string)[]) Object.defineProperty(table, name, { enumerable: true, get: () => t(keys[name]) });
+  return table;
+}
+
+/**
  * How long until the wait is over, as the locale says it ("in 5 minutes", "in 5 Minuten",
  * "5 分後", "خلال 5 دقائق"): seconds, minutes or hours, rounded up so the wait is never understated.
  */

@@ -1,4 +1,4 @@
-import { chooseLanguage, listOf, locale, negotiate, t, tx, useCatalog, waitPhrase } from '../../../ui/src/i18n';
+import { chooseLanguage, listOf, locale, messageTable, negotiate, t, tx, useCatalog, waitPhrase } from '../../../ui/src/i18n';
 
 const ALL = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'pl', 'ja', 'zh-Hans', 'ar'];
 
@@ -101,5 +101,16 @@ describe('listOf', () => {
   test('joins names as the language writes lists', () => {
     expect(listOf(['admins', 'ops'], 'en')).toBe('admins and ops');
     expect(listOf(['admins', 'ops', 'dev'], 'ja')).toBe('admins、ops、dev');
+  });
+});
+
+describe('messageTable', () => {
+  test('reads each text when it is used, so a catalog loaded after the module still counts', () => {
+    const TEXT = messageTable({ heading: 'login.heading', submit: 'login.submit' });
+    expect(TEXT.heading).toBe('Log in');
+    useCatalog('de', { 'login.heading': 'Anmelden' });
+    expect(TEXT.heading).toBe('Anmelden');
+    expect(TEXT.submit).toBe('Log in');
+    expect(Object.keys(TEXT)).toEqual(['heading', 'submit']);
   });
 });
