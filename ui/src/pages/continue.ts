@@ -23,7 +23,7 @@ export function continuePage(ctx: PageContext): void {
       ctx,
       t('continue.refusedHeading'),
       h('p', {}, t(REFUSALS[target.reason]), ' ', t('continue.safety')),
-      h('p', { class: 'target', translate: 'no', dir: 'ltr' }, ctx.redirectUri),
+      h('p', { class: 'target', translate: 'no' }, h('bdi', { dir: 'ltr' }, ctx.redirectUri)),
       actions(h('a', { href: '/account' }, t('continue.toAccount'))),
     );
     return;
@@ -42,7 +42,7 @@ export function continuePage(ctx: PageContext): void {
     ctx,
     t('continue.heading'),
     h('p', { class: 'lead' }, ...tx('continue.question', { host: h('strong', { dir: 'ltr' }, target.url.host) })),
-    h('p', { class: 'target', translate: 'no', dir: 'ltr' }, href),
+    h('p', { class: 'target', translate: 'no' }, h('bdi', { dir: 'ltr' }, href)),
     insecure && h('p', { class: 'warning' }, t('continue.insecure')),
     go,
     actions(h('a', { href: '/account' }, t('continue.notYou'))),
