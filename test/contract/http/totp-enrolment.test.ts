@@ -3,20 +3,10 @@ import { basic, hashOf, TOTP_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE, totpCode, wrongTotpCode } from '../../support/http';
 import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { enrolTotp } from '../../support/totp-enrolment';
 
 const APP = 'https://app.example.test/';
 const now = (): number => Math.floor(Date.now() / 1000);
-
-/** Sets up a TOTP code for the session in `cookie` through the API; returns the secret and the re-issued cookie. */
-async function enrolTotp(gw: RunningGateway, cookie: string): Promise<{ secret: string; cookie: string; body: Record<string, unknown> }> {
-  const setup = await expectEnvelope(await postJson(gw, '/api/account/totp/setup', {}, { cookie }), 200);
-  const secret = String(setup.secret);
-  const res = await postJson(gw, '/api/account/totp/confirm', { enrolment: setup.enrolment, code: await totpCode(secret) }, { cookie });
-  const body = await expectEnvelope(res, 200);
-  const next = cookieFrom(res, SESSION_COOKIE);
-  if (next === null) throw new Error('the confirmation set no cookie');
-  return { secret, cookie: `${SESSION_COOKIE}=${next.value}`, body };
-}
 
 describe('self-enrolled TOTP: /api/account/totp*', () => {
   let gw: RunningGateway;
