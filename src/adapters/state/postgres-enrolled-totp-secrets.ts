@@ -18,6 +18,8 @@ import { SealedTotpSecrets } from './sealed-totp-secrets';
 export class PostgresEnrolledTotpSecrets implements EnrolledTotpSecrets {
   private readonly memory: SealedTotpSecrets;
   private loaded = false;
+  /** Accounts announced while a load runs: read again after it, so its older snapshot cannot win. */
+  private heard: Set<string> | null = null;
 
   constructor(
     private readonly database: PostgresDatabase,
@@ -25,9 +27,18 @@ export class PostgresEnrolledTotpSecrets implements EnrolledTotpSecrets {
     private readonly now: () => number,
   ) {
     this.memory = new SealedTotpSecrets(sealer);
-    database.onChange('t', (username) => void this.reread(username));
+    database.onChange('t', (username) => {
+      this.heard?.add(username);
+      void this.reread(username);
+    });
     database.onConnect(async (query) => {
-      this.memory.reload(await query<{ username: string; sealed: string }>('SELECT username, sealed FROM enrolled_totp_secrets'));
+      this.heard = new Set();
+      try {
+        this.memory.reload(await query<{ username: string; sealed: string }>('SELECT username, sealed FROM enrolled_totp_secrets'));
+        for (const username of this.heard) await this.reread(username);
+      } finally {
+        this.heard = null;
+      }
       this.loaded = true;
     });
   }

@@ -50,6 +50,8 @@ export class RedisEnrolledTotpSecrets implements EnrolledTotpSecrets, ReadinessC
   private subscriber: Redis | null = null;
   private loaded = false;
   private syncing: Promise<void> | null = null;
+  /** Accounts announced while a load runs: read again after it, so its older snapshot cannot win. */
+  private heard: Set<string> | null = null;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -67,7 +69,9 @@ export class RedisEnrolledTotpSecrets implements EnrolledTotpSecrets, ReadinessC
     const sub = this.redis.subscriberConnection();
     this.subscriber = sub;
     sub.on('message', (channel: string, username: string) => {
-      if (channel === this.key) void this.reread(username);
+      if (channel !== this.key) return;
+      this.heard?.add(username);
+      void this.reread(username);
     });
     sub.on('ready', () => void this.resync());
     this.redis.onHealthChange((up) => {
@@ -127,6 +131,7 @@ export class RedisEnrolledTotpSecrets implements EnrolledTotpSecrets, ReadinessC
   private async load(): Promise<void> {
     const sub = this.subscriber;
     if (sub === null || sub.status !== 'ready' || !this.redis.isUp()) return;
+    this.heard = new Set();
     try {
       await sub.subscribe(this.key);
       const rows: { username: string; sealed: string }[] = [];
@@ -137,10 +142,13 @@ export class RedisEnrolledTotpSecrets implements EnrolledTotpSecrets, ReadinessC
         for (let i = 0; i + 1 < entries.length; i += 2) rows.push({ username: entries[i], sealed: entries[i + 1] });
       } while (cursor !== '0');
       this.memory.reload(rows);
+      for (const username of this.heard) await this.reread(username);
       this.loaded = true;
     } catch {
       this.logger.debug('redis totp enrolment load failed; retrying');
       setTimeout(() => void this.resync(), 1000).unref();
+    } finally {
+      this.heard = null;
     }
   }
 }
