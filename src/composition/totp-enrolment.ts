@@ -76,6 +76,7 @@ export function totpEnrolmentUseCases(config: Config, w: Wiring): TotpEnrolmentU
       storeUsers,
       enrolled,
       sealer,
+      w.get(TOKENS.CredentialCheck),
       w.get(TOKENS.TotpVerifier),
       w.get(TOKENS.UsedTotpSteps),
       sessions,

@@ -77,7 +77,7 @@ describe('self-enrolled TOTP on two replicas sharing Redis', () => {
       askForwardAuth(b, 'traefik', { authorization: basic('alice', 'alice-pw'), ...forwardedFor('https://app.example.test/') });
     expect((await basicOnB()).status).toBe(200);
     const other = await loginCookie(b, 'alice', 'alice-pw');
-    await enrolTotp(a, await loginCookie(a, 'alice', 'alice-pw'));
+    await enrolTotp(a, await loginCookie(a, 'alice', 'alice-pw'), 'alice-pw');
     expect(await eventually(async () => (await basicOnB()).status === 401)).toBe(true);
     expect(await expectEnvelope(await postJson(b, '/api/login', { email: 'alice', password: 'alice-pw' }), 200)).toMatchObject({ totpPending: 'true' });
     expect((await askForwardAuth(b, 'traefik', { cookie: other, ...forwardedFor('https://app.example.test/') })).status).not.toBe(200);

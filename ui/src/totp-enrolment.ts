@@ -20,6 +20,10 @@ export const TOTP_ENROLMENT_TEXT = {
   qrLabel: 'QR code for your authenticator app',
   keyLabel: 'Key',
   codeLabel: 'Code from your app',
+  passwordLabel: 'Your password',
+  passwordHint: 'Asked again so that nobody who finds this browser signed in can set a code only they have.',
+  wrongPassword: 'That password is not right.',
+  passwordMissing: 'Enter your password.',
   confirm: 'Confirm and turn on',
   confirming: 'Checking…',
   cancel: 'Cancel',
@@ -146,22 +150,37 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext): void {
       maxlength: '7',
       required: true,
     });
+    const password = field('totp-password', T.passwordLabel, { type: 'password', autocomplete: 'current-password', required: true });
+    password.wrapper.append(h('p', { class: 'muted', id: 'totp-password-hint' }, T.passwordHint));
+    password.input.setAttribute('aria-describedby', 'totp-password-hint');
     const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-confirm' }, T.confirm);
     const cancel = h('button', { type: 'button', class: 'secondary', id: 'totp-cancel' }, T.cancel);
     cancel.addEventListener('click', () => {
       show('none');
       heading.focus();
     });
-    const form = h('form', { novalidate: true, id: 'totp-setup-form' }, code.wrapper, confirm, cancel);
+    const form = h('form', { novalidate: true, id: 'totp-setup-form' }, code.wrapper, password.wrapper, confirm, cancel);
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       clearAlert(alert);
-      markInvalid([code.input], false, 'totp-alert');
+      markInvalid([code.input, password.input], false, 'totp-alert');
+      password.input.setAttribute('aria-describedby', 'totp-password-hint');
       const typed = code.input.value.replace(/\s+/g, '');
       if (!/^\d{6}$/.test(typed)) return fail({ status: 400, code: 'invalid_fields', message: '', body: {}, retryAfter: null }, code.input);
+      if (password.input.value === '') {
+        showAlert(alert, T.passwordMissing);
+        markInvalid([password.input], true, 'totp-alert');
+        return password.input.focus();
+      }
       busy(confirm, true, T.confirming);
-      const done = await post('/api/account/totp/confirm', { enrolment, code: typed });
+      const done = await post('/api/account/totp/confirm', { enrolment, code: typed, password: password.input.value });
       busy(confirm, false, T.confirm);
+      if (done !== null && done.code === 'invalid_credentials') {
+        password.input.value = '';
+        showAlert(alert, T.wrongPassword);
+        markInvalid([password.input], true, 'totp-alert');
+        return password.input.focus();
+      }
       if (done === null || done.code !== 'totp_enrolled') return fail(done, code.input);
       show('enrolled');
       status.textContent = T.turnedOn;

@@ -145,6 +145,7 @@ export type TotpEnrolmentChangeCode =
   | 'totp_already_enrolled'
   | 'totp_not_enrolled'
   | 'enrolment_invalid'
+  | 'invalid_credentials'
   | 'totp_invalid'
   | 'account_locked'
   | 'store_unavailable'

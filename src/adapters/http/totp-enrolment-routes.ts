@@ -40,9 +40,12 @@ const SET_BY_ADMINISTRATOR = fixed(409, 'totp_set_by_administrator');
 const ALREADY_ENROLLED = fixed(409, 'totp_already_enrolled');
 const NOT_ENROLLED = fixed(409, 'totp_not_enrolled');
 const TOTP_INVALID = fixed(401, 'totp_invalid');
+const INVALID_PASSWORD = fixed(401, 'invalid_credentials');
 /** Codes are six digits, spaces allowed; enrolment tokens are short sealed strings. */
 const CODE = /^[0-9 ]{6,12}$/;
 const MAX_ENROLMENT = 1024;
+/** As the login form's limit: bcrypt reads 72 bytes, and nothing longer is worth hashing. */
+const MAX_PASSWORD = 1024;
 
 /**
  * The QR code of `uri` as one SVG path over a `size`-module square (quiet zone included): the page
@@ -86,6 +89,7 @@ type ChangeError =
   | { readonly code: 'totp_already_enrolled' }
   | { readonly code: 'totp_not_enrolled' }
   | { readonly code: 'enrolment_invalid' }
+  | { readonly code: 'invalid_credentials' }
   | { readonly code: 'invalid_code' }
   | { readonly code: 'totp_replayed' }
   | { readonly code: 'account_locked'; readonly retryAfter: number }
@@ -108,6 +112,8 @@ function changeAnswer(result: Result<Reissued, ChangeError>, done: 'totp_enrolle
       return NOT_ENROLLED;
     case 'enrolment_invalid':
       return answer(400, 'enrolment_invalid', []);
+    case 'invalid_credentials':
+      return INVALID_PASSWORD;
     // A replayed code is told like a wrong one: which codes were used is nobody's business.
     case 'invalid_code':
     case 'totp_replayed':
@@ -165,10 +171,11 @@ export function totpEnrolmentRoutes(router: Router, useCases: TotpEnrolmentUseCa
   });
 
   router.post('/account/totp/confirm', guard, async (ctx) => {
-    const { enrolment, code } = bodyOf(ctx);
+    const { enrolment, code, password } = bodyOf(ctx);
     const bad = [
       ...(typeof enrolment === 'string' && enrolment.length > 0 && enrolment.length <= MAX_ENROLMENT ? [] : ['enrolment']),
       ...(typeof code === 'string' && CODE.test(code) ? [] : ['code']),
+      ...(typeof password === 'string' && password.length > 0 && password.length <= MAX_PASSWORD ? [] : ['password']),
     ];
     if (bad.length > 0) return renderAnswer(ctx, invalidFields(bad));
     const { ip, requestId, sessionToken } = facts(ctx);
@@ -176,6 +183,7 @@ export function totpEnrolmentRoutes(router: Router, useCases: TotpEnrolmentUseCa
       sessionToken,
       enrolment: enrolment as string,
       code: code as string,
+      password: password as string,
       ip,
       requestId,
       userAgent: userAgentOf(ctx),

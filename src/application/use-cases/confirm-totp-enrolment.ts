@@ -10,6 +10,7 @@ import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
 import { passkeyOwner } from '../services/passkey-owner';
+import type { CredentialCheck } from '../services/credential-check';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { SecondFactorSessions } from '../services/second-factor-sessions';
 import { isStoreUnavailable } from '../services/store-unavailable';
@@ -20,6 +21,8 @@ export interface ConfirmTotpEnrolmentInput {
   readonly enrolment: string;
   /** The first code the authenticator app shows for the new secret. */
   readonly code: string;
+  /** The account's password, asked again: a session alone must not be able to lock its owner out. */
+  readonly password: string;
   readonly ip: string;
   readonly requestId?: string;
   readonly userAgent?: string;
@@ -39,13 +42,18 @@ export type ConfirmTotpEnrolmentError =
   | { readonly code: 'totp_already_enrolled' }
   /** Not a token of this account and session, tampered with, or older than ten minutes: start again. */
   | { readonly code: 'enrolment_invalid' }
+  /** The password is wrong (counted like a failed login). */
+  | { readonly code: 'invalid_credentials' }
+  | { readonly code: 'account_locked'; readonly retryAfter: number }
   | { readonly code: 'invalid_code' }
   | { readonly code: 'totp_replayed' }
   | { readonly code: 'store_unavailable' };
 
 /**
- * Finishes setting up a TOTP code: a valid first code for the sealed secret stores it (encrypted)
- * as the account's second factor. From then on the account is a TOTP account everywhere (login,
+ * Finishes setting up a TOTP code: the account's password (asked again, and counted like a login:
+ * a cookie taken from the person must not be enough to set a code only the taker has, which would
+ * sign the owner out everywhere and lock them out) and a valid first code for the sealed secret
+ * store it (encrypted) as the account's second factor. From then on the account is a TOTP account everywhere (login,
  * HTTP Basic, the OIDC login, sessions). Its other sessions end; the caller's is re-issued as
  * second-factor verified (ADR 0031).
  */
@@ -56,6 +64,7 @@ export class ConfirmTotpEnrolmentUseCase {
     private readonly storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
     private readonly sealer: TotpSecretSealer,
+    private readonly credentials: CredentialCheck,
     private readonly totp: TotpVerifier,
     private readonly usedSteps: UsedTotpSteps,
     private readonly sessions: SecondFactorSessions,
@@ -73,6 +82,9 @@ export class ConfirmTotpEnrolmentUseCase {
       const now = this.clock.now();
       const secret = readEnrolment(this.sealer.open(enrolmentContext(account.username, session.id), input.enrolment), now);
       if (secret === null) return err({ code: 'enrolment_invalid' });
+      const proven = await this.credentials.password({ login: account.username, password: input.password, ip: input.ip, requestId: input.requestId });
+      if (!proven.ok) return err(proven.error);
+      if (proven.value.account.username !== account.username) return err({ code: 'invalid_credentials' });
       const step = await this.totp.verify(secret, input.code, now);
       if (step === null) return err({ code: 'invalid_code' });
       // The confirming code is spent: seen over a shoulder, it must not open the next login too.

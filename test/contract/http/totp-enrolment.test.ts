@@ -13,7 +13,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
   beforeAll(async () => {
     gw = await startGateway({
       USERS:
-        ['alice', 'bob', 'dave', 'erin', 'fred', 'gina', 'hank'].map((u) => `${u}:${hashOf(`${u}-pw`)}`).join(',') +
+        ['alice', 'bob', 'dave', 'erin', 'fred', 'gina', 'hank', 'ivan'].map((u) => `${u}:${hashOf(`${u}-pw`)}`).join(',') +
         `,carol:${hashOf('carol-pw')}:${TOTP_SECRET}`,
       BASIC_CACHE_TTL_SECONDS: '60',
     });
@@ -29,7 +29,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
     it('HTTP Basic is refused for an account that set up its own TOTP, exactly as for an administrator’s TOTP account', async () => {
       // Cached first: a verdict remembered from before the enrolment must not ride on.
       expect((await basicAuth('alice')).status).toBe(200);
-      await enrolTotp(gw, await loginCookie(gw, 'alice', 'alice-pw'));
+      await enrolTotp(gw, await loginCookie(gw, 'alice', 'alice-pw'), 'alice-pw');
       const afterEnrolment = await basicAuth('alice');
       const adminTotp = await askForwardAuth(gw, 'traefik', { authorization: basic('carol', 'carol-pw'), ...forwardedFor(APP) });
       expect(afterEnrolment.status).toBe(401);
@@ -38,7 +38,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
     });
 
     it('a password login of an enrolled account only gets a pending session, which forward auth refuses until the code', async () => {
-      await enrolTotp(gw, await loginCookie(gw, 'bob', 'bob-pw'));
+      await enrolTotp(gw, await loginCookie(gw, 'bob', 'bob-pw'), 'bob-pw');
       const res = await postJson(gw, '/api/login', { email: 'bob', password: 'bob-pw' });
       expect(await expectEnvelope(res, 200)).toMatchObject({ totpPending: 'true' });
       const pending = `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`;
@@ -47,7 +47,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
 
     it('every other session of the account ends at enrolment, and a cookie from before stays dead after the TOTP is removed', async () => {
       const other = await loginCookie(gw, 'dave', 'dave-pw');
-      const { secret, cookie } = await enrolTotp(gw, await loginCookie(gw, 'dave', 'dave-pw'));
+      const { secret, cookie } = await enrolTotp(gw, await loginCookie(gw, 'dave', 'dave-pw'), 'dave-pw');
       expect(await live(other)).toBe(false);
       expect(await live(cookie)).toBe(true);
       const removed = await postJson(gw, '/api/account/totp/remove', { code: await totpCode(secret, now() + 30) }, { cookie });
@@ -56,6 +56,18 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
       expect(await live(after)).toBe(true);
       expect(await live(other)).toBe(false);
       expect(await live(cookie)).toBe(false);
+    });
+
+    it('a session alone (a cookie taken from the person) cannot set up a code that would lock its owner out: the password is asked', async () => {
+      const cookie = await loginCookie(gw, 'ivan', 'ivan-pw');
+      const setup = await expectEnvelope(await postJson(gw, '/api/account/totp/setup', {}, { cookie }), 200);
+      const code = await totpCode(String(setup.secret));
+      const without = await postJson(gw, '/api/account/totp/confirm', { enrolment: setup.enrolment, code }, { cookie });
+      expect(await expectEnvelope(without, 400)).toMatchObject({ code: 'invalid_fields', fields: ['password'] });
+      const wrong = await postJson(gw, '/api/account/totp/confirm', { enrolment: setup.enrolment, code, password: 'guess' }, { cookie });
+      expect(await expectEnvelope(wrong, 401)).toMatchObject({ code: 'invalid_credentials' });
+      expect(await state(cookie)).toBe('none');
+      expect((await basicAuth('ivan')).status).toBe(200);
     });
 
     it('a pending session (password only) can neither start nor confirm a set-up', async () => {
@@ -82,14 +94,14 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
       const moved = await postJson(
         gw,
         '/api/account/totp/confirm',
-        { enrolment: setup.enrolment, code: await totpCode(String(setup.secret)) },
+        { enrolment: setup.enrolment, code: await totpCode(String(setup.secret)), password: 'erin-pw' },
         { cookie: second },
       );
       expect(await expectEnvelope(moved, 400)).toMatchObject({ code: 'enrolment_invalid' });
       const wrong = await postJson(
         gw,
         '/api/account/totp/confirm',
-        { enrolment: setup.enrolment, code: await wrongTotpCode(String(setup.secret)) },
+        { enrolment: setup.enrolment, code: await wrongTotpCode(String(setup.secret)), password: 'erin-pw' },
         { cookie: first },
       );
       expect(await expectEnvelope(wrong, 401)).toMatchObject({ code: 'totp_invalid' });
@@ -98,7 +110,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
     });
 
     it('removal needs a current code: a session alone cannot drop the second factor', async () => {
-      const { secret, cookie } = await enrolTotp(gw, await loginCookie(gw, 'fred', 'fred-pw'));
+      const { secret, cookie } = await enrolTotp(gw, await loginCookie(gw, 'fred', 'fred-pw'), 'fred-pw');
       const wrong = await postJson(gw, '/api/account/totp/remove', { code: await wrongTotpCode(secret) }, { cookie });
       expect(await expectEnvelope(wrong, 401)).toMatchObject({ code: 'totp_invalid' });
       expect(await state(cookie)).toBe('enrolled');
@@ -115,14 +127,23 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
         body: 'code=123456',
       });
       expect(await expectEnvelope(form, 415)).toMatchObject({ code: 'unsupported_media_type' });
-      for (const body of [{}, { enrolment: 7, code: '123456' }, { enrolment: 'x', code: 'abc' }, []]) {
+      for (const body of [
+        {},
+        { enrolment: 7, code: '123456', password: 'x' },
+        { enrolment: 'x', code: 'abc', password: 'x' },
+        { enrolment: 'x', code: '123456', password: 7 },
+        [],
+      ]) {
         expect(await expectEnvelope(await postJson(gw, '/api/account/totp/confirm', body, { cookie }), 400)).toMatchObject({ code: 'invalid_fields' });
       }
-      expect(await expectEnvelope(await postJson(gw, '/api/account/totp/confirm', { enrolment: 'v1.garbage', code: '123456' }, { cookie }), 400)).toMatchObject(
-        {
-          code: 'enrolment_invalid',
-        },
-      );
+      expect(
+        await expectEnvelope(
+          await postJson(gw, '/api/account/totp/confirm', { enrolment: 'v1.garbage', code: '123456', password: 'gina-pw' }, { cookie }),
+          400,
+        ),
+      ).toMatchObject({
+        code: 'enrolment_invalid',
+      });
     });
   });
 
@@ -135,7 +156,7 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
     expect(body.secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(String(body.uri)).toContain(`secret=${String(body.secret)}`);
     expect(body.qr).toMatchObject({ size: expect.any(Number), path: expect.stringMatching(/^M\d/) });
-    const { cookie: next, body: done } = await enrolTotp(gw, cookie);
+    const { cookie: next, body: done } = await enrolTotp(gw, cookie, 'hank-pw');
     expect(done).toMatchObject({ code: 'totp_enrolled' });
     expect(await state(next)).toBe('enrolled');
   });
@@ -154,7 +175,7 @@ describe('self-enrolled TOTP on the embedded store', () => {
     let gw = await startGateway(env);
     let secret: string;
     try {
-      ({ secret } = await enrolTotp(gw, await loginCookie(gw, 'alice', 'alice-pw')));
+      ({ secret } = await enrolTotp(gw, await loginCookie(gw, 'alice', 'alice-pw'), 'alice-pw'));
     } finally {
       await gw.close();
     }

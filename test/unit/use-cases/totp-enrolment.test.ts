@@ -38,7 +38,18 @@ function setUp(enrolled: EnrolledTotpSecrets = new InMemoryEnrolledTotpSecrets()
     enrolled,
     state: new GetTotpEnrolmentUseCase(core.authenticator, core.users, enrolled),
     start: new StartTotpEnrolmentUseCase(core.authenticator, core.users, enrolled, issuer, sealer, core.clock, 'Portcullis'),
-    confirm: new ConfirmTotpEnrolmentUseCase(core.authenticator, core.users, enrolled, sealer, core.totp, core.usedSteps, sessions, core.clock, core.audit),
+    confirm: new ConfirmTotpEnrolmentUseCase(
+      core.authenticator,
+      core.users,
+      enrolled,
+      sealer,
+      core.credentials,
+      core.totp,
+      core.usedSteps,
+      sessions,
+      core.clock,
+      core.audit,
+    ),
     remove: new RemoveTotpEnrolmentUseCase(core.authenticator, core.users, enrolled, core.credentials, sessions, core.clock, core.audit),
   };
 }
@@ -50,7 +61,7 @@ async function enrol(s: Setup, token: string): Promise<string> {
   const started = await s.start.execute({ sessionToken: token, ip });
   if (!started.ok) throw new Error(`start refused: ${started.error.code}`);
   const code = FakeTotpVerifier.codeAt(NEW_SECRET, s.core.clock.now());
-  const confirmed = await s.confirm.execute({ sessionToken: token, enrolment: started.value.enrolment, code, ip });
+  const confirmed = await s.confirm.execute({ sessionToken: token, enrolment: started.value.enrolment, code, password: 'pw', ip });
   if (!confirmed.ok) throw new Error(`confirm refused: ${confirmed.error.code}`);
   return confirmed.value.token;
 }
@@ -157,17 +168,17 @@ describe('self-enrolled TOTP', () => {
       if (!started.ok) throw new Error('start refused');
       expect(s.enrolled.secretOf('alice')).toBeNull();
       const code = FakeTotpVerifier.codeAt(NEW_SECRET, s.core.clock.now());
-      expect(await s.confirm.execute({ sessionToken: second, enrolment: started.value.enrolment, code, ip })).toEqual({
+      expect(await s.confirm.execute({ sessionToken: second, enrolment: started.value.enrolment, code, password: 'pw', ip })).toEqual({
         ok: false,
         error: { code: 'enrolment_invalid' },
       });
-      expect(await s.confirm.execute({ sessionToken: first, enrolment: started.value.enrolment, code: '000000', ip })).toEqual({
+      expect(await s.confirm.execute({ sessionToken: first, enrolment: started.value.enrolment, code: '000000', password: 'pw', ip })).toEqual({
         ok: false,
         error: { code: 'invalid_code' },
       });
       s.core.clock.advance(10 * 60_000 + 1);
       const late = FakeTotpVerifier.codeAt(NEW_SECRET, s.core.clock.now());
-      expect(await s.confirm.execute({ sessionToken: first, enrolment: started.value.enrolment, code: late, ip })).toEqual({
+      expect(await s.confirm.execute({ sessionToken: first, enrolment: started.value.enrolment, code: late, password: 'pw', ip })).toEqual({
         ok: false,
         error: { code: 'enrolment_invalid' },
       });
@@ -186,6 +197,20 @@ describe('self-enrolled TOTP', () => {
       expect(now.kind === 'session' && now.session.totp).toBe(true);
       expect((await s.core.authenticator.authenticate({ sessionToken: bobs, ip })).kind).toBe('session');
       expect(s.core.audit.events.map((e) => e.event)).toContain('totp_enrolled');
+    });
+
+    it('asks for the password again, counted like a login: a session alone cannot set up a code', async () => {
+      const s = setUp();
+      const token = (await signIn(s.core, 'alice', 'pw')).token;
+      const started = await s.start.execute({ sessionToken: token, ip });
+      if (!started.ok) throw new Error('start refused');
+      const code = FakeTotpVerifier.codeAt(NEW_SECRET, s.core.clock.now());
+      expect(await s.confirm.execute({ sessionToken: token, enrolment: started.value.enrolment, code, password: 'guess', ip })).toEqual({
+        ok: false,
+        error: { code: 'invalid_credentials' },
+      });
+      expect(s.core.audit.events.some((e) => e.event === 'login_failed' && e.method === 'password')).toBe(true);
+      expect(s.enrolled.secretOf('alice')).toBeNull();
     });
 
     it('a pending session (password only) cannot set up a code', async () => {
