@@ -4,7 +4,10 @@ import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database'
 import { PostgresEnrolledTotpSecrets } from '../../src/adapters/state/postgres-enrolled-totp-secrets';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { enrolledTotpSecretsContract } from '../contract/ports/enrolled-totp-secrets.contract';
-import { TEST_SECRET } from '../support/credentials';
+import { basic, hashOf, TEST_SECRET } from '../support/credentials';
+import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../support/http';
+import { startGateway, type RunningGateway } from '../support/server';
+import { enrolTotp } from '../support/totp-enrolment';
 import { FixedClock } from '../support/fakes';
 import { silentLogger } from '../support/loggers';
 import { PostgresServer } from '../support/postgres-server';
@@ -69,5 +72,26 @@ describe('PostgresEnrolledTotpSecrets across replicas', () => {
     expect(rows[0].sealed).not.toContain(SECRET);
     expect(await b.remove('pg-alice', SECRET)).toBe(true);
     expect(await eventually(async () => a.secretOf('pg-alice') === null && later.secretOf('pg-alice') === null)).toBe(true);
+  });
+});
+
+/** The whole path on two in-process gateways sharing one PostgreSQL database. */
+describe('self-enrolled TOTP on two replicas sharing PostgreSQL', () => {
+  it('after a set-up on replica A, replica B asks for the code at the password login and refuses HTTP Basic', async () => {
+    const env = { USERS: `alice:${hashOf('alice-pw')}`, DATABASE_URL: server.createDatabase('enrolled_totp_gateways') };
+    const a = await startGateway(env);
+    const b = await startGateway(env);
+    try {
+      const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
+      expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+      const basicOnB = (): Promise<Response> =>
+        askForwardAuth(b, 'traefik', { authorization: basic('alice', 'alice-pw'), ...forwardedFor('https://app.example.test/') });
+      expect((await basicOnB()).status).toBe(200);
+      await enrolTotp(a, await loginCookie(a, 'alice', 'alice-pw'), 'alice-pw');
+      expect(await eventually(async () => (await basicOnB()).status === 401)).toBe(true);
+      expect(await expectEnvelope(await postJson(b, '/api/login', { email: 'alice', password: 'alice-pw' }), 200)).toMatchObject({ totpPending: 'true' });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
