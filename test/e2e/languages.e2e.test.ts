@@ -147,6 +147,24 @@ describe.each(LOCALES)('a browser that prefers $browser', ({ browser, tag, dir }
   });
 });
 
+describe('after the login, in Japanese', () => {
+  test('the account page and its sections (sessions, two-step code) speak the language too', async () => {
+    const { context, page, problems } = await stack.newPage({ locale: 'ja-JP' });
+    await page.goto(`${stack.gatewayUrl}/login`);
+    await page.getByLabel(text('ja', 'login.username')).fill('menu');
+    await page.getByLabel(text('ja', 'login.password'), { exact: true }).fill(stack.accounts.menu.password);
+    await page.getByRole('button', { name: text('ja', 'login.submit') }).click();
+    await page.waitForURL(`${stack.gatewayUrl}/account`);
+    await expect(heading(page)).resolves.toBe(text('ja', 'account.heading'));
+    await expect(page.locator('#sessions-heading').textContent()).resolves.toBe(text('ja', 'account.sessionsHeading'));
+    await page.locator('#totp-heading').waitFor();
+    await expect(page.locator('#totp-heading').textContent()).resolves.toBe(text('ja', 'totpSetup.heading'));
+    await expect(page.locator('#totp-setup').textContent()).resolves.toBe(text('ja', 'totpSetup.setUp'));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the language menu', () => {
   test('switches the page to the chosen language and keeps it on other pages and in a new tab of the same browser', async () => {
     const { context, page, problems } = await stack.newPage({ locale: 'de-DE' });
