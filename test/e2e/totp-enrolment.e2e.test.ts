@@ -76,7 +76,10 @@ const code = (secret: string, ahead = 0): Promise<string> => generate({ secret, 
 test('set up through the page with the keyboard, then the password alone opens nothing: login asks for the code, nginx lets in after it, Basic refused', async () => {
   const tess = stack.accounts.tess;
   expect(await basicThroughNginx(tess.username, tess.password)).toBe(200);
+  const elsewhere = await signedInAtAccount('tess');
   const { context, page, problems } = await signedInAtAccount('tess');
+  await page.reload();
+  await page.locator('.sessions li').nth(1).waitFor();
 
   const setUp = page.locator('#totp-setup');
   await setUp.focus();
@@ -108,6 +111,10 @@ test('set up through the page with the keyboard, then the password alone opens n
   await field.press('Enter');
   await page.locator('#totp-enrolled').waitFor();
   await expect(page.locator('#totp-status').textContent()).resolves.toContain('Two-step code turned on');
+  // The page's session list follows: the other session it showed was signed out.
+  const deadline = Date.now() + 10_000;
+  while ((await page.locator('.sessions li').count()) !== 1 && Date.now() < deadline) await page.waitForTimeout(50);
+  await expect(page.locator('.sessions li').count()).resolves.toBe(1);
   // The re-issued session (second-factor verified) still reaches the app.
   expect(await reachesApp(page, '/after-setup')).toBe(true);
   expect(await basicThroughNginx(tess.username, tess.password)).not.toBe(200);
@@ -128,7 +135,9 @@ test('set up through the page with the keyboard, then the password alone opens n
   await page.getByRole('link', { name: 'Continue' }).click();
   await page.waitForURL(`${site().url}/with-code`);
   expect(problems).toEqual([]);
-  await context.close();
+  // The other browser's session ended with the set-up.
+  expect(await reachesApp(elsewhere.page, '/elsewhere')).toBe(false);
+  await Promise.all([context.close(), elsewhere.context.close()]);
 });
 
 describe('screenshots', () => {

@@ -96,9 +96,10 @@ function problemText(answer: Answer<string>): string {
 
 /**
  * Adds the section after `after` (the passkeys section) and fills it from `/api/account/totp`.
- * Nothing for OAuth sessions, which have no local account to hold a second factor.
+ * Nothing for OAuth sessions, which have no local account to hold a second factor. `changed` runs
+ * after a set-up or a removal, which signed the account's other sessions out (the page's list).
  */
-export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext): void {
+export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed: () => void = () => undefined): void {
   if (ctx.user.oauth) return;
   const heading = h('h2', { id: 'totp-heading', tabindex: '-1' }, T.heading);
   const body = h('div', { id: 'totp-body' });
@@ -185,6 +186,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext): void {
       if (done === null || done.code !== 'totp_enrolled') return fail(done, code.input);
       show('enrolled');
       status.textContent = T.turnedOn;
+      changed();
       heading.focus();
     });
     body.replaceChildren(
@@ -219,6 +221,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext): void {
       if (done === null || done.code !== 'totp_removed') return fail(done, code.input);
       show('none');
       status.textContent = T.turnedOff;
+      changed();
       heading.focus();
     });
     return h('div', {}, h('p', { id: 'totp-enrolled' }, T.enrolled), form);

@@ -202,7 +202,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   );
   if (view !== null) fill(view.sessions);
   mountPasskeys(passkeys, ctx);
-  mountTotpEnrolment(passkeys, ctx);
+  mountTotpEnrolment(passkeys, ctx, () => void refresh());
   ctx.root.classList.add('wide');
   logout.focus();
 }
