@@ -578,7 +578,7 @@ export function defaultForgotPasswordMessage(stores: { users: boolean; usersFile
 function exampleCredentials(option: string, entries: readonly UsersListEntry[]): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    if (isPlaceholderHash(entry.hash)) {
+    if (entry.passkeyOnly !== true && isPlaceholderHash(entry.hash)) {
       problems.push(
         `${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`,
       );
