@@ -1,6 +1,20 @@
 import type { PasskeyUseCases } from '../adapters/http/passkey-routes';
 import { AesGcmPasskeyChallengeSealer } from '../adapters/crypto/aes-gcm-passkey-challenge-sealer';
+import { HmacPasskeyEnrolmentLinks } from '../adapters/crypto/hmac-passkey-enrolment-links';
 import { InMemoryPasskeyCredentials } from '../adapters/state/in-memory-passkey-credentials';
+import { InMemoryPasskeyEnrolmentLinks } from '../adapters/state/in-memory-passkey-enrolment-links';
+import { InMemoryPasskeySecondFactorChoices } from '../adapters/state/in-memory-passkey-second-factor-choices';
+import { PostgresPasskeyEnrolmentLinks } from '../adapters/state/postgres-passkey-enrolment-links';
+import { PostgresPasskeySecondFactorChoices } from '../adapters/state/postgres-passkey-second-factor-choices';
+import { RedisPasskeyEnrolmentLinks } from '../adapters/state/redis-passkey-enrolment-links';
+import { RedisPasskeySecondFactorChoices } from '../adapters/state/redis-passkey-second-factor-choices';
+import { SqlitePasskeyEnrolmentLinks } from '../adapters/state/sqlite-passkey-enrolment-links';
+import { SqlitePasskeySecondFactorChoices } from '../adapters/state/sqlite-passkey-second-factor-choices';
+import type { Clock } from '../application/ports/clock';
+import type { PasskeyEnrolmentLinks } from '../application/ports/passkey-enrolment-links';
+import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
+import { FinishPasskeyEnrolmentUseCase } from '../application/use-cases/finish-passkey-enrolment';
+import { StartPasskeyEnrolmentUseCase } from '../application/use-cases/start-passkey-enrolment';
 import { PostgresPasskeyCredentials } from '../adapters/state/postgres-passkey-credentials';
 import { RedisPasskeyCredentials } from '../adapters/state/redis-passkey-credentials';
 import { SqlitePasskeyCredentials } from '../adapters/state/sqlite-passkey-credentials';
@@ -30,6 +44,31 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
       if (redis.connection !== null) return new RedisPasskeyCredentials(redis.connection);
       if (pg.postgres !== null) return new PostgresPasskeyCredentials(pg.postgres);
       return data.database === null ? new InMemoryPasskeyCredentials() : new SqlitePasskeyCredentials(data.database);
+    },
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  // Issue 16. The links reach the store only as a keyed hash (SECRET), whichever store it is.
+  c.bind(
+    TOKENS.PasskeyEnrolmentLinks,
+    (config: Config, clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyEnrolmentLinks => {
+      const store =
+        redis.connection !== null
+          ? new RedisPasskeyEnrolmentLinks(redis.connection, clock)
+          : pg.postgres !== null
+            ? new PostgresPasskeyEnrolmentLinks(pg.postgres, clock)
+            : data.database === null
+              ? new InMemoryPasskeyEnrolmentLinks(clock)
+              : new SqlitePasskeyEnrolmentLinks(data.database, clock);
+      return new HmacPasskeyEnrolmentLinks(store, config.secret);
+    },
+    [TOKENS.Config, TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  c.bind(
+    TOKENS.PasskeySecondFactorChoices,
+    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeySecondFactorChoices => {
+      if (redis.connection !== null) return new RedisPasskeySecondFactorChoices(redis.connection);
+      if (pg.postgres !== null) return new PostgresPasskeySecondFactorChoices(pg.postgres);
+      return data.database === null ? new InMemoryPasskeySecondFactorChoices() : new SqlitePasskeySecondFactorChoices(data.database);
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
@@ -79,6 +118,21 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
     ),
     listPasskeys: new ListPasskeysUseCase(authenticator, users, passkeys),
     changePasskey: new ChangePasskeyUseCase(authenticator, users, passkeys, audit),
+    startPasskeyEnrolment: new StartPasskeyEnrolmentUseCase(users, w.get(TOKENS.PasskeyEnrolmentLinks), passkeys, ceremonies, sealer, ids, clock, audit),
+    finishPasskeyEnrolment: new FinishPasskeyEnrolmentUseCase(
+      users,
+      passkeys,
+      ceremonies,
+      sealer,
+      used,
+      w.get(TOKENS.CredentialFingerprints),
+      clock,
+      ids,
+      w.get(TOKENS.Settings),
+      audit,
+      w.get(TOKENS.SessionSealer),
+      w.get(TOKENS.SessionIndex),
+    ),
     clock,
   };
 }

@@ -50,6 +50,8 @@ export const MESSAGES = {
   passkey_invalid: () => 'The passkey was not accepted',
   passkey_not_added: () => 'This passkey is registered already',
   passkey_not_found: () => 'No such passkey on this account',
+  passkey_enrolled: () => 'Passkey added; you are signed in',
+  enrolment_link_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
   bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,

@@ -1,4 +1,6 @@
 import type { ChangePasskeyError } from '../../application/use-cases/change-passkey';
+import type { FinishPasskeyEnrolmentError, FinishPasskeyEnrolmentOutput } from '../../application/use-cases/finish-passkey-enrolment';
+import type { StartPasskeyEnrolmentError, StartPasskeyEnrolmentOutput } from '../../application/use-cases/start-passkey-enrolment';
 import type { FinishPasskeyLoginError, FinishPasskeyLoginOutput } from '../../application/use-cases/finish-passkey-login';
 import type { FinishPasskeyRegistrationError, FinishPasskeyRegistrationOutput } from '../../application/use-cases/finish-passkey-registration';
 import type { ListPasskeysError } from '../../application/use-cases/list-passkeys';
@@ -17,6 +19,7 @@ export const PASSKEY_COOKIES = {
   register: 'portcullis-passkey-register',
   login: 'portcullis-passkey-login',
   second_factor: 'portcullis-passkey-2fa',
+  enrol: 'portcullis-passkey-enrol',
 } as const;
 
 export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
@@ -169,5 +172,55 @@ export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>,
       return STORE_UNAVAILABLE;
     default:
       return unmapped('passkey change', error);
+  }
+}
+
+/** `POST /api/passkeys/enrolment/options`: the registration options for a redeemed enrolment link (issue 16). */
+export function enrolmentOptionsAnswer(result: Result<StartPasskeyEnrolmentOutput, StartPasskeyEnrolmentError>, cookies: CookieSettings, now: number): Answer {
+  if (result.ok) {
+    const started = ceremonyOptions(PASSKEY_COOKIES.enrol, result.value, now, cookies);
+    return { ...started, fields: { ...started.fields, username: result.value.username } };
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'invalid_link':
+      return answer(400, 'enrolment_link_invalid', []);
+    case 'too_many_passkeys':
+      return answer(409, 'too_many_passkeys', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey enrolment options', error);
+  }
+}
+
+/** `POST /api/passkeys/enrolment`: the first passkey stored, and the person logged in. */
+export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>, cookies: CookieSettings): Answer {
+  const spent = clearCookie(PASSKEY_COOKIES.enrol, cookies, { hostOnly: true });
+  if (result.ok) {
+    const { passkey, session, token } = result.value;
+    return answer(200, 'passkey_enrolled', [], {
+      fields: { passkey: passkeyView(passkey) },
+      cookies: [spent, setCookie(SESSION_COOKIE, token, (session.expiresAt - session.issuedAt) / 1000, cookies)],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'invalid_name':
+      return answer(400, 'invalid_name', []);
+    case 'challenge_invalid':
+      return answer(400, 'challenge_invalid', [], { cookies: [spent] });
+    case 'passkey_invalid':
+      return answer(400, 'passkey_invalid', [], { cookies: [spent] });
+    case 'passkey_not_added':
+      return answer(409, 'passkey_not_added', [], { cookies: [spent] });
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey enrolment', error);
   }
 }

@@ -136,12 +136,21 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     if (secretRaw === null || (secret !== undefined && secret !== '' && (!BASE32.test(secret) || secret.length < 16))) {
       problems.push(`${where}: totp_secret must be base32, at least 16 characters`);
     }
-    if (passkeyOnly === true && secret !== undefined && secret !== '') problems.push(`${where}: a passkey_only account has no TOTP secret (the passkey is both factors)`);
+    if (passkeyOnly === true && secret !== undefined && secret !== '')
+      problems.push(`${where}: a passkey_only account has no TOTP secret (the passkey is both factors)`);
     const disabled = flag(value.disabled);
     if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
     seen.add(username.toLowerCase());
-    if (problems.length > before || email === null || name === null || groups === null || typeof groups === 'string' || disabled === null || passkeyOnly === null)
+    if (
+      problems.length > before ||
+      email === null ||
+      name === null ||
+      groups === null ||
+      typeof groups === 'string' ||
+      disabled === null ||
+      passkeyOnly === null
+    )
       return;
     entries.push({
       username,

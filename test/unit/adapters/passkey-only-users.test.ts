@@ -31,7 +31,12 @@ describe('passkey-only entries of a users file', () => {
   });
 
   it('leaves passkey-only entries out of the typical bcrypt cost', () => {
-    expect(typicalBcryptCost([{ username: 'dora', hash: '', passkeyOnly: true }, { username: 'a', hash: HASH }])).toBe(10);
+    expect(
+      typicalBcryptCost([
+        { username: 'dora', hash: '', passkeyOnly: true },
+        { username: 'a', hash: HASH },
+      ]),
+    ).toBe(10);
   });
 });
 
