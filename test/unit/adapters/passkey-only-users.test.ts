@@ -1,9 +1,10 @@
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
 import { accountFromFileEntry, parseUsersFile } from '../../../src/adapters/users/users-file';
 import { formatUsersEntry, parseUsersList, typicalBcryptCost } from '../../../src/adapters/users/users-list';
+import { optionalModules } from '../../../src/composition/optional-modules';
 import { FakePasswordHasher } from '../../support/fakes';
 
-const yaml = () => require('yaml') as typeof import('yaml');
+const yaml = optionalModules.yaml;
 const HASH = '$2b$10$' + 'a'.repeat(53);
 
 describe('passkey-only entries of a users file', () => {
