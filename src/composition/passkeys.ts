@@ -13,6 +13,9 @@ import { SqlitePasskeySecondFactorChoices } from '../adapters/state/sqlite-passk
 import type { Clock } from '../application/ports/clock';
 import type { PasskeyEnrolmentLinks } from '../application/ports/passkey-enrolment-links';
 import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
+import { PasskeyOwners } from '../application/services/passkey-owner';
+import { PasskeySecondFactor } from '../application/services/passkey-second-factor';
+import { ChoosePasskeySecondFactorUseCase } from '../application/use-cases/choose-passkey-second-factor';
 import { FinishPasskeyEnrolmentUseCase } from '../application/use-cases/finish-passkey-enrolment';
 import { StartPasskeyEnrolmentUseCase } from '../application/use-cases/start-passkey-enrolment';
 import { PostgresPasskeyCredentials } from '../adapters/state/postgres-passkey-credentials';
@@ -72,6 +75,12 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
+  c.bind(
+    TOKENS.PasskeySecondFactor,
+    (config: Config, passkeys: PasskeyCredentials, choices: PasskeySecondFactorChoices) =>
+      new PasskeySecondFactor(passkeys, choices, config.passkeySecondFactor),
+    [TOKENS.Config, TOKENS.PasskeyCredentials, TOKENS.PasskeySecondFactorChoices],
+  );
 }
 
 /**
@@ -95,9 +104,10 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
   const ids = w.get(TOKENS.IdGenerator);
   const used = w.get(TOKENS.UsedOAuthFlows);
   const audit = w.get(TOKENS.AuditLog);
+  const owners = new PasskeyOwners(authenticator, users);
   return {
-    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, ids, clock),
-    finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, used, clock, audit),
+    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, ids, clock),
+    finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, used, clock, audit),
     startPasskeyLogin: new StartPasskeyLoginUseCase(authenticator, passkeys, ceremonies, sealer, ids, clock),
     finishPasskeyLogin: new FinishPasskeyLoginUseCase(
       users,
@@ -116,8 +126,14 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
       w.get(TOKENS.SessionSealer),
       w.get(TOKENS.SessionIndex),
     ),
-    listPasskeys: new ListPasskeysUseCase(authenticator, users, passkeys),
-    changePasskey: new ChangePasskeyUseCase(authenticator, users, passkeys, audit),
+    listPasskeys: new ListPasskeysUseCase(owners, passkeys, w.get(TOKENS.PasskeySecondFactorChoices), w.get(TOKENS.PasskeySecondFactor)),
+    choosePasskeySecondFactor: new ChoosePasskeySecondFactorUseCase(
+      owners,
+      passkeys,
+      w.get(TOKENS.PasskeySecondFactorChoices),
+      w.get(TOKENS.PasskeySecondFactor),
+    ),
+    changePasskey: new ChangePasskeyUseCase(owners, passkeys, audit),
     startPasskeyEnrolment: new StartPasskeyEnrolmentUseCase(users, w.get(TOKENS.PasskeyEnrolmentLinks), passkeys, ceremonies, sealer, ids, clock, audit),
     finishPasskeyEnrolment: new FinishPasskeyEnrolmentUseCase(
       users,

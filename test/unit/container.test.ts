@@ -147,6 +147,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   HandoffCodes: isA(InMemoryHandoffCodes),
   PasskeyEnrolmentLinks: isA(HmacPasskeyEnrolmentLinks),
   PasskeySecondFactorChoices: isA(InMemoryPasskeySecondFactorChoices),
+  PasskeySecondFactor: hasMethods('owed'),
   HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),
   IssueHandoffCodeUseCase: isA(IssueHandoffCodeUseCase),
   RedeemHandoffCodeUseCase: isA(RedeemHandoffCodeUseCase),

@@ -51,6 +51,9 @@ export const MESSAGES = {
   passkey_not_added: () => 'This passkey is registered already',
   passkey_not_found: () => 'No such passkey on this account',
   passkey_enrolled: () => 'Passkey added; you are signed in',
+  second_factor_chosen: () => 'Second factor saved: it applies from your next login',
+  second_factor_not_applicable: () => 'This account has no choice to make here (no password, or every account must show its passkey)',
+  no_passkey: () => 'Add a passkey first',
   enrolment_link_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',

@@ -3,13 +3,14 @@ import type { FinishPasskeyEnrolmentError, FinishPasskeyEnrolmentOutput } from '
 import type { StartPasskeyEnrolmentError, StartPasskeyEnrolmentOutput } from '../../application/use-cases/start-passkey-enrolment';
 import type { FinishPasskeyLoginError, FinishPasskeyLoginOutput } from '../../application/use-cases/finish-passkey-login';
 import type { FinishPasskeyRegistrationError, FinishPasskeyRegistrationOutput } from '../../application/use-cases/finish-passkey-registration';
-import type { ListPasskeysError } from '../../application/use-cases/list-passkeys';
+import type { ChoosePasskeySecondFactorError } from '../../application/use-cases/choose-passkey-second-factor';
+import type { ListPasskeysError, ListPasskeysOutput } from '../../application/use-cases/list-passkeys';
 import type { StartPasskeyLoginError, StartPasskeyLoginOutput } from '../../application/use-cases/start-passkey-login';
 import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } from '../../application/use-cases/start-passkey-registration';
 import type { Passkey } from '../../domain/passkey';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
-import { locked, STORE_UNAVAILABLE, unmapped } from './answers';
+import { invalidFields, locked, STORE_UNAVAILABLE, unmapped } from './answers';
 import { clearCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 
 // One pure function per passkey use case, from its result to an answer (see answers.ts).
@@ -143,8 +144,8 @@ export function passkeyLoginAnswer(
   }
 }
 
-export function passkeyListAnswer(result: Result<{ readonly passkeys: readonly Passkey[] }, ListPasskeysError>): Answer {
-  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView) } });
+export function passkeyListAnswer(result: Result<ListPasskeysOutput, ListPasskeysError>): Answer {
+  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView), secondFactor: result.value.secondFactor } });
   const error = result.error;
   switch (error.code) {
     case 'not_logged_in':
@@ -222,5 +223,27 @@ export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, Fin
       return STORE_UNAVAILABLE;
     default:
       return unmapped('passkey enrolment', error);
+  }
+}
+
+/** `POST /api/passkeys/second-factor`: the account's own choice of a passkey after its password. */
+export function secondFactorChoiceAnswer(result: Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>): Answer {
+  if (result.ok) return answer(200, 'second_factor_chosen', [], { fields: { secondFactor: result.value.chosen ? 'chosen' : 'off' } });
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'invalid_choice':
+      return invalidFields(['passkey']);
+    case 'not_applicable':
+      return answer(409, 'second_factor_not_applicable', []);
+    case 'no_passkey':
+      return answer(409, 'no_passkey', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey second factor', error);
   }
 }

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Clock } from '../../application/ports/clock';
 import type { ChangePasskeyUseCase } from '../../application/use-cases/change-passkey';
+import type { ChoosePasskeySecondFactorUseCase } from '../../application/use-cases/choose-passkey-second-factor';
 import type { FinishPasskeyEnrolmentUseCase } from '../../application/use-cases/finish-passkey-enrolment';
 import type { StartPasskeyEnrolmentUseCase } from '../../application/use-cases/start-passkey-enrolment';
 import type { FinishPasskeyLoginUseCase } from '../../application/use-cases/finish-passkey-login';
@@ -27,6 +28,7 @@ import {
   passkeyLoginAnswer,
   registrationAnswer,
   registrationOptionsAnswer,
+  secondFactorChoiceAnswer,
 } from './passkey-answers';
 import { isFromThisSite } from './request-origin';
 import { userAgentOf } from './account-routes';
@@ -39,6 +41,7 @@ export interface PasskeyUseCases {
   readonly finishPasskeyLogin: FinishPasskeyLoginUseCase;
   readonly listPasskeys: ListPasskeysUseCase;
   readonly changePasskey: ChangePasskeyUseCase;
+  readonly choosePasskeySecondFactor: ChoosePasskeySecondFactorUseCase;
   readonly startPasskeyEnrolment: StartPasskeyEnrolmentUseCase;
   readonly finishPasskeyEnrolment: FinishPasskeyEnrolmentUseCase;
   readonly clock: Clock;
@@ -55,6 +58,7 @@ export const PASSKEY_API_METHODS: ReadonlyArray<readonly [string, readonly strin
   ['/api/passkeys/login', ['POST']],
   ['/api/passkeys/enrolment/options', ['POST']],
   ['/api/passkeys/enrolment', ['POST']],
+  ['/api/passkeys/second-factor', ['POST']],
 ];
 
 const JSON_TYPES = ['application/json', '+json'];
@@ -127,6 +131,19 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
       renderAnswer(ctx, passkeyChangeAnswer(result, kind));
     });
   }
+
+  // Issue 16: "ask for a passkey after my password" on the account page.
+  router.post('/passkeys/second-factor', json, async (ctx) => {
+    const { ip, requestId, sessionToken } = facts(ctx);
+    const result = await useCases.choosePasskeySecondFactor.execute({
+      sessionToken,
+      fromThisSite: fromThisSite(ctx),
+      passkey: bodyOf(ctx).passkey,
+      ip,
+      requestId,
+    });
+    renderAnswer(ctx, secondFactorChoiceAnswer(result));
+  });
 
   router.post('/passkeys/login/options', json, async (ctx) => {
     const input = bodyOf(ctx);

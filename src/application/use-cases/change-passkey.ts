@@ -2,9 +2,7 @@ import { parsePasskeyName } from '../../domain/passkey';
 import { err, ok, type Result } from '../../domain/result';
 import type { AuditLog } from '../ports/audit-log';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
-import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
-import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { PasskeyOwners } from '../services/passkey-owner';
 import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ChangePasskeyInput {
@@ -29,17 +27,15 @@ export type ChangePasskeyError =
 /** Renames or removes one of the logged-in person's passkeys; never another account's. */
 export class ChangePasskeyUseCase {
   constructor(
-    private readonly authenticator: RequestAuthenticator,
-    private readonly users: UserStore,
+    private readonly owners: PasskeyOwners,
     private readonly passkeys: PasskeyCredentials,
     private readonly audit: AuditLog,
   ) {}
 
   async execute(input: ChangePasskeyInput): Promise<Result<{ readonly changed: true }, ChangePasskeyError>> {
-    if (!input.fromThisSite) return err({ code: 'cross_site_request' });
     try {
-      const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+      const owner = await this.owners.of(input);
+      if (owner.kind !== 'owner') return err({ code: owner.kind });
       const username = owner.account.username;
       if (input.change.kind === 'rename') {
         const name = parsePasskeyName(input.change.name);
