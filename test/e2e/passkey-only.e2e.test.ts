@@ -65,7 +65,14 @@ async function virtualAuthenticator(page: Page): Promise<Authenticator> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, id: authenticatorId };
 }
@@ -137,7 +144,10 @@ test('a passkey-only person registers from the link, is logged in, signs out and
 
   await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
-  await pollFor(async () => (await page.evaluate(() => (globalThis as unknown as { conditionalPending?: boolean }).conditionalPending)) === true, 'the autofill request');
+  await pollFor(
+    async () => (await page.evaluate(() => (globalThis as unknown as { conditionalPending?: boolean }).conditionalPending)) === true,
+    'the autofill request',
+  );
   await restore();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
