@@ -40,7 +40,8 @@ describe('portcullis passkeys enrol', () => {
   });
 
   it('refuses without a durable store: a link in memory would never reach the gateway', async () => {
-    const { DATA_DIR: _unused, ...noStore } = env;
+    const noStore: Record<string, string> = { ...env };
+    delete noStore.DATA_DIR;
     const run = await runCli(['passkeys', 'enrol', 'dora'], { env: noStore });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no durable store');
