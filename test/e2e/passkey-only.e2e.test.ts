@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { hashOf, TEST_SECRET } from '../support/credentials';
 import { runCli } from '../support/process';
-import { submitPassword } from './support/flows';
+import { isFocused, submitPassword } from './support/flows';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -126,9 +126,11 @@ test('a passkey-only person registers from the link, is logged in, signs out and
   await page.getByRole('heading', { name: 'Set up your passkey' }).waitFor();
   // The code leaves the address bar at once (no history entry, no screenshot of it).
   expect(page.url()).toBe(`${stack.gatewayUrl}/enrol`);
-  await page.getByLabel('Name for this passkey').fill('Phone');
+  // Keyboard only: the name field has the focus, Enter creates the passkey.
+  await expect(isFocused(page.getByLabel('Name for this passkey'))).resolves.toBe(true);
+  await page.keyboard.type('Phone');
   await page.screenshot({ path: join(shots, 'enrol-passkey.png'), animations: 'disabled', caret: 'hide', timeout: 10_000 });
-  await page.getByRole('button', { name: 'Create my passkey' }).click();
+  await page.keyboard.press('Enter');
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
   await page.locator('.passkey-name', { hasText: 'Phone' }).waitFor();
@@ -175,7 +177,9 @@ test('an account with a password chooses a passkey as its second factor: the nex
   await page.locator('.passkey-name', { hasText: 'Key' }).waitFor();
   const choice = page.getByLabel('Ask for a passkey after my password');
   await pollFor(async () => !(await choice.isDisabled()), 'the choice to be offered');
-  await choice.check();
+  // Keyboard only: Space ticks the focused box.
+  await choice.focus();
+  await page.keyboard.press('Space');
   await page.getByText('Saved. It applies from your next login.').waitFor();
   await page.reload();
   await pollFor(async () => choice.isChecked(), 'the saved choice');
