@@ -34,6 +34,7 @@ export const PASSKEY_TEXT = {
   stepWaiting: 'Waiting for your passkey…',
   stepUnsupported: 'This browser cannot use a passkey here. Log in from a browser or device that holds your passkey.',
   otherAccount: 'Log in with another account',
+  lastPasskey: 'This is your only passkey and your account has no password. Add another passkey before removing this one.',
 } as const;
 
 interface PasskeyView {
@@ -172,6 +173,7 @@ export function passkeysSection(): HTMLElement | null {
       challenge_invalid: 'That took too long. Try again.',
       not_logged_in: 'Your session ended. Log in again.',
       passkey_not_found: 'That passkey is gone already.',
+      last_passkey: PASSKEY_TEXT.lastPasskey,
     };
     showAlert(alert, texts[answer.code] ?? commonProblem(answer));
   };

@@ -169,6 +169,8 @@ export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>,
       return answer(400, 'invalid_name', []);
     case 'passkey_not_found':
       return answer(404, 'passkey_not_found', []);
+    case 'last_passkey':
+      return answer(409, 'last_passkey', []);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:

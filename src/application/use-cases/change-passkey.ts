@@ -22,6 +22,8 @@ export type ChangePasskeyError =
   | { readonly code: 'invalid_name' }
   /** The account holds no passkey with that id (another person's passkey reads the same). */
   | { readonly code: 'passkey_not_found' }
+  /** The only passkey of a passkey-only account (issue 16): without it the person could not sign in at all. */
+  | { readonly code: 'last_passkey' }
   | { readonly code: 'store_unavailable' };
 
 /** Renames or removes one of the logged-in person's passkeys; never another account's. */
@@ -41,6 +43,11 @@ export class ChangePasskeyUseCase {
         const name = parsePasskeyName(input.change.name);
         if (!name.ok) return err(name.error);
         return (await this.passkeys.rename(username, input.id, name.value)) ? ok({ changed: true }) : err({ code: 'passkey_not_found' });
+      }
+      if (owner.account.passkeyOnly === true) {
+        const held = await this.passkeys.list(username);
+        // Two removals at once could still take the last two: rare, and the administrator's link mends it.
+        if (held.length <= 1 && held.some((p) => p.id === input.id)) return err({ code: 'last_passkey' });
       }
       if (!(await this.passkeys.remove(username, input.id))) return err({ code: 'passkey_not_found' });
       this.audit.record({ event: 'passkey_removed', username, credential: input.id.slice(0, 12), requestId: input.requestId });

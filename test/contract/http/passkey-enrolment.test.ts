@@ -36,7 +36,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
     writeFileSync(
       path,
       `users:\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n` +
-        ['dora', 'erin', 'frank', 'gina', 'hank'].map((u) => `  - username: ${u}\n    passkey_only: true\n    name: ${u.toUpperCase()}\n`).join(''),
+        ['dora', 'erin', 'frank', 'gina', 'hank', 'ivy'].map((u) => `  - username: ${u}\n    passkey_only: true\n    name: ${u.toUpperCase()}\n`).join(''),
     );
     gw = await startGateway({ USERS_FILE: path }, { [TOKENS.PasskeyEnrolmentLinks]: links });
   });
@@ -85,6 +85,15 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
     ]);
   });
 
+  it('keeps the last passkey of a passkey-only account: removing it would lock the person out', async () => {
+    const authenticator = new SoftAuthenticator(ORIGIN);
+    const res = await enrol(await link('gina'), authenticator);
+    const session = `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`;
+    const removed = await postJson(gw, '/api/passkeys/remove', { id: authenticator.credentialId }, { cookie: session, ...SAME_SITE });
+    expect((await expectEnvelope(removed, 409)).code).toBe('last_passkey');
+    expect((await expectEnvelope(await fetch(`${gw.url}/api/passkeys`, { headers: { cookie: session } }), 200)).passkeys).toHaveLength(1);
+  });
+
   it('then signs the person in with that passkey', async () => {
     const authenticator = new SoftAuthenticator(ORIGIN);
     expect((await enrol(await link('erin'), authenticator)).status).toBe(200);
@@ -110,7 +119,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
   });
 
   it('refuses an expired link', async () => {
-    const code = await link('gina', 1);
+    const code = await link('ivy', 1);
     await new Promise((r) => setTimeout(r, 10));
     expect((await expectEnvelope(await start(code), 400)).code).toBe('enrolment_link_invalid');
   });
