@@ -46,3 +46,19 @@ export class PasskeyOwners {
     return { kind: 'owner', account, session: auth.session };
   }
 }
+
+/**
+ * The same check as a function, for the use cases that take the authenticator and a user store
+ * themselves (the account page's TOTP set-up, ADR 0031): never `cross_site_request`, which their
+ * callers check on their own.
+ */
+export async function passkeyOwner(
+  authenticator: RequestAuthenticator,
+  users: UserStore,
+  token: string | undefined,
+  ip: string,
+  requestId?: string,
+): Promise<Exclude<PasskeyOwner, { readonly kind: 'cross_site_request' }>> {
+  const owner = await new PasskeyOwners(authenticator, users).of({ sessionToken: token, ip, requestId });
+  return owner.kind === 'cross_site_request' ? { kind: 'not_logged_in' } : owner;
+}
