@@ -16,9 +16,28 @@ import {
 import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
-import { locale, t, type MessageKey } from './i18n';
+import { locale, messageTable, t, type MessageKey } from './i18n';
 import { commonProblem, unreachable } from './messages';
-import type { PageContext } from './page';
+import { withRedirect } from './navigation';
+import { actions, goTo, render, type PageContext } from './page';
+
+/** The texts this module added for issue 16 (the second-factor choice, the passkey-only step), by their keys in the message catalogs. */
+export const PASSKEY_TEXT = messageTable({
+  choiceLabel: 'passkeys.choiceLabel',
+  choiceHint: 'passkeys.choiceHint',
+  choiceRequired: 'passkeys.choiceRequired',
+  choiceNeedsPasskey: 'passkeys.choiceNeedsPasskey',
+  choiceSaved: 'passkeys.choiceSaved',
+  stepHeading: 'passkeys.stepHeading',
+  stepButton: 'passkeys.stepButton',
+  stepWaiting: 'passkeys.waiting',
+  stepUnsupported: 'passkeys.stepUnsupported',
+  otherAccount: 'login.otherAccount',
+  lastPasskey: 'passkeys.lastPasskey',
+});
+
+/** The passkey-only step's lead, naming the account when the page knows it. */
+const stepLead = (who: string): string => (who === '' ? t('passkeys.stepLead') : t('passkeys.stepLeadFor', { user: who }));
 
 interface PasskeyView {
   readonly id: string;
@@ -111,12 +130,11 @@ export function startPasskeyAutofill(done: () => void, problem: (text: string) =
 }
 
 /** The TOTP step's "Use a passkey instead" button. */
-export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void): HTMLButtonElement | null {
+export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void, label = t('passkeys.instead')): HTMLButtonElement | null {
   if (!browserSupportsWebAuthn()) return null;
-  const label = t('passkeys.instead');
   const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-second-factor' }, label);
   button.addEventListener('click', async () => {
-    busy(button, true, t('passkeys.waiting'));
+    busy(button, true, PASSKEY_TEXT.stepWaiting);
     const outcome = await passkeyLogin('second_factor');
     busy(button, false, label);
     if (outcome === '') return done();
@@ -136,6 +154,7 @@ export function passkeysSection(): HTMLElement | null {
   const name = field('passkey-name', t('passkeys.newName'), { type: 'text', maxlength: '64', placeholder: t('passkeys.namePlaceholder'), autocomplete: 'off' });
   const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, t('passkeys.add'));
   const form = h('form', { novalidate: true, class: 'passkey-add' }, name.wrapper, add);
+  const choice = secondFactorChoice(alert);
   const section = h(
     'section',
     { class: 'passkeys', id: 'passkeys', 'aria-labelledby': 'passkeys-heading' },
@@ -143,6 +162,7 @@ export function passkeysSection(): HTMLElement | null {
     h('p', {}, t('passkeys.intro')),
     list,
     form,
+    choice.wrapper,
     alert,
   );
 
@@ -155,6 +175,7 @@ export function passkeysSection(): HTMLElement | null {
       challenge_invalid: 'passkeys.challenge_invalid',
       not_logged_in: 'passkeys.not_logged_in',
       passkey_not_found: 'passkeys.passkey_not_found',
+      last_passkey: 'passkeys.lastPasskey',
     };
     const key = Object.prototype.hasOwnProperty.call(texts, answer.code) ? texts[answer.code] : undefined;
     showAlert(alert, key !== undefined ? t(key) : commonProblem(answer));
@@ -164,6 +185,7 @@ export function passkeysSection(): HTMLElement | null {
     const answer = await call('GET', '/api/passkeys');
     if (answer.code !== 'passkeys') return problem(answer);
     const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
+    choice.show(typeof answer.body.secondFactor === 'string' ? answer.body.secondFactor : 'not_applicable', passkeys.length);
     list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, t('passkeys.none'))] : passkeys.map((p) => item(p))));
   };
 
@@ -244,4 +266,71 @@ export function mountPasskeys(section: HTMLElement, ctx: PageContext): void {
   section.classList.add('passkeys');
   section.replaceChildren(...Array.from(content.childNodes));
   section.hidden = false;
+}
+
+/**
+ * "Ask for a passkey after my password" (issue 16): a checkbox saved at once. Hidden for
+ * passkey-only accounts; a note instead when PASSKEY_SECOND_FACTOR already asks it of everyone.
+ */
+function secondFactorChoice(alert: HTMLElement): { wrapper: HTMLElement; show: (state: string, passkeys: number) => void } {
+  const box = h('input', { type: 'checkbox', id: 'passkey-second-factor-choice', 'aria-describedby': 'passkey-second-factor-hint' });
+  const hint = h('p', { class: 'hint', id: 'passkey-second-factor-hint' }, PASSKEY_TEXT.choiceHint);
+  const wrapper = h(
+    'div',
+    { class: 'field checkbox', id: 'passkey-second-factor', hidden: true },
+    h('label', { for: 'passkey-second-factor-choice' }, box, ' ', PASSKEY_TEXT.choiceLabel),
+    hint,
+  );
+  box.addEventListener('change', async () => {
+    clearAlert(alert);
+    const wanted = box.checked;
+    box.disabled = true;
+    try {
+      const answer = await call('POST', '/api/passkeys/second-factor', { passkey: wanted });
+      if (answer.code === 'second_factor_chosen') showAlert(alert, PASSKEY_TEXT.choiceSaved);
+      else {
+        box.checked = !wanted;
+        showAlert(alert, answer.code === 'no_passkey' ? PASSKEY_TEXT.choiceNeedsPasskey : commonProblem(answer));
+      }
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      box.checked = !wanted;
+      showAlert(alert, unreachable());
+    }
+    box.disabled = false;
+  });
+  return {
+    wrapper,
+    show(state, passkeys) {
+      wrapper.hidden = state === 'not_applicable';
+      box.checked = state === 'chosen' || state === 'required';
+      // Required by the administrator: shown ticked and fixed. Without a passkey there is nothing to ask for yet.
+      box.disabled = state === 'required' || (passkeys === 0 && state !== 'chosen');
+      hint.textContent = state === 'required' ? PASSKEY_TEXT.choiceRequired : passkeys === 0 ? PASSKEY_TEXT.choiceNeedsPasskey : PASSKEY_TEXT.choiceHint;
+    },
+  };
+}
+
+/** Whether a pending login can be finished with a passkey only (no TOTP to type): the second-factor page then offers just that. */
+export function passkeyOnlyStep(ctx: PageContext): boolean {
+  const factors = ctx.user.secondFactors;
+  return ctx.app.passkeys && factors !== undefined && factors.includes('passkey') && !factors.includes('totp');
+}
+
+/** The second-factor page for an account whose second factor is a passkey and that has no TOTP: no code field. */
+export function passkeyOnlyStepPage(ctx: PageContext): void {
+  const alert = alertArea('totp-alert');
+  const who = ctx.user.name !== '' ? ctx.user.name : ctx.user.username;
+  const done = (): void => goTo(withRedirect('/continue', ctx.redirectUri));
+  const button = passkeySecondFactorButton(done, (text) => showAlert(alert, text), PASSKEY_TEXT.stepButton);
+  render(
+    ctx,
+    PASSKEY_TEXT.stepHeading,
+    h('p', { class: 'lead' }, stepLead(who)),
+    button,
+    alert,
+    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, PASSKEY_TEXT.otherAccount)),
+  );
+  if (button === null) showAlert(alert, PASSKEY_TEXT.stepUnsupported);
+  else button.focus();
 }
