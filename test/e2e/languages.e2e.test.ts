@@ -165,6 +165,18 @@ describe('after the login, in Japanese', () => {
   });
 });
 
+describe('the passkey enrolment page (issue 16) in Arabic', () => {
+  test('says in Arabic, right to left, that it needs the whole link', async () => {
+    const { context, page, problems } = await stack.newPage({ locale: 'ar' });
+    await page.goto(`${stack.gatewayUrl}/enrol`);
+    await expect(heading(page)).resolves.toBe(text('ar', 'enrol.heading'));
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(text('ar', 'enrol.noCode'));
+    await expect(documentLanguage(page)).resolves.toEqual({ lang: 'ar', dir: 'rtl' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the language menu', () => {
   test('switches the page to the chosen language and keeps it on other pages and in a new tab of the same browser', async () => {
     const { context, page, problems } = await stack.newPage({ locale: 'de-DE' });
