@@ -24,6 +24,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
   return runCli(argv, io, {
     hasher: (cost) => new BcryptPasswordHasher(cost),
     qrcode: optionalModules.qrcode,
+    otplib: optionalModules.otplib,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
       (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {

@@ -215,7 +215,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     // The decoy hash is made in gateway.start(), off the event loop (a factory only constructs).
     return new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
   });
-  bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
+  bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier(optionalModules.otplib));
   bind(
     TOKENS.UsedTotpSteps,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {

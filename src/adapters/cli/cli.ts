@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI } from 'otplib';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
@@ -15,6 +14,8 @@ export interface CliDeps {
   hasher(cost: number): PasswordHasher;
   /** The QR code library, loaded only by `totp enroll`. */
   qrcode(): QrCodeModule;
+  /** The TOTP library, loaded only by `totp enroll` (its secret and otpauth URI). */
+  otplib(): Pick<typeof import('otplib'), 'generateSecret' | 'generateURI'>;
   /** Validates the whole configuration (environment plus `argv` flags). */
   checkConfig(argv: readonly string[]): {
     readonly problems: readonly string[];
@@ -417,6 +418,7 @@ async function totpEnroll(args: readonly string[], io: CliIo, deps: CliDeps): Pr
   if (existing !== null && existing.username.toLowerCase() !== name.toLowerCase()) {
     throw new UsageError(`the entry given with --entry belongs to "${printable(existing.username)}", not "${name}"`);
   }
+  const { generateSecret, generateURI } = deps.otplib();
   const secret = generateSecret();
   const uri = generateURI({ issuer, label: name, secret });
   const lines = [`TOTP secret for ${name}: ${secret}`, `otpauth URI: ${uri}`, ''];
