@@ -83,7 +83,8 @@ function firstColonByte(payload: string): number {
  */
 class EncodedBasicCredentials implements BasicCredentials {
   readonly kind = 'basic' as const;
-  private pair: readonly [string, string] | null = null;
+  // A private field, not a property: the decoded pair is no part of the object's shape.
+  #pair: readonly [string, string] | null = null;
 
   constructor(readonly encoded: string) {}
 
@@ -97,8 +98,8 @@ class EncodedBasicCredentials implements BasicCredentials {
 
   private decoded(): readonly [string, string] {
     // firstColonByte vouched for the colon and the username, so split finds them.
-    this.pair ??= split(Buffer.from(this.encoded, 'base64').toString('utf8')) as readonly [string, string];
-    return this.pair;
+    this.#pair ??= split(Buffer.from(this.encoded, 'base64').toString('utf8')) as readonly [string, string];
+    return this.#pair;
   }
 }
 
