@@ -5,6 +5,7 @@ import type { CliIo } from './cli-io';
 import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
 import { sessionsCommand, type SessionsAdmin } from './sessions-command';
+import { passkeysCommand, type PasskeyEnrolmentAdmin } from './passkeys-command';
 
 export type { SessionsAdmin } from './sessions-command';
 
@@ -41,6 +42,8 @@ export interface CliDeps {
   readonly doctor: DoctorDeps;
   /** `sessions list|revoke`: the gateway's store, opened from its settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
   sessions(dataDir: string | null): Promise<SessionsAdmin>;
+  /** `passkeys enrol`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
+  passkeys(dataDir: string | null): Promise<PasskeyEnrolmentAdmin>;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -61,6 +64,7 @@ Commands:
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
   sessions list <name>              the account's live sessions (browser, address, started, last seen)
   sessions revoke <name> <id>|--all end one or every session of the account
+  passkeys enrol <name>             a single-use link for a passkey-only account's first passkey
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -185,6 +189,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   }
   if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return sessionsCommand(argv.slice(1), io, deps.sessions);
+  if (command === 'passkeys') return passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {
