@@ -1,4 +1,5 @@
 import type { CliIo } from './cli-io';
+import { printableArg, storeCommandArgs, storeCommandUsage } from './store-command-args';
 
 /** One key of the stored set as `portcullis oidc keys` shows it (never its private part). */
 export interface KeyRow {
@@ -44,10 +45,7 @@ Gateways read the key set when they start: restart them after a change. The embe
 (DATA_DIR) is locked by a running gateway: stop it, change the keys, start it.
 `;
 
-function usage(message: string, io: CliIo): number {
-  io.err(`portcullis: ${message} (see portcullis oidc keys --help)\n`);
-  return 2;
-}
+const usage = (message: string, io: CliIo): number => storeCommandUsage('oidc keys', message, io);
 
 /** `portcullis oidc keys list|rotate|add|promote|retire`: resolves the exit code (0 done, 1 failed, 2 wrong usage). */
 export async function oidcKeysCommand(args: readonly string[], io: CliIo, open: (dataDir: string | null) => Promise<SigningKeysAdmin>): Promise<number> {
@@ -56,17 +54,9 @@ export async function oidcKeysCommand(args: readonly string[], io: CliIo, open: 
     return args.length === 0 ? 2 : 0;
   }
   const [sub, ...rest] = args;
-  let dataDir: string | null = null;
-  const positional: string[] = [];
-  for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i];
-    if (arg === '--data-dir') {
-      dataDir = rest[(i += 1)] ?? null;
-      if (dataDir === null) return usage('--data-dir needs a value', io);
-    } else if (arg.startsWith('--data-dir=')) dataDir = arg.slice('--data-dir='.length);
-    else if (arg.startsWith('--')) return usage(`unknown option ${arg.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}`, io);
-    else positional.push(arg);
-  }
+  const parsed = storeCommandArgs(rest);
+  if (typeof parsed === 'string') return usage(parsed, io);
+  const { dataDir, positional } = parsed;
   let change: KeySetChange | null;
   switch (sub) {
     case 'list':
@@ -82,12 +72,7 @@ export async function oidcKeysCommand(args: readonly string[], io: CliIo, open: 
       change = { kind: sub, kid: positional[0] };
       break;
     default:
-      return usage(
-        `unknown command "oidc keys ${String(sub)
-          .replace(/[^\x20-\x7e]/g, '?')
-          .slice(0, 40)}"`,
-        io,
-      );
+      return usage(`unknown command "oidc keys ${printableArg(String(sub))}"`, io);
   }
   if (change === null || change.kind === 'rotate' || change.kind === 'add') {
     if (positional.length !== 0) return usage(`oidc keys ${sub} takes no argument`, io);

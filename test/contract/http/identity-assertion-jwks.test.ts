@@ -17,6 +17,18 @@ const dir = mkdtempSync(join(tmpdir(), 'portcullis-assertion-jwks-'));
 const rules = join(dir, 'access.yaml');
 
 jest.setTimeout(30_000);
+
+/** Forward auth for https://wiki.example.test/ (whose rule asks for an assertion) with `browser`'s session, as traefik asks. */
+const askWiki = (gw: RunningGateway, browser: Browser): Promise<Response> =>
+  fetch(`${gw.url}/api/auth/traefik`, {
+    headers: {
+      accept: 'application/json',
+      cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'wiki.example.test',
+      'x-forwarded-uri': '/',
+    },
+  });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub)', () => {
@@ -47,15 +59,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
     const browser = await loggedInBrowser(gw.url);
     const idToken = await idTokenOf(browser);
 
-    const res = await fetch(`${gw.url}/api/auth/traefik`, {
-      headers: {
-        accept: 'application/json',
-        cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
-        'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'wiki.example.test',
-        'x-forwarded-uri': '/',
-      },
-    });
+    const res = await askWiki(gw, browser);
     expect(res.status).toBe(200);
     const jwksUri = app.serverMetadata().jwks_uri ?? '';
     const jwks = (await (await fetch(jwksUri)).json()) as { keys: Record<string, unknown>[] };
@@ -93,15 +97,7 @@ describe('Remote-Assertion on a gateway without OpenID Connect clients', () => {
 
   it('publishes the JWKS that verifies the assertion, public halves only, and no discovery', async () => {
     const browser = await loggedInBrowser(gw.url);
-    const res = await fetch(`${gw.url}/api/auth/traefik`, {
-      headers: {
-        accept: 'application/json',
-        cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
-        'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'wiki.example.test',
-        'x-forwarded-uri': '/',
-      },
-    });
+    const res = await askWiki(gw, browser);
     expect(res.status).toBe(200);
     const published = await fetch(`${gw.url}/oidc/jwks`);
     expect(published.status).toBe(200);

@@ -80,20 +80,10 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     const interaction = first.url.searchParams.get('redirect_uri') as string;
-    const pending = await browser.fetch(`${gw.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'carol', password: OIDC_PEOPLE.carol.password }),
-    });
-    expect(pending.status).toBe(200);
+    expect((await browser.passwordStep('carol', OIDC_PEOPLE.carol.password)).status).toBe(200);
     expect((await browser.follow(interaction)).url.pathname).toBe('/login');
-    const totp = await browser.fetch(`${gw.url}/api/totp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      // The next step's code: the first login spent this step's, and a code is never taken twice.
-      body: JSON.stringify({ code: await totpCode(undefined, nowSeconds() + 30) }),
-    });
-    expect(totp.status).toBe(200);
+    // The next step's code: the first login spent this step's, and a code is never taken twice.
+    expect((await browser.totpStep(await totpCode(undefined, nowSeconds() + 30))).status).toBe(200);
     const done = await browser.follow(interaction);
     expect((await redeem(done.url, verifier, state)).preferred_username).toBe('carol');
   });
