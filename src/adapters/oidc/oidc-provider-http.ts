@@ -303,12 +303,19 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
         errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
       );
     const clientId = String(details.params.client_id ?? '');
+    let since: number | undefined;
+    try {
+      since = await loggedInSince(details);
+    } catch {
+      // The interaction could not be saved (the store is down): never fall back to accepting the old login.
+      return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
+    }
     const result = await useCases.authorizeOidcLogin.execute({
       clientId,
       sessionToken: sessionTokenOf(req),
       ip: ipOf(req),
       requestId: requestIdOf(ctx),
-      loggedInSince: await loggedInSince(details),
+      loggedInSince: since,
     });
     const back = encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`);
     if (!result.ok) {

@@ -11,6 +11,11 @@ import {
   pkceAuthorization,
   startOidcGateway,
 } from '../../support/oidc-gateway';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { SystemClock } from '../../../src/adapters/system/system-clock';
+import type { OidcArtifact, OidcArtifacts } from '../../../src/application/ports/oidc-artifacts';
+import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
+import { TOKENS } from '../../../src/composition/tokens';
 import type { RunningGateway } from '../../support/server';
 
 // The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
@@ -117,5 +122,36 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
     const done = await browser.follow(url.toString());
     expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
     expect(done.url.searchParams.get('error')).toBe('login_required');
+  });
+
+  describe('when the interaction cannot be saved', () => {
+    let down: RunningGateway;
+    let downApp: client.Configuration;
+    const store = new InMemoryOidcArtifacts(new SystemClock());
+    let failInteractions = false;
+    const flaky: OidcArtifacts = Object.assign(Object.create(store) as OidcArtifacts, {
+      save: (kind: string, id: string, payload: OidcArtifact, ttl: number | undefined) =>
+        failInteractions && kind === 'Interaction' ? Promise.reject(new StateStoreUnavailableError('down')) : store.save(kind, id, payload, ttl),
+    });
+    beforeAll(async () => {
+      down = await startOidcGateway(APP_CLIENT_ENV, { [TOKENS.OidcArtifacts]: flaky });
+      downApp = await discoverClient(down.url, 'app', APP_SECRET);
+    });
+    afterAll(() => down.close());
+
+    it('answers 503 and never accepts the old login instead', async () => {
+      const browser = await loggedInBrowser(down.url);
+      const { url } = await pkceAuthorization(downApp, CALLBACK, { prompt: 'login' });
+      const res = await browser.fetch(url.toString());
+      const interaction = new URL(res.headers.get('location') as string, down.url).toString();
+      failInteractions = true;
+      try {
+        const answer = await browser.follow(interaction);
+        expect(answer.url.searchParams.get('code')).toBeNull();
+        expect(answer.res?.status).toBe(503);
+      } finally {
+        failInteractions = false;
+      }
+    });
   });
 });
