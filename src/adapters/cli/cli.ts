@@ -5,7 +5,7 @@ import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type
 import type { CliIo } from './cli-io';
 import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
-import { oidcKeysCommand, type SigningKeysAdmin } from './oidc-keys-command';
+import { OIDC_KEYS_HELP, oidcKeysCommand, type SigningKeysAdmin } from './oidc-keys-command';
 import { sessionsCommand, type SessionsAdmin } from './sessions-command';
 
 export type { SessionsAdmin } from './sessions-command';
@@ -268,7 +268,8 @@ function oneName(positional: string[], command: string): string {
 function oidcCommand(args: readonly string[], io: CliIo): number {
   const [sub, action, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(COMMAND_HELP['oidc client']);
+    // `oidc --help` lists both families; `oidc client ... --help` only its own.
+    io.out(sub === 'client' ? COMMAND_HELP['oidc client'] : `${COMMAND_HELP['oidc client']}\n${OIDC_KEYS_HELP}`);
     return 0;
   }
   if (sub !== 'client' || action !== 'add')

@@ -81,6 +81,7 @@ describe('portcullis oidc keys on the embedded store', () => {
   });
 
   it('refuses what it cannot do, in one line each', async () => {
+    expect((await runCli(['oidc', '--help'], { env })).stdout).toContain('portcullis oidc keys rotate');
     expect(await runCli(['oidc', 'keys', 'retire'], { env })).toMatchObject({ code: 2 });
     expect(await runCli(['oidc', 'keys', 'shred'], { env })).toMatchObject({ code: 2 });
     expect(await runCli(['oidc', 'keys', 'promote', 'nope'], { env })).toMatchObject({ code: 1, stderr: expect.stringContaining('no key nope') });
