@@ -1,5 +1,5 @@
 import type { CliIo } from './cli-io';
-import { printableArg, storeCommandArgs, storeCommandUsage } from './store-command-args';
+import { printableArg, storeCommandArgs, storeCommandUsage, withStore } from './store-command-args';
 
 /** One key of the stored set as `portcullis oidc keys` shows it (never its private part). */
 export interface KeyRow {
@@ -78,22 +78,15 @@ export async function oidcKeysCommand(args: readonly string[], io: CliIo, open: 
     if (positional.length !== 0) return usage(`oidc keys ${sub} takes no argument`, io);
   }
 
-  let admin: SigningKeysAdmin;
-  try {
-    admin = await open(dataDir);
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'cannot open the store'}\n`);
-    return 1;
-  }
-  try {
-    const keys = change === null ? await admin.list() : await admin.change(change);
-    for (const k of keys) io.out(`${k.kid}  ${k.alg}  ${k.signs ? 'signs' : 'published'}\n`);
-    if (change !== null) io.out('restart the gateways: they read the key set when they start\n');
-    return 0;
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'oidc keys failed'}\n`);
-    return 1;
-  } finally {
-    await admin.close();
-  }
+  return withStore(
+    () => open(dataDir),
+    io,
+    'oidc keys',
+    async (admin) => {
+      const keys = change === null ? await admin.list() : await admin.change(change);
+      for (const k of keys) io.out(`${k.kid}  ${k.alg}  ${k.signs ? 'signs' : 'published'}\n`);
+      if (change !== null) io.out('restart the gateways: they read the key set when they start\n');
+      return 0;
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import type { IndexedSession } from '../../application/ports/session-index';
 import { describeUserAgent } from '../http/user-agent';
 import type { CliIo } from './cli-io';
-import { printableArg, storeCommandArgs, storeCommandUsage } from './store-command-args';
+import { printableArg, storeCommandArgs, storeCommandUsage, withStore } from './store-command-args';
 
 /** The store `portcullis sessions` works on (see openSessionsAdmin in composition). */
 export interface SessionsAdmin {
@@ -42,34 +42,27 @@ export async function sessionsCommand(args: readonly string[], io: CliIo, open: 
     return usage(`unknown command "sessions ${printableArg(String(sub))}"`, io);
   }
 
-  let admin: SessionsAdmin;
-  try {
-    admin = await open(dataDir);
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'cannot open the store'}\n`);
-    return 1;
-  }
-  try {
-    const [username, id] = positional;
-    if (sub === 'list') {
-      const sessions = await admin.list(username);
-      if (sessions.length === 0) io.out(`${username} has no live session\n`);
-      for (const s of sessions) {
-        const { browser, platform } = describeUserAgent(s.userAgent);
-        const device = [browser || 'unknown browser', platform].filter((x) => x !== '').join(' on ');
-        io.out(
-          `${s.id}  ${device}  ${s.address}  via ${s.method}  started ${new Date(s.startedAt).toISOString()}  last seen ${new Date(s.lastSeenAt).toISOString()}\n`,
-        );
+  return withStore(
+    () => open(dataDir),
+    io,
+    'sessions',
+    async (admin) => {
+      const [username, id] = positional;
+      if (sub === 'list') {
+        const sessions = await admin.list(username);
+        if (sessions.length === 0) io.out(`${username} has no live session\n`);
+        for (const s of sessions) {
+          const { browser, platform } = describeUserAgent(s.userAgent);
+          const device = [browser || 'unknown browser', platform].filter((x) => x !== '').join(' on ');
+          io.out(
+            `${s.id}  ${device}  ${s.address}  via ${s.method}  started ${new Date(s.startedAt).toISOString()}  last seen ${new Date(s.lastSeenAt).toISOString()}\n`,
+          );
+        }
+        return 0;
       }
+      const count = await admin.revoke(username, all ? undefined : id);
+      io.out(`revoked ${count} session${count === 1 ? '' : 's'} of ${username}\n`);
       return 0;
-    }
-    const count = await admin.revoke(username, all ? undefined : id);
-    io.out(`revoked ${count} session${count === 1 ? '' : 's'} of ${username}\n`);
-    return 0;
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'sessions failed'}\n`);
-    return 1;
-  } finally {
-    await admin.close();
-  }
+    },
+  );
 }

@@ -36,3 +36,31 @@ export function storeCommandArgs(args: readonly string[], switches: readonly str
   }
   return { dataDir, positional, switches: seen };
 }
+
+/**
+ * Opens the store with `open`, runs `work` on it and closes it whatever happens; a failure to open
+ * or in `work` is one line on stderr and exit code 1 (`what` names the command when the error has
+ * no message of its own).
+ */
+export async function withStore<Admin extends { close(): Promise<void> }>(
+  open: () => Promise<Admin>,
+  io: CliIo,
+  what: string,
+  work: (admin: Admin) => Promise<number>,
+): Promise<number> {
+  let admin: Admin;
+  try {
+    admin = await open();
+  } catch (e) {
+    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'cannot open the store'}\n`);
+    return 1;
+  }
+  try {
+    return await work(admin);
+  } catch (e) {
+    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : `${what} failed`}\n`);
+    return 1;
+  } finally {
+    await admin.close();
+  }
+}
