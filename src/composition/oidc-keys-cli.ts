@@ -10,12 +10,15 @@ import { TOKENS } from './tokens';
  * OIDC_SIGNING_KEY_FILE the stored set is not used, so the command refuses.
  */
 export async function openSigningKeysAdmin(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SigningKeysAdmin> {
-  const { config, container, close } = await openAdminStore(env, dataDir, 'a key set kept in memory is generated anew at every start');
+  const {
+    config,
+    picked: store,
+    close,
+  } = await openAdminStore(env, dataDir, 'a key set kept in memory is generated anew at every start', (c) => c.get(TOKENS.SigningKeys));
   if (config.oidc.signingKeyPem !== null) {
     await close();
     throw new Error('the signing keys come from OIDC_SIGNING_KEY_FILE: rotate by editing that file (see docs/oidc.md)');
   }
-  const store = container.get(TOKENS.SigningKeys);
   const read = async () => parseSigningKeySet(await store.getOrCreate(generateSigningKeySet));
   const rows = (keys: Awaited<ReturnType<typeof read>>): KeyRow[] => keys.map((k, i) => ({ kid: k.kid, alg: k.alg, signs: i === 0 }));
   return {

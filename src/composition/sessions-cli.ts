@@ -20,9 +20,12 @@ export interface SessionsAdmin {
  * command works while the gateway is stopped, and the gateway loads the revocations when it starts.
  */
 export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SessionsAdmin> {
-  const { container: c, close } = await openAdminStore(env, dataDir, 'sessions live only in the running gateway');
-  const index = c.get(TOKENS.SessionIndex);
-  const revoked = c.get(TOKENS.RevokedSessions);
+  const { picked, close } = await openAdminStore(env, dataDir, 'sessions live only in the running gateway', (c) => ({
+    index: c.get(TOKENS.SessionIndex),
+    revoked: c.get(TOKENS.RevokedSessions),
+    audit: c.get(TOKENS.AuditLog),
+  }));
+  const { index, revoked } = picked;
   try {
     if (revoked instanceof RedisRevokedSessions) revoked.start();
     // Listing filters out revoked sessions: wait until the shared revocations are loaded.
@@ -40,7 +43,7 @@ export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string 
     await close();
     throw e;
   }
-  const revoke = new RevokeUserSessionsUseCase(index, revoked, c.get(TOKENS.AuditLog));
+  const revoke = new RevokeUserSessionsUseCase(index, revoked, picked.audit);
   return {
     list: (username) => liveSessionsOf(username, index, revoked),
     async revoke(username, id) {
