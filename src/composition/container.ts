@@ -22,6 +22,8 @@ import { SqliteUsedOAuthFlows } from '../adapters/state/sqlite-used-oauth-flows'
 import { SqliteUsedTotpSteps } from '../adapters/state/sqlite-used-totp-steps';
 import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
 import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { RedisEnrolledTotpSecrets } from '../adapters/state/redis-enrolled-totp-secrets';
+import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-secrets';
 import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
 import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
@@ -94,6 +96,7 @@ import { demoForwardAuth } from './demo';
 import { bindPasskeyCredentials } from './passkeys';
 import { bindOidc } from './oidc';
 import { bindAccount } from './account';
+import { bindTotpEnrolment } from './totp-enrolment';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 
@@ -198,14 +201,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   bind(
     TOKENS.ReadinessChecks,
-    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions, pg: PostgresHolder): ReadinessCheck[] => [
+    (lifecycle: GatewayLifecycle, redis: RedisHolder, revoked: RevokedSessions, pg: PostgresHolder, enrolled: EnrolledTotpSecrets): ReadinessCheck[] => [
       lifecycle,
       ...(redis.connection === null ? [] : [redis.connection]),
       ...(pg.postgres === null ? [] : [pg.postgres]),
       // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
       ...(revoked instanceof RedisRevokedSessions || revoked instanceof PostgresRevokedSessions ? [revoked] : []),
+      // Nor the self-enrolled TOTP secrets: logins and HTTP Basic answer 503 until it has.
+      ...(enrolled instanceof RedisEnrolledTotpSecrets ? [enrolled] : []),
     ],
-    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions, TOKENS.Postgres],
+    [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions, TOKENS.Postgres, TOKENS.EnrolledTotpSecrets],
   );
   bind(TOKENS.CheckReadinessUseCase, (checks: ReadinessCheck[]) => new CheckReadinessUseCase(checks, READINESS_TIMEOUT_MS), [TOKENS.ReadinessChecks]);
   bind(TOKENS.Clock, (): Clock => new SystemClock());
@@ -250,7 +255,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
   bind(TOKENS.Resources, () => new Resources());
   bind(
-    TOKENS.UserStore,
+    TOKENS.StoreUsers,
     (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
       buildUserStore(config, domain.domain, { hasher, clock, logger, resources }),
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
@@ -302,6 +307,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
   bindPasskeyCredentials(c);
   bindAccount(bind);
+  bindTotpEnrolment(c);
 
   bind(
     TOKENS.LoginGuard,

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
 import { passkeyUseCases } from './passkeys';
+import { totpEnrolmentUseCases } from './totp-enrolment';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { SessionSealer } from '../application/ports/session-sealer';
@@ -128,6 +129,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, container),
+    totpEnrolment: totpEnrolmentUseCases(config, container),
     issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
     redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
     listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),

@@ -32,6 +32,8 @@ import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/us
 import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
 import type { UsedTotpSteps } from '../application/ports/used-totp-steps';
 import type { UserStore } from '../application/ports/user-store';
+import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-secrets';
+import type { TotpSecretSealer } from '../application/ports/totp-secret-sealer';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
 import type { CredentialCheck } from '../application/services/credential-check';
 import type { LoginGuard } from '../application/services/login-guard';
@@ -133,6 +135,10 @@ export const TOKENS = {
   LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
   ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
   RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
+  // Issue 16: TOTP codes people set up themselves (bound in totp-enrolment.ts).
+  StoreUsers: token<UserStore>('StoreUsers'),
+  EnrolledTotpSecrets: token<EnrolledTotpSecrets>('EnrolledTotpSecrets'),
+  TotpSecretSealer: token<TotpSecretSealer>('TotpSecretSealer'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -49,7 +49,7 @@ describe('two gateways on one Redis', () => {
       status: 200,
       code: 'ready',
       message: 'Ready',
-      checks: { gateway: 'up', redis: 'up', revocations: 'up' },
+      checks: { gateway: 'up', redis: 'up', revocations: 'up', 'totp-enrolments': 'up' },
     });
   });
 

@@ -35,6 +35,9 @@ import { StartOAuthUseCase } from '../../src/application/use-cases/start-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../../src/domain/oauth-flow';
 import { ANYONE } from '../../src/domain/oauth-whitelist';
 import { TEST_SECRET } from './credentials';
+import type { EnrolledTotpSecrets } from '../../src/application/ports/enrolled-totp-secrets';
+import type { UserStore } from '../../src/application/ports/user-store';
+import { EnrolledTotpUserStore } from '../../src/application/services/enrolled-totp-user-store';
 import {
   FakeOAuthProvider,
   FakeOAuthProviders,
@@ -59,12 +62,16 @@ export function makeCore(
     usersAtOnce?: boolean;
     /** The signer of `response.assertion` rules (none by default: such rules are refused with store_unavailable). */
     assertions?: IdentityAssertions;
+    /** Self-enrolled TOTP secrets (issue 16): every check then reads the user store through EnrolledTotpUserStore. */
+    enrolled?: EnrolledTotpSecrets;
   } = {},
 ) {
   const clock = new FixedClock();
   const hasher = new FakePasswordHasher();
   const users = new FakeUserStore(accounts, hasher);
   users.atOnce = options.usersAtOnce === true;
+  // What the checks read: the store itself, or with self-enrolled secrets laid over it (as composition binds it).
+  const checkedUsers: UserStore = options.enrolled === undefined ? users : new EnrolledTotpUserStore(users, options.enrolled);
   const audit = new RecordingAuditLog();
   const ids = new SequentialIds();
   const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);
@@ -95,11 +102,11 @@ export function makeCore(
   const usedFlows = new InMemoryUsedOAuthFlows(clock);
   const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
-  const credentials = new CredentialCheck(users, guard, totp, usedSteps, audit, fingerprints);
+  const credentials = new CredentialCheck(checkedUsers, guard, totp, usedSteps, audit, fingerprints);
   const authenticator = new RequestAuthenticator(
     sealer,
     revoked,
-    users,
+    checkedUsers,
     verified,
     guard,
     credentials,
@@ -115,6 +122,7 @@ export function makeCore(
   );
   return {
     clock,
+    ids,
     hasher,
     totp,
     users,

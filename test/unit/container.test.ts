@@ -23,6 +23,7 @@ import { VerifyTotpUseCase } from '../../src/application/use-cases/verify-totp';
 import { loadConfig, type Config } from '../../src/composition/config';
 import { buildContainer } from '../../src/composition/container';
 import { SqliteDatabase } from '../../src/adapters/sqlite/sqlite-database';
+import { RedisEnrolledTotpSecrets } from '../../src/adapters/state/redis-enrolled-totp-secrets';
 import { SqliteLoginAttempts } from '../../src/adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../../src/adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../../src/adapters/state/sqlite-used-oauth-flows';
@@ -106,6 +107,9 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   RevokedSessions: hasMethods('revoke', 'isRevoked'),
   VerifiedCredentials: hasMethods('get', 'put', 'forgetUser', 'keyFor'),
   UserStore: hasMethods('findAccount', 'verifyPassword', 'currentAccount'),
+  StoreUsers: hasMethods('findAccount', 'verifyPassword', 'currentAccount'),
+  EnrolledTotpSecrets: hasMethods('secretOf', 'enrol', 'remove'),
+  TotpSecretSealer: hasMethods('seal', 'open'),
   CredentialFingerprints: hasMethods('of'),
   Resources: hasMethods('add', 'closeAll'),
   AccessPolicy: isA(AllowAuthenticatedPolicy),
@@ -241,7 +245,8 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
       expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(RedisHandoffCodes);
-      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations']);
+      expect(container.get(TOKENS.EnrolledTotpSecrets)).toBeInstanceOf(RedisEnrolledTotpSecrets);
+      expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations', 'totp-enrolments']);
       expect(container.get(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
     } finally {
       await connection?.close();

@@ -46,7 +46,7 @@ export function locked(retryAfter: number): Answer {
 }
 
 /** The session cookie for a token sealed just now: the session's own lifetime is the cookie's Max-Age. */
-function sessionCookie(
+export function sessionCookie(
   created: { readonly session: { readonly issuedAt: number; readonly expiresAt: number }; readonly token: string },
   cookies: CookieSettings,
 ): string {

@@ -50,6 +50,16 @@ export const MESSAGES = {
   passkey_invalid: () => 'The passkey was not accepted',
   passkey_not_added: () => 'This passkey is registered already',
   passkey_not_found: () => 'No such passkey on this account',
+  // A TOTP code set up on the account page (issue 16)
+  totp_enrolment: () => 'TOTP code',
+  totp_setup: () => 'Scan the QR code, then confirm with the first code your app shows',
+  totp_enrolled: () => 'TOTP code set up; your other sessions were signed out',
+  totp_removed: () => 'TOTP code removed; your other sessions were signed out',
+  totp_set_by_administrator: () => 'Your TOTP code is set by your administrator and cannot be changed here',
+  totp_already_enrolled: () => 'This account has a TOTP code already; remove it first',
+  totp_not_enrolled: () => 'This account has no TOTP code it set up itself',
+  enrolment_invalid: () => 'This TOTP set-up expired or belongs to another session; start again',
+  totp_cross_site: () => 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)',
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
   bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,
@@ -120,6 +130,27 @@ export type PasskeyRegistrationCode =
   | 'passkey_invalid'
   | 'passkey_not_added'
   | 'store_unavailable';
+/** The codes of `GET /api/account/totp`. */
+export type TotpEnrolmentCode = 'totp_enrolment' | 'not_logged_in' | 'store_unavailable';
+
+/** The codes of `POST /api/account/totp/setup`, `/confirm` and `/remove`. */
+export type TotpEnrolmentChangeCode =
+  | 'totp_setup'
+  | 'totp_enrolled'
+  | 'totp_removed'
+  | 'invalid_fields'
+  | 'not_logged_in'
+  | 'totp_cross_site'
+  | 'totp_set_by_administrator'
+  | 'totp_already_enrolled'
+  | 'totp_not_enrolled'
+  | 'enrolment_invalid'
+  | 'invalid_credentials'
+  | 'totp_invalid'
+  | 'account_locked'
+  | 'store_unavailable'
+  | 'unsupported_media_type';
+
 /** The codes of `GET /api/account`. */
 export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';
 

@@ -16,6 +16,7 @@ import { passkeyRoutes, type PasskeyUseCases } from './passkey-routes';
 import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { ACCOUNT_API_METHODS, accountRoutes, userAgentOf, type AccountUseCases } from './account-routes';
+import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseCases } from './totp-enrolment-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -32,6 +33,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly checkReadiness: CheckReadinessUseCase;
   /** Absent when PASSKEYS=off: no passkey route exists then. */
   readonly passkeys?: PasskeyUseCases;
+  /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
+  readonly totpEnrolment?: TotpEnrolmentUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -48,6 +51,7 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/handoff/issue', ['GET', 'HEAD']],
   ['/api/handoff/redeem', ['GET', 'HEAD']],
   ...ACCOUNT_API_METHODS,
+  ...TOTP_ENROLMENT_API_METHODS,
 ]);
 
 /** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
@@ -134,6 +138,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   if (useCases.issueHandoffCode !== undefined && useCases.redeemHandoffCode !== undefined)
     handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
   accountRoutes(router, useCases, settings);
+  if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
 
   return router;
 }

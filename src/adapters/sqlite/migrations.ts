@@ -227,6 +227,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX handoff_codes_until ON handoff_codes (until);
     `,
   },
+  {
+    // Issue 16 (wave 5). Version 6 by the wave's plan (7 is the passkey-only accounts' step).
+    version: 6,
+    description: 'TOTP secrets people set up themselves on the account page, sealed',
+    // No until: a secret lives until its owner removes it. sealed: AES-GCM under a key derived
+    // from SECRET, bound to the username (ADR 0031); the plain secret is never stored.
+    sql: `
+      CREATE TABLE enrolled_totp_secrets (
+        username TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE enrolled_totp_secrets (
+        username TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */

@@ -20,6 +20,7 @@ export type AuditEvent = AuditContext &
         readonly ip: string;
       }
     | { readonly event: 'passkey_registered' | 'passkey_removed'; readonly username: string; readonly credential: string }
+    | { readonly event: 'totp_enrolled' | 'totp_removed'; readonly username: string; readonly ip: string }
     /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */
     | {
         readonly event: 'sessions_revoked';

@@ -5,6 +5,7 @@ import { UNREACHABLE } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
 import { mountPasskeys } from '../passkeys';
+import { mountTotpEnrolment } from '../totp-enrolment';
 
 /**
  * The demo's next step under the account: a ready nginx and caddy snippet protecting a local app
@@ -201,6 +202,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   );
   if (view !== null) fill(view.sessions);
   mountPasskeys(passkeys, ctx);
+  mountTotpEnrolment(passkeys, ctx, () => void refresh());
   ctx.root.classList.add('wide');
   logout.focus();
 }

@@ -1,0 +1,67 @@
+import type { Account } from '../../domain/account';
+import type { Session } from '../../domain/session';
+import type { Clock } from '../ports/clock';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
+import type { IdGenerator } from '../ports/id-generator';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { SessionIndex } from '../ports/session-index';
+import type { SessionSealer } from '../ports/session-sealer';
+import type { GatewaySettings } from '../settings';
+import { indexedSessionOf, type LoginDevice } from './session-registration';
+
+/** The session that replaces the caller's after its account's second factor changed. */
+export interface ReissuedSession {
+  readonly session: Session;
+  /** The session sealed for the client (the cookie value). */
+  readonly token: string;
+  /** How many sessions of the account were ended (the caller's own included). */
+  readonly ended: number;
+}
+
+/**
+ * What a change of an account's own second factor does to its sessions (ADR 0031): a session is
+ * only as valid as the credential it came from (ADR 0008), and the credential now differs. Every
+ * session of the account ends, listed in the session index and revoked explicitly (the changed
+ * fingerprint ends them too, but a removal would bring the fingerprint of before the enrolment
+ * back, and with it any cookie from then); the caller, who just proved the code, gets a new
+ * session made for the new credential.
+ */
+export class SecondFactorSessions {
+  constructor(
+    private readonly index: SessionIndex,
+    private readonly revoked: RevokedSessions,
+    private readonly fingerprints: CredentialFingerprints,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly settings: GatewaySettings,
+    private readonly sealer: SessionSealer,
+  ) {}
+
+  /**
+   * Ends every session of `current`'s account and issues the replacement for `account` (as it
+   * is now), marked second-factor verified when `totp`. Rejects with StateStoreUnavailableError
+   * when the index or a revocation cannot be read or written.
+   */
+  async reissue(current: Session, account: Account, totp: boolean, method: string, device: LoginDevice): Promise<ReissuedSession> {
+    const sessions = await this.index.list(current.username.toLowerCase());
+    const ending = sessions.some((s) => s.id === current.id) ? sessions : [...sessions, { id: current.id, expiresAt: current.expiresAt }];
+    // The caller's own session last: if a write fails midway, it still holds a page to retry from.
+    ending.sort((a, b) => Number(a.id === current.id) - Number(b.id === current.id));
+    for (const s of ending) await this.revoked.revoke(s.id, s.expiresAt);
+    const now = this.clock.now();
+    const session: Session = {
+      ...current,
+      name: account.name,
+      email: account.email,
+      groups: account.groups,
+      totp,
+      totpPending: false,
+      id: this.ids.next(),
+      issuedAt: now,
+      expiresAt: now + this.settings.sessionLifetimeMs,
+      credential: this.fingerprints.of(account),
+    };
+    await this.index.register(indexedSessionOf(session, method, device));
+    return { session, token: this.sealer.seal(session), ended: ending.length };
+  }
+}

@@ -1,0 +1,69 @@
+import { hasTotp } from '../../domain/account';
+import { err, ok, type Result } from '../../domain/result';
+import { TOTP_ENROLMENT_LIFETIME_MS, enrolmentContext } from '../../domain/totp-enrolment';
+import type { Clock } from '../ports/clock';
+import type { EnrolledTotpSecrets } from '../ports/enrolled-totp-secrets';
+import type { TotpSecretIssuer } from '../ports/totp-secret-issuer';
+import type { TotpSecretSealer } from '../ports/totp-secret-sealer';
+import type { UserStore } from '../ports/user-store';
+import { passkeyOwner } from '../services/passkey-owner';
+import type { RequestAuthenticator } from '../services/request-authenticator';
+import { isStoreUnavailable } from '../services/store-unavailable';
+
+export interface StartTotpEnrolmentInput {
+  readonly sessionToken?: string;
+  readonly ip: string;
+  readonly requestId?: string;
+}
+
+export interface StartTotpEnrolmentOutput {
+  /** The new base32 secret, shown to its owner once (as text and as a QR code of `uri`). */
+  readonly secret: string;
+  readonly uri: string;
+  /** The secret sealed for this session, handed back with the first code (nothing is stored before that). */
+  readonly enrolment: string;
+  readonly expiresAt: number;
+}
+
+export type StartTotpEnrolmentError =
+  | { readonly code: 'not_logged_in' }
+  | { readonly code: 'totp_set_by_administrator' }
+  | { readonly code: 'totp_already_enrolled' }
+  | { readonly code: 'store_unavailable' };
+
+/**
+ * Starts setting up a TOTP code: a new secret for the logged-in person's account, stored nowhere
+ * yet. It travels sealed (for this account and this session, for ten minutes) to the page and
+ * back with the first code, so a secret no authenticator app ever showed a code for is never
+ * required at a login.
+ */
+export class StartTotpEnrolmentUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    /** The configured user stores as they are, without self-enrolled secrets. */
+    private readonly storeUsers: UserStore,
+    private readonly enrolled: EnrolledTotpSecrets,
+    private readonly issuer: TotpSecretIssuer,
+    private readonly sealer: TotpSecretSealer,
+    private readonly clock: Clock,
+    /** The issuer name authenticator apps show (APP_TITLE). */
+    private readonly title: string,
+  ) {}
+
+  async execute(input: StartTotpEnrolmentInput): Promise<Result<StartTotpEnrolmentOutput, StartTotpEnrolmentError>> {
+    try {
+      const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
+      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+      if (hasTotp(owner.account)) return err({ code: 'totp_set_by_administrator' });
+      if (this.enrolled.secretOf(owner.account.username) !== null) return err({ code: 'totp_already_enrolled' });
+      const secret = this.issuer.newSecret();
+      const expiresAt = this.clock.now() + TOTP_ENROLMENT_LIFETIME_MS;
+      const enrolment = this.sealer.seal(enrolmentContext(owner.account.username, owner.session.id), `${expiresAt} ${secret}`);
+      const label = owner.account.email === '' ? owner.account.username : owner.account.email;
+      return ok({ secret, uri: this.issuer.uri(this.title, label, secret), enrolment, expiresAt });
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+}

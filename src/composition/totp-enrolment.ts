@@ -1,0 +1,89 @@
+import type { TotpEnrolmentUseCases } from '../adapters/http/totp-enrolment-routes';
+import { AesGcmTotpSecretSealer } from '../adapters/crypto/aes-gcm-totp-secret-sealer';
+import { OtplibTotpSecretIssuer } from '../adapters/crypto/otplib-totp-secret-issuer';
+import { InMemoryEnrolledTotpSecrets } from '../adapters/state/in-memory-enrolled-totp-secrets';
+import { PostgresEnrolledTotpSecrets } from '../adapters/state/postgres-enrolled-totp-secrets';
+import { RedisEnrolledTotpSecrets } from '../adapters/state/redis-enrolled-totp-secrets';
+import { SqliteEnrolledTotpSecrets } from '../adapters/state/sqlite-enrolled-totp-secrets';
+import type { Logger } from '../adapters/system/logger';
+import type { Clock } from '../application/ports/clock';
+import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-secrets';
+import type { TotpSecretSealer } from '../application/ports/totp-secret-sealer';
+import type { UserStore } from '../application/ports/user-store';
+import { EnrolledTotpUserStore } from '../application/services/enrolled-totp-user-store';
+import { SecondFactorSessions } from '../application/services/second-factor-sessions';
+import { ConfirmTotpEnrolmentUseCase } from '../application/use-cases/confirm-totp-enrolment';
+import { GetTotpEnrolmentUseCase } from '../application/use-cases/get-totp-enrolment';
+import { RemoveTotpEnrolmentUseCase } from '../application/use-cases/remove-totp-enrolment';
+import { StartTotpEnrolmentUseCase } from '../application/use-cases/start-totp-enrolment';
+import type { TypedContainer, Wiring } from './binding';
+import type { Config } from './config';
+import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { optionalModules } from './optional-modules';
+import type { Resources } from './resources';
+import { TOKENS } from './tokens';
+
+/**
+ * Self-enrolled TOTP (issue 16, ADR 0031): the secrets' store like the other durable state
+ * (PostgreSQL, else Redis, else the embedded file, else memory), and the user store everything
+ * else reads: the configured stores with those secrets laid over accounts that have none of their own.
+ */
+export function bindTotpEnrolment(c: TypedContainer): void {
+  c.bind(TOKENS.TotpSecretSealer, (config: Config): TotpSecretSealer => new AesGcmTotpSecretSealer(config.secret), [TOKENS.Config]);
+  c.bind(
+    TOKENS.EnrolledTotpSecrets,
+    (sealer: TotpSecretSealer, clock: Clock, logger: Logger, resources: Resources, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder) => {
+      const now = () => clock.now();
+      // Like the revocations, whose replication this mirrors: PostgreSQL whenever it is configured.
+      if (pg.postgres !== null) return new PostgresEnrolledTotpSecrets(pg.postgres, sealer, now);
+      if (redis.connection !== null) {
+        const shared = new RedisEnrolledTotpSecrets(redis.connection, sealer, logger);
+        resources.onStart(() => shared.start());
+        return shared;
+      }
+      return data.database === null ? new InMemoryEnrolledTotpSecrets() : new SqliteEnrolledTotpSecrets(data.database, sealer, now);
+    },
+    [TOKENS.TotpSecretSealer, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  c.bind(TOKENS.UserStore, (store: UserStore, enrolled: EnrolledTotpSecrets): UserStore => new EnrolledTotpUserStore(store, enrolled), [
+    TOKENS.StoreUsers,
+    TOKENS.EnrolledTotpSecrets,
+  ]);
+}
+
+/** The account page's TOTP use cases for the HTTP adapter. */
+export function totpEnrolmentUseCases(config: Config, w: Wiring): TotpEnrolmentUseCases {
+  const authenticator = w.get(TOKENS.RequestAuthenticator);
+  const storeUsers = w.get(TOKENS.StoreUsers);
+  const enrolled = w.get(TOKENS.EnrolledTotpSecrets);
+  const sealer = w.get(TOKENS.TotpSecretSealer);
+  const clock = w.get(TOKENS.Clock);
+  const audit = w.get(TOKENS.AuditLog);
+  const sessions = new SecondFactorSessions(
+    w.get(TOKENS.SessionIndex),
+    w.get(TOKENS.RevokedSessions),
+    w.get(TOKENS.CredentialFingerprints),
+    w.get(TOKENS.IdGenerator),
+    clock,
+    w.get(TOKENS.Settings),
+    w.get(TOKENS.SessionSealer),
+  );
+  return {
+    getTotpEnrolment: new GetTotpEnrolmentUseCase(authenticator, storeUsers, enrolled),
+    startTotpEnrolment: new StartTotpEnrolmentUseCase(authenticator, storeUsers, enrolled, new OtplibTotpSecretIssuer(), sealer, clock, config.appTitle),
+    confirmTotpEnrolment: new ConfirmTotpEnrolmentUseCase(
+      authenticator,
+      storeUsers,
+      enrolled,
+      sealer,
+      w.get(TOKENS.CredentialCheck),
+      w.get(TOKENS.TotpVerifier),
+      w.get(TOKENS.UsedTotpSteps),
+      sessions,
+      clock,
+      audit,
+    ),
+    removeTotpEnrolment: new RemoveTotpEnrolmentUseCase(authenticator, storeUsers, enrolled, w.get(TOKENS.CredentialCheck), sessions, clock, audit),
+    qrcode: optionalModules.qrcode,
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * The account page's "Two-step code" section (issue 16): set up a TOTP code of one's own (a QR
+ * code and the secret as text, confirmed with a first code), or remove it again with a current
+ * code. An administrator's TOTP (USERS, users file, LDAP) is shown as such and cannot be changed.
+ */
+import { call as apiCall, UnreachableError } from './api';
+import type { Answer } from './answer';
+import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from './dom';
+import { commonProblem, UNREACHABLE } from './messages';
+import type { PageContext } from './page';
+
+/** Every text this section shows, in one place (the message catalogs take them from here). */
+export const TOTP_ENROLMENT_TEXT = {
+  heading: 'Two-step code (TOTP)',
+  intro: 'After your password, sign-ins ask for a six-digit code from an authenticator app on your phone.',
+  none: 'You have not set up a two-step code.',
+  setUp: 'Set up a two-step code',
+  starting: 'Preparing…',
+  scan: 'Scan this QR code with your authenticator app, or type the key below into it.',
+  qrLabel: 'QR code for your authenticator app',
+  keyLabel: 'Key',
+  codeLabel: 'Code from your app',
+  passwordLabel: 'Your password',
+  passwordHint: 'Asked again so that nobody who finds this browser signed in can set a code only they have.',
+  wrongPassword: 'That password is not right.',
+  passwordMissing: 'Enter your password.',
+  confirm: 'Confirm and turn on',
+  confirming: 'Checking…',
+  cancel: 'Cancel',
+  enrolled: 'Sign-ins ask for a code from the authenticator app you set up.',
+  removeCodeLabel: 'Current code from your app',
+  remove: 'Remove the two-step code',
+  removing: 'Removing…',
+  administrator: 'Your two-step code is set by your administrator. Ask them to change it.',
+  turnedOn: 'Two-step code turned on. Your other sessions were signed out.',
+  turnedOff: 'Two-step code removed. Your other sessions were signed out.',
+  wrongCode: 'That code is not right. Check the time on your phone and try again.',
+  codeFormat: 'Enter the six digits your app shows.',
+  expired: 'The set-up took too long. Start again.',
+  alreadyOn: 'A two-step code is already set up. Reload the page.',
+  notOn: 'There is no two-step code to remove. Reload the page.',
+  sessionEnded: 'Your session ended. Log in again.',
+} as const;
+
+const T = TOTP_ENROLMENT_TEXT;
+const SVG = 'http://www.w3.org/2000/svg';
+
+type State = 'none' | 'enrolled' | 'administrator';
+
+/** The TOTP endpoints' answers: their codes are read as plain strings. */
+const call = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<string>> => apiCall<string>(method, path, body);
+
+/** The QR code as an SVG built with DOM calls (no image URL, no inline markup: the CSP allows neither). */
+function qrImage(qr: { size: number; path: string }): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${qr.size} ${qr.size}`);
+  svg.setAttribute('width', '200');
+  svg.setAttribute('height', '200');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', T.qrLabel);
+  svg.setAttribute('class', 'totp-qr');
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  const background = document.createElementNS(SVG, 'rect');
+  background.setAttribute('width', String(qr.size));
+  background.setAttribute('height', String(qr.size));
+  background.setAttribute('fill', '#ffffff');
+  const modules = document.createElementNS(SVG, 'path');
+  modules.setAttribute('d', qr.path);
+  modules.setAttribute('fill', '#000000');
+  svg.append(background, modules);
+  return svg;
+}
+
+/** Groups a base32 key in fours, as authenticator apps show it. */
+const grouped = (secret: string): string => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+function problemText(answer: Answer<string>): string {
+  switch (answer.code) {
+    case 'totp_invalid':
+      return T.wrongCode;
+    case 'invalid_fields':
+      return T.codeFormat;
+    case 'enrolment_invalid':
+      return T.expired;
+    case 'totp_already_enrolled':
+      return T.alreadyOn;
+    case 'totp_not_enrolled':
+      return T.notOn;
+    case 'not_logged_in':
+      return T.sessionEnded;
+    default:
+      return commonProblem(answer);
+  }
+}
+
+/**
+ * Adds the section after `after` (the passkeys section) and fills it from `/api/account/totp`.
+ * Nothing for OAuth sessions, which have no local account to hold a second factor. `changed` runs
+ * after a set-up or a removal, which signed the account's other sessions out (the page's list).
+ */
+export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed: () => void = () => undefined): void {
+  if (ctx.user.oauth) return;
+  const heading = h('h2', { id: 'totp-heading', tabindex: '-1' }, T.heading);
+  const body = h('div', { id: 'totp-body' });
+  const status = h('p', { id: 'totp-status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  const alert = alertArea('totp-alert');
+  const section = h('section', { id: 'totp-section', class: 'account-section', 'aria-labelledby': 'totp-heading', hidden: true }, heading, body, status, alert);
+  after.after(section);
+
+  const fail = (answer: Answer<string> | null, input?: HTMLInputElement): void => {
+    showAlert(alert, answer === null ? UNREACHABLE : problemText(answer));
+    if (input !== undefined) {
+      markInvalid([input], true, 'totp-alert');
+      input.focus();
+    }
+  };
+
+  /** One POST; null when the gateway cannot be reached. */
+  const post = async (path: string, payload: unknown): Promise<Answer<string> | null> => {
+    try {
+      return await call('POST', path, payload);
+    } catch (e) {
+      if (e instanceof UnreachableError) return null;
+      throw e;
+    }
+  };
+
+  const show = (state: State): void => {
+    clearAlert(alert);
+    if (state === 'administrator') return body.replaceChildren(h('p', { id: 'totp-administrator' }, T.administrator));
+    if (state === 'enrolled') return body.replaceChildren(removeForm());
+    const start = h('button', { type: 'button', class: 'primary', id: 'totp-setup' }, T.setUp);
+    start.addEventListener('click', () => void begin(start));
+    body.replaceChildren(h('p', {}, T.intro), h('p', { id: 'totp-none' }, T.none), start);
+  };
+
+  const begin = async (start: HTMLButtonElement): Promise<void> => {
+    clearAlert(alert);
+    status.textContent = '';
+    busy(start, true, T.starting);
+    const answer = await post('/api/account/totp/setup', {});
+    busy(start, false, T.setUp);
+    if (answer === null || answer.code !== 'totp_setup') return fail(answer);
+    const secret = String(answer.body.secret);
+    const enrolment = String(answer.body.enrolment);
+    const code = field('totp-code', T.codeLabel, {
+      type: 'text',
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+      pattern: '[0-9 ]*',
+      maxlength: '7',
+      required: true,
+    });
+    const password = field('totp-password', T.passwordLabel, { type: 'password', autocomplete: 'current-password', required: true });
+    password.wrapper.append(h('p', { class: 'muted', id: 'totp-password-hint' }, T.passwordHint));
+    password.input.setAttribute('aria-describedby', 'totp-password-hint');
+    const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-confirm' }, T.confirm);
+    const cancel = h('button', { type: 'button', class: 'secondary', id: 'totp-cancel' }, T.cancel);
+    cancel.addEventListener('click', () => {
+      show('none');
+      heading.focus();
+    });
+    const form = h('form', { novalidate: true, id: 'totp-setup-form' }, code.wrapper, password.wrapper, confirm, cancel);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      clearAlert(alert);
+      markInvalid([code.input, password.input], false, 'totp-alert');
+      password.input.setAttribute('aria-describedby', 'totp-password-hint');
+      const typed = code.input.value.replace(/\s+/g, '');
+      if (!/^\d{6}$/.test(typed)) return fail({ status: 400, code: 'invalid_fields', message: '', body: {}, retryAfter: null }, code.input);
+      if (password.input.value === '') {
+        showAlert(alert, T.passwordMissing);
+        markInvalid([password.input], true, 'totp-alert');
+        return password.input.focus();
+      }
+      busy(confirm, true, T.confirming);
+      const done = await post('/api/account/totp/confirm', { enrolment, code: typed, password: password.input.value });
+      busy(confirm, false, T.confirm);
+      if (done !== null && done.code === 'invalid_credentials') {
+        password.input.value = '';
+        showAlert(alert, T.wrongPassword);
+        markInvalid([password.input], true, 'totp-alert');
+        return password.input.focus();
+      }
+      if (done === null || done.code !== 'totp_enrolled') return fail(done, code.input);
+      show('enrolled');
+      status.textContent = T.turnedOn;
+      changed();
+      heading.focus();
+    });
+    body.replaceChildren(
+      h('p', { id: 'totp-scan' }, T.scan),
+      h('div', { class: 'totp-qr-frame' }, qrImage(answer.body.qr as { size: number; path: string })),
+      h('dl', { class: 'facts' }, h('dt', {}, T.keyLabel), h('dd', {}, h('code', { id: 'totp-secret', 'data-secret': secret }, grouped(secret)))),
+      form,
+    );
+    code.input.focus();
+  };
+
+  const removeForm = (): HTMLElement => {
+    const code = field('totp-remove-code', T.removeCodeLabel, {
+      type: 'text',
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+      pattern: '[0-9 ]*',
+      maxlength: '7',
+      required: true,
+    });
+    const remove = h('button', { type: 'submit', class: 'secondary', id: 'totp-remove' }, T.remove);
+    const form = h('form', { novalidate: true, id: 'totp-remove-form' }, code.wrapper, remove);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      clearAlert(alert);
+      markInvalid([code.input], false, 'totp-alert');
+      const typed = code.input.value.replace(/\s+/g, '');
+      if (!/^\d{6}$/.test(typed)) return fail({ status: 400, code: 'invalid_fields', message: '', body: {}, retryAfter: null }, code.input);
+      busy(remove, true, T.removing);
+      const done = await post('/api/account/totp/remove', { code: typed });
+      busy(remove, false, T.remove);
+      if (done === null || done.code !== 'totp_removed') return fail(done, code.input);
+      show('none');
+      status.textContent = T.turnedOff;
+      changed();
+      heading.focus();
+    });
+    return h('div', {}, h('p', { id: 'totp-enrolled' }, T.enrolled), form);
+  };
+
+  void (async () => {
+    let answer: Answer<string>;
+    try {
+      answer = await call('GET', '/api/account/totp');
+    } catch (e) {
+      if (e instanceof UnreachableError) return;
+      throw e;
+    }
+    if (answer.code !== 'totp_enrolment') return;
+    show(answer.body.state as State);
+    section.hidden = false;
+  })();
+}
