@@ -1,6 +1,8 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as client from 'openid-client';
-import { APP_CLIENT_ENV, APP_SECRET, CALLBACK, discoverClient, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../support/oidc-gateway';
+import { createServer, type Server } from 'node:http';
+import { APP_SECRET, discoverClient, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../support/oidc-gateway';
+import { freePort } from '../support/net';
 import type { RunningGateway } from '../support/server';
 import { submitPassword } from './support/flows';
 
@@ -12,28 +14,36 @@ describe('OpenID Connect prompt=login in Chromium', () => {
   let gw: RunningGateway;
   let app: client.Configuration;
   let browser: Browser;
+  let rp: Server;
+  let CALLBACK: string;
   beforeAll(async () => {
-    gw = await startOidcGateway(APP_CLIENT_ENV);
+    // A real page at the callback (on loopback): Chromium does not let a route answer a URL reached by a redirect.
+    const port = await freePort();
+    rp = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('callback'));
+    await new Promise<void>((resolve) => rp.listen(port, '127.0.0.1', resolve));
+    CALLBACK = `http://127.0.0.1:${port}/callback`;
+    gw = await startOidcGateway({ OIDC_CLIENTS_APP_CLIENT_ID: 'app', OIDC_CLIENTS_APP_CLIENT_SECRET: APP_SECRET, OIDC_CLIENTS_APP_REDIRECT_URIS: CALLBACK });
     app = await discoverClient(gw.url, 'app', APP_SECRET);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true });
   });
   afterAll(async () => {
     await browser?.close();
     await gw?.close();
+    await new Promise((resolve) => rp?.close(resolve));
   });
 
   /** Runs an authorization in `page` until the relying party's callback, which the test answers itself. */
   async function authorize(page: Page, params: Record<string, string>, login?: () => Promise<void>): Promise<URL> {
     const { url } = await pkceAuthorization(app, CALLBACK, params);
-    const back = page.waitForRequest((r) => r.url().startsWith(`${CALLBACK}?`));
     await page.goto(url.toString());
     if (login !== undefined) await login();
-    return new URL((await back).url());
+    // Until the callback page has loaded: a next navigation started earlier would abort it.
+    await page.waitForURL((u) => u.href.startsWith(`${CALLBACK}?`), { waitUntil: 'load' });
+    return new URL(page.url());
   }
 
   it('asks a logged-in person to log in again, then returns to the application with a code', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
-    await context.route(`${CALLBACK}?**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }));
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
