@@ -106,6 +106,8 @@ export interface Config {
   readonly passkeys: boolean;
   /** PASSKEY_SECOND_FACTOR: a password account holding a passkey owes it (or its TOTP code) after the password. */
   readonly passkeySecondFactor: boolean;
+  /** PASSKEY_ENROL_LINK_LIFETIME, in ms: how long a first-passkey link of a passkey-only account works. */
+  readonly passkeyEnrolLinkLifetimeMs: number;
   /** BACKGROUND_IMAGE: an http(s) URL or a path on the login host, or '' for none. */
   readonly backgroundImage: string;
   readonly oauthAutoRedirect: string;
@@ -502,6 +504,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     disableContinue: read('DISABLE_CONTINUE'),
     passkeys: read('PASSKEYS'),
     passkeySecondFactor: read('PASSKEY_SECOND_FACTOR'),
+    passkeyEnrolLinkLifetimeMs: read('PASSKEY_ENROL_LINK_LIFETIME') * 1000,
     backgroundImage: read('BACKGROUND_IMAGE'),
     oauthAutoRedirect,
     oauth: { github, google, generic, providers, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
@@ -578,7 +581,7 @@ export function defaultForgotPasswordMessage(stores: { users: boolean; usersFile
 function exampleCredentials(option: string, entries: readonly UsersListEntry[]): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    if (isPlaceholderHash(entry.hash)) {
+    if (entry.passkeyOnly !== true && isPlaceholderHash(entry.hash)) {
       problems.push(
         `${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`,
       );

@@ -47,7 +47,6 @@ import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { OAuthFlowSealer } from '../application/ports/oauth-flow-sealer';
 import type { Pkce } from '../application/ports/pkce';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
-import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
 import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sealer';
 import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
@@ -76,6 +75,9 @@ import { CheckReadinessUseCase } from '../application/use-cases/check-readiness'
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
 import { GetCurrentUserUseCase } from '../application/use-cases/get-current-user';
 import { LoginUseCase } from '../application/use-cases/login';
+import type { PasskeySecondFactor } from '../application/services/passkey-second-factor';
+import { PendingSecondFactors } from '../application/services/pending-second-factors';
+import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
 import { LogoutUseCase } from '../application/use-cases/logout';
 import { VerifyTotpUseCase } from '../application/use-cases/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
@@ -314,14 +316,24 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     (attempts: LoginAttempts, clock: Clock, settings: GatewaySettings, audit: AuditLog) => new LoginGuard(attempts, clock, settings, audit),
     [TOKENS.LoginAttempts, TOKENS.Clock, TOKENS.Settings, TOKENS.AuditLog],
   );
-  bind(TOKENS.CredentialCheck, (...d: [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints]) => new CredentialCheck(...d), [
-    TOKENS.UserStore,
-    TOKENS.LoginGuard,
-    TOKENS.TotpVerifier,
-    TOKENS.UsedTotpSteps,
-    TOKENS.AuditLog,
-    TOKENS.CredentialFingerprints,
-  ]);
+  bind(
+    TOKENS.CredentialCheck,
+    (...d: [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints, PasskeySecondFactor]) =>
+      // Issue 16: HTTP Basic is refused for an account that owes a passkey after its password, as for a TOTP account.
+      new CredentialCheck(
+        ...(d.slice(0, 6) as [UserStore, LoginGuard, TotpVerifier, UsedTotpSteps, AuditLog, CredentialFingerprints]),
+        config.passkeys ? d[6] : null,
+      ),
+    [
+      TOKENS.UserStore,
+      TOKENS.LoginGuard,
+      TOKENS.TotpVerifier,
+      TOKENS.UsedTotpSteps,
+      TOKENS.AuditLog,
+      TOKENS.CredentialFingerprints,
+      TOKENS.PasskeySecondFactor,
+    ],
+  );
   bind(
     TOKENS.RequestAuthenticator,
     (
@@ -375,11 +387,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.LoginUseCase,
-    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex, PasskeyCredentials]) =>
-      // PASSKEY_SECOND_FACTOR: an account holding a passkey owes it after its password.
+    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex, PasskeySecondFactor]) =>
+      // PASSKEY_SECOND_FACTOR, or the account's own choice (issue 16): an account holding a passkey owes it after its password.
       new LoginUseCase(
         ...(d.slice(0, 7) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]),
-        config.passkeys && config.passkeySecondFactor ? d[7] : null,
+        config.passkeys ? d[7] : null,
       ),
     [
       TOKENS.CredentialCheck,
@@ -389,7 +401,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.AuditLog,
       TOKENS.SessionSealer,
       TOKENS.SessionIndex,
-      TOKENS.PasskeyCredentials,
+      TOKENS.PasskeySecondFactor,
     ],
   );
   bind(
@@ -413,7 +425,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.RevokedSessions,
     TOKENS.AuditLog,
   ]);
-  bind(TOKENS.GetCurrentUserUseCase, (a: RequestAuthenticator) => new GetCurrentUserUseCase(a), [TOKENS.RequestAuthenticator]);
+  bind(
+    TOKENS.GetCurrentUserUseCase,
+    (a: RequestAuthenticator, users: UserStore, passkeys: PasskeyCredentials) =>
+      new GetCurrentUserUseCase(a, new PendingSecondFactors(users, config.passkeys ? passkeys : null)),
+    [TOKENS.RequestAuthenticator, TOKENS.UserStore, TOKENS.PasskeyCredentials],
+  );
   bind(
     TOKENS.IdentityAssertions,
     (subjects: SubjectIdentifiers, keys: SigningKeys, clock: Clock, logger: Logger) =>

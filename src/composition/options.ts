@@ -228,6 +228,16 @@ export const OPTION_TABLE = options({
       meaning: 'an account with a password and a passkey must also show the passkey (or its TOTP code) after the password, like a TOTP account',
     },
   },
+  PASSKEY_ENROL_LINK_LIFETIME: {
+    group: 'gateway',
+    parse: integer(300, 30 * 86400),
+    fallback: 86400,
+    doc: {
+      default: '`86400` (24 hours)',
+      meaning:
+        'seconds, 300 to 2592000: how long a first-passkey link of a passkey-only account (`portcullis passkeys enrol <user>`, see [Passkey-only accounts](../README.md#passkey-only-accounts)) can be used; each link works once',
+    },
+  },
   TRUSTED_PROXIES: {
     group: 'gateway',
     parse: list,

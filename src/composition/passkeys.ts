@@ -1,6 +1,23 @@
 import type { PasskeyUseCases } from '../adapters/http/passkey-routes';
 import { AesGcmPasskeyChallengeSealer } from '../adapters/crypto/aes-gcm-passkey-challenge-sealer';
+import { HmacPasskeyEnrolmentLinks } from '../adapters/crypto/hmac-passkey-enrolment-links';
 import { InMemoryPasskeyCredentials } from '../adapters/state/in-memory-passkey-credentials';
+import { InMemoryPasskeyEnrolmentLinks } from '../adapters/state/in-memory-passkey-enrolment-links';
+import { InMemoryPasskeySecondFactorChoices } from '../adapters/state/in-memory-passkey-second-factor-choices';
+import { PostgresPasskeyEnrolmentLinks } from '../adapters/state/postgres-passkey-enrolment-links';
+import { PostgresPasskeySecondFactorChoices } from '../adapters/state/postgres-passkey-second-factor-choices';
+import { RedisPasskeyEnrolmentLinks } from '../adapters/state/redis-passkey-enrolment-links';
+import { RedisPasskeySecondFactorChoices } from '../adapters/state/redis-passkey-second-factor-choices';
+import { SqlitePasskeyEnrolmentLinks } from '../adapters/state/sqlite-passkey-enrolment-links';
+import { SqlitePasskeySecondFactorChoices } from '../adapters/state/sqlite-passkey-second-factor-choices';
+import type { Clock } from '../application/ports/clock';
+import type { PasskeyEnrolmentLinks } from '../application/ports/passkey-enrolment-links';
+import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
+import { PasskeyOwners } from '../application/services/passkey-owner';
+import { PasskeySecondFactor } from '../application/services/passkey-second-factor';
+import { ChoosePasskeySecondFactorUseCase } from '../application/use-cases/choose-passkey-second-factor';
+import { FinishPasskeyEnrolmentUseCase } from '../application/use-cases/finish-passkey-enrolment';
+import { StartPasskeyEnrolmentUseCase } from '../application/use-cases/start-passkey-enrolment';
 import { PostgresPasskeyCredentials } from '../adapters/state/postgres-passkey-credentials';
 import { RedisPasskeyCredentials } from '../adapters/state/redis-passkey-credentials';
 import { SqlitePasskeyCredentials } from '../adapters/state/sqlite-passkey-credentials';
@@ -33,6 +50,37 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
   );
+  // Issue 16. The links reach the store only as a keyed hash (SECRET), whichever store it is.
+  c.bind(
+    TOKENS.PasskeyEnrolmentLinks,
+    (config: Config, clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyEnrolmentLinks => {
+      const store =
+        redis.connection !== null
+          ? new RedisPasskeyEnrolmentLinks(redis.connection, clock)
+          : pg.postgres !== null
+            ? new PostgresPasskeyEnrolmentLinks(pg.postgres, clock)
+            : data.database === null
+              ? new InMemoryPasskeyEnrolmentLinks(clock)
+              : new SqlitePasskeyEnrolmentLinks(data.database, clock);
+      return new HmacPasskeyEnrolmentLinks(store, config.secret);
+    },
+    [TOKENS.Config, TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  c.bind(
+    TOKENS.PasskeySecondFactorChoices,
+    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeySecondFactorChoices => {
+      if (redis.connection !== null) return new RedisPasskeySecondFactorChoices(redis.connection);
+      if (pg.postgres !== null) return new PostgresPasskeySecondFactorChoices(pg.postgres);
+      return data.database === null ? new InMemoryPasskeySecondFactorChoices() : new SqlitePasskeySecondFactorChoices(data.database);
+    },
+    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+  );
+  c.bind(
+    TOKENS.PasskeySecondFactor,
+    (config: Config, passkeys: PasskeyCredentials, choices: PasskeySecondFactorChoices) =>
+      new PasskeySecondFactor(passkeys, choices, config.passkeySecondFactor),
+    [TOKENS.Config, TOKENS.PasskeyCredentials, TOKENS.PasskeySecondFactorChoices],
+  );
 }
 
 /**
@@ -56,9 +104,10 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
   const ids = w.get(TOKENS.IdGenerator);
   const used = w.get(TOKENS.UsedOAuthFlows);
   const audit = w.get(TOKENS.AuditLog);
+  const owners = new PasskeyOwners(authenticator, users);
   return {
-    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, ids, clock),
-    finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(authenticator, users, passkeys, ceremonies, sealer, used, clock, audit),
+    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, ids, clock),
+    finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, used, clock, audit),
     startPasskeyLogin: new StartPasskeyLoginUseCase(authenticator, passkeys, ceremonies, sealer, ids, clock),
     finishPasskeyLogin: new FinishPasskeyLoginUseCase(
       users,
@@ -77,8 +126,29 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
       w.get(TOKENS.SessionSealer),
       w.get(TOKENS.SessionIndex),
     ),
-    listPasskeys: new ListPasskeysUseCase(authenticator, users, passkeys),
-    changePasskey: new ChangePasskeyUseCase(authenticator, users, passkeys, audit),
+    listPasskeys: new ListPasskeysUseCase(owners, passkeys, w.get(TOKENS.PasskeySecondFactorChoices), w.get(TOKENS.PasskeySecondFactor)),
+    choosePasskeySecondFactor: new ChoosePasskeySecondFactorUseCase(
+      owners,
+      passkeys,
+      w.get(TOKENS.PasskeySecondFactorChoices),
+      w.get(TOKENS.PasskeySecondFactor),
+    ),
+    changePasskey: new ChangePasskeyUseCase(owners, passkeys, audit),
+    startPasskeyEnrolment: new StartPasskeyEnrolmentUseCase(users, w.get(TOKENS.PasskeyEnrolmentLinks), passkeys, ceremonies, sealer, ids, clock, audit),
+    finishPasskeyEnrolment: new FinishPasskeyEnrolmentUseCase(
+      users,
+      passkeys,
+      ceremonies,
+      sealer,
+      used,
+      w.get(TOKENS.CredentialFingerprints),
+      clock,
+      ids,
+      w.get(TOKENS.Settings),
+      audit,
+      w.get(TOKENS.SessionSealer),
+      w.get(TOKENS.SessionIndex),
+    ),
     clock,
   };
 }

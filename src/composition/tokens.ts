@@ -27,6 +27,9 @@ import type { SessionSealer } from '../application/ports/session-sealer';
 import type { TotpVerifier } from '../application/ports/totp-verifier';
 import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
 import type { PasskeyCredentials } from '../application/ports/passkey-credentials';
+import type { PasskeyEnrolmentLinks } from '../application/ports/passkey-enrolment-links';
+import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
+import type { PasskeySecondFactor } from '../application/services/passkey-second-factor';
 import type { HandoffCodes } from '../application/ports/handoff-codes';
 import type { HandoffSettings, IssueHandoffCodeUseCase } from '../application/use-cases/issue-handoff-code';
 import type { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handoff-code';
@@ -98,6 +101,10 @@ export const TOKENS = {
   OAuthFlowSealer: token<OAuthFlowSealer>('OAuthFlowSealer'),
   UsedOAuthFlows: token<UsedOAuthFlows>('UsedOAuthFlows'),
   PasskeyCredentials: token<PasskeyCredentials>('PasskeyCredentials'),
+  /** Issue 16: first-passkey links of passkey-only accounts, behind their keyed hash. */
+  PasskeyEnrolmentLinks: token<PasskeyEnrolmentLinks>('PasskeyEnrolmentLinks'),
+  PasskeySecondFactorChoices: token<PasskeySecondFactorChoices>('PasskeySecondFactorChoices'),
+  PasskeySecondFactor: token<PasskeySecondFactor>('PasskeySecondFactor'),
   Pkce: token<Pkce>('Pkce'),
   LoginGuard: token<LoginGuard>('LoginGuard'),
   CredentialCheck: token<CredentialCheck>('CredentialCheck'),

@@ -12,6 +12,11 @@ export interface Account {
    * Caches of verified credentials compare it so that a password change drops them.
    */
   readonly credentialVersion: string;
+  /**
+   * A file-store account with no password (issue 16): it signs in with a passkey only. A password
+   * or HTTP Basic login for it is refused like a wrong password.
+   */
+  readonly passkeyOnly?: boolean;
 }
 
 export const hasTotp = (account: Account): boolean => account.totpSecret !== undefined && account.totpSecret !== '';
@@ -23,3 +28,6 @@ export const hasTotp = (account: Account): boolean => account.totpSecret !== und
 export function localAccountEmail(username: string, domain: string): string {
   return username.includes('@') ? username.toLowerCase() : `${username.toLowerCase()}@${domain}`;
 }
+
+/** What a passkey-only account carries as its credential version: no password hash exists to fingerprint. */
+export const PASSKEY_ONLY_CREDENTIAL = 'passkey-only';

@@ -8,6 +8,7 @@ export class UserBuilder {
   private totpSecret?: string;
   private groups: string[] = [];
   private email?: string;
+  private passkeyOnly = false;
 
   named(username: string): this {
     this.username = username;
@@ -25,6 +26,11 @@ export class UserBuilder {
     this.groups = groups;
     return this;
   }
+  /** A users-file account with no password (issue 16). */
+  withPasskeyOnly(): this {
+    this.passkeyOnly = true;
+    return this;
+  }
   withEmail(email: string): this {
     this.email = email;
     return this;
@@ -36,7 +42,7 @@ export class UserBuilder {
       name: this.username,
       groups: this.groups,
       totpSecret: this.totpSecret,
-      credentialVersion: `fake:${this.password}`,
+      ...(this.passkeyOnly ? { credentialVersion: 'passkey-only', passkeyOnly: true } : { credentialVersion: `fake:${this.password}` }),
     };
   }
 }

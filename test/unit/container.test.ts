@@ -43,6 +43,10 @@ import { PostgresHandoffCodes } from '../../src/adapters/state/postgres-handoff-
 import { InMemoryHandoffCodes } from '../../src/adapters/state/in-memory-handoff-codes';
 import { RedisHandoffCodes } from '../../src/adapters/state/redis-handoff-codes';
 import { SqliteHandoffCodes } from '../../src/adapters/state/sqlite-handoff-codes';
+import { HmacPasskeyEnrolmentLinks } from '../../src/adapters/crypto/hmac-passkey-enrolment-links';
+import { InMemoryPasskeySecondFactorChoices } from '../../src/adapters/state/in-memory-passkey-second-factor-choices';
+import { RedisPasskeySecondFactorChoices } from '../../src/adapters/state/redis-passkey-second-factor-choices';
+import { SqlitePasskeySecondFactorChoices } from '../../src/adapters/state/sqlite-passkey-second-factor-choices';
 import { IssueHandoffCodeUseCase } from '../../src/application/use-cases/issue-handoff-code';
 import { RedeemHandoffCodeUseCase } from '../../src/application/use-cases/redeem-handoff-code';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
@@ -145,6 +149,9 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   IdentityAssertions: isA(NodeCryptoIdentityAssertions),
   StartOAuthUseCase: isA(StartOAuthUseCase),
   HandoffCodes: isA(InMemoryHandoffCodes),
+  PasskeyEnrolmentLinks: isA(HmacPasskeyEnrolmentLinks),
+  PasskeySecondFactorChoices: isA(InMemoryPasskeySecondFactorChoices),
+  PasskeySecondFactor: hasMethods('owed'),
   HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),
   IssueHandoffCodeUseCase: isA(IssueHandoffCodeUseCase),
   RedeemHandoffCodeUseCase: isA(RedeemHandoffCodeUseCase),
@@ -245,6 +252,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(RedisUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(RedisUsedOAuthFlows);
       expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(RedisHandoffCodes);
+      expect(container.get(TOKENS.PasskeySecondFactorChoices)).toBeInstanceOf(RedisPasskeySecondFactorChoices);
       expect(container.get(TOKENS.EnrolledTotpSecrets)).toBeInstanceOf(RedisEnrolledTotpSecrets);
       expect(container.get(TOKENS.ReadinessChecks).map((c) => c.name)).toEqual(['gateway', 'redis', 'revocations', 'totp-enrolments']);
       expect(container.get(TOKENS.Metrics).metrics).toBeInstanceOf(PrometheusMetrics);
@@ -270,6 +278,7 @@ describe('buildContainer', () => {
       expect(container.get(TOKENS.UsedTotpSteps)).toBeInstanceOf(SqliteUsedTotpSteps);
       expect(container.get(TOKENS.UsedOAuthFlows)).toBeInstanceOf(SqliteUsedOAuthFlows);
       expect(container.get(TOKENS.HandoffCodes)).toBeInstanceOf(SqliteHandoffCodes);
+      expect(container.get(TOKENS.PasskeySecondFactorChoices)).toBeInstanceOf(SqlitePasskeySecondFactorChoices);
     } finally {
       database?.close();
       data.remove();

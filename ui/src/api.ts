@@ -16,6 +16,8 @@ export interface UserContext {
   readonly provider: string;
   readonly oauth: boolean;
   readonly totpPending: string;
+  /** A pending login's accepted second factors (`totp`, `passkey`); absent otherwise. */
+  readonly secondFactors?: readonly string[];
 }
 
 /** Thrown when the gateway cannot be reached or answers with something that is not our JSON. */

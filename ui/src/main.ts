@@ -5,6 +5,7 @@ import { UNREACHABLE } from './messages';
 import { actions, render, replaceWith, type PageContext } from './page';
 import { accountPage } from './pages/account';
 import { continuePage } from './pages/continue';
+import { enrolPage } from './pages/enrol';
 import { errorPage, forgotPasswordPage, notFoundPage, unauthorizedPage } from './pages/info';
 import { loginPage } from './pages/login';
 import { totpPage } from './pages/totp';
@@ -18,6 +19,7 @@ const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
   '/unauthorized': unauthorizedPage,
   '/error': errorPage,
   '/forgot-password': forgotPasswordPage,
+  '/enrol': enrolPage,
 };
 
 /** BACKGROUND_IMAGE behind the card, through the CSSOM (the CSP allows no inline style). */

@@ -17,7 +17,25 @@ import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
 import { commonProblem, UNREACHABLE } from './messages';
-import type { PageContext } from './page';
+import { withRedirect } from './navigation';
+import { actions, goTo, render, type PageContext } from './page';
+
+/** The texts this module added for issue 16 (the second-factor choice, the passkey-only step), in one place for the translators. */
+export const PASSKEY_TEXT = {
+  choiceLabel: 'Ask for a passkey after my password',
+  choiceHint: 'From your next login on, your password alone is not enough: you also confirm with one of your passkeys.',
+  choiceRequired: 'Your administrator asks every account with a passkey to show it after the password.',
+  choiceNeedsPasskey: 'Add a passkey first.',
+  choiceSaved: 'Saved. It applies from your next login.',
+  stepHeading: 'Confirm with your passkey',
+  stepLead: (who: string) =>
+    who === '' ? 'Your password was right. Now confirm with one of your passkeys.' : `Your password was right. Now confirm with one of ${who}'s passkeys.`,
+  stepButton: 'Use my passkey',
+  stepWaiting: 'Waiting for your passkey…',
+  stepUnsupported: 'This browser cannot use a passkey here. Log in from a browser or device that holds your passkey.',
+  otherAccount: 'Log in with another account',
+  lastPasskey: 'This is your only passkey and your account has no password. Add another passkey before removing this one.',
+} as const;
 
 interface PasskeyView {
   readonly id: string;
@@ -110,12 +128,11 @@ export function startPasskeyAutofill(done: () => void, problem: (text: string) =
 }
 
 /** The TOTP step's "Use a passkey instead" button. */
-export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void): HTMLButtonElement | null {
+export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void, label = 'Use a passkey instead'): HTMLButtonElement | null {
   if (!browserSupportsWebAuthn()) return null;
-  const label = 'Use a passkey instead';
   const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-second-factor' }, label);
   button.addEventListener('click', async () => {
-    busy(button, true, 'Waiting for your passkey…');
+    busy(button, true, PASSKEY_TEXT.stepWaiting);
     const outcome = await passkeyLogin('second_factor');
     busy(button, false, label);
     if (outcome === '') return done();
@@ -135,6 +152,7 @@ export function passkeysSection(): HTMLElement | null {
   const name = field('passkey-name', 'Name for a new passkey', { type: 'text', maxlength: '64', placeholder: 'e.g. Laptop', autocomplete: 'off' });
   const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, 'Add a passkey');
   const form = h('form', { novalidate: true, class: 'passkey-add' }, name.wrapper, add);
+  const choice = secondFactorChoice(alert);
   const section = h(
     'section',
     { class: 'passkeys', id: 'passkeys', 'aria-labelledby': 'passkeys-heading' },
@@ -142,6 +160,7 @@ export function passkeysSection(): HTMLElement | null {
     h('p', {}, 'Sign in with your fingerprint, face or device PIN instead of your password. A passkey counts as two factors.'),
     list,
     form,
+    choice.wrapper,
     alert,
   );
 
@@ -154,6 +173,7 @@ export function passkeysSection(): HTMLElement | null {
       challenge_invalid: 'That took too long. Try again.',
       not_logged_in: 'Your session ended. Log in again.',
       passkey_not_found: 'That passkey is gone already.',
+      last_passkey: PASSKEY_TEXT.lastPasskey,
     };
     showAlert(alert, texts[answer.code] ?? commonProblem(answer));
   };
@@ -162,6 +182,7 @@ export function passkeysSection(): HTMLElement | null {
     const answer = await call('GET', '/api/passkeys');
     if (answer.code !== 'passkeys') return problem(answer);
     const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
+    choice.show(typeof answer.body.secondFactor === 'string' ? answer.body.secondFactor : 'not_applicable', passkeys.length);
     list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, 'No passkeys yet.')] : passkeys.map((p) => item(p))));
   };
 
@@ -238,4 +259,71 @@ export function mountPasskeys(section: HTMLElement, ctx: PageContext): void {
   section.classList.add('passkeys');
   section.replaceChildren(...Array.from(content.childNodes));
   section.hidden = false;
+}
+
+/**
+ * "Ask for a passkey after my password" (issue 16): a checkbox saved at once. Hidden for
+ * passkey-only accounts; a note instead when PASSKEY_SECOND_FACTOR already asks it of everyone.
+ */
+function secondFactorChoice(alert: HTMLElement): { wrapper: HTMLElement; show: (state: string, passkeys: number) => void } {
+  const box = h('input', { type: 'checkbox', id: 'passkey-second-factor-choice', 'aria-describedby': 'passkey-second-factor-hint' });
+  const hint = h('p', { class: 'hint', id: 'passkey-second-factor-hint' }, PASSKEY_TEXT.choiceHint);
+  const wrapper = h(
+    'div',
+    { class: 'field checkbox', id: 'passkey-second-factor', hidden: true },
+    h('label', { for: 'passkey-second-factor-choice' }, box, ' ', PASSKEY_TEXT.choiceLabel),
+    hint,
+  );
+  box.addEventListener('change', async () => {
+    clearAlert(alert);
+    const wanted = box.checked;
+    box.disabled = true;
+    try {
+      const answer = await call('POST', '/api/passkeys/second-factor', { passkey: wanted });
+      if (answer.code === 'second_factor_chosen') showAlert(alert, PASSKEY_TEXT.choiceSaved);
+      else {
+        box.checked = !wanted;
+        showAlert(alert, answer.code === 'no_passkey' ? PASSKEY_TEXT.choiceNeedsPasskey : commonProblem(answer));
+      }
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      box.checked = !wanted;
+      showAlert(alert, UNREACHABLE);
+    }
+    box.disabled = false;
+  });
+  return {
+    wrapper,
+    show(state, passkeys) {
+      wrapper.hidden = state === 'not_applicable';
+      box.checked = state === 'chosen' || state === 'required';
+      // Required by the administrator: shown ticked and fixed. Without a passkey there is nothing to ask for yet.
+      box.disabled = state === 'required' || (passkeys === 0 && state !== 'chosen');
+      hint.textContent = state === 'required' ? PASSKEY_TEXT.choiceRequired : passkeys === 0 ? PASSKEY_TEXT.choiceNeedsPasskey : PASSKEY_TEXT.choiceHint;
+    },
+  };
+}
+
+/** Whether a pending login can be finished with a passkey only (no TOTP to type): the second-factor page then offers just that. */
+export function passkeyOnlyStep(ctx: PageContext): boolean {
+  const factors = ctx.user.secondFactors;
+  return ctx.app.passkeys && factors !== undefined && factors.includes('passkey') && !factors.includes('totp');
+}
+
+/** The second-factor page for an account whose second factor is a passkey and that has no TOTP: no code field. */
+export function passkeyOnlyStepPage(ctx: PageContext): void {
+  const alert = alertArea('totp-alert');
+  const who = ctx.user.name !== '' ? ctx.user.name : ctx.user.username;
+  const done = (): void => goTo(withRedirect('/continue', ctx.redirectUri));
+  const button = passkeySecondFactorButton(done, (text) => showAlert(alert, text), PASSKEY_TEXT.stepButton);
+  render(
+    ctx,
+    PASSKEY_TEXT.stepHeading,
+    h('p', { class: 'lead' }, PASSKEY_TEXT.stepLead(who)),
+    button,
+    alert,
+    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, PASSKEY_TEXT.otherAccount)),
+  );
+  if (button === null) showAlert(alert, PASSKEY_TEXT.stepUnsupported);
+  else button.focus();
 }

@@ -7,6 +7,7 @@ import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
 import { OIDC_KEYS_HELP, oidcKeysCommand, type SigningKeysAdmin } from './oidc-keys-command';
 import { sessionsCommand, type SessionsAdmin } from './sessions-command';
+import { passkeysCommand, type PasskeyEnrolmentAdmin } from './passkeys-command';
 
 export type { SessionsAdmin } from './sessions-command';
 export type { SigningKeysAdmin } from './oidc-keys-command';
@@ -44,6 +45,8 @@ export interface CliDeps {
   sessions(dataDir: string | null): Promise<SessionsAdmin>;
   /** `oidc keys ...`: the stored signing key set, opened from the gateway's settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
   signingKeys(dataDir: string | null): Promise<SigningKeysAdmin>;
+  /** `passkeys enrol`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
+  passkeys(dataDir: string | null): Promise<PasskeyEnrolmentAdmin>;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -65,6 +68,7 @@ Commands:
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
   sessions list <name>              the account's live sessions (browser, address, started, last seen)
   sessions revoke <name> <id>|--all end one or every session of the account
+  passkeys enrol <name>             a single-use link for a passkey-only account's first passkey
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -189,6 +193,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   }
   if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return sessionsCommand(argv.slice(1), io, deps.sessions);
+  if (command === 'passkeys') return passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {

@@ -145,6 +145,8 @@ export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
       provider: identity.provider,
       oauth: identity.oauth,
       totpPending: String(pending),
+      // Issue 16: which second factors the pending step accepts ('totp', 'passkey').
+      ...(user.state === 'totp_pending' && user.secondFactors !== undefined ? { secondFactors: [...user.secondFactors] } : {}),
     },
   });
 }

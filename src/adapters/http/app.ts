@@ -8,6 +8,7 @@ import { UnsupportedBodyEncodingError } from './json-body';
 import type { HttpSettings } from './http-settings';
 import { renderAnswer } from './koa-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
+import { PASSKEY_API_METHODS } from './passkey-routes';
 import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
 import { secondaryLoginPages } from './handoff-routes';
@@ -62,8 +63,8 @@ function instrumented(settings: HttpSettings): Koa.Middleware {
 }
 
 /** 404 for unknown API paths, 405 (with `Allow`) for a known path asked with the wrong method. */
-function apiFallback(ctx: Context): void {
-  const allowed = API_METHODS.get(ctx.path);
+function apiFallback(ctx: Context, methods: ReadonlyMap<string, readonly string[]>): void {
+  const allowed = methods.get(ctx.path);
   if (allowed !== undefined) return renderAnswer(ctx, methodNotAllowed(allowed));
   if (/^\/api\/oauth\/(url|callback)\/[^/]+$/.test(ctx.path)) return renderAnswer(ctx, methodNotAllowed(['GET', 'HEAD']));
   renderAnswer(ctx, NOT_FOUND);
@@ -81,6 +82,8 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
   app.on('error', (e: unknown) => settings.logger.error('http error', { error: e instanceof Error ? e.name : 'unknown' }));
 
   const router = apiRoutes(useCases, settings);
+  // The passkey paths exist only with PASSKEYS on: off, every method answers 404 as for any unknown path.
+  const methods = useCases.passkeys === undefined ? API_METHODS : new Map([...API_METHODS, ...PASSKEY_API_METHODS]);
   const ui = uiRoutes(settings);
 
   app.use(instrumented(settings));
@@ -89,7 +92,7 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
   app.use(router.routes());
   app.use(async (ctx, next) => {
     if (ctx.matched !== undefined && ctx.matched.length > 0 && ctx.status !== 404) return;
-    if (isApiPath(ctx.path)) return apiFallback(ctx);
+    if (isApiPath(ctx.path)) return apiFallback(ctx, methods);
     await next();
   });
   app.use(secondaryLoginPages(settings));

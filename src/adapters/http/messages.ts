@@ -50,6 +50,12 @@ export const MESSAGES = {
   passkey_invalid: () => 'The passkey was not accepted',
   passkey_not_added: () => 'This passkey is registered already',
   passkey_not_found: () => 'No such passkey on this account',
+  passkey_enrolled: () => 'Passkey added; you are signed in',
+  second_factor_chosen: () => 'Second factor saved: it applies from your next login',
+  second_factor_not_applicable: () => 'This account has no choice to make here (no password, or every account must show its passkey)',
+  no_passkey: () => 'Add a passkey first',
+  last_passkey: () => 'This is the only passkey of an account without a password: add another one before removing it',
+  enrolment_link_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   // A TOTP code set up on the account page (issue 16)
   totp_enrolment: () => 'TOTP code',
   totp_setup: () => 'Scan the QR code, then confirm with the first code your app shows',

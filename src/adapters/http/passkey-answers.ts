@@ -1,13 +1,16 @@
 import type { ChangePasskeyError } from '../../application/use-cases/change-passkey';
+import type { FinishPasskeyEnrolmentError, FinishPasskeyEnrolmentOutput } from '../../application/use-cases/finish-passkey-enrolment';
+import type { StartPasskeyEnrolmentError, StartPasskeyEnrolmentOutput } from '../../application/use-cases/start-passkey-enrolment';
 import type { FinishPasskeyLoginError, FinishPasskeyLoginOutput } from '../../application/use-cases/finish-passkey-login';
 import type { FinishPasskeyRegistrationError, FinishPasskeyRegistrationOutput } from '../../application/use-cases/finish-passkey-registration';
-import type { ListPasskeysError } from '../../application/use-cases/list-passkeys';
+import type { ChoosePasskeySecondFactorError } from '../../application/use-cases/choose-passkey-second-factor';
+import type { ListPasskeysError, ListPasskeysOutput } from '../../application/use-cases/list-passkeys';
 import type { StartPasskeyLoginError, StartPasskeyLoginOutput } from '../../application/use-cases/start-passkey-login';
 import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } from '../../application/use-cases/start-passkey-registration';
 import type { Passkey } from '../../domain/passkey';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
-import { locked, STORE_UNAVAILABLE, unmapped } from './answers';
+import { invalidFields, locked, STORE_UNAVAILABLE, unmapped } from './answers';
 import { clearCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 
 // One pure function per passkey use case, from its result to an answer (see answers.ts).
@@ -17,6 +20,7 @@ export const PASSKEY_COOKIES = {
   register: 'portcullis-passkey-register',
   login: 'portcullis-passkey-login',
   second_factor: 'portcullis-passkey-2fa',
+  enrol: 'portcullis-passkey-enrol',
 } as const;
 
 export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
@@ -140,8 +144,8 @@ export function passkeyLoginAnswer(
   }
 }
 
-export function passkeyListAnswer(result: Result<{ readonly passkeys: readonly Passkey[] }, ListPasskeysError>): Answer {
-  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView) } });
+export function passkeyListAnswer(result: Result<ListPasskeysOutput, ListPasskeysError>): Answer {
+  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView), secondFactor: result.value.secondFactor } });
   const error = result.error;
   switch (error.code) {
     case 'not_logged_in':
@@ -165,9 +169,83 @@ export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>,
       return answer(400, 'invalid_name', []);
     case 'passkey_not_found':
       return answer(404, 'passkey_not_found', []);
+    case 'last_passkey':
+      return answer(409, 'last_passkey', []);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
       return unmapped('passkey change', error);
+  }
+}
+
+/** `POST /api/passkeys/enrolment/options`: the registration options for a redeemed enrolment link (issue 16). */
+export function enrolmentOptionsAnswer(result: Result<StartPasskeyEnrolmentOutput, StartPasskeyEnrolmentError>, cookies: CookieSettings, now: number): Answer {
+  if (result.ok) {
+    const started = ceremonyOptions(PASSKEY_COOKIES.enrol, result.value, now, cookies);
+    return { ...started, fields: { ...started.fields, username: result.value.username } };
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'invalid_link':
+      return answer(400, 'enrolment_link_invalid', []);
+    case 'too_many_passkeys':
+      return answer(409, 'too_many_passkeys', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey enrolment options', error);
+  }
+}
+
+/** `POST /api/passkeys/enrolment`: the first passkey stored, and the person logged in. */
+export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>, cookies: CookieSettings): Answer {
+  const spent = clearCookie(PASSKEY_COOKIES.enrol, cookies, { hostOnly: true });
+  if (result.ok) {
+    const { passkey, session, token } = result.value;
+    return answer(200, 'passkey_enrolled', [], {
+      fields: { passkey: passkeyView(passkey) },
+      cookies: [spent, setCookie(SESSION_COOKIE, token, (session.expiresAt - session.issuedAt) / 1000, cookies)],
+    });
+  }
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'invalid_name':
+      return answer(400, 'invalid_name', []);
+    case 'challenge_invalid':
+      return answer(400, 'challenge_invalid', [], { cookies: [spent] });
+    case 'passkey_invalid':
+      return answer(400, 'passkey_invalid', [], { cookies: [spent] });
+    case 'passkey_not_added':
+      return answer(409, 'passkey_not_added', [], { cookies: [spent] });
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey enrolment', error);
+  }
+}
+
+/** `POST /api/passkeys/second-factor`: the account's own choice of a passkey after its password. */
+export function secondFactorChoiceAnswer(result: Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>): Answer {
+  if (result.ok) return answer(200, 'second_factor_chosen', [], { fields: { secondFactor: result.value.chosen ? 'chosen' : 'off' } });
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'invalid_choice':
+      return invalidFields(['passkey']);
+    case 'not_applicable':
+      return answer(409, 'second_factor_not_applicable', []);
+    case 'no_passkey':
+      return answer(409, 'no_passkey', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey second factor', error);
   }
 }

@@ -2,6 +2,9 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Clock } from '../../application/ports/clock';
 import type { ChangePasskeyUseCase } from '../../application/use-cases/change-passkey';
+import type { ChoosePasskeySecondFactorUseCase } from '../../application/use-cases/choose-passkey-second-factor';
+import type { FinishPasskeyEnrolmentUseCase } from '../../application/use-cases/finish-passkey-enrolment';
+import type { StartPasskeyEnrolmentUseCase } from '../../application/use-cases/start-passkey-enrolment';
 import type { FinishPasskeyLoginUseCase } from '../../application/use-cases/finish-passkey-login';
 import type { FinishPasskeyRegistrationUseCase } from '../../application/use-cases/finish-passkey-registration';
 import type { ListPasskeysUseCase } from '../../application/use-cases/list-passkeys';
@@ -16,6 +19,8 @@ import { jsonBody } from './json-body';
 import { koaFacts } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import {
+  enrolmentAnswer,
+  enrolmentOptionsAnswer,
   loginOptionsAnswer,
   PASSKEY_COOKIES,
   passkeyChangeAnswer,
@@ -23,8 +28,10 @@ import {
   passkeyLoginAnswer,
   registrationAnswer,
   registrationOptionsAnswer,
+  secondFactorChoiceAnswer,
 } from './passkey-answers';
 import { isFromThisSite } from './request-origin';
+import { userAgentOf } from './account-routes';
 
 /** The passkey use cases; absent when PASSKEYS=off (no route is mounted then: every path answers 404). */
 export interface PasskeyUseCases {
@@ -34,6 +41,9 @@ export interface PasskeyUseCases {
   readonly finishPasskeyLogin: FinishPasskeyLoginUseCase;
   readonly listPasskeys: ListPasskeysUseCase;
   readonly changePasskey: ChangePasskeyUseCase;
+  readonly choosePasskeySecondFactor: ChoosePasskeySecondFactorUseCase;
+  readonly startPasskeyEnrolment: StartPasskeyEnrolmentUseCase;
+  readonly finishPasskeyEnrolment: FinishPasskeyEnrolmentUseCase;
   readonly clock: Clock;
 }
 
@@ -46,6 +56,9 @@ export const PASSKEY_API_METHODS: ReadonlyArray<readonly [string, readonly strin
   ['/api/passkeys/remove', ['POST']],
   ['/api/passkeys/login/options', ['POST']],
   ['/api/passkeys/login', ['POST']],
+  ['/api/passkeys/enrolment/options', ['POST']],
+  ['/api/passkeys/enrolment', ['POST']],
+  ['/api/passkeys/second-factor', ['POST']],
 ];
 
 const JSON_TYPES = ['application/json', '+json'];
@@ -119,6 +132,19 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
     });
   }
 
+  // Issue 16: "ask for a passkey after my password" on the account page.
+  router.post('/passkeys/second-factor', json, async (ctx) => {
+    const { ip, requestId, sessionToken } = facts(ctx);
+    const result = await useCases.choosePasskeySecondFactor.execute({
+      sessionToken,
+      fromThisSite: fromThisSite(ctx),
+      passkey: bodyOf(ctx).passkey,
+      ip,
+      requestId,
+    });
+    renderAnswer(ctx, secondFactorChoiceAnswer(result));
+  });
+
   router.post('/passkeys/login/options', json, async (ctx) => {
     const input = bodyOf(ctx);
     const purpose = input.purpose === 'second_factor' ? 'second_factor' : input.purpose === undefined || input.purpose === 'login' ? 'login' : null;
@@ -144,5 +170,29 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
     if (!result.ok && result.error.code === 'account_locked') metrics.login('passkey', 'locked');
     if (!result.ok && result.error.code === 'store_unavailable') metrics.login('passkey', 'unavailable');
     renderAnswer(ctx, passkeyLoginAnswer(result, purpose, settings.cookies));
+  });
+
+  // Issue 16: a passkey-only account's enrolment link. The page read the code from the URL
+  // fragment (never sent in a request line, so no proxy log holds it) and POSTs it here.
+  router.post('/passkeys/enrolment/options', json, async (ctx) => {
+    const { ip, requestId } = facts(ctx);
+    const result = await useCases.startPasskeyEnrolment.execute({ code: bodyOf(ctx).code, fromThisSite: fromThisSite(ctx), ip, requestId });
+    renderAnswer(ctx, enrolmentOptionsAnswer(result, settings.cookies, now()));
+  });
+
+  router.post('/passkeys/enrolment', json, async (ctx) => {
+    const input = bodyOf(ctx);
+    if (input.response === undefined || typeof input.response !== 'object') return renderAnswer(ctx, invalidFields(['response']));
+    const { ip, requestId } = facts(ctx);
+    const result = await useCases.finishPasskeyEnrolment.execute({
+      challengeToken: cookie(ctx, PASSKEY_COOKIES.enrol),
+      response: input.response,
+      name: input.name,
+      fromThisSite: fromThisSite(ctx),
+      ip,
+      requestId,
+      userAgent: userAgentOf(ctx),
+    });
+    renderAnswer(ctx, enrolmentAnswer(result, settings.cookies));
   });
 }

@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import type { HttpSettings } from './http-settings';
 
 /** Pages the single-page UI renders; any other path gets the UI's not-found page with a 404 status. */
-export const UI_PAGES = new Set(['/', '/login', '/totp', '/continue', '/account', '/logout', '/unauthorized', '/error', '/forgot-password']);
+export const UI_PAGES = new Set(['/', '/login', '/totp', '/continue', '/account', '/logout', '/unauthorized', '/error', '/forgot-password', '/enrol']);
 
 /**
  * The pages' CSP. `img-src` gains only the origin of an absolute BACKGROUND_IMAGE (a path is

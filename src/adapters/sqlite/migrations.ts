@@ -248,6 +248,37 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 16 (passkey-only). Version 7 by the wave's plan (6 is self-enrolled TOTP, merged in order).
+    version: 7,
+    description: 'passkey enrolment links and the per-account choice of a passkey as second factor',
+    // code: a keyed hash of the link's code (never the code); until: the link's expiry.
+    // passkey_second_factor: one row per account that chose a passkey as its second step (no until).
+    sql: `
+      CREATE TABLE passkey_enrolment_links (
+        code TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX passkey_enrolment_links_until ON passkey_enrolment_links (until);
+
+      CREATE TABLE passkey_second_factor (
+        username TEXT PRIMARY KEY
+      ) WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE passkey_enrolment_links (
+        code TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX passkey_enrolment_links_until ON passkey_enrolment_links (until);
+
+      CREATE TABLE passkey_second_factor (
+        username TEXT PRIMARY KEY
+      );
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
@@ -263,4 +294,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'oidc_artifacts', key: 'rowid' },
   { table: 'account_sessions', key: 'id' },
   { table: 'handoff_codes', key: 'code' },
+  { table: 'passkey_enrolment_links', key: 'code' },
 ];

@@ -26,6 +26,9 @@ export class StaticUserStore implements UserStore {
   async verifyPassword(account: Account, password: string, requester?: string): Promise<boolean> {
     const known = this.index.byUsername(account.username);
     if (known === null) return false;
+    // No password exists to match (issue 16): the decoy check costs what a wrong password costs, so
+    // neither the answer nor its time tells a passkey-only account from a mistyped password.
+    if (known.passkeyOnly === true) return this.hasher.verifyDecoy(password, requester);
     return this.hasher.verify(password, known.credentialVersion, requester);
   }
 

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { Node as YamlNode } from 'yaml';
-import { localAccountEmail, type Account } from '../../domain/account';
+import { localAccountEmail, PASSKEY_ONLY_CREDENTIAL, type Account } from '../../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import { parseUsersList, usernameProblem, type UsersListEntry } from './users-list';
 
@@ -30,7 +30,7 @@ export interface ParseUsersFileResult {
 
 const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
-const FIELDS = new Set(['username', 'password', 'email', 'name', 'groups', 'totp_secret', 'disabled']);
+const FIELDS = new Set(['username', 'password', 'email', 'name', 'groups', 'totp_secret', 'disabled', 'passkey_only']);
 
 /**
  * Which of the two forms a users file is written in: `.yaml`/`.yml` files are YAML; otherwise a
@@ -66,6 +66,8 @@ export function parseUsersFile(text: string, fileName: string, yaml: YamlLoader)
  *     groups: [admins, staff]
  *     totp_secret: JBSWY3DPEHPK3PXP
  *     disabled: false
+ *   - username: carol
+ *     passkey_only: true     # no password: signs in with a passkey (first one from `portcullis passkeys enrol`)
  * ```
  * Scalars are read as plain strings (YAML's failsafe schema), so `0123` stays `0123` and nothing
  * turns into a date or a number behind the writer's back.
@@ -111,8 +113,13 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     for (const key of Object.keys(value)) if (!FIELDS.has(key)) problems.push(`${where}: unknown field "${printable(key)}"`);
     const invalidName = username === '' ? null : usernameProblem(username);
     if (username === '' || invalidName !== null) problems.push(`${where}: username is missing or invalid${invalidName === null ? '' : ` (${invalidName})`}`);
+    const passkeyOnly = flag(value.passkey_only);
+    if (passkeyOnly === null) problems.push(`${where}: passkey_only must be true or false`);
     const hash = typeof value.password === 'string' ? value.password.trim() : '';
-    if (!HASH.test(hash)) problems.push(`${where}: password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"`);
+    if (passkeyOnly === true) {
+      // No password at all: a hash beside the mark would be a password nobody could use, or one that works by mistake.
+      if (value.password !== undefined && value.password !== null && value.password !== '') problems.push(`${where}: a passkey_only account has no password`);
+    } else if (!HASH.test(hash)) problems.push(`${where}: password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"`);
     const email = optionalString(value.email);
     const emailParsed = email ? parseUsername(email) : null;
     if (emailParsed !== null && !emailParsed.ok) problems.push(`${where}: email is not an e-mail address (${describeIdentityNameError(emailParsed.error)})`);
@@ -129,14 +136,26 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     if (secretRaw === null || (secret !== undefined && secret !== '' && (!BASE32.test(secret) || secret.length < 16))) {
       problems.push(`${where}: totp_secret must be base32, at least 16 characters`);
     }
+    if (passkeyOnly === true && secret !== undefined && secret !== '')
+      problems.push(`${where}: a passkey_only account has no TOTP secret (the passkey is both factors)`);
     const disabled = flag(value.disabled);
     if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
     seen.add(username.toLowerCase());
-    if (problems.length > before || email === null || name === null || groups === null || typeof groups === 'string' || disabled === null) return;
+    if (
+      problems.length > before ||
+      email === null ||
+      name === null ||
+      groups === null ||
+      typeof groups === 'string' ||
+      disabled === null ||
+      passkeyOnly === null
+    )
+      return;
     entries.push({
       username,
-      hash,
+      hash: passkeyOnly ? '' : hash,
+      ...(passkeyOnly ? { passkeyOnly: true } : {}),
       ...(secret ? { totpSecret: secret } : {}),
       ...(email !== undefined ? { email: email.toLowerCase() } : {}),
       ...(name !== undefined && name !== '' ? { name } : {}),
@@ -190,6 +209,6 @@ export function accountFromFileEntry(entry: UsersFileEntry, domain: string): Acc
     name: entry.name ?? (at > 0 ? entry.username.slice(0, at) : entry.username),
     groups: entry.groups ?? [],
     totpSecret: entry.totpSecret,
-    credentialVersion: entry.hash,
+    ...(entry.passkeyOnly === true ? { credentialVersion: PASSKEY_ONLY_CREDENTIAL, passkeyOnly: true } : { credentialVersion: entry.hash }),
   };
 }

@@ -6,7 +6,12 @@ export interface UsersListEntry {
   readonly username: string;
   readonly hash: string;
   readonly totpSecret?: string;
+  /** No password (`hash` is empty): the account signs in with a passkey only (users file only, issue 16). */
+  readonly passkeyOnly?: boolean;
 }
+
+/** What a users-file line says in place of the hash for a passkey-only account: `alice:passkey-only`. */
+export const PASSKEY_ONLY_MARK = 'passkey-only';
 
 export type ParseUsersResult = { readonly entries: UsersListEntry[]; readonly problems: string[] };
 
@@ -30,8 +35,9 @@ export function composeEscaped(entry: string): string {
   return entry.replace(/\$/g, '$$$$');
 }
 
-/** A `USERS` entry for an account: `username:hash[:totp-secret]`. */
+/** A `USERS` entry for an account: `username:hash[:totp-secret]` (`username:passkey-only` in a users file). */
 export function formatUsersEntry(entry: UsersListEntry): string {
+  if (entry.passkeyOnly === true) return `${entry.username}:${PASSKEY_ONLY_MARK}`;
   return entry.totpSecret ? `${entry.username}:${entry.hash}:${entry.totpSecret}` : `${entry.username}:${entry.hash}`;
 }
 
@@ -59,6 +65,16 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
     if (invalid !== null) {
       // The name itself is not repeated: it may hold what a log line should not.
       problems.push(`${where}: invalid username (${invalid})`);
+      return;
+    }
+    // Only a users file may hold passkey-only accounts (issue 16): the USERS variable stays a list of passwords.
+    if (separator === 'line' && hash === PASSKEY_ONLY_MARK && (totp === undefined || totp === '')) {
+      if (seen.has(username.toLowerCase())) {
+        problems.push(`${where}: duplicate username ${username}`);
+        return;
+      }
+      seen.add(username.toLowerCase());
+      entries.push({ username, hash: '', passkeyOnly: true });
       return;
     }
     if (!HASH.test(hash)) {
@@ -99,6 +115,7 @@ export function accountFromEntry(entry: UsersListEntry, domain: string): Account
 export function typicalBcryptCost(entries: readonly UsersListEntry[]): number | undefined {
   const counts = new Map<number, number>();
   for (const { hash } of entries) {
+    if (!HASH.test(hash)) continue; // a passkey-only account has none
     const cost = Number(hash.slice(4, 6));
     counts.set(cost, (counts.get(cost) ?? 0) + 1);
   }

@@ -41,6 +41,11 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'handoff_issued' | 'handoff_redeemed'; readonly username: string; readonly domain: string; readonly ip: string }
     /** A hand-off code refused: unknown, replayed or expired, for another domain, from another browser, or its session ended. */
     | { readonly event: 'handoff_refused'; readonly domain: string; readonly reason: string; readonly ip: string }
+    /** Issue 16: an administrator made a first-passkey link for a passkey-only account (`expiresAt`: ISO time). */
+    | { readonly event: 'passkey_enrolment_link_issued'; readonly username: string; readonly expiresAt: string }
+    /** Issue 16: an enrolment link redeemed (a registration began), or refused: unknown, used, expired, or its account changed. */
+    | { readonly event: 'passkey_enrolment_started'; readonly username: string; readonly ip: string }
+    | { readonly event: 'passkey_enrolment_refused'; readonly reason: string; readonly ip: string }
     /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
     | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string }
   );

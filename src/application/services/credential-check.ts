@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../../domain/result';
 import type { AuditLog } from '../ports/audit-log';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { TotpVerifier } from '../ports/totp-verifier';
+import type { PasskeySecondFactor } from './passkey-second-factor';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
 import type { GuessTicket, LoginGuard } from './login-guard';
@@ -117,6 +118,8 @@ export class CredentialCheck {
     private readonly usedSteps: UsedTotpSteps,
     private readonly audit: AuditLog,
     private readonly fingerprints: CredentialFingerprints,
+    /** Whether an account owes a passkey after its password (issue 16); null with PASSKEYS off. */
+    private readonly passkeySecondFactor: PasskeySecondFactor | null = null,
   ) {}
 
   /**
@@ -235,7 +238,17 @@ export class CredentialCheck {
       const locked = this.failed(ticket, channel.auditsLockName ? lockName : login, channel.method, 'invalid_credentials', guess);
       return { kind: 'wrong', locked: locked ? lockName : null };
     }
-    if (channel.passwordAlone && hasTotp(account)) {
+    let owesPasskey = false;
+    if (channel.passwordAlone && !hasTotp(account) && this.passkeySecondFactor !== null) {
+      // Read on a verification only (a bcrypt already), never on a cached Basic header's hit.
+      try {
+        owesPasskey = await this.passkeySecondFactor.owed(account.username);
+      } catch (e) {
+        await this.guard.refund(ticket);
+        throw e;
+      }
+    }
+    if (channel.passwordAlone && (hasTotp(account) || owesPasskey)) {
       // A second-factor account's right password is refused like a wrong one, so it neither counts nor clears.
       await this.guard.refund(ticket);
       return { kind: 'refused' };

@@ -7,15 +7,50 @@ import type { RequestAuthenticator } from './request-authenticator';
 export type PasskeyOwner =
   | { readonly kind: 'owner'; readonly account: Account; readonly session: Session }
   /** No session, a pending one (TOTP still owed), HTTP Basic, or an OAuth session (no local account to hold passkeys). */
-  | { readonly kind: 'not_logged_in' };
+  | { readonly kind: 'not_logged_in' }
+  /** A change asked for from another site (see LogoutInput.fromThisSite); checked before anything else. */
+  | { readonly kind: 'cross_site_request' };
+
+/** What every passkey use case of the account page is asked with. */
+export interface PasskeyOwnerRequest {
+  readonly sessionToken?: string;
+  /** For a change: whether the request provably comes from the gateway's own pages. Absent for a read. */
+  readonly fromThisSite?: boolean;
+  readonly ip: string;
+  readonly requestId?: string;
+}
 
 /** Providers whose sessions belong to an account in the user store (as RequestAuthenticator's). */
 const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
 /**
- * Who may manage passkeys: only a full session cookie of a local account. A pending session is
- * refused (a password alone must not be enough to add a passkey, which would then pass as the
- * second factor), and so is HTTP Basic (a browser resends it to any page, CSRF included).
+ * Who may manage passkeys (and second factors): only a full session cookie of a local account. A
+ * pending session is refused (a password alone must not be enough to add a passkey, which would
+ * then pass as the second factor), and so is HTTP Basic (a browser resends it to any page, CSRF
+ * included). The one prologue of the account page's passkey use cases.
+ */
+export class PasskeyOwners {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly users: UserStore,
+  ) {}
+
+  /** Throws what the authenticator or the user store throws (the use case maps a store outage). */
+  async of(request: PasskeyOwnerRequest): Promise<PasskeyOwner> {
+    if (request.fromThisSite === false) return { kind: 'cross_site_request' };
+    if (request.sessionToken === undefined) return { kind: 'not_logged_in' };
+    const auth = await this.authenticator.authenticate({ sessionToken: request.sessionToken, ip: request.ip, requestId: request.requestId });
+    if (auth.kind !== 'session' || !LOCAL_PROVIDERS.has(auth.session.provider) || auth.session.oauth) return { kind: 'not_logged_in' };
+    const account = await this.users.currentAccount(auth.session.username);
+    if (account === null) return { kind: 'not_logged_in' };
+    return { kind: 'owner', account, session: auth.session };
+  }
+}
+
+/**
+ * The same check as a function, for the use cases that take the authenticator and a user store
+ * themselves (the account page's TOTP set-up, ADR 0031): never `cross_site_request`, which their
+ * callers check on their own.
  */
 export async function passkeyOwner(
   authenticator: RequestAuthenticator,
@@ -23,11 +58,7 @@ export async function passkeyOwner(
   token: string | undefined,
   ip: string,
   requestId?: string,
-): Promise<PasskeyOwner> {
-  if (token === undefined) return { kind: 'not_logged_in' };
-  const auth = await authenticator.authenticate({ sessionToken: token, ip, requestId });
-  if (auth.kind !== 'session' || !LOCAL_PROVIDERS.has(auth.session.provider) || auth.session.oauth) return { kind: 'not_logged_in' };
-  const account = await users.currentAccount(auth.session.username);
-  if (account === null) return { kind: 'not_logged_in' };
-  return { kind: 'owner', account, session: auth.session };
+): Promise<Exclude<PasskeyOwner, { readonly kind: 'cross_site_request' }>> {
+  const owner = await new PasskeyOwners(authenticator, users).of({ sessionToken: token, ip, requestId });
+  return owner.kind === 'cross_site_request' ? { kind: 'not_logged_in' } : owner;
 }

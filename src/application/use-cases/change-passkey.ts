@@ -2,9 +2,7 @@ import { parsePasskeyName } from '../../domain/passkey';
 import { err, ok, type Result } from '../../domain/result';
 import type { AuditLog } from '../ports/audit-log';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
-import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
-import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { PasskeyOwners } from '../services/passkey-owner';
 import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ChangePasskeyInput {
@@ -24,27 +22,32 @@ export type ChangePasskeyError =
   | { readonly code: 'invalid_name' }
   /** The account holds no passkey with that id (another person's passkey reads the same). */
   | { readonly code: 'passkey_not_found' }
+  /** The only passkey of a passkey-only account (issue 16): without it the person could not sign in at all. */
+  | { readonly code: 'last_passkey' }
   | { readonly code: 'store_unavailable' };
 
 /** Renames or removes one of the logged-in person's passkeys; never another account's. */
 export class ChangePasskeyUseCase {
   constructor(
-    private readonly authenticator: RequestAuthenticator,
-    private readonly users: UserStore,
+    private readonly owners: PasskeyOwners,
     private readonly passkeys: PasskeyCredentials,
     private readonly audit: AuditLog,
   ) {}
 
   async execute(input: ChangePasskeyInput): Promise<Result<{ readonly changed: true }, ChangePasskeyError>> {
-    if (!input.fromThisSite) return err({ code: 'cross_site_request' });
     try {
-      const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+      const owner = await this.owners.of(input);
+      if (owner.kind !== 'owner') return err({ code: owner.kind });
       const username = owner.account.username;
       if (input.change.kind === 'rename') {
         const name = parsePasskeyName(input.change.name);
         if (!name.ok) return err(name.error);
         return (await this.passkeys.rename(username, input.id, name.value)) ? ok({ changed: true }) : err({ code: 'passkey_not_found' });
+      }
+      if (owner.account.passkeyOnly === true) {
+        const held = await this.passkeys.list(username);
+        // Two removals at once could still take the last two: rare, and the administrator's link mends it.
+        if (held.length <= 1 && held.some((p) => p.id === input.id)) return err({ code: 'last_passkey' });
       }
       if (!(await this.passkeys.remove(username, input.id))) return err({ code: 'passkey_not_found' });
       this.audit.record({ event: 'passkey_removed', username, credential: input.id.slice(0, 12), requestId: input.requestId });

@@ -86,7 +86,8 @@ export class FinishPasskeyLoginUseCase {
   private async attempt(input: FinishPasskeyLoginInput): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {
     const now = this.clock.now();
     const challenge = input.challengeToken === undefined ? null : this.sealer.unseal(input.challengeToken);
-    if (challenge === null || challenge.purpose === 'register' || challenge.expiresAt <= now) return err({ code: 'challenge_invalid' });
+    if (challenge === null || (challenge.purpose !== 'login' && challenge.purpose !== 'second_factor') || challenge.expiresAt <= now)
+      return err({ code: 'challenge_invalid' });
     let pending: Session | null = null;
     if (challenge.purpose === 'second_factor') {
       pending = await this.authenticator.session(input.sessionToken);

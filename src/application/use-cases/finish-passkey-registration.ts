@@ -6,9 +6,7 @@ import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
-import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
-import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { PasskeyOwners } from '../services/passkey-owner';
 import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface FinishPasskeyRegistrationInput {
@@ -43,8 +41,7 @@ export type FinishPasskeyRegistrationError =
 /** Stores the passkey a registration response proves, for the account whose session started the ceremony. */
 export class FinishPasskeyRegistrationUseCase {
   constructor(
-    private readonly authenticator: RequestAuthenticator,
-    private readonly users: UserStore,
+    private readonly owners: PasskeyOwners,
     private readonly passkeys: PasskeyCredentials,
     private readonly ceremonies: PasskeyCeremonies,
     private readonly sealer: PasskeyChallengeSealer,
@@ -54,7 +51,6 @@ export class FinishPasskeyRegistrationUseCase {
   ) {}
 
   async execute(input: FinishPasskeyRegistrationInput): Promise<Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>> {
-    if (!input.fromThisSite) return err({ code: 'cross_site_request' });
     try {
       return await this.attempt(input);
     } catch (e) {
@@ -64,8 +60,8 @@ export class FinishPasskeyRegistrationUseCase {
   }
 
   private async attempt(input: FinishPasskeyRegistrationInput): Promise<Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>> {
-    const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
-    if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+    const owner = await this.owners.of(input);
+    if (owner.kind !== 'owner') return err({ code: owner.kind });
     const name = parsePasskeyName(input.name);
     if (!name.ok) return err(name.error);
     const now = this.clock.now();

@@ -1,9 +1,9 @@
 import type { Passkey } from '../../domain/passkey';
 import { err, ok, type Result } from '../../domain/result';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
-import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
-import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { PasskeySecondFactorChoices } from '../ports/passkey-second-factor-choices';
+import type { PasskeyOwners } from '../services/passkey-owner';
+import type { PasskeySecondFactor } from '../services/passkey-second-factor';
 import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ListPasskeysInput {
@@ -12,21 +12,36 @@ export interface ListPasskeysInput {
   readonly requestId?: string;
 }
 
+/**
+ * Whether a passkey is asked after the password: `required` (PASSKEY_SECOND_FACTOR), `chosen` or
+ * `off` (the account's own choice), `not_applicable` (a passkey-only account: no password step).
+ */
+export type PasskeySecondFactorState = 'required' | 'chosen' | 'off' | 'not_applicable';
+
+export interface ListPasskeysOutput {
+  readonly passkeys: readonly Passkey[];
+  readonly secondFactor: PasskeySecondFactorState;
+}
+
 export type ListPasskeysError = { readonly code: 'not_logged_in' } | { readonly code: 'store_unavailable' };
 
 /** The logged-in person's passkeys, oldest first. */
 export class ListPasskeysUseCase {
   constructor(
-    private readonly authenticator: RequestAuthenticator,
-    private readonly users: UserStore,
+    private readonly owners: PasskeyOwners,
     private readonly passkeys: PasskeyCredentials,
+    private readonly choices: PasskeySecondFactorChoices,
+    private readonly policy: PasskeySecondFactor,
   ) {}
 
-  async execute(input: ListPasskeysInput): Promise<Result<{ readonly passkeys: readonly Passkey[] }, ListPasskeysError>> {
+  async execute(input: ListPasskeysInput): Promise<Result<ListPasskeysOutput, ListPasskeysError>> {
     try {
-      const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
+      const owner = await this.owners.of(input);
       if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      return ok({ passkeys: await this.passkeys.list(owner.account.username) });
+      const username = owner.account.username;
+      const secondFactor: PasskeySecondFactorState =
+        owner.account.passkeyOnly === true ? 'not_applicable' : this.policy.required ? 'required' : (await this.choices.chosen(username)) ? 'chosen' : 'off';
+      return ok({ passkeys: await this.passkeys.list(username), secondFactor });
     } catch (e) {
       if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
       throw e;

@@ -2,10 +2,10 @@ import { hasTotp } from '../../domain/account';
 import { err, ok, type Result } from '../../domain/result';
 import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
-import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { CredentialCheck } from '../services/credential-check';
+import type { PasskeySecondFactor } from '../services/passkey-second-factor';
 import type { SessionSealer } from '../ports/session-sealer';
 import type { SessionIndex } from '../ports/session-index';
 import { indexedSessionOf } from '../services/session-registration';
@@ -48,8 +48,8 @@ export class LoginUseCase {
     private readonly audit: AuditLog,
     private readonly sealer: SessionSealer,
     private readonly index: SessionIndex,
-    /** With PASSKEY_SECOND_FACTOR: an account holding a passkey owes it (or its TOTP code) after the password; null otherwise. */
-    private readonly passkeySecondFactor: PasskeyCredentials | null = null,
+    /** Whether an account owes a passkey (or its TOTP code) after the password (PASSKEY_SECOND_FACTOR or its own choice); null with PASSKEYS off. */
+    private readonly passkeySecondFactor: PasskeySecondFactor | null = null,
   ) {}
 
   async execute(input: LoginInput): Promise<Result<LoginOutput, LoginError>> {
@@ -60,7 +60,7 @@ export class LoginUseCase {
     const now = this.clock.now();
     let pending = hasTotp(account);
     try {
-      if (!pending && this.passkeySecondFactor !== null) pending = (await this.passkeySecondFactor.list(account.username)).length > 0;
+      if (!pending && this.passkeySecondFactor !== null) pending = await this.passkeySecondFactor.owed(account.username);
     } catch (e) {
       // Whether a second factor is owed cannot be told: fail closed.
       if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });

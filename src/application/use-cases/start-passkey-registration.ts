@@ -5,9 +5,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
-import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
-import type { RequestAuthenticator } from '../services/request-authenticator';
+import type { PasskeyOwners } from '../services/passkey-owner';
 import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface StartPasskeyRegistrationInput {
@@ -35,8 +33,7 @@ export type StartPasskeyRegistrationError =
 /** Starts adding a passkey to the logged-in person's account: options bound to that account and session. */
 export class StartPasskeyRegistrationUseCase {
   constructor(
-    private readonly authenticator: RequestAuthenticator,
-    private readonly users: UserStore,
+    private readonly owners: PasskeyOwners,
     private readonly passkeys: PasskeyCredentials,
     private readonly ceremonies: PasskeyCeremonies,
     private readonly sealer: PasskeyChallengeSealer,
@@ -45,10 +42,9 @@ export class StartPasskeyRegistrationUseCase {
   ) {}
 
   async execute(input: StartPasskeyRegistrationInput): Promise<Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>> {
-    if (!input.fromThisSite) return err({ code: 'cross_site_request' });
     try {
-      const owner = await passkeyOwner(this.authenticator, this.users, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
+      const owner = await this.owners.of(input);
+      if (owner.kind !== 'owner') return err({ code: owner.kind });
       const existing = await this.passkeys.list(owner.account.username);
       if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) return err({ code: 'too_many_passkeys' });
       const challenge = this.ids.next() + this.ids.next();

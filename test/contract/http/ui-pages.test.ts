@@ -9,7 +9,7 @@ describe('UI pages and assets', () => {
   });
   afterAll(() => gw.close());
 
-  const PAGES = ['/', '/login', '/totp', '/continue', '/account', '/logout', '/unauthorized', '/error', '/forgot-password'];
+  const PAGES = ['/', '/login', '/totp', '/continue', '/account', '/logout', '/unauthorized', '/error', '/forgot-password', '/enrol'];
 
   it.each(PAGES)('serves %s as no-cache HTML with a CSP that allows no inline script or style', async (path) => {
     const res = await fetch(`${gw.url}${path}`, { headers: { accept: 'text/html' } });

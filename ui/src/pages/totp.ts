@@ -3,12 +3,13 @@ import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '.
 import { commonProblem, UNREACHABLE } from '../messages';
 import { withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
-import { passkeySecondFactorButton } from '../passkeys';
+import { passkeyOnlyStep, passkeyOnlyStepPage, passkeySecondFactorButton } from '../passkeys';
 
 /** `/totp`: the one-time code step of a login that is waiting for it. */
 export function totpPage(ctx: PageContext): void {
   if (ctx.user.isLoggedIn) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   if (ctx.user.totpPending !== 'true') return replaceWith(withRedirect('/login', ctx.redirectUri));
+  if (passkeyOnlyStep(ctx)) return passkeyOnlyStepPage(ctx);
 
   const alert = alertArea('totp-alert');
   const code = field('code', 'One-time code', {

@@ -1,0 +1,58 @@
+import { err, ok, type Result } from '../../domain/result';
+import type { PasskeyCredentials } from '../ports/passkey-credentials';
+import type { PasskeySecondFactorChoices } from '../ports/passkey-second-factor-choices';
+import type { PasskeyOwners } from '../services/passkey-owner';
+import type { PasskeySecondFactor } from '../services/passkey-second-factor';
+import { isStoreUnavailable } from '../services/store-unavailable';
+
+export interface ChoosePasskeySecondFactorInput {
+  readonly sessionToken?: string;
+  readonly fromThisSite: boolean;
+  /** true: a passkey after the password from the next login on; false: the password alone (and TOTP, if any). Unchecked. */
+  readonly passkey: unknown;
+  readonly ip: string;
+  readonly requestId?: string;
+}
+
+/**
+ * `invalid_choice`: not a boolean. `not_applicable`: a passkey-only account (it has no password
+ * step) or PASSKEY_SECOND_FACTOR, which already asks it of every account. `no_passkey`: the
+ * account holds no passkey yet (choosing one would ask for a passkey it cannot show).
+ */
+export type ChoosePasskeySecondFactorError =
+  | { readonly code: 'cross_site_request' }
+  | { readonly code: 'not_logged_in' }
+  | { readonly code: 'invalid_choice' }
+  | { readonly code: 'not_applicable' }
+  | { readonly code: 'no_passkey' }
+  | { readonly code: 'store_unavailable' };
+
+/**
+ * The account page's "ask for a passkey after my password" switch (issue 16). It applies from the
+ * next login on: the sessions already open were made under the old rule and stay (a person who
+ * wants them gone uses "sign out everywhere else" on the same page).
+ */
+export class ChoosePasskeySecondFactorUseCase {
+  constructor(
+    private readonly owners: PasskeyOwners,
+    private readonly passkeys: PasskeyCredentials,
+    private readonly choices: PasskeySecondFactorChoices,
+    private readonly policy: PasskeySecondFactor,
+  ) {}
+
+  async execute(input: ChoosePasskeySecondFactorInput): Promise<Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>> {
+    try {
+      const owner = await this.owners.of(input);
+      if (owner.kind !== 'owner') return err({ code: owner.kind });
+      if (typeof input.passkey !== 'boolean') return err({ code: 'invalid_choice' });
+      if (owner.account.passkeyOnly === true || this.policy.required) return err({ code: 'not_applicable' });
+      const username = owner.account.username;
+      if (input.passkey && (await this.passkeys.list(username)).length === 0) return err({ code: 'no_passkey' });
+      await this.choices.choose(username, input.passkey);
+      return ok({ chosen: input.passkey });
+    } catch (e) {
+      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
+      throw e;
+    }
+  }
+}

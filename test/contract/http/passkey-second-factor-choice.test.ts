@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { basic, hashOf, TOTP_SECRET } from '../../support/credentials';
+import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE } from '../../support/http';
+import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { SoftAuthenticator } from '../../support/soft-authenticator';
+
+const ORIGIN = 'https://auth.example.test';
+const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
+const REGISTER = 'portcullis-passkey-register';
+const SECOND = 'portcullis-passkey-2fa';
+const APP = 'https://app.example.test/';
+
+/** Issue 16: an account with a password and a passkey chooses whether the passkey is asked after the password. */
+describe('the per-account choice of a passkey as second factor (/api/passkeys/second-factor)', () => {
+  let dir: string;
+  let gw: RunningGateway;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portcullis-2fa-choice-'));
+    const path = join(dir, 'users.yaml');
+    writeFileSync(
+      path,
+      `users:\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n  - username: bob\n    password: "${hashOf('bob-pw')}"\n` +
+        `  - username: erin\n    password: "${hashOf('erin-pw')}"\n` +
+        `  - username: carol\n    password: "${hashOf('carol-pw')}"\n    totp_secret: ${TOTP_SECRET}\n  - username: dora\n    passkey_only: true\n`,
+    );
+    gw = await startGateway({ USERS_FILE: path });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function addPasskey(session: string, authenticator: SoftAuthenticator): Promise<void> {
+    const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
+    const { options } = (await start.json()) as { options: Record<string, unknown> };
+    const res = await postJson(
+      gw,
+      '/api/passkeys/registration',
+      { name: 'Key', response: authenticator.register(options) },
+      { cookie: `${session}; ${REGISTER}=${cookieFrom(start, REGISTER)?.value}`, ...SAME_SITE },
+    );
+    expect(res.status).toBe(200);
+  }
+  const choose = (session: string, passkey: unknown, headers: Record<string, string> = SAME_SITE): Promise<Response> =>
+    postJson(gw, '/api/passkeys/second-factor', { passkey }, { cookie: session, ...headers });
+  const state = async (session: string): Promise<unknown> =>
+    (await expectEnvelope(await fetch(`${gw.url}/api/passkeys`, { headers: { cookie: session } }), 200)).secondFactor;
+  async function passwordLogin(user: string): Promise<{ cookie: string; pending: string }> {
+    const res = await postJson(gw, '/api/login', { username: user, password: `${user}-pw` });
+    const body = (await expectEnvelope(res, 200)) as { totpPending: string };
+    return { cookie: `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`, pending: body.totpPending };
+  }
+
+  it('asks for the passkey after the password once chosen, and the pending step offers only the passkey', async () => {
+    const session = await loginCookie(gw, 'alice', 'alice-pw');
+    const authenticator = new SoftAuthenticator(ORIGIN);
+    await addPasskey(session, authenticator);
+    expect(await state(session)).toBe('off');
+    expect((await passwordLogin('alice')).pending).toBe('false');
+
+    expect(await expectEnvelope(await choose(session, true), 200)).toMatchObject({ code: 'second_factor_chosen', secondFactor: 'chosen' });
+    expect(await state(session)).toBe('chosen');
+
+    const { cookie, pending } = await passwordLogin('alice');
+    expect(pending).toBe('true');
+    // The password alone passes nothing.
+    expect((await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status).toBe(401);
+    const user = await expectEnvelope(await fetch(`${gw.url}/api/user`, { headers: { cookie } }), 200);
+    expect(user).toMatchObject({ code: 'totp_pending', secondFactors: ['passkey'] });
+
+    const opts = await postJson(gw, '/api/passkeys/login/options', { purpose: 'second_factor' }, { cookie });
+    const { options } = (await opts.json()) as { options: Record<string, unknown> };
+    const done = await postJson(
+      gw,
+      '/api/passkeys/login',
+      { purpose: 'second_factor', response: authenticator.assert(options) },
+      { cookie: `${cookie}; ${SECOND}=${cookieFrom(opts, SECOND)?.value}` },
+    );
+    expect(await expectEnvelope(done, 200)).toMatchObject({ code: 'logged_in' });
+    const full = `${SESSION_COOKIE}=${cookieFrom(done, SESSION_COOKIE)?.value}`;
+    expect((await askForwardAuth(gw, 'traefik', { cookie: full, ...forwardedFor(APP) })).status).toBe(200);
+
+    expect(await expectEnvelope(await choose(session, false), 200)).toMatchObject({ secondFactor: 'off' });
+    expect((await passwordLogin('alice')).pending).toBe('false');
+  });
+
+  it('refuses HTTP Basic for an account that chose a passkey after its password, exactly as for a TOTP account', async () => {
+    const session = await loginCookie(gw, 'erin', 'erin-pw');
+    await addPasskey(session, new SoftAuthenticator(ORIGIN));
+    expect((await choose(session, true)).status).toBe(200);
+    const totpAccount = await askForwardAuth(gw, 'traefik', { authorization: basic('carol', 'carol-pw'), ...forwardedFor(APP) });
+    const res = await askForwardAuth(gw, 'traefik', { authorization: basic('erin', 'erin-pw'), ...forwardedFor(APP) });
+    expect(res.status).toBe(totpAccount.status);
+    expect(await res.json()).toEqual(await totpAccount.json());
+    expect(res.headers.get('remote-user')).toBeNull();
+  });
+
+  it('tells the pending step of a TOTP account that the code is accepted', async () => {
+    const res = await postJson(gw, '/api/login', { username: 'carol', password: 'carol-pw' });
+    const cookie = `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`;
+    expect(await expectEnvelope(await fetch(`${gw.url}/api/user`, { headers: { cookie } }), 200)).toMatchObject({ secondFactors: ['totp'] });
+  });
+
+  it('refuses the choice without a passkey, from another site, with no session, and a non-boolean', async () => {
+    const bob = await loginCookie(gw, 'bob', 'bob-pw');
+    expect((await expectEnvelope(await choose(bob, true), 409)).code).toBe('no_passkey');
+    expect((await expectEnvelope(await choose(bob, 'yes'), 400)).code).toBe('invalid_fields');
+    expect((await expectEnvelope(await choose(bob, true, { 'sec-fetch-site': 'cross-site' }), 403)).code).toBe('passkey_cross_site');
+    expect((await expectEnvelope(await choose('', true), 401)).code).toBe('not_logged_in');
+    expect(await state(bob)).toBe('off');
+  });
+});
