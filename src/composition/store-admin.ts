@@ -15,7 +15,7 @@ export interface AdminStore<T> {
 
 /**
  * Opens the store the gateway configured by `env` uses (the embedded file, PostgreSQL or Redis) for
- * an admin command (`portcullis sessions`, `portcullis oidc keys`). `what` says, in the refusal
+ * an admin command (`portcullis sessions`, `portcullis oidc keys`, `portcullis passkeys enrol`). `what` says, in the refusal
  * without a durable store, what would be lost; `pick` takes what the command needs from the
  * container. The embedded file is locked by a running gateway:
  * opening it then fails with the database's own message.
