@@ -4,83 +4,25 @@
 // machine than the HTTP benchmark, so it shows small changes the HTTP numbers drown in noise.
 // `node bench/hot-path.js` after `npm run build`; HOT_PATH_ITERATIONS (default 200000) per sample,
 // HOT_PATH_CASES a comma list of cases (cookie, basic, unauth-api, unauth-browser).
-const path = require('node:path');
-const { randomBytes } = require('node:crypto');
-const bcrypt = require('bcrypt');
-
-// HOT_PATH_DIST points at another build's dist/src, to compare a change with what came before.
-const dist = path.resolve(process.env.HOT_PATH_DIST || path.join(__dirname, '..', 'dist', 'src'));
-const { loadConfig } = require(path.join(dist, 'composition', 'config.js'));
-const { createGateway } = require(path.join(dist, 'composition', 'gateway.js'));
-const { AesGcmSessionSealer } = require(path.join(dist, 'adapters', 'crypto', 'aes-gcm-session-sealer.js'));
-
-/**
- * The credential fingerprint a session of the bench account carries (builds whose sessions follow
- * the account's credential refuse a session without it); nothing for older builds.
- */
-function credentialOf(hash) {
-  let HmacCredentialFingerprints;
-  try {
-    ({ HmacCredentialFingerprints } = require(path.join(dist, 'adapters', 'crypto', 'hmac-credential-fingerprints.js')));
-  } catch {
-    return {};
-  }
-  return { credential: new HmacCredentialFingerprints(SECRET).of({ credentialVersion: hash }) };
-}
+const { STATUSES, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
 
 const ITERATIONS = Number(process.env.HOT_PATH_ITERATIONS || 200_000);
 const SAMPLES = Number(process.env.HOT_PATH_SAMPLES || 5);
-const SECRET = randomBytes(32).toString('base64url');
-const PASSWORD = 'bench-password';
 
 async function main() {
   // Nothing else holds the event loop open while the first Basic request waits for its check.
   const keepAlive = setInterval(() => undefined, 1000);
-  const hash = bcrypt.hashSync(PASSWORD, 10);
-  const loaded = loadConfig({
-    env: {
-      APP_URL: 'https://auth.bench.test',
-      SECRET,
-      USERS: `bench:${hash}`,
-      LOG_LEVEL: 'warn',
-      PORT: '0',
-      // Under valgrind (bench/instructions.js) a run outlasts the default 60 s: the Basic cache
-      // entry would expire and a bcrypt would be counted as part of the cached path.
-      ...(process.env.HOT_PATH_BASIC_CACHE_TTL ? { BASIC_CACHE_TTL: process.env.HOT_PATH_BASIC_CACHE_TTL } : {}),
-    },
-  });
-  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const gateway = createGateway(loaded.config);
+  const hash = benchHash(10);
+  // Under valgrind (bench/instructions.js) a run outlasts the default 60 s: the Basic cache
+  // entry would expire and a bcrypt would be counted as part of the cached path.
+  const gateway = benchGateway(hash, process.env.HOT_PATH_BASIC_CACHE_TTL ? { BASIC_CACHE_TTL: process.env.HOT_PATH_BASIC_CACHE_TTL } : {});
   // The raw listener when the build has one; else the first Koa middleware (forward auth) with a minimal context.
   const handle =
     typeof gateway.listener === 'function'
       ? (req, res) => gateway.listener(req, res)
       : (req, res) => gateway.app.middleware[0]({ req, res, respond: true }, async () => undefined);
-
-  const now = Date.now();
-  const token = new AesGcmSessionSealer(SECRET).seal({
-    id: 'bench-session',
-    username: 'bench',
-    name: 'bench',
-    email: 'bench@bench.test',
-    groups: ['admins'],
-    provider: 'username',
-    oauth: false,
-    totp: false,
-    totpPending: false,
-    issuedAt: now,
-    expiresAt: now + 3_600_000,
-    ...credentialOf(hash),
-  });
-  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1' };
-  const browser = { ...forwarded, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-  const api = { ...forwarded, accept: 'application/json' };
-  const cases = {
-    cookie: { headers: { ...browser, cookie: `portcullis-session=${token}` }, status: 200 },
-    basic: { headers: { ...api, authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}` }, status: 200 },
-    'unauth-api': { headers: api, status: 401 },
-    'unauth-browser': { headers: browser, status: 302 },
-  };
+  const headers = caseHeaders(benchSessionToken(hash));
+  const cases = Object.fromEntries(Object.entries(headers).map(([name, h]) => [name, { headers: h, status: STATUSES[name] }]));
 
   const socket = { remoteAddress: '127.0.0.1' };
   const results = {};

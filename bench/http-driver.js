@@ -13,21 +13,12 @@ const net = require('node:net');
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
-const { randomBytes } = require('node:crypto');
-const bcrypt = require('bcrypt');
-
-const dist = path.resolve(process.env.HOT_PATH_DIST || path.join(__dirname, '..', 'dist', 'src'));
-const { loadConfig } = require(path.join(dist, 'composition', 'config.js'));
-const { createGateway } = require(path.join(dist, 'composition', 'gateway.js'));
-const { AesGcmSessionSealer } = require(path.join(dist, 'adapters', 'crypto', 'aes-gcm-session-sealer.js'));
-const { HmacCredentialFingerprints } = require(path.join(dist, 'adapters', 'crypto', 'hmac-credential-fingerprints.js'));
+const { benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
 
 const CASE = process.env.HTTP_DRIVER_CASE || 'cookie';
 const TARGET = process.env.HTTP_DRIVER_TARGET || 'gateway';
 const REQUESTS = Number(process.env.HTTP_DRIVER_REQUESTS || 20_000);
 const CONNECTIONS = Number(process.env.HTTP_DRIVER_CONNECTIONS || 50);
-const SECRET = randomBytes(32).toString('base64url');
-const PASSWORD = 'bench-password';
 
 function listen(listener) {
   const server = http.createServer(listener);
@@ -80,39 +71,13 @@ function drive(port, raw, total) {
 }
 
 async function main() {
-  const hash = bcrypt.hashSync(PASSWORD, 4);
+  const hash = benchHash(4);
   // Its own database, as the bench's gateways have (the default store without REDIS_URL).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-http-driver-'));
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = { APP_URL: 'https://auth.bench.test', SECRET, USERS: `bench:${hash}`, LOG_LEVEL: 'warn', PORT: '0', DATA_DIR: dataDir, BASIC_CACHE_TTL: '3600' };
-  const loaded = loadConfig({ env });
-  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-  const gateway = createGateway(loaded.config);
+  const gateway = benchGateway(hash, { DATA_DIR: dataDir, BASIC_CACHE_TTL: '3600' });
   await gateway.start();
-  const now = Date.now();
-  const token = new AesGcmSessionSealer(SECRET).seal({
-    id: 'bench-session',
-    username: 'bench',
-    name: 'bench',
-    email: 'bench@bench.test',
-    groups: ['admins'],
-    provider: 'username',
-    oauth: false,
-    totp: false,
-    totpPending: false,
-    issuedAt: now,
-    expiresAt: now + 3_600_000,
-    credential: new HmacCredentialFingerprints(SECRET).of({ credentialVersion: hash }),
-  });
-  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1', 'user-agent': 'bench' };
-  const browser = { ...forwarded, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-  const api = { ...forwarded, accept: 'application/json' };
-  const cases = {
-    cookie: { ...browser, cookie: `portcullis-session=${token}` },
-    basic: { ...api, authorization: `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}` },
-    'unauth-api': api,
-    'unauth-browser': browser,
-  };
+  const cases = caseHeaders(benchSessionToken(hash), { 'user-agent': 'bench' });
   const head = cases[CASE];
   if (head === undefined) throw new Error(`unknown case ${CASE}`);
 

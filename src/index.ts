@@ -15,7 +15,7 @@ export { safeRedirectTarget } from './domain/redirect-target';
 export type { ForwardedHeaders, OriginalRequest, ProxyKind } from './domain/forwarded-request';
 export type { BasicCredentials, PresentedCredentials } from './domain/credentials';
 // Header reading a host without Koa needs: Basic decoding for the use cases, cleaning for upstream headers.
-export { isBasicAuthorization, parseBasicAuthorization } from './adapters/http/basic-authorization';
+export { isBasicAuthorization, parseBasicAuthorization, presentedBasicCredentials } from './adapters/http/basic-authorization';
 export { printableHeaderValue } from './adapters/http/header-value';
 export { lockPolicy, type LockPolicy } from './domain/login-failures';
 export type { AccessDecision, DenyReason } from './domain/access-decision';

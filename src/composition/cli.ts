@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { runCli } from '../adapters/cli/cli';
 import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
-import { socketProbeTransport } from '../adapters/cli/doctor/socket-probe-transport';
 import { configWarnings, describeLdapTls, loadConfig, secretFlagWarnings, type Config } from './config';
 import { renderOptionsHelp, unknownOptionWarnings } from './option-docs';
 import { DEFAULT_DATA_DIR } from './data-dir';
@@ -24,6 +23,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
   return runCli(argv, io, {
     hasher: (cost) => new BcryptPasswordHasher(cost),
     qrcode: optionalModules.qrcode,
+    otplib: optionalModules.otplib,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
       (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {
@@ -31,9 +31,16 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         return 1;
       }),
     optionsHelp: renderOptionsHelp(),
-    doctor: { transport: socketProbeTransport },
+    // The probes' sockets (and node:tls with them) load only for `doctor`, not in every gateway.
+    doctor: {
+      transport: (options) =>
+        (require('../adapters/cli/doctor/socket-probe-transport') as typeof import('../adapters/cli/doctor/socket-probe-transport')).socketProbeTransport(
+          options,
+        ),
+    },
     // The gateway's container and store load only for this command.
     sessions: (dataDir) => (require('./sessions-cli') as typeof import('./sessions-cli')).openSessionsAdmin(env, dataDir),
+    signingKeys: (dataDir) => (require('./oidc-keys-cli') as typeof import('./oidc-keys-cli')).openSigningKeysAdmin(env, dataDir),
     passkeys: (dataDir) => (require('./passkeys-cli') as typeof import('./passkeys-cli')).openPasskeyEnrolment(env, dataDir),
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {

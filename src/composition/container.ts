@@ -69,7 +69,7 @@ import type { CredentialFingerprints } from '../application/ports/credential-fin
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
 import { CredentialCheck } from '../application/services/credential-check';
 import { LoginGuard } from '../application/services/login-guard';
-import { RequestAuthenticator } from '../application/services/request-authenticator';
+import type { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings, OAuthProviderPolicy, OAuthSettings } from '../application/settings';
 import { CheckReadinessUseCase } from '../application/use-cases/check-readiness';
 import { AuthorizeProxyRequestUseCase } from '../application/use-cases/authorize-proxy-request';
@@ -94,6 +94,7 @@ import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
 import { optionalModules, terminalLogStream } from './optional-modules';
+import { makeRequestAuthenticator } from './request-authenticator';
 import { demoForwardAuth } from './demo';
 import { bindPasskeyCredentials } from './passkeys';
 import { bindOidc } from './oidc';
@@ -222,7 +223,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     // The decoy hash is made in gateway.start(), off the event loop (a factory only constructs).
     return new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
   });
-  bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier());
+  bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier(optionalModules.otplib));
   bind(
     TOKENS.UsedTotpSteps,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {
@@ -351,7 +352,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       oauth: OAuthSettings,
       lastSeen: LastSeenRecorder,
     ) =>
-      new RequestAuthenticator(
+      makeRequestAuthenticator({
         sealer,
         revoked,
         users,
@@ -362,13 +363,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         settings,
         audit,
         fingerprints,
-        {
-          providers,
-          whitelist: oauth.whitelist,
-          whitelists: new Map(Object.entries(oauth.policies ?? {}).flatMap(([id, p]) => (p.whitelist === undefined ? [] : [[id, p.whitelist] as const]))),
-        },
-        lastSeen,
-      ),
+        providers,
+        oauth,
+        activity: lastSeen,
+      }),
     [
       TOKENS.SessionSealer,
       TOKENS.RevokedSessions,

@@ -20,6 +20,7 @@ export interface OptionalModules {
   readonly betterSqlite3: () => typeof BetterSqlite3;
   readonly yaml: () => typeof import('yaml');
   readonly qrcode: () => typeof import('qrcode');
+  readonly otplib: () => typeof import('otplib');
   /** The OpenID Connect provider (ESM only: `require` of ESM, Node ≥ 20.19), typed by our own declaration. */
   readonly oidcProvider: () => OidcProviderModule;
   readonly pinoPretty: () => ((options: Record<string, unknown>) => DestinationStream) | null;
@@ -39,6 +40,8 @@ export const optionalModules: OptionalModules = {
   yaml: lazyModule(() => require('yaml') as typeof import('yaml')),
   /** `portcullis totp enroll`'s QR codes (about 60 modules and 90 ms to load: never for the gateway). */
   qrcode: lazyModule(() => require('qrcode') as typeof import('qrcode')),
+  /** TOTP: checking a code (the first one a person types) and `portcullis totp enroll`'s secrets (with its hash and base32 libraries, about 1 MB of idle memory). */
+  otplib: lazyModule(() => require('otplib') as typeof import('otplib')),
   /** OIDC_CLIENTS_<ID>_…: panva's oidc-provider (with jose and its Koa), only when a client is configured. */
   oidcProvider: lazyModule((): OidcProviderModule => {
     const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };

@@ -70,7 +70,15 @@ export function totpEnrolmentUseCases(config: Config, w: Wiring): TotpEnrolmentU
   );
   return {
     getTotpEnrolment: new GetTotpEnrolmentUseCase(authenticator, storeUsers, enrolled),
-    startTotpEnrolment: new StartTotpEnrolmentUseCase(authenticator, storeUsers, enrolled, new OtplibTotpSecretIssuer(), sealer, clock, config.appTitle),
+    startTotpEnrolment: new StartTotpEnrolmentUseCase(
+      authenticator,
+      storeUsers,
+      enrolled,
+      new OtplibTotpSecretIssuer(optionalModules.otplib),
+      sealer,
+      clock,
+      config.appTitle,
+    ),
     confirmTotpEnrolment: new ConfirmTotpEnrolmentUseCase(
       authenticator,
       storeUsers,

@@ -6,6 +6,13 @@ export interface BasicCredentials {
   readonly kind: 'basic';
   readonly username: string;
   readonly password: string;
+  /**
+   * The credentials as the client encoded them (the header's base64 text), when the adapter kept
+   * it: one text always decodes to the same username and password, so a cache of verified
+   * credentials may key on it and answer without decoding (two encodings of the same pair are
+   * two entries, never a wrong answer).
+   */
+  readonly encoded?: string;
 }
 
 export type PresentedCredentials = BasicCredentials;

@@ -14,7 +14,7 @@ import type { LoginAttempts } from '../../src/application/ports/login-attempts';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
 import { CredentialCheck } from '../../src/application/services/credential-check';
 import { LoginGuard } from '../../src/application/services/login-guard';
-import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
+import { makeRequestAuthenticator } from '../../src/composition/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/use-cases/authorize-proxy-request';
 import type { IdentityAssertions } from '../../src/application/ports/identity-assertions';
@@ -103,10 +103,10 @@ export function makeCore(
   const totp = new FakeTotpVerifier();
   const guard = new LoginGuard(attempts, clock, settings, audit);
   const credentials = new CredentialCheck(checkedUsers, guard, totp, usedSteps, audit, fingerprints);
-  const authenticator = new RequestAuthenticator(
+  const authenticator = makeRequestAuthenticator({
     sealer,
     revoked,
-    checkedUsers,
+    users: checkedUsers,
     verified,
     guard,
     credentials,
@@ -114,12 +114,10 @@ export function makeCore(
     settings,
     audit,
     fingerprints,
-    {
-      providers,
-      whitelist: oauthSettings.whitelist,
-    },
-    lastSeen,
-  );
+    providers,
+    oauth: oauthSettings,
+    activity: lastSeen,
+  });
   return {
     clock,
     ids,

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI } from 'otplib';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
 import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
 import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
+import { OIDC_KEYS_HELP, oidcKeysCommand, type SigningKeysAdmin } from './oidc-keys-command';
 import { sessionsCommand, type SessionsAdmin } from './sessions-command';
 import { passkeysCommand, type PasskeyEnrolmentAdmin } from './passkeys-command';
 
 export type { SessionsAdmin } from './sessions-command';
+export type { SigningKeysAdmin } from './oidc-keys-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
@@ -16,6 +17,8 @@ export interface CliDeps {
   hasher(cost: number): PasswordHasher;
   /** The QR code library, loaded only by `totp enroll`. */
   qrcode(): QrCodeModule;
+  /** The TOTP library, loaded only by `totp enroll` (its secret and otpauth URI). */
+  otplib(): Pick<typeof import('otplib'), 'generateSecret' | 'generateURI'>;
   /** Validates the whole configuration (environment plus `argv` flags). */
   checkConfig(argv: readonly string[]): {
     readonly problems: readonly string[];
@@ -41,6 +44,8 @@ export interface CliDeps {
   readonly doctor: DoctorDeps;
   /** `sessions list|revoke`: the gateway's store, opened from its settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
   sessions(dataDir: string | null): Promise<SessionsAdmin>;
+  /** `oidc keys ...`: the stored signing key set, opened from the gateway's settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
+  signingKeys(dataDir: string | null): Promise<SigningKeysAdmin>;
   /** `passkeys enrol`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
   passkeys(dataDir: string | null): Promise<PasskeyEnrolmentAdmin>;
 }
@@ -59,6 +64,7 @@ Commands:
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
   oidc client add <id>              print an OpenID Connect client block with a new secret
+  oidc keys list|rotate|retire ...  the OpenID Connect signing keys kept in the store
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
   sessions list <name>              the account's live sessions (browser, address, started, last seen)
@@ -205,6 +211,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
       throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
     }
   }
+  if (command === 'oidc' && sub === 'keys') return oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
   if (command === 'oidc') return oidcCommand(argv.slice(1), io);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
@@ -267,7 +274,8 @@ function oneName(positional: string[], command: string): string {
 function oidcCommand(args: readonly string[], io: CliIo): number {
   const [sub, action, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(COMMAND_HELP['oidc client']);
+    // `oidc --help` lists both families; `oidc client ... --help` only its own.
+    io.out(sub === 'client' ? COMMAND_HELP['oidc client'] : `${COMMAND_HELP['oidc client']}\n${OIDC_KEYS_HELP}`);
     return 0;
   }
   if (sub !== 'client' || action !== 'add')
@@ -422,6 +430,7 @@ async function totpEnroll(args: readonly string[], io: CliIo, deps: CliDeps): Pr
   if (existing !== null && existing.username.toLowerCase() !== name.toLowerCase()) {
     throw new UsageError(`the entry given with --entry belongs to "${printable(existing.username)}", not "${name}"`);
   }
+  const { generateSecret, generateURI } = deps.otplib();
   const secret = generateSecret();
   const uri = generateURI({ issuer, label: name, secret });
   const lines = [`TOTP secret for ${name}: ${secret}`, `otpauth URI: ${uri}`, ''];

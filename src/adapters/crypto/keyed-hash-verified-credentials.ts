@@ -39,6 +39,12 @@ export class KeyedHashVerifiedCredentials implements VerifiedCredentials {
   }
 
   keyFor(credentials: BasicCredentials): string {
+    // The header's encoded text when the HTTP adapter kept it (ADR 0034): its length first, so
+    // no such input extends another, and a `b` where the other form has a digit, so no input of
+    // one form is a prefix of one of the other. A cached request then hashes what it received
+    // and never decodes the password.
+    const encoded = credentials.encoded;
+    if (encoded !== undefined) return hash('sha256', `${this.prefix}b${encoded.length}:${encoded}`, 'binary');
     // Both lengths first: no other split of the same text gives the same key, and no encoded pair
     // extends another (see the class comment). Lengths in UTF-16 units, both read the same way.
     const { username, password } = credentials;

@@ -3,14 +3,14 @@ import type { PresentedCredentials } from '../../domain/credentials';
 import type { ForwardedHeaders, ProxyKind } from '../../domain/forwarded-request';
 import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { HeldOAuthFlow } from '../../application/use-cases/start-oauth';
-import { isBasicAuthorization, parseBasicAuthorization } from './basic-authorization';
+import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
 
 /**
  * Everything the use cases need to know about a request, read in one place: the rest of the HTTP
- * adapter hands these on and never reads a header itself. Credentials arrive decoded; a request
+ * adapter hands these on and never reads a header itself. Credentials arrive decoded (Basic ones when first read, see presentedBasicCredentials); a request
  * whose `Authorization` is not well-formed Basic presents none.
  */
 export interface RequestFacts {
@@ -52,7 +52,7 @@ export function readRequestFacts(req: IncomingMessage, requestId: string, resolv
     ip: clientAddressOf(req, resolver),
     apiMode: isApiMode(authorization, headers.accept),
     sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
-    credentials: parseBasicAuthorization(authorization) ?? undefined,
+    credentials: presentedBasicCredentials(authorization) ?? undefined,
   };
 }
 
@@ -69,7 +69,7 @@ export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, req
     ip: clientAddressOf(req, resolver),
     apiMode: isApiMode(authorization, headers.accept),
     sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
-    credentials: authorization === undefined ? undefined : (parseBasicAuthorization(authorization) ?? undefined),
+    credentials: authorization === undefined ? undefined : (presentedBasicCredentials(authorization) ?? undefined),
     forwarded: {
       proxy,
       proto: header(headers, 'x-forwarded-proto'),

@@ -12,7 +12,7 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
     const loaded = loadConfig({ env: ${JSON.stringify(env)} });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
     const gateway = createGateway(loaded.config);
-    const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode'];
+    const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode', 'otplib'];
     const seen = names.filter((n) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + n + '/')));
     process.stdout.write(JSON.stringify(seen));
     gateway.close().then(() => process.exit(0));

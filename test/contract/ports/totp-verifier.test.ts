@@ -1,3 +1,4 @@
+import * as otplib from 'otplib';
 import { createGuardrails, generate } from 'otplib';
 import { OtplibTotpVerifier } from '../../../src/adapters/crypto/otplib-totp-verifier';
 import { FakeTotpVerifier } from '../../support/fakes';
@@ -7,11 +8,11 @@ import { totpVerifierContract } from './totp-verifier.contract';
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 const realCode = (secret: string, nowMs: number): Promise<string> => generate({ secret, epoch: Math.floor(nowMs / 1000), guardrails });
 
-totpVerifierContract('OtplibTotpVerifier', () => ({ verifier: new OtplibTotpVerifier(), codeAt: realCode }));
+totpVerifierContract('OtplibTotpVerifier', () => ({ verifier: new OtplibTotpVerifier(() => otplib), codeAt: realCode }));
 totpVerifierContract('FakeTotpVerifier', () => ({ verifier: new FakeTotpVerifier(), codeAt: (secret, nowMs) => FakeTotpVerifier.codeAt(secret, nowMs) }));
 
 describe('OtplibTotpVerifier', () => {
-  const verifier = new OtplibTotpVerifier();
+  const verifier = new OtplibTotpVerifier(() => otplib);
   const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
   const now = Date.UTC(2026, 0, 1, 12, 0, 10);
 

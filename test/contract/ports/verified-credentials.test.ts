@@ -29,6 +29,29 @@ describe('KeyedHashVerifiedCredentials', () => {
     }
   });
 
+  // ADR 0034: the HTTP adapter hands over the header's encoded text, and a cached request is
+  // answered from it without decoding; the form is tagged apart from the decoded one.
+  it('keys credentials the adapter kept encoded by SHA-256 over the derived key, a tag, the length and the encoded text', () => {
+    const prefix = `${deriveKey(SECRET, 'basic-cache v3').toString('base64url')}\n`;
+    const encoded = Buffer.from('alice:pw').toString('base64');
+    const key = new KeyedHashVerifiedCredentials(SECRET).keyFor({ ...header, encoded });
+    expect(Buffer.from(key, 'latin1')).toEqual(hash('sha256', `${prefix}b${encoded.length}:${encoded}`, 'buffer'));
+    expect(key).toHaveLength(32);
+    expect(key).not.toContain('pw');
+  });
+
+  it('never gives an encoded text the key of a decoded pair, nor one encoded text the key of another', () => {
+    const cache = new KeyedHashVerifiedCredentials(SECRET);
+    const padded = Buffer.from('alice:pw').toString('base64');
+    const keys = new Set([
+      cache.keyFor({ kind: 'basic', username: 'alice', password: 'pw' }),
+      cache.keyFor({ kind: 'basic', username: 'alice', password: 'pw', encoded: padded }),
+      cache.keyFor({ kind: 'basic', username: 'alice', password: 'pw', encoded: padded.replace(/=+$/, '') }),
+      cache.keyFor({ kind: 'basic', username: 'alice', password: 'pw', encoded: `${padded}A` }),
+    ]);
+    expect(keys.size).toBe(4);
+  });
+
   it('derives unrelated keys for a password and the same password extended', () => {
     const cache = new KeyedHashVerifiedCredentials(SECRET);
     const keys = new Set(['pw', 'pw\u0080', 'pw\u0000\u0000', 'pwx'].map((password) => cache.keyFor({ kind: 'basic', username: 'alice', password })));

@@ -1,4 +1,5 @@
-import { isBasicAuthorization, parseBasicAuthorization } from '../../../src/adapters/http/basic-authorization';
+import { randomBytes } from 'node:crypto';
+import { isBasicAuthorization, parseBasicAuthorization, presentedBasicCredentials } from '../../../src/adapters/http/basic-authorization';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 
@@ -63,5 +64,61 @@ describe('parseBasicAuthorization', () => {
 
   it('refuses an oversized payload without decoding it', () => {
     expect(parseBasicAuthorization(`Basic ${b64(`alice:${'x'.repeat(4000)}`)}`)).toBeNull();
+  });
+});
+
+describe('presentedBasicCredentials', () => {
+  const plain = (c: ReturnType<typeof presentedBasicCredentials>) => (c === null ? null : { kind: c.kind, username: c.username, password: c.password });
+
+  it('presents what parseBasicAuthorization decodes, with the encoded text it came from', () => {
+    const payload = b64('jörg@example.com:pä:ss');
+    const presented = presentedBasicCredentials(`bAsIc   ${payload} `);
+    expect(presented?.encoded).toBe(payload);
+    expect(plain(presented)).toEqual({ kind: 'basic', username: 'jörg@example.com', password: 'pä:ss' });
+  });
+
+  it('refuses exactly what parseBasicAuthorization refuses', () => {
+    const headers = [
+      undefined,
+      `Bearer ${b64('alice:pw')}`,
+      'Basic !!!!',
+      'Basic YWxpY2U6cHc===',
+      `Basic ${b64('alice')}`,
+      `Basic ${b64(':pw')}`,
+      `Basic ${b64(`alice:${'x'.repeat(4000)}`)}`,
+      // A colon only in the bits a trailing character leaves over: no colon byte.
+      'Basic YWxpY2U6',
+      'Basic YWxpY2U',
+      'Basic Og',
+      'Basic Oh',
+      'Basic xOg',
+    ];
+    for (const header of headers) expect(plain(presentedBasicCredentials(header))).toEqual(parseBasicAuthorization(header));
+  });
+
+  // The colon is found without decoding (see firstColonByte): it must agree with the decoder on
+  // every payload, trailing partial groups, padding and bytes that are not UTF-8 included.
+  it('agrees with parseBasicAuthorization on random payloads', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const colonish = ['O', 'g', '6', 'o', 'Q', 'j'];
+    for (let i = 0; i < 20_000; i += 1) {
+      const bytes = randomBytes(1 + (i % 23));
+      let payload: string;
+      if (i % 3 === 0) {
+        // Random bytes, colons sprinkled in (and sometimes first), cut and unpadded at random.
+        for (let j = 0; j < bytes.length; j += 1) if (bytes[j] % 5 === 0) bytes[j] = 0x3a;
+        payload = bytes.toString('base64');
+        if (i % 2 === 0) payload = payload.replace(/=+$/, '');
+      } else {
+        // Random characters of the alphabet, of every length modulo 4, with colon-prone letters.
+        payload = '';
+        for (let j = 0; j < bytes.length; j += 1) payload += j % 4 === 1 && bytes[j] % 3 === 0 ? colonish[bytes[j] % 6] : alphabet[bytes[j] % 64];
+        if (i % 5 === 0) payload += '='.repeat(i % 3);
+      }
+      const header = `Basic ${payload}`;
+      const parsed = parseBasicAuthorization(header);
+      const presented = presentedBasicCredentials(header);
+      expect({ header, presented: plain(presented) }).toEqual({ header, presented: parsed });
+    }
   });
 });

@@ -1,0 +1,77 @@
+'use strict';
+// What bench/hot-path.js and bench/http-driver.js share: the build they load (HOT_PATH_DIST, another
+// build's dist/src, to compare a change with what came before), the bench account and its gateway,
+// a session of it sealed offline, and the forward-auth request of each case.
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+const bcrypt = require('bcrypt');
+
+const dist = path.resolve(process.env.HOT_PATH_DIST || path.join(__dirname, '..', 'dist', 'src'));
+const fromDist = (file) => require(path.join(dist, file));
+const { loadConfig } = fromDist('composition/config.js');
+const { createGateway } = fromDist('composition/gateway.js');
+const { AesGcmSessionSealer } = fromDist('adapters/crypto/aes-gcm-session-sealer.js');
+
+const SECRET = randomBytes(32).toString('base64url');
+const USERNAME = 'bench';
+const PASSWORD = 'bench-password';
+/** The answer each case must get. */
+const STATUSES = { cookie: 200, basic: 200, 'unauth-api': 401, 'unauth-browser': 302 };
+
+/** The bench account's bcrypt hash, of the given cost. */
+const benchHash = (cost) => bcrypt.hashSync(PASSWORD, cost);
+
+/** A gateway for the bench account (`USERS`), built from the chosen build; `env` adds or overrides settings. */
+function benchGateway(hash, env = {}) {
+  const loaded = loadConfig({ env: { APP_URL: 'https://auth.bench.test', SECRET, USERS: `${USERNAME}:${hash}`, LOG_LEVEL: 'warn', PORT: '0', ...env } });
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  return createGateway(loaded.config);
+}
+
+/**
+ * The credential fingerprint a session of the bench account carries (builds whose sessions follow
+ * the account's credential refuse a session without it); nothing for older builds.
+ */
+function credentialOf(hash) {
+  let HmacCredentialFingerprints;
+  try {
+    ({ HmacCredentialFingerprints } = fromDist('adapters/crypto/hmac-credential-fingerprints.js'));
+  } catch {
+    return {};
+  }
+  return { credential: new HmacCredentialFingerprints(SECRET).of({ credentialVersion: hash }) };
+}
+
+/** A session cookie value of the bench account, sealed offline, valid for an hour. */
+function benchSessionToken(hash) {
+  const now = Date.now();
+  return new AesGcmSessionSealer(SECRET).seal({
+    id: 'bench-session',
+    username: USERNAME,
+    name: USERNAME,
+    email: 'bench@bench.test',
+    groups: ['admins'],
+    provider: 'username',
+    oauth: false,
+    totp: false,
+    totpPending: false,
+    issuedAt: now,
+    expiresAt: now + 3_600_000,
+    ...credentialOf(hash),
+  });
+}
+
+/** The request headers of each case (see STATUSES); `extra` goes into every one. */
+function caseHeaders(token, extra = {}) {
+  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1', ...extra };
+  const browser = { ...forwarded, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+  const api = { ...forwarded, accept: 'application/json' };
+  return {
+    cookie: { ...browser, cookie: `portcullis-session=${token}` },
+    basic: { ...api, authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}` },
+    'unauth-api': api,
+    'unauth-browser': browser,
+  };
+}
+
+module.exports = { STATUSES, benchHash, benchGateway, benchSessionToken, caseHeaders };

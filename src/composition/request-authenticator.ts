@@ -1,0 +1,56 @@
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
+import type { OAuthProviders } from '../application/ports/oauth-providers';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { SessionSealer } from '../application/ports/session-sealer';
+import type { UserStore } from '../application/ports/user-store';
+import type { VerifiedCredentials } from '../application/ports/verified-credentials';
+import type { CredentialCheck } from '../application/services/credential-check';
+import type { SessionActivity } from '../application/services/last-seen-recorder';
+import type { LoginGuard } from '../application/services/login-guard';
+import { RequestAuthenticator } from '../application/services/request-authenticator';
+import type { GatewaySettings, OAuthSettings } from '../application/settings';
+
+/** What a RequestAuthenticator is made of, by name: a swapped pair of ports of one type cannot compile into the wrong place. */
+export interface RequestAuthenticatorParts {
+  readonly sealer: SessionSealer;
+  readonly revoked: RevokedSessions;
+  readonly users: UserStore;
+  readonly verified: VerifiedCredentials;
+  readonly guard: LoginGuard;
+  readonly credentials: CredentialCheck;
+  readonly clock: Clock;
+  readonly settings: GatewaySettings;
+  readonly audit: AuditLog;
+  readonly fingerprints: CredentialFingerprints;
+  readonly providers: OAuthProviders;
+  /** The global whitelist, and the providers' own (`OAUTH_PROVIDERS_<ID>_WHITELIST`), which replace it for them. */
+  readonly oauth: Pick<OAuthSettings, 'whitelist' | 'policies'>;
+  /** Told of every full session a request uses ("last seen"); none by default. */
+  readonly activity?: SessionActivity;
+}
+
+/**
+ * The one way to build the RequestAuthenticator: the container and the tests' core both call it,
+ * so they cannot drift apart (they did: two constructor calls of twelve positional arguments).
+ */
+export function makeRequestAuthenticator(p: RequestAuthenticatorParts): RequestAuthenticator {
+  const whitelists = new Map(
+    Object.entries(p.oauth.policies ?? {}).flatMap(([id, policy]) => (policy.whitelist === undefined ? [] : [[id, policy.whitelist] as const])),
+  );
+  return new RequestAuthenticator(
+    p.sealer,
+    p.revoked,
+    p.users,
+    p.verified,
+    p.guard,
+    p.credentials,
+    p.clock,
+    p.settings,
+    p.audit,
+    p.fingerprints,
+    { providers: p.providers, whitelist: p.oauth.whitelist, whitelists },
+    p.activity,
+  );
+}
