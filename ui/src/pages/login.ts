@@ -27,7 +27,7 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
 const loginAgain = (ctx: PageContext): boolean => ctx.params.get('prompt') === 'login';
 
 function destinationLine(ctx: PageContext): HTMLElement | null {
-  if (loginAgain(ctx) && ctx.user.isLoggedIn) return h('p', { class: 'lead' }, 'The application asks you to log in again.');
+  if (loginAgain(ctx) && ctx.user.isLoggedIn) return h('p', { class: 'lead' }, t('login.again'));
   if (ctx.redirectUri === null) return null;
   const target = checkTarget(ctx.redirectUri, ctx.app.domain);
   if (!target.ok) return null;
