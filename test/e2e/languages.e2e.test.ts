@@ -375,8 +375,11 @@ describe('the right-to-left layout (Arabic)', () => {
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${stack.gatewayUrl}/continue?**`);
+    // The URL changes before the page's script has run: wait for what it renders, then read lang/dir.
+    const go = page.getByRole('link', { name: text('ar', 'continue.button') });
+    await go.waitFor();
     await expect(documentLanguage(page)).resolves.toEqual({ lang: 'ar', dir: 'rtl' });
-    await expect(isFocused(page.getByRole('link', { name: text('ar', 'continue.button') }))).resolves.toBe(true);
+    await expect(isFocused(go)).resolves.toBe(true);
     await page.keyboard.press('Enter');
     await page.waitForURL(target);
     expect(problems).toEqual([]);
