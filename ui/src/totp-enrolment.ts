@@ -46,7 +46,7 @@ export const TOTP_ENROLMENT_TEXT = messageTable({
 const T = TOTP_ENROLMENT_TEXT;
 const SVG = 'http://www.w3.org/2000/svg';
 
-type State = 'none' | 'enrolled' | 'administrator';
+type State = 'none' | 'enrolled' | 'administrator' | 'passkey_only';
 
 /** The TOTP endpoints' answers: their codes are read as plain strings. */
 const call = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<string>> => apiCall<string>(method, path, body);
@@ -235,7 +235,8 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
       if (e instanceof UnreachableError) return;
       throw e;
     }
-    if (answer.code !== 'totp_enrolment') return;
+    // A passkey-only account has no password to confirm a set-up with: no section at all.
+    if (answer.code !== 'totp_enrolment' || answer.body.state === 'passkey_only') return;
     show(answer.body.state as State);
     section.hidden = false;
   })();

@@ -62,6 +62,7 @@ export const MESSAGES = {
   totp_enrolled: () => 'TOTP code set up; your other sessions were signed out',
   totp_removed: () => 'TOTP code removed; your other sessions were signed out',
   totp_set_by_administrator: () => 'Your TOTP code is set by your administrator and cannot be changed here',
+  totp_needs_password: () => 'A TOTP code is confirmed with your password, and this account signs in with passkeys only',
   totp_already_enrolled: () => 'This account has a TOTP code already; remove it first',
   totp_not_enrolled: () => 'This account has no TOTP code it set up itself',
   enrolment_invalid: () => 'This TOTP set-up expired or belongs to another session; start again',
@@ -148,6 +149,7 @@ export type TotpEnrolmentChangeCode =
   | 'not_logged_in'
   | 'totp_cross_site'
   | 'totp_set_by_administrator'
+  | 'totp_needs_password'
   | 'totp_already_enrolled'
   | 'totp_not_enrolled'
   | 'enrolment_invalid'

@@ -37,6 +37,7 @@ const JSON_TYPES = ['application/json', '+json'];
 const NOT_LOGGED_IN = fixed(401, 'not_logged_in');
 const CROSS_SITE = fixed(403, 'totp_cross_site');
 const SET_BY_ADMINISTRATOR = fixed(409, 'totp_set_by_administrator');
+const NEEDS_PASSWORD = fixed(409, 'totp_needs_password');
 const ALREADY_ENROLLED = fixed(409, 'totp_already_enrolled');
 const NOT_ENROLLED = fixed(409, 'totp_not_enrolled');
 const TOTP_INVALID = fixed(401, 'totp_invalid');
@@ -74,6 +75,8 @@ function setupAnswer(result: Result<StartTotpEnrolmentOutput, StartTotpEnrolment
       return NOT_LOGGED_IN;
     case 'totp_set_by_administrator':
       return SET_BY_ADMINISTRATOR;
+    case 'totp_needs_password':
+      return NEEDS_PASSWORD;
     case 'totp_already_enrolled':
       return ALREADY_ENROLLED;
     case 'store_unavailable':

@@ -15,8 +15,9 @@ export interface GetTotpEnrolmentInput {
 /**
  * `none`: the account may set up a TOTP code. `enrolled`: it set one up itself (and may remove it).
  * `administrator`: its user store holds one (USERS, users file, LDAP): authoritative, not changeable here.
+ * `passkey_only`: the account has no password, and a set-up is confirmed with the password (ADR 0031).
  */
-export type TotpEnrolmentState = 'none' | 'enrolled' | 'administrator';
+export type TotpEnrolmentState = 'none' | 'enrolled' | 'administrator' | 'passkey_only';
 
 export type GetTotpEnrolmentError = { readonly code: 'not_logged_in' } | { readonly code: 'store_unavailable' };
 
@@ -34,6 +35,7 @@ export class GetTotpEnrolmentUseCase {
       const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
       if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
       if (hasTotp(owner.account)) return ok({ state: 'administrator' });
+      if (owner.account.passkeyOnly === true) return ok({ state: 'passkey_only' });
       return ok({ state: this.enrolled.secretOf(owner.account.username) === null ? 'none' : 'enrolled' });
     } catch (e) {
       if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });

@@ -28,6 +28,8 @@ export interface StartTotpEnrolmentOutput {
 export type StartTotpEnrolmentError =
   | { readonly code: 'not_logged_in' }
   | { readonly code: 'totp_set_by_administrator' }
+  /** A passkey-only account: the set-up is confirmed with a password it does not have. */
+  | { readonly code: 'totp_needs_password' }
   | { readonly code: 'totp_already_enrolled' }
   | { readonly code: 'store_unavailable' };
 
@@ -55,6 +57,7 @@ export class StartTotpEnrolmentUseCase {
       const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
       if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
       if (hasTotp(owner.account)) return err({ code: 'totp_set_by_administrator' });
+      if (owner.account.passkeyOnly === true) return err({ code: 'totp_needs_password' });
       if (this.enrolled.secretOf(owner.account.username) !== null) return err({ code: 'totp_already_enrolled' });
       const secret = this.issuer.newSecret();
       const expiresAt = this.clock.now() + TOTP_ENROLMENT_LIFETIME_MS;

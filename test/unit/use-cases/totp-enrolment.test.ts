@@ -28,6 +28,7 @@ function setUp(enrolled: EnrolledTotpSecrets = new InMemoryEnrolledTotpSecrets()
       aUser().named('alice').withPassword('pw').build(),
       aUser().named('bob').withPassword('pw').build(),
       aUser().named('tom').withPassword('pw').withTotp().build(),
+      aUser().named('dora').withPasskeyOnly().build(),
     ],
     { enrolled },
   );
@@ -158,6 +159,18 @@ describe('self-enrolled TOTP', () => {
       const tomToken = tom.ok ? tom.value.token : '';
       expect(await s.state.execute({ sessionToken: tomToken, ip })).toEqual({ ok: true, value: { state: 'administrator' } });
       expect(await s.start.execute({ sessionToken: tomToken, ip })).toEqual({ ok: false, error: { code: 'totp_set_by_administrator' } });
+    });
+
+    it('offers no set-up to a passkey-only account: it has no password to confirm one with', async () => {
+      const s = setUp();
+      // dora signs in with passkeys only: seal her a full session as a passkey login would.
+      const alice = (await signIn(s.core, 'alice', 'pw')).session;
+      const dora = await s.core.users.currentAccount('dora');
+      if (dora === null) throw new Error('dora is missing');
+      const token = s.core.sealer.seal({ ...alice, username: 'dora', id: 'dora-session', credential: s.core.fingerprints.of(dora) });
+      expect(await s.state.execute({ sessionToken: token, ip })).toEqual({ ok: true, value: { state: 'passkey_only' } });
+      expect(await s.start.execute({ sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'totp_needs_password' } });
+      expect(s.enrolled.secretOf('dora')).toBeNull();
     });
 
     it('stores nothing before a valid first code, and refuses a token of another session or after ten minutes', async () => {
