@@ -9,23 +9,12 @@ import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempt
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
 import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
-import { RedisConnection } from '../adapters/redis/redis-connection';
 import { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
-import { PostgresDatabase } from '../adapters/postgres/postgres-database';
-import { PostgresLoginAttempts } from '../adapters/state/postgres-login-attempts';
-import { PostgresRevokedSessions } from '../adapters/state/postgres-revoked-sessions';
-import { PostgresUsedOAuthFlows } from '../adapters/state/postgres-used-oauth-flows';
-import { PostgresUsedTotpSteps } from '../adapters/state/postgres-used-totp-steps';
 import { SqliteLoginAttempts } from '../adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../adapters/state/sqlite-used-oauth-flows';
 import { SqliteUsedTotpSteps } from '../adapters/state/sqlite-used-totp-steps';
-import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
-import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
-import { RedisEnrolledTotpSecrets } from '../adapters/state/redis-enrolled-totp-secrets';
 import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-secrets';
-import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
-import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
 import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { PinoLogger } from '../adapters/system/pino-logger';
@@ -102,6 +91,7 @@ import { bindAccount } from './account';
 import { bindTotpEnrolment } from './totp-enrolment';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import { postgresState, redisState } from './state-adapters';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
@@ -158,7 +148,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.Redis,
     (logger: Logger): RedisHolder => ({
       connection:
-        config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
+        config.redis === null
+          ? null
+          : new (redisState().RedisConnection)({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
     }),
     [TOKENS.Logger],
   );
@@ -175,7 +167,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Postgres,
     (logger: Logger, clock: Clock): PostgresHolder => ({
-      postgres: config.database === null ? null : new PostgresDatabase({ pg: optionalModules.pg(), target: config.database, logger, clock }),
+      postgres: config.database === null ? null : new (postgresState().PostgresDatabase)({ pg: optionalModules.pg(), target: config.database, logger, clock }),
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
@@ -209,9 +201,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       ...(redis.connection === null ? [] : [redis.connection]),
       ...(pg.postgres === null ? [] : [pg.postgres]),
       // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
-      ...(revoked instanceof RedisRevokedSessions || revoked instanceof PostgresRevokedSessions ? [revoked] : []),
+      ...((redis.connection !== null && revoked instanceof redisState().RedisRevokedSessions) ||
+      (pg.postgres !== null && revoked instanceof postgresState().PostgresRevokedSessions)
+        ? [revoked]
+        : []),
       // Nor the self-enrolled TOTP secrets: logins and HTTP Basic answer 503 until it has.
-      ...(enrolled instanceof RedisEnrolledTotpSecrets ? [enrolled] : []),
+      ...(redis.connection !== null && enrolled instanceof redisState().RedisEnrolledTotpSecrets ? [enrolled] : []),
     ],
     [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions, TOKENS.Postgres, TOKENS.EnrolledTotpSecrets],
   );
@@ -227,8 +222,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.UsedTotpSteps,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {
-      if (redis.connection !== null) return new RedisUsedTotpSteps(redis.connection, clock);
-      if (pg.postgres !== null) return new PostgresUsedTotpSteps(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisUsedTotpSteps)(redis.connection, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresUsedTotpSteps)(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedTotpSteps(clock) : new SqliteUsedTotpSteps(data.database, clock);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
@@ -236,8 +231,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.LoginAttempts,
     (redis: RedisHolder, data: DatabaseHolder, clock: Clock, pg: PostgresHolder): LoginAttempts => {
-      if (redis.connection !== null) return new RedisLoginAttempts(redis.connection);
-      if (pg.postgres !== null) return new PostgresLoginAttempts(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisLoginAttempts)(redis.connection);
+      if (pg.postgres !== null) return new (postgresState().PostgresLoginAttempts)(pg.postgres, clock);
       return data.database === null ? new InMemoryLoginAttempts() : new SqliteLoginAttempts(data.database, clock);
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Clock, TOKENS.Postgres],
@@ -247,10 +242,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.RevokedSessions,
     (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder, pg: PostgresHolder): RevokedSessions => {
       // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
-      if (pg.postgres !== null) return new PostgresRevokedSessions(pg.postgres, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresRevokedSessions)(pg.postgres, clock);
       if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
       // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
-      return new RedisRevokedSessions(redis.connection, clock, logger);
+      return new (redisState().RedisRevokedSessions)(redis.connection, clock, logger);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
   );
@@ -301,8 +296,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.UsedOAuthFlows,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedOAuthFlows => {
-      if (redis.connection !== null) return new RedisUsedOAuthFlows(redis.connection, clock);
-      if (pg.postgres !== null) return new PostgresUsedOAuthFlows(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisUsedOAuthFlows)(redis.connection, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresUsedOAuthFlows)(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedOAuthFlows(clock) : new SqliteUsedOAuthFlows(data.database, clock);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
