@@ -8,7 +8,6 @@ import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
-import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
 import { SqliteLoginAttempts } from '../adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../adapters/state/sqlite-revoked-sessions';
@@ -40,9 +39,6 @@ import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sea
 import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
 import { ConfiguredOAuthProviders } from '../adapters/providers/configured-oauth-providers';
-import { GenericOAuthProvider } from '../adapters/providers/generic-oauth-provider';
-import { GitHubOAuthProvider } from '../adapters/providers/github-oauth-provider';
-import { GoogleOAuthProvider } from '../adapters/providers/google-oauth-provider';
 import { StartOAuthUseCase } from '../application/use-cases/start-oauth';
 import { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
@@ -92,9 +88,22 @@ import { bindTotpEnrolment } from './totp-enrolment';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import { postgresState, redisState } from './state-adapters';
+import { lazyModule } from '../adapters/system/lazy-module';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
+
+/**
+ * The code of the OAuth provider adapters and of the Prometheus metrics loads with the feature,
+ * like simple-oauth2 and prom-client themselves (ADR 0015): a gateway without an OAuth provider or
+ * METRICS_PORT never carries it.
+ */
+const providerAdapters = lazyModule(() => ({
+  ...(require('../adapters/providers/github-oauth-provider') as typeof import('../adapters/providers/github-oauth-provider')),
+  ...(require('../adapters/providers/google-oauth-provider') as typeof import('../adapters/providers/google-oauth-provider')),
+  ...(require('../adapters/providers/generic-oauth-provider') as typeof import('../adapters/providers/generic-oauth-provider')),
+}));
+const prometheusMetrics = lazyModule(() => require('../adapters/metrics/prometheus-metrics') as typeof import('../adapters/metrics/prometheus-metrics'));
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
@@ -103,13 +112,14 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   const list: OAuthProvider[] = [];
   if (github)
     list.push(
-      new GitHubOAuthProvider(
+      new (providerAdapters().GitHubOAuthProvider)(
         { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs, groups: github.groups },
         optionalModules.simpleOAuth2(),
       ),
     );
-  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
-  for (const p of [...(generic ? [generic] : []), ...providers]) list.push(new GenericOAuthProvider({ ...p, timeoutMs }, optionalModules.simpleOAuth2()));
+  if (google) list.push(new (providerAdapters().GoogleOAuthProvider)({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
+  for (const p of [...(generic ? [generic] : []), ...providers])
+    list.push(new (providerAdapters().GenericOAuthProvider)({ ...p, timeoutMs }, optionalModules.simpleOAuth2()));
   return new ConfiguredOAuthProviders(list);
 }
 
@@ -177,7 +187,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       metrics:
         config.metricsPort === null
           ? null
-          : new PrometheusMetrics(optionalModules.promClient(), [
+          : new (prometheusMetrics().PrometheusMetrics)(optionalModules.promClient(), [
               ...(redis.connection === null ? [] : [redis.connection]),
               ...(data.database === null ? [] : [data.database]),
               ...(pg.postgres === null ? [] : [pg.postgres]),
@@ -189,7 +199,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.AuditLog,
     (logger: Logger, m: MetricsHolder): AuditLog => {
       const audit = new LoggerAuditLog(logger);
-      return m.metrics === null ? audit : new MetricsAuditLog(audit, m.metrics);
+      return m.metrics === null ? audit : new (prometheusMetrics().MetricsAuditLog)(audit, m.metrics);
     },
     [TOKENS.Logger, TOKENS.Metrics],
   );

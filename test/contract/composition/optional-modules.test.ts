@@ -29,13 +29,15 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
 
 /**
  * The gateway's own modules that only a feature it is not configured with needs (ADR 0015): the
- * Redis and PostgreSQL connections and state stores, the LDAP user store, and the CLI's commands
- * other than serving (the doctor, sessions and passkeys tooling, the QR renderer).
+ * Redis and PostgreSQL connections and state stores, the LDAP user store, the OAuth provider
+ * adapters and the Prometheus metrics.
  */
 const FEATURE_MODULES: Record<string, RegExp> = {
   redis: /^adapters\/(redis\/redis-connection|state\/redis-(?!oidc-artifacts|signing-keys))/,
   postgres: /^adapters\/(postgres\/|state\/postgres-(?!oidc-artifacts|signing-keys))/,
   ldap: /^adapters\/users\/ldap-user-store/,
+  oauthProviders: /^adapters\/providers\/(github|google|generic)-oauth-provider/,
+  metrics: /^adapters\/metrics\/prometheus-metrics/,
 };
 
 /** The CLI's modules for its commands other than serving (the doctor, the sessions and passkeys tooling, the QR renderer). */
@@ -104,16 +106,20 @@ describe('optional feature libraries', () => {
     expect(loadedOptionalModules({ ...BASE, ACCESS_CONFIG: rules })).toEqual(['yaml']);
   });
 
-  it("leave the gateway's own code for an unconfigured feature unloaded: Redis and PostgreSQL stores, LDAP, the CLI's other commands", () => {
+  it("leave the gateway's own code for an unconfigured feature unloaded: Redis and PostgreSQL stores, LDAP, OAuth providers, metrics", () => {
     expect(loadedFeatureModules(BASE)).toEqual([]);
     // The bench's configuration: the embedded database in DATA_DIR.
     expect(loadedFeatureModules({ ...BASE, DATA_DIR: join(dir, 'data-own') })).toEqual([]);
   });
 
-  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS", () => {
+  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT", () => {
     expect(loadedFeatureModules({ ...BASE, REDIS_URL: 'redis://127.0.0.1:1' })).toEqual(['redis']);
     expect(loadedFeatureModules({ ...BASE, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' })).toEqual(['postgres']);
     expect(loadedFeatureModules({ ...BASE, LDAP_ADDRESS: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=test' })).toEqual(['ldap']);
+    expect(loadedFeatureModules({ ...BASE, GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret', OAUTH_WHITELIST: '*@example.test' })).toEqual([
+      'oauthProviders',
+    ]);
+    expect(loadedFeatureModules({ ...BASE, METRICS_PORT: '9464' })).toEqual(['metrics']);
   });
 
   it("load the CLI's doctor, sessions and passkeys commands only when they are run, not with serve", () => {
