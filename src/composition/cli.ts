@@ -40,6 +40,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     },
     // The gateway's container and store load only for this command.
     sessions: (dataDir) => (require('./sessions-cli') as typeof import('./sessions-cli')).openSessionsAdmin(env, dataDir),
+    signingKeys: (dataDir) => (require('./oidc-keys-cli') as typeof import('./oidc-keys-cli')).openSigningKeysAdmin(env, dataDir),
     passkeys: (dataDir) => (require('./passkeys-cli') as typeof import('./passkeys-cli')).openPasskeyEnrolment(env, dataDir),
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {

@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import type { KeySetChange } from '../adapters/cli/oidc-keys-command';
 import type { SigningKeys } from '../application/ports/signing-keys';
 
 /** One private signing JWK as the key set stores it (`{"keys":[...]}`, the first RS256 key signs). */
@@ -22,10 +23,53 @@ export function pemBlocks(pem: string): string[] {
   return pem.match(/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g) ?? [];
 }
 
-/** A new key set: one RSA 2048 key for RS256 (what every relying party supports). */
-export function generateSigningKeySet(): string {
+/** A new RSA 2048 key for RS256 (what every relying party supports), named by its thumbprint. */
+export function generateSigningKey(): SigningJwk {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return JSON.stringify({ keys: [rsaJwk(privateKey.export({ format: 'jwk' }))] });
+  return rsaJwk(privateKey.export({ format: 'jwk' }));
+}
+
+/** A new key set: one RS256 key. */
+export function generateSigningKeySet(): string {
+  return JSON.stringify({ keys: [generateSigningKey()] });
+}
+
+/**
+ * A change to the stored key set (`portcullis oidc keys ...`). `rotate`: a new key signs from each
+ * gateway's next start, the old ones stay published. `add`: a new key is published but does not
+ * sign yet (several replicas: publish everywhere first, then `promote`). `promote`: a published key
+ * signs. `retire`: a key that no longer signs leaves the JWKS (tokens it signed stop verifying).
+ */
+export type { KeySetChange };
+
+/** Why a change was refused: one line for the operator, never key material. */
+export class KeySetChangeError extends Error {}
+
+/** The key set after `change`, the signing key first; `fresh` makes a new key. Throws {@link KeySetChangeError}. */
+export function changeKeySet(keys: readonly SigningJwk[], change: KeySetChange, fresh: () => SigningJwk = generateSigningKey): SigningJwk[] {
+  switch (change.kind) {
+    case 'rotate':
+      return [fresh(), ...keys];
+    case 'add':
+      return [...keys, fresh()];
+    case 'promote': {
+      const key = keys.find((k) => k.kid === change.kid);
+      if (key === undefined) throw new KeySetChangeError(`there is no key ${change.kid} in the set`);
+      if (key.alg !== 'RS256') throw new KeySetChangeError(`${change.kid} is a ${key.alg} key; only an RS256 key signs`);
+      return [key, ...keys.filter((k) => k !== key)];
+    }
+    case 'retire': {
+      const index = keys.findIndex((k) => k.kid === change.kid);
+      if (index === -1) throw new KeySetChangeError(`there is no key ${change.kid} in the set`);
+      // The signing key cannot go: a set without it would leave the gateways nothing to sign with.
+      if (index === 0) throw new KeySetChangeError(`${change.kid} is the key that signs: rotate (or promote another key) first`);
+      return keys.filter((_, i) => i !== index);
+    }
+    default: {
+      const never: never = change;
+      return never;
+    }
+  }
 }
 
 /** A stored key set read back; throws (a fixed message, never the key) when it is not one. */

@@ -3,10 +3,12 @@ import { deriveKey } from '../adapters/crypto/key-derivation';
 import { Sha256SubjectIdentifiers } from '../adapters/crypto/sha256-subject-identifiers';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { ArtifactOidcAccounts } from '../adapters/oidc/artifact-oidc-accounts';
+import { assertionJwks } from '../adapters/oidc/assertion-jwks';
 import { ConfiguredOidcClients } from '../adapters/oidc/configured-oidc-clients';
 import { createOidcHttp, type OidcHttp } from '../adapters/oidc/oidc-provider-http';
 import { errorPage, PAGE_SECURITY_HEADERS } from '../adapters/oidc/oidc-pages';
 import type { Logger } from '../adapters/system/logger';
+import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { OidcAccounts } from '../application/ports/oidc-accounts';
@@ -23,11 +25,14 @@ import type { TypedContainer } from './binding';
 import type { Config } from './config';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { buildOidcState, type OidcState } from './oidc-state';
-import { loadSigningKeys } from './oidc-keys';
+import { loadSigningKeys, publicJwks } from './oidc-keys';
 import { optionalModules } from './optional-modules';
 import { TOKENS } from './tokens';
 
-/** The provider's HTTP face, or null when no client is configured (no discovery, no `/oidc`). */
+/**
+ * The provider's HTTP face; without clients only the JWKS that signed assertions need (published
+ * while an access rule asks for them; ADR 0035). Null is kept for wirings without either.
+ */
 export interface OidcHttpHolder {
   readonly oidc: OidcHttp | null;
 }
@@ -98,8 +103,10 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       signingKeys: SigningKeys,
       clock: Clock,
       http: HttpSettings,
+      rules: AccessRulesSource,
     ): OidcHttpHolder => {
-      if (config.oidc.clients.length === 0) return { oidc: null };
+      if (config.oidc.clients.length === 0)
+        return { oidc: assertionJwks(rules, async () => publicJwks(await loadSigningKeys(config.oidc.signingKeyPem, signingKeys)), http.logger) };
       const build = async (): Promise<OidcHttp> =>
         createOidcHttp(
           optionalModules.oidcProvider(),
@@ -131,6 +138,7 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       TOKENS.SigningKeys,
       TOKENS.Clock,
       TOKENS.HttpSettings,
+      TOKENS.AccessRulesSource,
     ],
   );
 }

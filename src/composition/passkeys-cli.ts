@@ -1,51 +1,29 @@
 import type { PasskeyEnrolmentAdmin } from '../adapters/cli/passkeys-command';
 import { IssuePasskeyEnrolmentLinkUseCase } from '../application/use-cases/issue-passkey-enrolment-link';
-import { loadConfig } from './config';
-import { buildContainer } from './container';
+import { openAdminStore } from './store-admin';
 import { TOKENS } from './tokens';
-
-const READY_TIMEOUT_MS = 5000;
 
 /**
  * Opens the store the gateway configured by `env` uses, for `portcullis passkeys enrol` (issue 16).
  * The link's code is printed once and stored only as a keyed hash (SECRET must be the gateway's).
  */
 export async function openPasskeyEnrolment(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<PasskeyEnrolmentAdmin> {
-  const loaded = loadConfig({ env: { ...env, ...(dataDir === null ? {} : { DATA_DIR: dataDir }), LOG_LEVEL: 'silent' } });
-  if (!loaded.ok) throw new Error(`the configuration is not valid: ${loaded.problems.join('; ')}`);
-  const config = loaded.config;
-  if (!config.passkeys) throw new Error('PASSKEYS is off: turn passkeys on first');
-  if (config.redis === null && config.database === null && config.dataDir === null) {
-    throw new Error('no durable store is configured (DATA_DIR, DATABASE_URL or REDIS_URL): a link made here would never reach the gateway');
-  }
-  const c = buildContainer(config);
-  const { database } = c.get(TOKENS.Database);
-  const { postgres } = c.get(TOKENS.Postgres);
-  const { connection: redis } = c.get(TOKENS.Redis);
-  const close = async (): Promise<void> => {
-    await redis?.close();
-    await postgres?.close();
-    database?.close();
-  };
-  try {
-    database?.start();
-    await postgres?.start();
-    if (redis !== null) {
-      redis.start();
-      await redis.ready(READY_TIMEOUT_MS);
-    }
-  } catch (e) {
-    await close();
-    throw e;
-  }
-  const issue = new IssuePasskeyEnrolmentLinkUseCase(
-    c.get(TOKENS.UserStore),
-    c.get(TOKENS.PasskeyEnrolmentLinks),
-    c.get(TOKENS.IdGenerator),
-    c.get(TOKENS.Clock),
-    config.passkeyEnrolLinkLifetimeMs,
-    c.get(TOKENS.AuditLog),
-  );
+  const {
+    config,
+    picked: issue,
+    close,
+  } = await openAdminStore(env, dataDir, 'a link made here would never reach the gateway', (c, config) => {
+    // Checked before the store opens: nothing to close when passkeys are off.
+    if (!config.passkeys) throw new Error('PASSKEYS is off: turn passkeys on first');
+    return new IssuePasskeyEnrolmentLinkUseCase(
+      c.get(TOKENS.UserStore),
+      c.get(TOKENS.PasskeyEnrolmentLinks),
+      c.get(TOKENS.IdGenerator),
+      c.get(TOKENS.Clock),
+      config.passkeyEnrolLinkLifetimeMs,
+      c.get(TOKENS.AuditLog),
+    );
+  });
   return {
     async enrol(login) {
       const result = await issue.execute({ login });

@@ -2,8 +2,7 @@ import type { IndexedSession } from '../application/ports/session-index';
 import { liveSessionsOf } from '../application/use-cases/list-account-sessions';
 import { RevokeUserSessionsUseCase } from '../application/use-cases/revoke-user-sessions';
 import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
-import { loadConfig } from './config';
-import { buildContainer } from './container';
+import { LOAD_TIMEOUT_MS, openAdminStore } from './store-admin';
 import { TOKENS } from './tokens';
 
 /** What `portcullis sessions` works with: the gateway's own store, opened from the same settings. */
@@ -14,8 +13,6 @@ export interface SessionsAdmin {
   close(): Promise<void>;
 }
 
-const LOAD_TIMEOUT_MS = 5000;
-
 /**
  * Opens the store the gateway configured by `env` uses (the embedded file, PostgreSQL or Redis)
  * for `portcullis sessions`. On PostgreSQL and Redis a revocation made here reaches every running
@@ -23,30 +20,13 @@ const LOAD_TIMEOUT_MS = 5000;
  * command works while the gateway is stopped, and the gateway loads the revocations when it starts.
  */
 export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SessionsAdmin> {
-  const loaded = loadConfig({ env: { ...env, ...(dataDir === null ? {} : { DATA_DIR: dataDir }), LOG_LEVEL: 'silent' } });
-  if (!loaded.ok) throw new Error(`the configuration is not valid: ${loaded.problems.join('; ')}`);
-  const config = loaded.config;
-  if (config.redis === null && config.database === null && config.dataDir === null) {
-    throw new Error('no durable store is configured (DATA_DIR, DATABASE_URL or REDIS_URL): sessions live only in the running gateway');
-  }
-  const c = buildContainer(config);
-  const index = c.get(TOKENS.SessionIndex);
-  const revoked = c.get(TOKENS.RevokedSessions);
-  const { database } = c.get(TOKENS.Database);
-  const { postgres } = c.get(TOKENS.Postgres);
-  const { connection: redis } = c.get(TOKENS.Redis);
-  const close = async (): Promise<void> => {
-    await redis?.close();
-    await postgres?.close();
-    database?.close();
-  };
+  const { picked, close } = await openAdminStore(env, dataDir, 'sessions live only in the running gateway', (c) => ({
+    index: c.get(TOKENS.SessionIndex),
+    revoked: c.get(TOKENS.RevokedSessions),
+    audit: c.get(TOKENS.AuditLog),
+  }));
+  const { index, revoked } = picked;
   try {
-    database?.start();
-    await postgres?.start();
-    if (redis !== null) {
-      redis.start();
-      await redis.ready(LOAD_TIMEOUT_MS);
-    }
     if (revoked instanceof RedisRevokedSessions) revoked.start();
     // Listing filters out revoked sessions: wait until the shared revocations are loaded.
     const deadline = Date.now() + LOAD_TIMEOUT_MS;
@@ -63,7 +43,7 @@ export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string 
     await close();
     throw e;
   }
-  const revoke = new RevokeUserSessionsUseCase(index, revoked, c.get(TOKENS.AuditLog));
+  const revoke = new RevokeUserSessionsUseCase(index, revoked, picked.audit);
   return {
     list: (username) => liveSessionsOf(username, index, revoked),
     async revoke(username, id) {

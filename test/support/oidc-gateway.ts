@@ -108,20 +108,26 @@ export class Browser {
     return res;
   }
 
-  /** Logs in through the gateway's API as its login page does (password, then the TOTP code when owed). */
-  async login(username: string, password: string, totpCode?: () => Promise<string>): Promise<void> {
-    const res = await this.fetch(`${this.origin}/api/login`, {
+  /** The password step of the login page (`/api/login`): the answer as it comes, a TOTP code perhaps still owed. */
+  passwordStep(username: string, password: string): Promise<Response> {
+    return this.fetch(`${this.origin}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username, password }),
     });
+  }
+
+  /** The TOTP step of the login page (`/api/totp`) with `code`. */
+  totpStep(code: string): Promise<Response> {
+    return this.fetch(`${this.origin}/api/totp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  }
+
+  /** Logs in through the gateway's API as its login page does (password, then the TOTP code when owed). */
+  async login(username: string, password: string, totpCode?: () => Promise<string>): Promise<void> {
+    const res = await this.passwordStep(username, password);
     if (res.status !== 200) throw new Error(`login as ${username} answered ${res.status}`);
     if (totpCode !== undefined) {
-      const totp = await this.fetch(`${this.origin}/api/totp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ code: await totpCode() }),
-      });
+      const totp = await this.totpStep(await totpCode());
       if (totp.status !== 200) throw new Error(`totp for ${username} answered ${totp.status}`);
     }
     if (this.cookies.get(SESSION_COOKIE) === undefined) throw new Error('no session cookie');
@@ -173,4 +179,13 @@ export async function loggedInBrowser(origin: string, name: keyof typeof OIDC_PE
   const person = OIDC_PEOPLE[name];
   await browser.login(name, person.password, 'totp' in person ? () => totpCode() : undefined);
   return browser;
+}
+
+/** A request to the token endpoint of `config` as client `clientId` (HTTP Basic with `secret`), with `form` as its body. */
+export function tokenRequest(config: client.Configuration, clientId: string, secret: string, form: Record<string, string>): Promise<Response> {
+  return fetch(config.serverMetadata().token_endpoint as string, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+    body: new URLSearchParams(form).toString(),
+  });
 }

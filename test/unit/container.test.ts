@@ -182,8 +182,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   OidcAccounts: hasMethods('remember', 'find'),
   AuthorizeOidcLoginUseCase: isA(AuthorizeOidcLoginUseCase),
   FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
-  // No client configured: the provider is off (no discovery, no /oidc routes, the library never loaded).
-  OidcHttp: (value) => expect(value).toEqual({ oidc: null }),
+  // No client configured: the provider is off (no discovery, the library never loaded); only the JWKS for signed assertions remains, served while a rule asks for them.
+  OidcHttp: (value) => expect(value).toEqual({ oidc: { middleware: expect.any(Function) } }),
 };
 
 describe('buildContainer', () => {

@@ -4,10 +4,12 @@ import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type
 import type { CliIo } from './cli-io';
 import type { QrCodeModule } from './qr-code';
 import type { DoctorDeps } from './doctor/doctor-command';
+import type { SigningKeysAdmin } from './oidc-keys-command';
 import type { SessionsAdmin } from './sessions-command';
 import type { PasskeyEnrolmentAdmin } from './passkeys-command';
 
 export type { SessionsAdmin } from './sessions-command';
+export type { SigningKeysAdmin } from './oidc-keys-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
@@ -43,6 +45,8 @@ export interface CliDeps {
   readonly doctor: DoctorDeps;
   /** `sessions list|revoke`: the gateway's store, opened from its settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
   sessions(dataDir: string | null): Promise<SessionsAdmin>;
+  /** `oidc keys ...`: the stored signing key set, opened from the gateway's settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
+  signingKeys(dataDir: string | null): Promise<SigningKeysAdmin>;
   /** `passkeys enrol`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
   passkeys(dataDir: string | null): Promise<PasskeyEnrolmentAdmin>;
 }
@@ -61,6 +65,7 @@ Commands:
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
   oidc client add <id>              print an OpenID Connect client block with a new secret
+  oidc keys list|rotate|retire ...  the OpenID Connect signing keys kept in the store
   explain <url> [--user NAME ...]   show which access rule decides a request, and why
   doctor <url> [--as USER]          probe a live proxy for wiring mistakes, with the fix for each
   sessions list <name>              the account's live sessions (browser, address, started, last seen)
@@ -210,6 +215,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
       throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
     }
   }
+  if (command === 'oidc' && sub === 'keys') return oidcKeysCommand().oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
   if (command === 'oidc') return oidcCommand(argv.slice(1), io);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
@@ -272,7 +278,8 @@ function oneName(positional: string[], command: string): string {
 function oidcCommand(args: readonly string[], io: CliIo): number {
   const [sub, action, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(COMMAND_HELP['oidc client']);
+    // `oidc --help` lists both families; `oidc client ... --help` only its own.
+    io.out(sub === 'client' ? COMMAND_HELP['oidc client'] : `${COMMAND_HELP['oidc client']}\n${oidcKeysCommand().OIDC_KEYS_HELP}`);
     return 0;
   }
   if (sub !== 'client' || action !== 'add')
@@ -470,6 +477,11 @@ async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): P
   }
   io.out(`The configuration is valid.\n${result.summary.map((s) => `  ${s}\n`).join('')}`);
   return 0;
+}
+
+/** `portcullis oidc keys`, loaded with that command (or its help). */
+function oidcKeysCommand(): typeof import('./oidc-keys-command') {
+  return require('./oidc-keys-command') as typeof import('./oidc-keys-command');
 }
 
 /** The QR renderers, loaded with `totp enroll` like the qrcode package they drive. */

@@ -1,6 +1,7 @@
 import type { IndexedSession } from '../../application/ports/session-index';
 import { describeUserAgent } from '../http/user-agent';
 import type { CliIo } from './cli-io';
+import { printableArg, storeCommandArgs, storeCommandUsage, withStore } from './store-command-args';
 
 /** The store `portcullis sessions` works on (see openSessionsAdmin in composition). */
 export interface SessionsAdmin {
@@ -19,10 +20,7 @@ session at once. The embedded store (DATA_DIR) is locked by a running gateway: s
 let the person use "Sign out everywhere" on the account page.
 `;
 
-function usage(message: string, io: CliIo): number {
-  io.err(`portcullis: ${message} (see portcullis sessions --help)\n`);
-  return 2;
-}
+const usage = (message: string, io: CliIo): number => storeCommandUsage('sessions', message, io);
 
 /** `portcullis sessions list|revoke`: resolves the exit code (0 done, 1 failed, 2 wrong usage). */
 export async function sessionsCommand(args: readonly string[], io: CliIo, open: (dataDir: string | null) => Promise<SessionsAdmin>): Promise<number> {
@@ -31,61 +29,40 @@ export async function sessionsCommand(args: readonly string[], io: CliIo, open: 
     return args.length === 0 ? 2 : 0;
   }
   const [sub, ...rest] = args;
-  let dataDir: string | null = null;
-  let all = false;
-  const positional: string[] = [];
-  for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i];
-    if (arg === '--all') all = true;
-    else if (arg === '--data-dir') {
-      dataDir = rest[(i += 1)] ?? null;
-      if (dataDir === null) return usage('--data-dir needs a value', io);
-    } else if (arg.startsWith('--data-dir=')) dataDir = arg.slice('--data-dir='.length);
-    else if (arg.startsWith('--')) return usage(`unknown option ${arg.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}`, io);
-    else positional.push(arg);
-  }
+  const parsed = storeCommandArgs(rest, ['--all']);
+  if (typeof parsed === 'string') return usage(parsed, io);
+  const { dataDir, positional } = parsed;
+  const all = parsed.switches.has('--all');
   if (sub === 'list') {
     if (positional.length !== 1 || all) return usage('sessions list takes exactly one <name>', io);
   } else if (sub === 'revoke') {
     if (positional.length === 0 || positional.length > 2) return usage('sessions revoke takes <name> and a <session id>, or --all', io);
     if ((positional.length === 2) === all) return usage('give either one <session id> or --all', io);
   } else {
-    return usage(
-      `unknown command "sessions ${String(sub)
-        .replace(/[^\x20-\x7e]/g, '?')
-        .slice(0, 40)}"`,
-      io,
-    );
+    return usage(`unknown command "sessions ${printableArg(String(sub))}"`, io);
   }
 
-  let admin: SessionsAdmin;
-  try {
-    admin = await open(dataDir);
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'cannot open the store'}\n`);
-    return 1;
-  }
-  try {
-    const [username, id] = positional;
-    if (sub === 'list') {
-      const sessions = await admin.list(username);
-      if (sessions.length === 0) io.out(`${username} has no live session\n`);
-      for (const s of sessions) {
-        const { browser, platform } = describeUserAgent(s.userAgent);
-        const device = [browser || 'unknown browser', platform].filter((x) => x !== '').join(' on ');
-        io.out(
-          `${s.id}  ${device}  ${s.address}  via ${s.method}  started ${new Date(s.startedAt).toISOString()}  last seen ${new Date(s.lastSeenAt).toISOString()}\n`,
-        );
+  return withStore(
+    () => open(dataDir),
+    io,
+    'sessions',
+    async (admin) => {
+      const [username, id] = positional;
+      if (sub === 'list') {
+        const sessions = await admin.list(username);
+        if (sessions.length === 0) io.out(`${username} has no live session\n`);
+        for (const s of sessions) {
+          const { browser, platform } = describeUserAgent(s.userAgent);
+          const device = [browser || 'unknown browser', platform].filter((x) => x !== '').join(' on ');
+          io.out(
+            `${s.id}  ${device}  ${s.address}  via ${s.method}  started ${new Date(s.startedAt).toISOString()}  last seen ${new Date(s.lastSeenAt).toISOString()}\n`,
+          );
+        }
+        return 0;
       }
+      const count = await admin.revoke(username, all ? undefined : id);
+      io.out(`revoked ${count} session${count === 1 ? '' : 's'} of ${username}\n`);
       return 0;
-    }
-    const count = await admin.revoke(username, all ? undefined : id);
-    io.out(`revoked ${count} session${count === 1 ? '' : 's'} of ${username}\n`);
-    return 0;
-  } catch (e) {
-    io.err(`portcullis: ${e instanceof Error ? e.message.split('\n')[0] : 'sessions failed'}\n`);
-    return 1;
-  } finally {
-    await admin.close();
-  }
+    },
+  );
 }

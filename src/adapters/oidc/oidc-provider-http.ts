@@ -11,13 +11,15 @@ import type { ClientAddressResolver } from '../http/client-address';
 import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
-import type { OidcProviderInstance, OidcProviderModule, ProviderContext } from './oidc-provider-module';
+import type { OidcProviderInstance, OidcProviderModule, ProviderContext, ProviderInteraction } from './oidc-provider-module';
 import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
 export const OIDC_PREFIX = '/oidc';
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 const INTERACTION = /^\/oidc\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+/** Where an interaction keeps the instant it was first shown (milliseconds), among its submissions. */
+const STARTED_AT = 'portcullis_started_at';
 
 /** The scopes and the claims each releases (`groups` only with the `groups` scope). */
 const CLAIMS = {
@@ -71,6 +73,8 @@ function clientMetadata(client: OidcClient): Record<string, unknown> {
     response_types: ['code'],
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: isPublicClient(client) ? 'none' : client.tokenEndpointAuthMethod,
+    // auth_time in every ID token, not only when max_age or prompt=login asked for it: an app can always tell how old the login is.
+    require_auth_time: true,
   };
 }
 
@@ -264,6 +268,26 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
 
   const callback = provider.callback();
 
+  /**
+   * The instant the gateway login must not be older than when the relying party asked for a fresh
+   * one (`prompt=login`, or `max_age` seconds), else undefined. Measured from the authorization's
+   * start, kept in the interaction (so every replica, and every later visit, agrees): the person
+   * logs in after it, and `auth_time` is that login's. A visit time would move on with every visit.
+   */
+  async function loggedInSince(details: ProviderInteraction): Promise<number | undefined> {
+    const prompts = typeof details.params.prompt === 'string' ? details.params.prompt.split(' ') : [];
+    const maxAge = details.params.max_age === undefined ? NaN : Number(details.params.max_age);
+    const loginPrompt = prompts.includes('login');
+    if (!loginPrompt && !Number.isFinite(maxAge)) return undefined;
+    const stored = details.result?.[STARTED_AT];
+    const started = typeof stored === 'number' ? stored : settings.clock.now();
+    if (stored !== started) {
+      details.result = { ...details.result, [STARTED_AT]: started };
+      await details.persist();
+    }
+    return loginPrompt ? started : started - maxAge * 1000;
+  }
+
   async function interaction(ctx: Koa.Context, uid: string): Promise<void> {
     const { req, res } = ctx;
     let details;
@@ -279,12 +303,29 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
         errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
       );
     const clientId = String(details.params.client_id ?? '');
-    const result = await useCases.authorizeOidcLogin.execute({ clientId, sessionToken: sessionTokenOf(req), ip: ipOf(req), requestId: requestIdOf(ctx) });
+    let since: number | undefined;
+    try {
+      since = await loggedInSince(details);
+    } catch {
+      // The interaction could not be saved (the store is down): never fall back to accepting the old login.
+      return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
+    }
+    const result = await useCases.authorizeOidcLogin.execute({
+      clientId,
+      sessionToken: sessionTokenOf(req),
+      ip: ipOf(req),
+      requestId: requestIdOf(ctx),
+      loggedInSince: since,
+    });
+    const back = encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`);
     if (!result.ok) {
       switch (result.error.code) {
         case 'login_required':
           // The gateway's own login page, every method and TOTP included, then back here.
-          return ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`)}`);
+          return ctx.redirect(`/login?redirect_uri=${back}`);
+        case 'fresh_login_required':
+          // The same page, shown although a session is live: the relying party wants the person to log in again now.
+          return ctx.redirect(`/login?redirect_uri=${back}&prompt=login`);
         case 'access_denied': {
           const to = await provider.interactionResult(
             req,

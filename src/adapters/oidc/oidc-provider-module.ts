@@ -23,6 +23,10 @@ export interface ProviderInteraction {
   readonly params: Record<string, unknown>;
   readonly session?: { readonly accountId?: string };
   readonly grantId?: string;
+  /** What was submitted so far; saved with the interaction by {@link ProviderInteraction.persist}. */
+  result?: Record<string, unknown>;
+  /** Saves the interaction as it is now, for its remaining lifetime. */
+  persist(): Promise<unknown>;
 }
 
 export interface ProviderGrant {

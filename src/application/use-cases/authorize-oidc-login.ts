@@ -17,6 +17,11 @@ export interface AuthorizeOidcLoginInput {
   readonly requestId?: string;
   /** False when the provider only re-checks a live login of its own: a refusal is audited once, when it is answered. */
   readonly recordRefusal?: boolean;
+  /**
+   * The relying party asked for a fresh login (`prompt=login`, `max_age`): a session issued before
+   * this instant (milliseconds since the epoch) does not count, however live it is.
+   */
+  readonly loggedInSince?: number;
 }
 
 export interface AuthorizeOidcLoginOutput {
@@ -28,12 +33,18 @@ export interface AuthorizeOidcLoginOutput {
 
 /**
  * `login_required`: no finished gateway login (none, expired, revoked, or a TOTP code still owed):
- * the person must log in on the gateway's page first. `access_denied`: logged in, but not among the
+ * the person must log in on the gateway's page first. `fresh_login_required`: a finished login,
+ * but older than the relying party accepts (`loggedInSince`): the person logs in again, every step
+ * of it. `access_denied`: logged in, but not among the
  * client's allowed users or groups (audited). `unknown_client`: not a configured client.
  * `store_unavailable`: the session or the account record could not be checked or stored.
  */
 export type AuthorizeOidcLoginError =
-  { readonly code: 'login_required' } | { readonly code: 'access_denied' } | { readonly code: 'unknown_client' } | { readonly code: 'store_unavailable' };
+  | { readonly code: 'login_required' }
+  | { readonly code: 'fresh_login_required' }
+  | { readonly code: 'access_denied' }
+  | { readonly code: 'unknown_client' }
+  | { readonly code: 'store_unavailable' };
 
 /**
  * Decides the login step of an OpenID Connect authorization: the person's gateway session (single
@@ -58,6 +69,8 @@ export class AuthorizeOidcLoginUseCase {
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     // `pending` (password accepted, TOTP owed) is not a login: it must never reach a relying party.
     if (auth.kind !== 'session') return err({ code: 'login_required' });
+    // A live session proves who logged in, not that they are here now: the relying party asked for the latter.
+    if (input.loggedInSince !== undefined && auth.session.issuedAt < input.loggedInSince) return err({ code: 'fresh_login_required' });
     const identity = auth.identity;
     if (!mayUseClient(client, identity)) {
       if (input.recordRefusal !== false)

@@ -18,6 +18,19 @@ const rules = join(dir, 'access.yaml');
 
 jest.setTimeout(30_000);
 
+/** Forward auth for https://wiki.example.test/ (whose rule asks for an assertion) with `browser`'s session, as traefik asks. */
+const askWiki = (gw: RunningGateway, browser: Browser): Promise<Response> =>
+  fetch(`${gw.url}/api/auth/traefik`, {
+    headers: {
+      accept: 'application/json',
+      cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'wiki.example.test',
+      'x-forwarded-uri': '/',
+    },
+  });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub)', () => {
   let gw: RunningGateway & { dir: string };
   let app: client.Configuration;
@@ -32,10 +45,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
     });
     app = await discoverClient(gw.url, 'app', APP_SECRET);
   }, 30_000);
-  afterAll(async () => {
-    await gw.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   async function idTokenOf(browser: Browser): Promise<{ sub: string; kid: unknown }> {
     const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
@@ -49,15 +59,7 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
     const browser = await loggedInBrowser(gw.url);
     const idToken = await idTokenOf(browser);
 
-    const res = await fetch(`${gw.url}/api/auth/traefik`, {
-      headers: {
-        accept: 'application/json',
-        cookie: `${SESSION_COOKIE}=${browser.get(SESSION_COOKIE)}`,
-        'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'wiki.example.test',
-        'x-forwarded-uri': '/',
-      },
-    });
+    const res = await askWiki(gw, browser);
     expect(res.status).toBe(200);
     const jwksUri = app.serverMetadata().jwks_uri ?? '';
     const jwks = (await (await fetch(jwksUri)).json()) as { keys: Record<string, unknown>[] };
@@ -72,5 +74,44 @@ describe('Remote-Assertion and the OpenID Connect provider (one key set, one sub
       email: OIDC_PEOPLE.alice.email,
       groups: OIDC_PEOPLE.alice.groups,
     });
+  });
+});
+
+/**
+ * Signed assertions without any OpenID Connect client: the upstreams still need the keys, so the
+ * gateway publishes them at `/oidc/jwks` (nothing else of the provider); without an assertion rule
+ * that path stays the UI's 404.
+ */
+describe('Remote-Assertion on a gateway without OpenID Connect clients', () => {
+  let gw: RunningGateway & { dir: string };
+  let plain: RunningGateway & { dir: string };
+
+  beforeAll(async () => {
+    writeFileSync(rules, 'apps:\n  wiki:\n    domain: wiki.example.test\n    response:\n      assertion: true\n');
+    gw = await startOidcGateway({ ACCESS_CONFIG: rules });
+    plain = await startOidcGateway();
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all([gw.close(), plain.close()]);
+  });
+
+  it('publishes the JWKS that verifies the assertion, public halves only, and no discovery', async () => {
+    const browser = await loggedInBrowser(gw.url);
+    const res = await askWiki(gw, browser);
+    expect(res.status).toBe(200);
+    const published = await fetch(`${gw.url}/oidc/jwks`);
+    expect(published.status).toBe(200);
+    expect(published.headers.get('content-type')).toContain('json');
+    const jwks = (await published.json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(part);
+    expect(verifyRs256(res.headers.get('remote-assertion') ?? '', jwks).claims).toMatchObject({ iss: gw.url, aud: 'wiki.example.test' });
+    expect((await fetch(`${gw.url}/.well-known/openid-configuration`)).status).toBe(404);
+    expect((await fetch(`${gw.url}/oidc/auth?client_id=x`)).status).toBe(404);
+  });
+
+  it('publishes nothing when no access rule asks for an assertion', async () => {
+    const res = await fetch(`${plain.url}/oidc/jwks`);
+    expect(res.status).toBe(404);
   });
 });

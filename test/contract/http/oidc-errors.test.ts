@@ -8,6 +8,7 @@ import {
   loggedInBrowser,
   pkceAuthorization,
   startOidcGateway,
+  tokenRequest,
 } from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
@@ -50,6 +51,12 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     return { callback: done.url, verifier };
   }
 
+  /** The token request body that redeems a fresh code of `app` for `browser`. */
+  async function codeRedemption(browser: Browser): Promise<Record<string, string>> {
+    const { callback, verifier } = await codeFor(browser);
+    return { grant_type: 'authorization_code', code: callback.searchParams.get('code') as string, redirect_uri: CALLBACK, code_verifier: verifier };
+  }
+
   it.each([
     ['another host', 'https://evil.example.net/callback'],
     ['a longer path', `${CALLBACK}/more`],
@@ -58,12 +65,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     ['another case', 'https://RP.example.test/Callback'],
   ])('refuses an unregistered redirect_uri (%s) with a page, never a redirect', async (_what, redirectUri) => {
     const browser = await loggedIn();
-    const url = client.buildAuthorizationUrl(app, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      code_challenge: 'x'.repeat(43),
-      code_challenge_method: 'S256',
-    });
+    const { url } = await pkceAuthorization(app, redirectUri, { scope: 'openid' });
     const res = await browser.fetch(url.toString());
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
@@ -101,12 +103,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses the plain PKCE method', async () => {
     const browser = await loggedIn();
-    const url = client.buildAuthorizationUrl(spa, {
-      redirect_uri: SPA_CALLBACK,
-      scope: 'openid',
-      code_challenge: 'a'.repeat(43),
-      code_challenge_method: 'plain',
-    });
+    const { url } = await pkceAuthorization(spa, SPA_CALLBACK, { scope: 'openid', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
     const done = await browser.follow(url.toString());
     expect(done.url.searchParams.get('error')).toBe('invalid_request');
     expect(done.url.searchParams.get('code')).toBeNull();
@@ -129,41 +126,27 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   });
 
   it('refuses a code redeemed by another client (invalid_grant)', async () => {
-    const { callback, verifier } = await codeFor(await loggedIn());
-    const res = await fetch(other.serverMetadata().token_endpoint as string, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`other:${APP_SECRET}-other`).toString('base64')}` },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: callback.searchParams.get('code') as string,
-        redirect_uri: CALLBACK,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    const res = await tokenRequest(other, 'other', `${APP_SECRET}-other`, await codeRedemption(await loggedIn()));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
   it('refuses a wrong client secret (invalid_client, 401) and never echoes it', async () => {
-    const { callback, verifier } = await codeFor(await loggedIn());
-    const res = await fetch(app.serverMetadata().token_endpoint as string, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from('app:wrong-secret-wrong-secret-wrong-secret').toString('base64')}`,
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: callback.searchParams.get('code') as string,
-        redirect_uri: CALLBACK,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    const res = await tokenRequest(app, 'app', 'wrong-secret-wrong-secret-wrong-secret', await codeRedemption(await loggedIn()));
     expect(res.status).toBe(401);
     const text = await res.text();
     expect(JSON.parse(text).error).toBe('invalid_client');
     expect(text).not.toContain('wrong-secret');
   });
+
+  it.each([['client_credentials'], ['password'], ['urn:ietf:params:oauth:grant-type:device_code']])(
+    'answers grant_type=%s from an authenticated client with unsupported_grant_type (never unauthorized_client: every client may use every enabled grant)',
+    async (grantType) => {
+      const res = await tokenRequest(app, 'app', APP_SECRET, { grant_type: grantType, username: 'alice', password: 'alice-pw', device_code: 'x' });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('unsupported_grant_type');
+    },
+  );
 
   it('refuses a logout redirect to an unregistered post_logout_redirect_uri with a page, never a redirect', async () => {
     const browser = await loggedIn();

@@ -85,21 +85,11 @@ describe('OpenID Connect flows against the running gateway', () => {
 
     it('does not count a session that still owes its TOTP code: the login page first, the code after the TOTP step', async () => {
       const browser = new Browser(gw.url);
-      const pending = await browser.fetch(`${gw.url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'carol', password: OIDC_PEOPLE.carol.password }),
-      });
-      expect(pending.status).toBe(200);
+      expect((await browser.passwordStep('carol', OIDC_PEOPLE.carol.password)).status).toBe(200);
       const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
       const first = await browser.follow(url.toString());
       expect(first.url.pathname).toBe('/login');
-      const totp = await browser.fetch(`${gw.url}/api/totp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ code: await totpCode() }),
-      });
-      expect(totp.status).toBe(200);
+      expect((await browser.totpStep(await totpCode())).status).toBe(200);
       const done = await browser.follow(first.url.searchParams.get('redirect_uri') as string);
       const tokens = await client.authorizationCodeGrant(app, done.url, { pkceCodeVerifier: verifier, expectedState: state });
       expect(tokens.claims()).toMatchObject({ preferred_username: 'carol', email: 'carol@example.test' });

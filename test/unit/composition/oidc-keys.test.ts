@@ -1,6 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { InMemorySigningKeys } from '../../../src/adapters/state/in-memory-signing-keys';
-import { generateSigningKeySet, loadSigningKeys, parseSigningKeySet, publicJwks } from '../../../src/composition/oidc-keys';
+import {
+  changeKeySet,
+  generateSigningKeySet,
+  KeySetChangeError,
+  loadSigningKeys,
+  parseSigningKeySet,
+  publicJwks,
+  type SigningJwk,
+} from '../../../src/composition/oidc-keys';
 
 describe('the signing key loader', () => {
   it('turns OIDC_SIGNING_KEY_FILE into one RS256 signing JWK named by its thumbprint', async () => {
@@ -52,5 +60,39 @@ describe('the signing key loader', () => {
   it('publishes no private part', () => {
     const keys = parseSigningKeySet(generateSigningKeySet());
     for (const k of publicJwks(keys).keys) for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(part);
+  });
+});
+
+describe('changing the stored key set (portcullis oidc keys)', () => {
+  const key = (kid: string, alg = 'RS256'): SigningJwk => ({ kty: 'RSA', kid, alg, use: 'sig', d: 'private' });
+  const kids = (keys: readonly SigningJwk[]): string[] => keys.map((k) => k.kid);
+  const set = [key('current'), key('older')];
+
+  it('rotate: a new key signs, every older key stays published', () => {
+    expect(kids(changeKeySet(set, { kind: 'rotate' }, () => key('new')))).toEqual(['new', 'current', 'older']);
+  });
+
+  it('add: a new key is published after the others and does not sign yet; promote makes it sign', () => {
+    const added = changeKeySet(set, { kind: 'add' }, () => key('next'));
+    expect(kids(added)).toEqual(['current', 'older', 'next']);
+    expect(kids(parseSigningKeySet(JSON.stringify({ keys: added })))[0]).toBe('current');
+    expect(kids(changeKeySet(added, { kind: 'promote', kid: 'next' }))).toEqual(['next', 'current', 'older']);
+  });
+
+  it('retire: a key that no longer signs leaves the set; the signing key and unknown kids are refused', () => {
+    expect(kids(changeKeySet(set, { kind: 'retire', kid: 'older' }))).toEqual(['current']);
+    expect(() => changeKeySet(set, { kind: 'retire', kid: 'current' })).toThrow(KeySetChangeError);
+    expect(() => changeKeySet(set, { kind: 'retire', kid: 'current' })).toThrow(/signs: rotate/);
+    expect(() => changeKeySet(set, { kind: 'retire', kid: 'nope' })).toThrow(/no key nope/);
+  });
+
+  it('promote refuses an unknown kid and a key that cannot sign RS256', () => {
+    expect(() => changeKeySet(set, { kind: 'promote', kid: 'nope' })).toThrow(KeySetChangeError);
+    expect(() => changeKeySet([...set, key('ec', 'ES256')], { kind: 'promote', kid: 'ec' })).toThrow(/ES256/);
+  });
+
+  it('makes real RS256 keys named by their thumbprint by default', () => {
+    const [fresh] = changeKeySet(set, { kind: 'rotate' });
+    expect(fresh).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), d: expect.any(String) });
   });
 });

@@ -69,6 +69,20 @@ describe('AuthorizeOidcLoginUseCase', () => {
     expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'login_required' } });
   });
 
+  it('asks for a fresh login when the session was issued before the instant the relying party accepts, and takes one issued at or after it', async () => {
+    const { core, authorize } = setUp();
+    const { token } = await signIn(core, 'alice', 'pw');
+    const issuedAt = core.clock.now();
+    core.clock.advance(5_000);
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip, loggedInSince: issuedAt + 1 })).toEqual({
+      ok: false,
+      error: { code: 'fresh_login_required' },
+    });
+    expect(core.audit.events).not.toContainEqual(expect.objectContaining({ event: 'oidc_login' }));
+    const accepted = await authorize.execute({ clientId: 'open', sessionToken: token, ip, loggedInSince: issuedAt });
+    expect(accepted).toMatchObject({ ok: true, value: { authTime: Math.floor(issuedAt / 1000) } });
+  });
+
   it('asks for a login again once the session is revoked', async () => {
     const { core, authorize } = setUp();
     const { token } = await signIn(core, 'alice', 'pw');

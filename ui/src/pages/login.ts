@@ -24,7 +24,11 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
   }
 }
 
+/** An application asked for a fresh login (OpenID Connect `prompt=login` or `max_age`): the form shows even with a live session. */
+const loginAgain = (ctx: PageContext): boolean => ctx.params.get('prompt') === 'login';
+
 function destinationLine(ctx: PageContext): HTMLElement | null {
+  if (loginAgain(ctx) && ctx.user.isLoggedIn) return h('p', { class: 'lead' }, 'The application asks you to log in again.');
   if (ctx.redirectUri === null) return null;
   const target = checkTarget(ctx.redirectUri, ctx.app.domain);
   if (!target.ok) return null;
@@ -146,9 +150,9 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
   if (passkey !== null) startPasskeyAutofill(passkeyDone, passkeyProblem);
 }
 
-/** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on. */
+/** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on unless asked to log in again. */
 export async function loginPage(ctx: PageContext): Promise<void> {
-  if (ctx.user.isLoggedIn) return replaceWith(withRedirect('/continue', ctx.redirectUri));
+  if (ctx.user.isLoggedIn && !loginAgain(ctx)) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
   if (auto !== null) {
     render(ctx, 'Log in', h('p', { class: 'lead' }, `Taking you to ${providerLabel(auto, ctx.app.genericName, ctx.app.providers)} to log in…`));
