@@ -33,15 +33,15 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
  * adapters and the Prometheus metrics.
  */
 const FEATURE_MODULES: Record<string, RegExp> = {
-  redis: /^adapters\/(redis\/redis-connection|state\/redis-(?!oidc-artifacts|signing-keys))/,
-  postgres: /^adapters\/(postgres\/|state\/postgres-(?!oidc-artifacts|signing-keys))/,
+  redis: /^adapters\/(redis\/redis-connection|state\/redis-)/,
+  postgres: /^adapters\/(postgres\/|state\/postgres-)/,
   ldap: /^adapters\/users\/ldap-user-store/,
   oauthProviders: /^adapters\/providers\/(github|google|generic)-oauth-provider/,
   metrics: /^adapters\/metrics\/prometheus-metrics/,
 };
 
-/** The CLI's modules for its commands other than serving (the doctor, the sessions and passkeys tooling, the QR renderer). */
-const CLI_COMMANDS = /^adapters\/cli\/(doctor\/|sessions-command|passkeys-command|qr-code)/;
+/** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */
+const CLI_COMMANDS = /^adapters\/cli\/(doctor\/|sessions-command|passkeys-command|oidc-keys-command|qr-code)/;
 
 /** The CLI's own modules that `dist/src/main.js` loaded, running `args` (`serve --help` and `version` print and return: no gateway starts). */
 function cliModulesLoadedBy(args: string[]): string[] {
@@ -122,11 +122,12 @@ describe('optional feature libraries', () => {
     expect(loadedFeatureModules({ ...BASE, METRICS_PORT: '9464' })).toEqual(['metrics']);
   });
 
-  it("load the CLI's doctor, sessions and passkeys commands only when they are run, not with serve", () => {
+  it("load the CLI's doctor, sessions, passkeys and oidc keys commands only when they are run, not with serve", () => {
     expect(cliModulesLoadedBy(['serve', '--help'])).toEqual([]);
     expect(cliModulesLoadedBy(['--help'])).toEqual([]);
     expect(cliModulesLoadedBy(['doctor', '--help'])).toEqual(expect.arrayContaining(['adapters/cli/doctor/doctor-command.js']));
     expect(cliModulesLoadedBy(['sessions', '--help'])).toEqual(['adapters/cli/sessions-command.js']);
     expect(cliModulesLoadedBy(['passkeys', '--help'])).toEqual(['adapters/cli/passkeys-command.js']);
+    expect(cliModulesLoadedBy(['oidc', 'keys', '--help'])).toEqual(['adapters/cli/oidc-keys-command.js']);
   });
 });
