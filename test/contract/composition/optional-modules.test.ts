@@ -5,13 +5,15 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** Builds a gateway from the built package with `env`; what it loaded: optional libraries, and its own modules (paths under dist/src). */
+/** Builds a gateway and its app from the built package with `env`; what it loaded: optional libraries, and its own modules (paths under dist/src). */
 function loadedModules(env: Record<string, string>): { libraries: string[]; own: string[] } {
   const script = `
     const { createGateway, loadConfig } = require('./dist/src/index');
     const loaded = loadConfig({ env: ${JSON.stringify(env)} });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
     const gateway = createGateway(loaded.config);
+    // The Koa app is built as a listening gateway builds it (the OIDC provider's HTTP face with it).
+    void gateway.app;
     const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode', 'otplib'];
     const files = Object.keys(require.cache);
     const libraries = names.filter((n) => files.some((k) => k.includes('/node_modules/' + n + '/')));
@@ -30,7 +32,7 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
 /**
  * The gateway's own modules that only a feature it is not configured with needs (ADR 0015): the
  * Redis and PostgreSQL connections and state stores, the LDAP user store, the OAuth provider
- * adapters and the Prometheus metrics.
+ * adapters, the Prometheus metrics and the OpenID Connect provider's own code (an OIDC client).
  */
 const FEATURE_MODULES: Record<string, RegExp> = {
   redis: /^adapters\/(redis\/redis-connection|state\/redis-)/,
@@ -38,6 +40,8 @@ const FEATURE_MODULES: Record<string, RegExp> = {
   ldap: /^adapters\/users\/ldap-user-store/,
   oauthProviders: /^adapters\/providers\/(github|google|generic)-oauth-provider/,
   metrics: /^adapters\/metrics\/prometheus-metrics/,
+  oidcProvider:
+    /^(adapters\/oidc\/(oidc-provider-http|oidc-pages|configured-oidc-clients|artifact-oidc-accounts)|application\/use-cases\/(authorize-oidc-login|find-oidc-account))\./,
 };
 
 /** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */
@@ -106,13 +110,13 @@ describe('optional feature libraries', () => {
     expect(loadedOptionalModules({ ...BASE, ACCESS_CONFIG: rules })).toEqual(['yaml']);
   });
 
-  it("leave the gateway's own code for an unconfigured feature unloaded: Redis and PostgreSQL stores, LDAP, OAuth providers, metrics", () => {
+  it("leave the gateway's own code for an unconfigured feature unloaded: Redis and PostgreSQL stores, LDAP, OAuth providers, metrics, the OIDC provider", () => {
     expect(loadedFeatureModules(BASE)).toEqual([]);
     // The bench's configuration: the embedded database in DATA_DIR.
     expect(loadedFeatureModules({ ...BASE, DATA_DIR: join(dir, 'data-own') })).toEqual([]);
   });
 
-  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT", () => {
+  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT, an OIDC client", () => {
     expect(loadedFeatureModules({ ...BASE, REDIS_URL: 'redis://127.0.0.1:1' })).toEqual(['redis']);
     expect(loadedFeatureModules({ ...BASE, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' })).toEqual(['postgres']);
     expect(loadedFeatureModules({ ...BASE, LDAP_ADDRESS: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=test' })).toEqual(['ldap']);
@@ -120,6 +124,14 @@ describe('optional feature libraries', () => {
       'oauthProviders',
     ]);
     expect(loadedFeatureModules({ ...BASE, METRICS_PORT: '9464' })).toEqual(['metrics']);
+    expect(
+      loadedFeatureModules({
+        ...BASE,
+        OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+        OIDC_CLIENTS_APP_CLIENT_SECRET: 'app-secret-0123456789-0123456789-abcdef',
+        OIDC_CLIENTS_APP_REDIRECT_URIS: 'https://rp.example.test/callback',
+      }),
+    ).toEqual(['oidcProvider']);
   });
 
   it("load the CLI's doctor, sessions, passkeys and oidc keys commands only when they are run, not with serve", () => {
