@@ -1,8 +1,10 @@
 // Builds the login UI (ui/) into dist/ui: esbuild bundles and minifies the TypeScript and the CSS
 // into content-hashed files under assets/, so the gateway can cache them for a year; index.html
-// is rewritten to point at them and assets.json lists them for the server.
+// is rewritten to point at them and assets.json lists them for the server. Every message catalog
+// but English (bundled as the fallback) becomes its own hashed file, fetched only by the pages shown
+// in that language; index.html lists them (name, direction, file) in a meta element the page reads.
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { basename, join, relative } = require('node:path');
 const esbuild = require('esbuild');
 
@@ -45,8 +47,32 @@ async function main() {
     renames.set(file, built);
   }
 
+  const locales = {};
+  for (const file of readdirSync(join(source, 'locales'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const tag = file.slice(0, -'.json'.length);
+    const catalog = JSON.parse(readFileSync(join(source, 'locales', file), 'utf8'));
+    const entry = { name: catalog._language, dir: catalog._direction === 'rtl' ? 'rtl' : 'ltr' };
+    if (tag !== 'en') {
+      // Minified: the file a visitor fetches carries no whitespace.
+      const body = Buffer.from(JSON.stringify(catalog));
+      const built = `locale-${tag}.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.json`;
+      writeFileSync(join(assetsDir, built), body);
+      renames.set(`locale-${tag}`, built);
+      entry.href = `/assets/${built}`;
+    }
+    locales[tag] = entry;
+  }
+
   let html = readFileSync(join(source, 'index.html'), 'utf8');
+  const marker = '<meta name="portcullis-locales" content="{}" />';
+  if (!html.includes(marker)) throw new Error('ui/index.html has no locale list to fill');
+  // An attribute, escaped as one: the list is data, and the page carries no inline script at all.
+  const attribute = JSON.stringify(locales).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  html = html.replace(marker, marker.replace('{}', attribute));
   for (const [plain, built] of renames) {
+    if (plain.startsWith('locale-')) continue;
     const ref = `/assets/${plain}`;
     if (!html.includes(ref)) throw new Error(`ui/index.html does not reference ${ref}`);
     html = html.replace(ref, `/assets/${built}`);

@@ -19,6 +19,7 @@ import type { GenericOptions } from '../adapters/providers/generic-oauth-provide
 import { optionalModules } from './optional-modules';
 import { isExampleTotpSecret, isPlaceholderHash, placeholderMarkerIn } from './placeholders';
 import type { LogLevel } from '../adapters/system/logger';
+import type { ForgotPasswordStores } from '../adapters/http/app-context';
 import {
   CONFIGURING_OPTIONS,
   CONFIGURING_PROVIDER_FIELDS,
@@ -100,6 +101,8 @@ export interface Config {
   readonly basicCacheTtlSeconds: number;
   readonly appTitle: string;
   readonly forgotPasswordMessage: string;
+  /** The stores the default forgot-password text names, or null when FORGOT_PASSWORD_MESSAGE is set (the UI translates the default only). */
+  readonly forgotPasswordStores: ForgotPasswordStores | null;
   readonly genericName: string;
   readonly disableContinue: boolean;
   /** PASSKEYS: passkey routes, buttons and logins. */
@@ -110,6 +113,10 @@ export interface Config {
   readonly passkeyEnrolLinkLifetimeMs: number;
   /** BACKGROUND_IMAGE: an http(s) URL or a path on the login host, or '' for none. */
   readonly backgroundImage: string;
+  /** UI_LANGUAGE: the login UI's one language (a catalog tag), or '' to let the browser choose. */
+  readonly uiLanguage: string;
+  /** UI_LANGUAGES: the languages the UI's menu offers, in order; empty for all. */
+  readonly uiLanguages: readonly string[];
   readonly oauthAutoRedirect: string;
   readonly oauth: OAuthConfig;
   /** `TRUSTED_PROXIES`, parsed once by loadConfig into the addresses whose `X-Forwarded-For` is believed. */
@@ -421,6 +428,18 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     problems.push(
       'APP_URL lists http:// gateway URLs while the session cookie is Secure (https primary or COOKIE_SECURE=true): browsers drop it there; use https:// for every entry',
     );
+  const forgotPasswordStores: ForgotPasswordStores = {
+    users: usersVar !== undefined,
+    usersFile: usersFilePath !== undefined,
+    ldap: ldap !== null,
+    providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME'), ...providers.map((p) => p.name)].filter(
+      (p): p is string => typeof p === 'string',
+    ),
+  };
+  const uiLanguage = read('UI_LANGUAGE');
+  const uiLanguages = read('UI_LANGUAGES');
+  if (uiLanguage !== '' && uiLanguages.length > 0 && !uiLanguages.includes(uiLanguage))
+    problems.push(`UI_LANGUAGE (${uiLanguage}) is not among UI_LANGUAGES (${uiLanguages.join(', ')}): add it there or unset one of them`);
   const oauthAutoRedirect = read('OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configuredProviders.includes(oauthAutoRedirect)) {
     problems.push(
@@ -490,22 +509,16 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     loginTimeoutSeconds: read('LOGIN_TIMEOUT'),
     basicCacheTtlSeconds: read('BASIC_CACHE_TTL'),
     appTitle: read('APP_TITLE'),
-    forgotPasswordMessage:
-      read('FORGOT_PASSWORD_MESSAGE') ??
-      defaultForgotPasswordMessage({
-        users: usersVar !== undefined,
-        usersFile: usersFilePath !== undefined,
-        ldap: ldap !== null,
-        providers: [github && 'GitHub', google && 'Google', generic && read('GENERIC_NAME'), ...providers.map((p) => p.name)].filter(
-          (p): p is string => typeof p === 'string',
-        ),
-      }),
+    forgotPasswordMessage: read('FORGOT_PASSWORD_MESSAGE') ?? defaultForgotPasswordMessage(forgotPasswordStores),
+    forgotPasswordStores: read('FORGOT_PASSWORD_MESSAGE') === undefined ? forgotPasswordStores : null,
     genericName: read('GENERIC_NAME'),
     disableContinue: read('DISABLE_CONTINUE'),
     passkeys: read('PASSKEYS'),
     passkeySecondFactor: read('PASSKEY_SECOND_FACTOR'),
     passkeyEnrolLinkLifetimeMs: read('PASSKEY_ENROL_LINK_LIFETIME') * 1000,
     backgroundImage: read('BACKGROUND_IMAGE'),
+    uiLanguage,
+    uiLanguages,
     oauthAutoRedirect,
     oauth: { github, google, generic, providers, whitelist, timeoutSeconds: read('OAUTH_TIMEOUT') },
     trustedProxies,
@@ -566,7 +579,7 @@ function isHostName(host: string): boolean {
  * The forgot-password text when FORGOT_PASSWORD_MESSAGE is unset: it says where the reader's
  * password lives, for each configured store (USERS alone for the demo, whose account is one).
  */
-export function defaultForgotPasswordMessage(stores: { users: boolean; usersFile: boolean; ldap: boolean; providers: readonly string[] }): string {
+export function defaultForgotPasswordMessage(stores: ForgotPasswordStores): string {
   const local = [stores.users && 'the USERS environment variable', stores.usersFile && "the gateway's users file"].filter(
     (s): s is string => typeof s === 'string',
   );

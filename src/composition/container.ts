@@ -480,11 +480,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
         genericName: config.genericName,
         domain: domain.domain,
         forgotPasswordMessage: config.forgotPasswordMessage,
+        forgotPasswordStores: config.forgotPasswordStores,
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
         passkeys: config.passkeys,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
+        language: config.uiLanguage,
+        languages: config.uiLanguages,
         configuredProviders: [...providers.ids(), ...(config.users.length > 0 || config.usersFile !== null || config.ldap !== null ? ['username'] : [])],
         // tinyauth v4's shape: every login the page offers, with the name its button shows.
         providers: [

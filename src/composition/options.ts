@@ -1,3 +1,4 @@
+import { UI_LANGUAGE_TAGS, uiLanguageTag } from '../adapters/http/ui-languages';
 import type { LogLevel } from '../adapters/system/logger';
 
 /**
@@ -56,6 +57,21 @@ export const DEFAULT_LDAP_GROUP_FILTER = '(|(member=%d)(uniqueMember=%d)(memberU
 const databaseSsl: Parser<'require' | 'verify-full'> = (raw, name) => {
   const v = raw.toLowerCase();
   return v === 'require' || v === 'verify-full' ? { ok: true, value: v } : { ok: false, problem: `${name} must be require or verify-full` };
+};
+/** One language of the login UI, by its catalog's tag (case-insensitive). */
+const uiLanguage: Parser<string> = (raw, name) => {
+  const tag = uiLanguageTag(raw);
+  return tag !== null ? { ok: true, value: tag } : { ok: false, problem: `${name} must be one of ${UI_LANGUAGE_TAGS.join(', ')}` };
+};
+/** Languages of the login UI, comma- or space-separated, in the order the menu lists them (duplicates dropped). */
+const uiLanguageList: Parser<readonly string[]> = (raw, name) => {
+  const tags: string[] = [];
+  for (const item of raw.split(/[\s,]+/).filter((s) => s !== '')) {
+    const tag = uiLanguageTag(item);
+    if (tag === null) return { ok: false, problem: `${name} lists a language the UI does not have: use ${UI_LANGUAGE_TAGS.join(', ')}` };
+    if (!tags.includes(tag)) tags.push(tag);
+  }
+  return { ok: true, value: tags };
 };
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
@@ -206,6 +222,25 @@ export const OPTION_TABLE = options({
       default: 'none',
       meaning:
         "page background of the login UI (also `backgroundImage` in `/api/app`, which tinyauth's UI requires): an `http(s)://` URL (its origin is added to the pages' `img-src`) or a path on the login host starting with `/`. Quotes, spaces, brackets and backslashes are refused, so the value cannot break out of the CSS it is placed in",
+    },
+  },
+  UI_LANGUAGE: {
+    group: 'gateway',
+    parse: uiLanguage,
+    fallback: '',
+    doc: {
+      default: "the visitor's browser chooses",
+      meaning: `the one language of every login page, whatever the browser prefers (no language menu): ${UI_LANGUAGE_TAGS.join(', ')}`,
+    },
+  },
+  UI_LANGUAGES: {
+    group: 'gateway',
+    parse: uiLanguageList,
+    fallback: [] as readonly string[],
+    doc: {
+      default: 'all',
+      meaning:
+        "the languages the login pages' menu offers, comma-separated; a browser wanting none of them gets the first (see [the login UI](ui.md#languages))",
     },
   },
   DISABLE_CONTINUE: { group: 'gateway', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'skip the "continue to …" page after login' } },

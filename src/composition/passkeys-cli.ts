@@ -16,7 +16,9 @@ export async function openPasskeyEnrolment(env: NodeJS.ProcessEnv, dataDir: stri
     // Checked before the store opens: nothing to close when passkeys are off.
     if (!config.passkeys) throw new Error('PASSKEYS is off: turn passkeys on first');
     return new IssuePasskeyEnrolmentLinkUseCase(
-      c.get(TOKENS.UserStore),
+      // The stores as configured: a passkey-only account has no TOTP of its own to lay over it, and
+      // the self-enrolled TOTP view (loaded by a running gateway) is not started in a command.
+      c.get(TOKENS.StoreUsers),
       c.get(TOKENS.PasskeyEnrolmentLinks),
       c.get(TOKENS.IdGenerator),
       c.get(TOKENS.Clock),

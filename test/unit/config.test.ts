@@ -227,3 +227,25 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('UI_LANGUAGE and UI_LANGUAGES', () => {
+  test('unset: the browser chooses among every language', () => {
+    expect(configOf(VALID)).toMatchObject({ uiLanguage: '', uiLanguages: [] });
+  });
+
+  test('are read as catalog tags whatever the case, the list without repeats', () => {
+    expect(configOf({ ...VALID, UI_LANGUAGE: 'EN', UI_LANGUAGES: 'en, EN' })).toMatchObject({ uiLanguage: 'en', uiLanguages: ['en'] });
+  });
+
+  test('a language without a catalog is refused at start-up, naming the ones there are', () => {
+    expect(problemsOf({ ...VALID, UI_LANGUAGE: 'xx' })).toEqual([expect.stringMatching(/^UI_LANGUAGE must be one of en\b/)]);
+    expect(problemsOf({ ...VALID, UI_LANGUAGES: 'en,klingon' })).toEqual([expect.stringContaining('UI_LANGUAGES lists a language the UI does not have')]);
+  });
+
+  test('UI_LANGUAGE outside UI_LANGUAGES is refused: the page would show a language its own menu does not offer', () => {
+    expect(problemsOf({ ...VALID, UI_LANGUAGE: 'de', UI_LANGUAGES: 'fr,nl' })).toEqual([
+      expect.stringContaining('UI_LANGUAGE (de) is not among UI_LANGUAGES (fr, nl)'),
+    ]);
+    expect(configOf({ ...VALID, UI_LANGUAGE: 'de', UI_LANGUAGES: 'FR,de' })).toMatchObject({ uiLanguage: 'de', uiLanguages: ['fr', 'de'] });
+  });
+});

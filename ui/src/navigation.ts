@@ -1,10 +1,11 @@
 /**
  * Pure rules the pages share: where a `redirect_uri` may lead, how it travels between pages, and
- * how a wait is told to a person. No DOM here, so unit tests run them under Node.
+ * what an OAuth `reason` means. No DOM here, so unit tests run them under Node.
  */
 
 // Type only, erased by the build: the callback's codes as the server declares them.
 import type { OAuthCallbackCode } from '../../src/adapters/http/messages';
+import { t, type MessageKey } from './i18n';
 
 /** Why a continue target was refused; `null` target means "nothing to continue to". */
 export type TargetCheck =
@@ -53,16 +54,6 @@ export function withRedirect(path: string, redirectUri: string | null): string {
   return `${path}?redirect_uri=${encodeURIComponent(redirectUri)}`;
 }
 
-/** "30 seconds", "1 minute", "5 minutes", "2 hours": rounded up, so the wait is never understated. */
-export function formatWait(seconds: number): string {
-  const s = Math.max(1, Math.ceil(seconds));
-  if (s < 60) return s === 1 ? '1 second' : `${s} seconds`;
-  const m = Math.ceil(s / 60);
-  if (m < 60) return m === 1 ? '1 minute' : `${m} minutes`;
-  const h = Math.ceil(m / 60);
-  return h === 1 ? '1 hour' : `${h} hours`;
-}
-
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { github: 'GitHub', google: 'Google' };
 
 /** Identity sources that are not OAuth providers (the gateway lists local accounts as `username`). */
@@ -98,26 +89,26 @@ export function autoRedirectProvider(setting: string, configured: readonly strin
  * send (the type comes from the server: a new code is a compile error until it has a text).
  * Unknown reasons are shown as they came (text only).
  */
-const REASONS: Readonly<Record<OAuthCallbackCode, string>> = {
-  unknown_provider: 'That login provider does not exist here.',
-  provider_not_configured: 'That login provider is not set up on this gateway.',
-  invalid_callback: 'The provider sent you back without the details of the login.',
-  oauth_flow_missing: 'This browser has no login in progress. It may have expired, or the login was started in another browser.',
-  oauth_state_mismatch: 'The answer from the provider does not belong to a login of this browser.',
-  oauth_flow_expired: 'The login took too long. Start again.',
-  oauth_flow_replayed: 'This login was already completed. Start again if you are not logged in.',
-  oauth_issuer_mismatch: 'The answer came from another login provider than the one this login was sent to. Start again.',
-  oauth_issuer_missing: 'The login provider did not say who it is, as it promised to. Start again.',
-  provider_denied: 'The provider did not grant the login (it was cancelled or refused there).',
-  provider_refused: 'The provider refused the login.',
-  email_missing: 'The provider did not share a verified e-mail address, which this login needs.',
-  identity_invalid: 'The provider gave an e-mail address with characters that cannot be used here.',
-  not_whitelisted: 'This account is not on the list of accounts allowed to log in here.',
-  provider_unavailable: 'The login provider cannot be reached right now. Try again later.',
-  provider_invalid_response: 'The login provider gave an unexpected answer. Try again later.',
-  store_unavailable: 'The login service is unavailable right now. Try again in a moment.',
+const REASONS: Readonly<Record<OAuthCallbackCode, MessageKey>> = {
+  unknown_provider: 'reason.unknown_provider',
+  provider_not_configured: 'reason.provider_not_configured',
+  invalid_callback: 'reason.invalid_callback',
+  oauth_flow_missing: 'reason.oauth_flow_missing',
+  oauth_state_mismatch: 'reason.oauth_state_mismatch',
+  oauth_flow_expired: 'reason.oauth_flow_expired',
+  oauth_flow_replayed: 'reason.oauth_flow_replayed',
+  oauth_issuer_mismatch: 'reason.oauth_issuer_mismatch',
+  oauth_issuer_missing: 'reason.oauth_issuer_missing',
+  provider_denied: 'reason.provider_denied',
+  provider_refused: 'reason.provider_refused',
+  email_missing: 'reason.email_missing',
+  identity_invalid: 'reason.identity_invalid',
+  not_whitelisted: 'reason.not_whitelisted',
+  provider_unavailable: 'reason.provider_unavailable',
+  provider_invalid_response: 'reason.provider_invalid_response',
+  store_unavailable: 'reason.store_unavailable',
 };
 
 export function reasonText(reason: string): string {
-  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as OAuthCallbackCode] : reason;
+  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? t(REASONS[reason as OAuthCallbackCode]) : reason;
 }

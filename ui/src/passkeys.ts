@@ -16,26 +16,28 @@ import {
 import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
-import { commonProblem, UNREACHABLE } from './messages';
+import { locale, messageTable, t, type MessageKey } from './i18n';
+import { commonProblem, unreachable } from './messages';
 import { withRedirect } from './navigation';
 import { actions, goTo, render, type PageContext } from './page';
 
-/** The texts this module added for issue 16 (the second-factor choice, the passkey-only step), in one place for the translators. */
-export const PASSKEY_TEXT = {
-  choiceLabel: 'Ask for a passkey after my password',
-  choiceHint: 'From your next login on, your password alone is not enough: you also confirm with one of your passkeys.',
-  choiceRequired: 'Your administrator asks every account with a passkey to show it after the password.',
-  choiceNeedsPasskey: 'Add a passkey first.',
-  choiceSaved: 'Saved. It applies from your next login.',
-  stepHeading: 'Confirm with your passkey',
-  stepLead: (who: string) =>
-    who === '' ? 'Your password was right. Now confirm with one of your passkeys.' : `Your password was right. Now confirm with one of ${who}'s passkeys.`,
-  stepButton: 'Use my passkey',
-  stepWaiting: 'Waiting for your passkey…',
-  stepUnsupported: 'This browser cannot use a passkey here. Log in from a browser or device that holds your passkey.',
-  otherAccount: 'Log in with another account',
-  lastPasskey: 'This is your only passkey and your account has no password. Add another passkey before removing this one.',
-} as const;
+/** The texts this module added for issue 16 (the second-factor choice, the passkey-only step), by their keys in the message catalogs. */
+export const PASSKEY_TEXT = messageTable({
+  choiceLabel: 'passkeys.choiceLabel',
+  choiceHint: 'passkeys.choiceHint',
+  choiceRequired: 'passkeys.choiceRequired',
+  choiceNeedsPasskey: 'passkeys.choiceNeedsPasskey',
+  choiceSaved: 'passkeys.choiceSaved',
+  stepHeading: 'passkeys.stepHeading',
+  stepButton: 'passkeys.stepButton',
+  stepWaiting: 'passkeys.waiting',
+  stepUnsupported: 'passkeys.stepUnsupported',
+  otherAccount: 'login.otherAccount',
+  lastPasskey: 'passkeys.lastPasskey',
+});
+
+/** The passkey-only step's lead, naming the account when the page knows it. */
+const stepLead = (who: string): string => (who === '' ? t('passkeys.stepLead') : t('passkeys.stepLeadFor', { user: who }));
 
 interface PasskeyView {
   readonly id: string;
@@ -48,9 +50,9 @@ interface PasskeyView {
 const call = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<string>> => apiCall<string>(method, path, body);
 
 function when(iso: string | null): string {
-  if (iso === null) return 'never';
+  if (iso === null) return t('passkeys.never');
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? 'unknown' : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? t('passkeys.unknownDate') : d.toLocaleString(locale());
 }
 
 /** Whether an error is the person closing the browser's passkey dialog (or another ceremony taking over). */
@@ -63,10 +65,10 @@ function cancelled(e: unknown): boolean {
 function loginProblem(answer: Answer<string>): string {
   switch (answer.code) {
     case 'passkey_invalid':
-      return 'That passkey was not accepted. Use another one or log in with your password.';
+      return t('passkeys.loginRefused');
     case 'challenge_invalid':
     case 'not_pending':
-      return 'The passkey request expired. Try again.';
+      return t('passkeys.expired');
     default:
       return commonProblem(answer);
   }
@@ -85,12 +87,12 @@ export async function passkeyLogin(purpose: 'login' | 'second_factor', autofill 
       response = await startAuthentication({ optionsJSON: options.body.options as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
     } catch (e) {
       if (cancelled(e)) return null;
-      return 'This browser could not use a passkey here.';
+      return t('passkeys.cannotUse');
     }
     const answer = await call('POST', '/api/passkeys/login', { purpose, response });
     return answer.code === 'logged_in' ? '' : loginProblem(answer);
   } catch (e) {
-    if (e instanceof UnreachableError) return UNREACHABLE;
+    if (e instanceof UnreachableError) return unreachable();
     throw e;
   }
 }
@@ -102,12 +104,12 @@ export async function passkeyLogin(purpose: 'login' | 'second_factor', autofill 
  */
 export function passkeyLoginButton(done: () => void, problem: (text: string) => void): HTMLButtonElement | null {
   if (!browserSupportsWebAuthn()) return null;
-  const label = 'Sign in with a passkey';
+  const label = t('passkeys.signIn');
   const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-login' }, label);
   button.addEventListener('click', async () => {
     // The pending autofill request must end before the modal one can start.
     WebAuthnAbortService.cancelCeremony();
-    busy(button, true, 'Waiting for your passkey…');
+    busy(button, true, t('passkeys.waiting'));
     const outcome = await passkeyLogin('login');
     busy(button, false, label);
     if (outcome === '') return done();
@@ -128,7 +130,7 @@ export function startPasskeyAutofill(done: () => void, problem: (text: string) =
 }
 
 /** The TOTP step's "Use a passkey instead" button. */
-export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void, label = 'Use a passkey instead'): HTMLButtonElement | null {
+export function passkeySecondFactorButton(done: () => void, problem: (text: string) => void, label = t('passkeys.instead')): HTMLButtonElement | null {
   if (!browserSupportsWebAuthn()) return null;
   const button = h('button', { type: 'button', class: 'secondary passkey', id: 'passkey-second-factor' }, label);
   button.addEventListener('click', async () => {
@@ -149,15 +151,15 @@ export function passkeysSection(): HTMLElement | null {
   if (!browserSupportsWebAuthn()) return null;
   const alert = alertArea('passkeys-alert');
   const list = h('ul', { class: 'passkey-list', id: 'passkey-list', 'aria-labelledby': 'passkeys-heading' });
-  const name = field('passkey-name', 'Name for a new passkey', { type: 'text', maxlength: '64', placeholder: 'e.g. Laptop', autocomplete: 'off' });
-  const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, 'Add a passkey');
+  const name = field('passkey-name', t('passkeys.newName'), { type: 'text', maxlength: '64', placeholder: t('passkeys.namePlaceholder'), autocomplete: 'off' });
+  const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, t('passkeys.add'));
   const form = h('form', { novalidate: true, class: 'passkey-add' }, name.wrapper, add);
   const choice = secondFactorChoice(alert);
   const section = h(
     'section',
     { class: 'passkeys', id: 'passkeys', 'aria-labelledby': 'passkeys-heading' },
-    h('h2', { id: 'passkeys-heading' }, 'Passkeys'),
-    h('p', {}, 'Sign in with your fingerprint, face or device PIN instead of your password. A passkey counts as two factors.'),
+    h('h2', { id: 'passkeys-heading' }, t('passkeys.heading')),
+    h('p', {}, t('passkeys.intro')),
     list,
     form,
     choice.wrapper,
@@ -165,17 +167,18 @@ export function passkeysSection(): HTMLElement | null {
   );
 
   const problem = (answer: Answer<string>): void => {
-    const texts: Record<string, string> = {
-      too_many_passkeys: 'You have the most passkeys allowed. Remove one first.',
-      invalid_name: 'Give the passkey a name of 1 to 64 characters.',
-      passkey_not_added: 'This passkey is registered already.',
-      passkey_invalid: 'The passkey could not be checked. Try again.',
-      challenge_invalid: 'That took too long. Try again.',
-      not_logged_in: 'Your session ended. Log in again.',
-      passkey_not_found: 'That passkey is gone already.',
-      last_passkey: PASSKEY_TEXT.lastPasskey,
+    const texts: Readonly<Record<string, MessageKey>> = {
+      too_many_passkeys: 'passkeys.too_many_passkeys',
+      invalid_name: 'passkeys.invalid_name',
+      passkey_not_added: 'passkeys.passkey_not_added',
+      passkey_invalid: 'passkeys.passkey_invalid',
+      challenge_invalid: 'passkeys.challenge_invalid',
+      not_logged_in: 'passkeys.not_logged_in',
+      passkey_not_found: 'passkeys.passkey_not_found',
+      last_passkey: 'passkeys.lastPasskey',
     };
-    showAlert(alert, texts[answer.code] ?? commonProblem(answer));
+    const key = Object.prototype.hasOwnProperty.call(texts, answer.code) ? texts[answer.code] : undefined;
+    showAlert(alert, key !== undefined ? t(key) : commonProblem(answer));
   };
 
   const refresh = async (): Promise<void> => {
@@ -183,14 +186,18 @@ export function passkeysSection(): HTMLElement | null {
     if (answer.code !== 'passkeys') return problem(answer);
     const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
     choice.show(typeof answer.body.secondFactor === 'string' ? answer.body.secondFactor : 'not_applicable', passkeys.length);
-    list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, 'No passkeys yet.')] : passkeys.map((p) => item(p))));
+    list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, t('passkeys.none'))] : passkeys.map((p) => item(p))));
   };
 
   const item = (p: PasskeyView): HTMLElement => {
-    const rename = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Rename ${p.name}` }, 'Rename');
-    const remove = h('button', { type: 'button', class: 'secondary small danger', 'aria-label': `Remove ${p.name}` }, 'Remove');
+    const rename = h('button', { type: 'button', class: 'secondary small', 'aria-label': t('passkeys.renameLabel', { name: p.name }) }, t('passkeys.rename'));
+    const remove = h(
+      'button',
+      { type: 'button', class: 'secondary small danger', 'aria-label': t('passkeys.removeLabel', { name: p.name }) },
+      t('passkeys.remove'),
+    );
     rename.addEventListener('click', async () => {
-      const next = window.prompt('New name for this passkey', p.name);
+      const next = window.prompt(t('passkeys.renamePrompt'), p.name);
       if (next === null) return;
       clearAlert(alert);
       const answer = await call('POST', '/api/passkeys/rename', { id: p.id, name: next });
@@ -198,7 +205,7 @@ export function passkeysSection(): HTMLElement | null {
       await refresh();
     });
     remove.addEventListener('click', async () => {
-      if (!window.confirm(`Remove the passkey "${p.name}"? You can no longer sign in with it.`)) return;
+      if (!window.confirm(t('passkeys.removeConfirm', { name: p.name }))) return;
       clearAlert(alert);
       const answer = await call('POST', '/api/passkeys/remove', { id: p.id });
       if (answer.code !== 'passkey_removed') return problem(answer);
@@ -208,7 +215,7 @@ export function passkeysSection(): HTMLElement | null {
       'li',
       { class: 'passkey', 'data-passkey': p.id },
       h('strong', { class: 'passkey-name' }, p.name),
-      h('span', { class: 'passkey-dates' }, `Added ${when(p.createdAt)} · last used ${when(p.lastUsedAt)}`),
+      h('span', { class: 'passkey-dates' }, t('passkeys.dates', { added: when(p.createdAt), used: when(p.lastUsedAt) })),
       h('span', { class: 'passkey-actions' }, rename, remove),
     );
   };
@@ -216,8 +223,8 @@ export function passkeysSection(): HTMLElement | null {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     clearAlert(alert);
-    const chosen = name.input.value.trim() === '' ? 'Passkey' : name.input.value.trim();
-    busy(add, true, 'Waiting for your passkey…');
+    const chosen = name.input.value.trim() === '' ? t('passkeys.defaultName') : name.input.value.trim();
+    busy(add, true, t('passkeys.waiting'));
     try {
       const options = await call('POST', '/api/passkeys/registration/options', {});
       if (options.code !== 'passkey_options') problem(options);
@@ -226,7 +233,7 @@ export function passkeysSection(): HTMLElement | null {
         try {
           response = await startRegistration({ optionsJSON: options.body.options as PublicKeyCredentialCreationOptionsJSON });
         } catch (e) {
-          if (!cancelled(e)) showAlert(alert, 'This browser could not create a passkey here.');
+          if (!cancelled(e)) showAlert(alert, t('passkeys.cannotCreate'));
         }
         if (response !== null) {
           const answer = await call('POST', '/api/passkeys/registration', { name: chosen, response });
@@ -238,12 +245,12 @@ export function passkeysSection(): HTMLElement | null {
       }
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
-      showAlert(alert, UNREACHABLE);
+      showAlert(alert, unreachable());
     }
-    busy(add, false, 'Add a passkey');
+    busy(add, false, t('passkeys.add'));
   });
 
-  void refresh().catch(() => showAlert(alert, UNREACHABLE));
+  void refresh().catch(() => showAlert(alert, unreachable()));
   return section;
 }
 
@@ -288,7 +295,7 @@ function secondFactorChoice(alert: HTMLElement): { wrapper: HTMLElement; show: (
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
       box.checked = !wanted;
-      showAlert(alert, UNREACHABLE);
+      showAlert(alert, unreachable());
     }
     box.disabled = false;
   });
@@ -319,7 +326,7 @@ export function passkeyOnlyStepPage(ctx: PageContext): void {
   render(
     ctx,
     PASSKEY_TEXT.stepHeading,
-    h('p', { class: 'lead' }, PASSKEY_TEXT.stepLead(who)),
+    h('p', { class: 'lead' }, stepLead(who)),
     button,
     alert,
     actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, PASSKEY_TEXT.otherAccount)),

@@ -6,41 +6,42 @@
 import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from './dom';
-import { commonProblem, UNREACHABLE } from './messages';
+import { messageTable } from './i18n';
+import { commonProblem, unreachable } from './messages';
 import type { PageContext } from './page';
 
-/** Every text this section shows, in one place (the message catalogs take them from here). */
-export const TOTP_ENROLMENT_TEXT = {
-  heading: 'Two-step code (TOTP)',
-  intro: 'After your password, sign-ins ask for a six-digit code from an authenticator app on your phone.',
-  none: 'You have not set up a two-step code.',
-  setUp: 'Set up a two-step code',
-  starting: 'Preparing…',
-  scan: 'Scan this QR code with your authenticator app, or type the key below into it.',
-  qrLabel: 'QR code for your authenticator app',
-  keyLabel: 'Key',
-  codeLabel: 'Code from your app',
-  passwordLabel: 'Your password',
-  passwordHint: 'Asked again so that nobody who finds this browser signed in can set a code only they have.',
-  wrongPassword: 'That password is not right.',
-  passwordMissing: 'Enter your password.',
-  confirm: 'Confirm and turn on',
-  confirming: 'Checking…',
-  cancel: 'Cancel',
-  enrolled: 'Sign-ins ask for a code from the authenticator app you set up.',
-  removeCodeLabel: 'Current code from your app',
-  remove: 'Remove the two-step code',
-  removing: 'Removing…',
-  administrator: 'Your two-step code is set by your administrator. Ask them to change it.',
-  turnedOn: 'Two-step code turned on. Your other sessions were signed out.',
-  turnedOff: 'Two-step code removed. Your other sessions were signed out.',
-  wrongCode: 'That code is not right. Check the time on your phone and try again.',
-  codeFormat: 'Enter the six digits your app shows.',
-  expired: 'The set-up took too long. Start again.',
-  alreadyOn: 'A two-step code is already set up. Reload the page.',
-  notOn: 'There is no two-step code to remove. Reload the page.',
-  sessionEnded: 'Your session ended. Log in again.',
-} as const;
+/** Every text this section shows, by its key in the message catalogs (ui/locales), read in the page's language when used. */
+export const TOTP_ENROLMENT_TEXT = messageTable({
+  heading: 'totpSetup.heading',
+  intro: 'totpSetup.intro',
+  none: 'totpSetup.none',
+  setUp: 'totpSetup.setUp',
+  starting: 'totpSetup.starting',
+  scan: 'totpSetup.scan',
+  qrLabel: 'totpSetup.qrLabel',
+  keyLabel: 'totpSetup.keyLabel',
+  codeLabel: 'totpSetup.codeLabel',
+  passwordLabel: 'totpSetup.passwordLabel',
+  passwordHint: 'totpSetup.passwordHint',
+  wrongPassword: 'totpSetup.wrongPassword',
+  passwordMissing: 'totpSetup.passwordMissing',
+  confirm: 'totpSetup.confirm',
+  confirming: 'totpSetup.confirming',
+  cancel: 'totpSetup.cancel',
+  enrolled: 'totpSetup.enrolled',
+  removeCodeLabel: 'totpSetup.removeCodeLabel',
+  remove: 'totpSetup.remove',
+  removing: 'totpSetup.removing',
+  administrator: 'totpSetup.administrator',
+  turnedOn: 'totpSetup.turnedOn',
+  turnedOff: 'totpSetup.turnedOff',
+  wrongCode: 'totpSetup.wrongCode',
+  codeFormat: 'totpSetup.codeFormat',
+  expired: 'totpSetup.expired',
+  alreadyOn: 'totpSetup.alreadyOn',
+  notOn: 'totpSetup.notOn',
+  sessionEnded: 'totpSetup.sessionEnded',
+});
 
 const T = TOTP_ENROLMENT_TEXT;
 const SVG = 'http://www.w3.org/2000/svg';
@@ -108,7 +109,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
   after.after(section);
 
   const fail = (answer: Answer<string> | null, input?: HTMLInputElement): void => {
-    showAlert(alert, answer === null ? UNREACHABLE : problemText(answer));
+    showAlert(alert, answer === null ? unreachable() : problemText(answer));
     if (input !== undefined) {
       markInvalid([input], true, 'totp-alert');
       input.focus();

@@ -2,11 +2,26 @@
  * What `/api/app` reports; global for all users. The login UI (ui/src) imports this type too, so
  * the file stays free of imports: it must type-check under the UI's compiler settings as well.
  */
+/** Where the accounts' passwords live, for the default forgot-password text. */
+export interface ForgotPasswordStores {
+  readonly users: boolean;
+  readonly usersFile: boolean;
+  readonly ldap: boolean;
+  /** The OAuth providers' names, as their buttons show them. */
+  readonly providers: readonly string[];
+}
+
 export interface AppContext {
   readonly title: string;
   readonly genericName: string;
   readonly domain: string;
   readonly forgotPasswordMessage: string;
+  /**
+   * When FORGOT_PASSWORD_MESSAGE is unset: the facts the default text is made of, so the UI can say
+   * it in the visitor's language (`forgotPasswordMessage` is that text in English). null when the
+   * operator wrote the message: it is shown as written.
+   */
+  readonly forgotPasswordStores: ForgotPasswordStores | null;
   readonly oauthAutoRedirect: string;
   readonly disableContinue: boolean;
   /** PASSKEYS: whether the pages offer passkey sign-in and the account page lists passkeys. */
@@ -25,4 +40,8 @@ export interface AppContext {
    * gateway tells nobody where its forward-auth listener is.
    */
   readonly demo: { readonly forwardAuth: string } | null;
+  /** UI_LANGUAGE: the one language every page is shown in, whatever the browser prefers; '' lets the visitor's browser (and menu) choose. */
+  readonly language: string;
+  /** UI_LANGUAGES: the languages the menu offers (the first is the default for a browser wanting none of them); empty for every language the UI has. */
+  readonly languages: readonly string[];
 }

@@ -32,6 +32,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
 };
 
 interface Asset {

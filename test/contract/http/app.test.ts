@@ -15,6 +15,7 @@ describe('GET /api/app', () => {
         genericName: 'Generic',
         domain: 'example.test',
         forgotPasswordMessage: expect.stringContaining('USERS'),
+        forgotPasswordStores: { users: true, usersFile: false, ldap: false, providers: [] },
         oauthAutoRedirect: 'none',
         disableContinue: false,
         passkeys: true,
@@ -22,7 +23,19 @@ describe('GET /api/app', () => {
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',
         demo: null,
+        language: '',
+        languages: [],
       });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('reports UI_LANGUAGE and UI_LANGUAGES as the catalog tags the UI uses, whatever case they were written in', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('pw')}`, UI_LANGUAGE: 'EN', UI_LANGUAGES: 'en' });
+    try {
+      const body = await expectEnvelope(await fetch(`${gw.url}/api/app`), 200);
+      expect(body).toMatchObject({ language: 'en', languages: ['en'] });
     } finally {
       await gw.close();
     }
@@ -43,6 +56,8 @@ describe('GET /api/app', () => {
         title: 'Corp SSO',
         genericName: 'Keycloak',
         forgotPasswordMessage: 'Call the help desk',
+        // Written by the operator: shown as written, in every language.
+        forgotPasswordStores: null,
         disableContinue: true,
         domain: 'corp.example.test',
       });

@@ -69,7 +69,13 @@ export interface Stack {
   readonly browser: Browser;
   readonly dir: string;
   /** A fresh browser context (its own cookies) and page; `problems` collects console errors and page errors. */
-  newPage(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  newPage(options?: {
+    colorScheme?: 'light' | 'dark';
+    width?: number;
+    height?: number;
+    /** The browser's language (`navigator.languages`, `Accept-Language`); en-US unless given. */
+    locale?: string;
+  }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
   stop(): Promise<void>;
 }
 
@@ -211,7 +217,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           colorScheme: opts.colorScheme ?? 'light',
           viewport: { width: opts.width ?? 1024, height: opts.height ?? 720 },
           deviceScaleFactor: 1,
-          locale: 'en-US',
+          locale: opts.locale ?? 'en-US',
         });
         const page = await context.newPage();
         const problems: string[] = [];

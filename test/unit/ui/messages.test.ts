@@ -1,5 +1,8 @@
+import type { ForgotPasswordStores } from '../../../src/adapters/http/app-context';
+import { defaultForgotPasswordMessage } from '../../../src/composition/config';
 import type { Answer } from '../../../ui/src/answer';
-import { commonProblem } from '../../../ui/src/messages';
+import { useCatalog } from '../../../ui/src/i18n';
+import { commonProblem, defaultForgotPasswordText } from '../../../ui/src/messages';
 
 const answerOf = (fields: Partial<Answer<string>>): Answer<string> => ({ status: 500, code: '', message: '', body: {}, retryAfter: null, ...fields });
 
@@ -19,5 +22,42 @@ describe('commonProblem', () => {
   test('decides on the code, not the status', () => {
     expect(commonProblem(answerOf({ status: 503, code: 'store_unavailable' }))).toContain('unavailable right now');
     expect(commonProblem(answerOf({ status: 503, code: 'not_ready', message: 'Not ready' }))).toBe('Something went wrong: Not ready');
+  });
+});
+
+describe('defaultForgotPasswordText', () => {
+  const stores = (over: Partial<ForgotPasswordStores>): ForgotPasswordStores => ({ users: false, usersFile: false, ldap: false, providers: [], ...over });
+
+  test.each([
+    ['USERS only', stores({ users: true })],
+    ['USERS and the users file', stores({ users: true, usersFile: true })],
+    ['LDAP and two providers', stores({ ldap: true, providers: ['GitHub', 'Pocket ID'] })],
+    ['every store', stores({ users: true, usersFile: true, ldap: true, providers: ['Google'] })],
+    ['nothing named', stores({})],
+  ])("in English is the gateway's own default text (%s)", (_name, s) => {
+    expect(defaultForgotPasswordText(s)).toBe(defaultForgotPasswordMessage(s));
+  });
+
+  test("is said in the page's language", () => {
+    useCatalog('de', {
+      'forgot.local': 'Konten werden von der Administration in {stores} eingerichtet.',
+      'forgot.storeUsers': 'der Umgebungsvariablen USERS',
+      'forgot.storeFile': 'der Benutzerdatei des Gateways',
+    });
+    expect(defaultForgotPasswordText(stores({ users: true, usersFile: true }))).toBe(
+      'Konten werden von der Administration in der Umgebungsvariablen USERS und der Benutzerdatei des Gateways eingerichtet.',
+    );
+    useCatalog('en', {});
+  });
+});
+
+describe('commonProblem in another language', () => {
+  afterEach(() => useCatalog('en', {}));
+
+  test("tells the lock's wait the way the language says it", () => {
+    useCatalog('ja', { 'problem.account_locked': 'ログインの失敗が多すぎます。{wait}にもう一度お試しください。' });
+    expect(commonProblem(answerOf({ status: 429, code: 'account_locked', retryAfter: 300 }))).toBe(
+      'ログインの失敗が多すぎます。5 分後にもう一度お試しください。',
+    );
   });
 });

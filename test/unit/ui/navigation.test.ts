@@ -2,7 +2,6 @@ import {
   autoRedirectProvider,
   checkTarget,
   isProviderReturn,
-  formatWait,
   oauthProviders,
   providerLabel,
   reasonText,
@@ -50,18 +49,6 @@ describe('withRedirect', () => {
     expect(withRedirect('/totp', 'https://a.example.com/x?y=1&z=2')).toBe('/totp?redirect_uri=https%3A%2F%2Fa.example.com%2Fx%3Fy%3D1%26z%3D2');
     expect(withRedirect('/totp', null)).toBe('/totp');
     expect(withRedirect('/totp', '')).toBe('/totp');
-  });
-});
-
-describe('formatWait', () => {
-  test('rounds up to seconds, minutes or hours so the wait is never understated', () => {
-    expect(formatWait(1)).toBe('1 second');
-    expect(formatWait(42)).toBe('42 seconds');
-    expect(formatWait(60)).toBe('1 minute');
-    expect(formatWait(61)).toBe('2 minutes');
-    expect(formatWait(300)).toBe('5 minutes');
-    expect(formatWait(3600)).toBe('1 hour');
-    expect(formatWait(7201)).toBe('3 hours');
   });
 });
 

@@ -1,7 +1,8 @@
 import { caddyFirstApp, FIRST_APP, nginxFirstApp, PROXIES_DOC } from '../../../src/adapters/http/first-app';
 import { api, UnreachableError } from '../api';
 import { alertArea, busy, h, showAlert } from '../dom';
-import { UNREACHABLE } from '../messages';
+import { listOf, locale, t, tx, type MessageKey } from '../i18n';
+import { commonProblem, unreachable } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
 import { mountPasskeys } from '../passkeys';
@@ -15,25 +16,23 @@ import { mountTotpEnrolment } from '../totp-enrolment';
 function firstAppSteps(forwardAuth: string): HTMLElement {
   const snippet = (id: string, label: string, text: string): HTMLElement[] => [
     h('h3', { id: `${id}-label` }, label),
-    h('pre', { class: 'snippet', id, tabindex: '0', 'aria-labelledby': `${id}-label` }, h('code', {}, text)),
+    h('pre', { class: 'snippet', id, tabindex: '0', dir: 'ltr', 'aria-labelledby': `${id}-label` }, h('code', {}, text)),
   ];
   return h(
     'section',
     { class: 'next-steps', 'aria-labelledby': 'next-steps-heading' },
-    h('h2', { id: 'next-steps-heading' }, 'Next: protect your first app'),
+    h('h2', { id: 'next-steps-heading' }, t('account.nextHeading')),
     h(
       'p',
       {},
-      'Say your app runs on ',
-      h('code', {}, FIRST_APP.upstream),
-      '. Put one of these proxies in front of it, open ',
-      h('code', {}, FIRST_APP.url),
-      ' and this login lets you in. The full examples, with HTTPS, are explained in ',
-      h('code', {}, PROXIES_DOC),
-      ' of Portcullis.',
+      ...tx('account.nextText', {
+        upstream: h('code', { dir: 'ltr' }, FIRST_APP.upstream),
+        url: h('code', { dir: 'ltr' }, FIRST_APP.url),
+        doc: h('code', { dir: 'ltr' }, PROXIES_DOC),
+      }),
     ),
-    ...snippet('nginx-snippet', 'nginx (in the http block)', nginxFirstApp(forwardAuth)),
-    ...snippet('caddy-snippet', 'Caddy (a Caddyfile)', caddyFirstApp(forwardAuth)),
+    ...snippet('nginx-snippet', t('account.nextNginx'), nginxFirstApp(forwardAuth)),
+    ...snippet('caddy-snippet', t('account.nextCaddy'), caddyFirstApp(forwardAuth)),
   );
 }
 
@@ -53,22 +52,23 @@ interface AccountView {
   readonly sessions: readonly SessionView[];
 }
 
-const METHOD_LABELS: Readonly<Record<string, string>> = { password: 'Password', totp: 'Password and TOTP code', basic: 'HTTP Basic' };
+const METHOD_LABELS: Readonly<Record<string, MessageKey>> = { password: 'account.method.password', totp: 'account.method.totp', basic: 'account.method.basic' };
 
 /** How a person logged in, as words: the password methods by name, OAuth providers by their label. */
 function methodLabel(method: string, ctx: PageContext): string {
-  return METHOD_LABELS[method] ?? providerLabel(method, ctx.app.genericName, ctx.app.providers);
+  const key = Object.prototype.hasOwnProperty.call(METHOD_LABELS, method) ? METHOD_LABELS[method] : undefined;
+  return key !== undefined ? t(key) : providerLabel(method, ctx.app.genericName, ctx.app.providers);
 }
 
-/** A time as the person's browser writes dates; '' for what cannot be read. */
+/** A time as the page's language writes dates; '' for what cannot be read. */
 function when(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function deviceName(s: SessionView): string {
-  const browser = s.browser !== '' ? s.browser : 'Unknown browser';
-  return s.platform !== '' ? `${browser} on ${s.platform}` : browser;
+  const browser = s.browser !== '' ? s.browser : t('account.unknownBrowser');
+  return s.platform !== '' ? t('account.device', { browser, platform: s.platform }) : browser;
 }
 
 /**
@@ -79,16 +79,16 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   if (!ctx.user.isLoggedIn) return replaceWith('/login');
   const alert = alertArea('account-alert');
   const status = h('p', { id: 'account-status', class: 'status', role: 'status', 'aria-live': 'polite' });
-  const logout = h('button', { type: 'button', class: 'primary' }, 'Log out');
+  const logout = h('button', { type: 'button', class: 'primary' }, t('account.logout'));
   logout.addEventListener('click', async () => {
-    busy(logout, true, 'Logging out…');
+    busy(logout, true, t('account.loggingOut'));
     try {
       await api.logout();
       goTo('/login');
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
-      showAlert(alert, UNREACHABLE);
-      busy(logout, false, 'Log out');
+      showAlert(alert, unreachable());
+      busy(logout, false, t('account.logout'));
     }
   });
 
@@ -104,28 +104,28 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   const display = user.name !== '' ? user.name : user.username;
   const groups = view?.user.groups ?? [];
   const current = view?.sessions.find((s) => s.current);
-  const sessionsHeading = h('h2', { id: 'sessions-heading', tabindex: '-1' }, 'Where you are signed in');
+  const sessionsHeading = h('h2', { id: 'sessions-heading', tabindex: '-1' }, t('account.sessionsHeading'));
   const list = h('ul', { class: 'sessions', 'aria-labelledby': 'sessions-heading' });
-  const others = h('button', { type: 'button', class: 'secondary', id: 'sign-out-others' }, 'Sign out everywhere else');
-  const everywhere = h('button', { type: 'button', class: 'secondary', id: 'sign-out-everywhere' }, 'Sign out everywhere');
+  const others = h('button', { type: 'button', class: 'secondary', id: 'sign-out-others' }, t('account.signOutOthers'));
+  const everywhere = h('button', { type: 'button', class: 'secondary', id: 'sign-out-everywhere' }, t('account.signOutEverywhere'));
 
   /** Runs one revocation, then shows the new list (or the login page when this session ended). */
   const revoke = async (button: HTMLButtonElement, label: string, target: { id: string } | { scope: 'others' | 'all' }): Promise<void> => {
-    busy(button, true, 'Signing out…');
+    busy(button, true, t('account.signingOut'));
     try {
       const answer = await api.revokeSessions(target);
       if (answer.code === 'sessions_revoked') {
         if (answer.body.endedCurrent === true) return goTo('/login');
-        status.textContent = answer.message;
+        status.textContent = t('account.signedOut', { count: typeof answer.body.revoked === 'number' ? answer.body.revoked : 0 });
         await refresh();
         sessionsHeading.focus();
         return;
       }
       if (answer.code === 'session_required') return goTo('/login');
-      showAlert(alert, answer.message !== '' ? answer.message : UNREACHABLE);
+      showAlert(alert, answer.code === 'session_not_found' ? t('account.session_not_found') : commonProblem(answer));
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
-      showAlert(alert, UNREACHABLE);
+      showAlert(alert, unreachable());
     }
     busy(button, false, label);
   };
@@ -134,22 +134,22 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     list.replaceChildren(
       ...sessions.map((s) => {
         const nameId = `session-${s.id}-name`;
-        const button = h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId }, 'Sign out');
-        button.addEventListener('click', () => void revoke(button, 'Sign out', { id: s.id }));
+        const button = h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId }, t('account.signOut'));
+        button.addEventListener('click', () => void revoke(button, t('account.signOut'), { id: s.id }));
         return h(
           'li',
           { class: s.current ? 'session current' : 'session', 'data-session': s.id },
-          h('h3', { id: nameId }, deviceName(s), s.current && h('span', { class: 'badge' }, ' (this session)')),
+          h('h3', { id: nameId }, deviceName(s), s.current && ' ', s.current && h('span', { class: 'badge' }, t('account.thisSession'))),
           h(
             'dl',
             { class: 'session-facts' },
-            h('dt', {}, 'Signed in with'),
+            h('dt', {}, t('account.signedInWith')),
             h('dd', {}, methodLabel(s.method, ctx)),
-            s.address !== '' && h('dt', {}, 'Address'),
-            s.address !== '' && h('dd', {}, s.address),
-            h('dt', {}, 'Started'),
+            s.address !== '' && h('dt', {}, t('account.address')),
+            s.address !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, s.address)),
+            h('dt', {}, t('account.started')),
             h('dd', {}, when(s.startedAt)),
-            h('dt', {}, 'Last seen'),
+            h('dt', {}, t('account.lastSeen')),
             h('dd', {}, when(s.lastSeenAt)),
           ),
           button,
@@ -163,26 +163,26 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     if (answer.code === 'session_required') return goTo('/login');
     if (answer.code === 'ok') fill((answer.body as unknown as AccountView).sessions);
   };
-  others.addEventListener('click', () => void revoke(others, 'Sign out everywhere else', { scope: 'others' }));
-  everywhere.addEventListener('click', () => void revoke(everywhere, 'Sign out everywhere', { scope: 'all' }));
+  others.addEventListener('click', () => void revoke(others, t('account.signOutOthers'), { scope: 'others' }));
+  everywhere.addEventListener('click', () => void revoke(everywhere, t('account.signOutEverywhere'), { scope: 'all' }));
 
   // MOUNT POINT (issue 16, passkeys): an empty, hidden section that ui/src/passkeys.ts fills.
   const passkeys = h('section', { id: 'passkeys-section', class: 'account-section', 'aria-labelledby': 'passkeys-heading', hidden: true });
 
   render(
     ctx,
-    'Your account',
-    h('p', { class: 'lead' }, 'You are logged in as ', h('strong', { id: 'current-user' }, display), '.'),
+    t('account.heading'),
+    h('p', { class: 'lead' }, ...tx('account.lead', { user: h('strong', { id: 'current-user', dir: 'auto' }, display) })),
     h(
       'dl',
       { class: 'facts', id: 'who-you-are' },
-      h('dt', {}, 'Username'),
-      h('dd', {}, user.username),
-      user.email !== '' && h('dt', {}, 'E-mail'),
-      user.email !== '' && h('dd', {}, user.email),
-      groups.length > 0 && h('dt', {}, 'Groups'),
-      groups.length > 0 && h('dd', {}, groups.join(', ')),
-      current !== undefined && h('dt', {}, 'Logged in with'),
+      h('dt', {}, t('account.username')),
+      h('dd', {}, h('bdi', {}, user.username)),
+      user.email !== '' && h('dt', {}, t('account.email')),
+      user.email !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, user.email)),
+      groups.length > 0 && h('dt', {}, t('account.groups')),
+      groups.length > 0 && h('dd', {}, listOf(groups)),
+      current !== undefined && h('dt', {}, t('account.loggedInWith')),
       current !== undefined && h('dd', {}, methodLabel(current.method, ctx)),
     ),
     logout,

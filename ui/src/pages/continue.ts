@@ -1,13 +1,14 @@
 import { h } from '../dom';
+import { t, tx, type MessageKey } from '../i18n';
 import { checkTarget, isProviderReturn, withRedirect } from '../navigation';
 import { actions, render, replaceWith, type PageContext } from '../page';
 
 const REFUSALS = {
-  not_a_url: 'The address you were sent with is not a valid web address.',
-  bad_scheme: 'The address you were sent with is not an http or https address.',
-  credentials: 'The address you were sent with contains a user name or password.',
-  off_domain: 'The address you were sent with is outside the sites this login protects.',
-} as const;
+  not_a_url: 'continue.not_a_url',
+  bad_scheme: 'continue.bad_scheme',
+  credentials: 'continue.credentials',
+  off_domain: 'continue.off_domain',
+} as const satisfies Record<string, MessageKey>;
 
 /** `/continue`: where a finished login goes on to, after checking the target is ours to send people to. */
 export function continuePage(ctx: PageContext): void {
@@ -20,10 +21,10 @@ export function continuePage(ctx: PageContext): void {
   if (!target.ok) {
     render(
       ctx,
-      'Cannot continue',
-      h('p', {}, REFUSALS[target.reason], ' For your safety you are not sent there.'),
-      h('p', { class: 'target', translate: 'no' }, ctx.redirectUri),
-      actions(h('a', { href: '/account' }, 'Go to your account')),
+      t('continue.refusedHeading'),
+      h('p', {}, t(REFUSALS[target.reason]), ' ', t('continue.safety')),
+      h('p', { class: 'target', translate: 'no' }, h('bdi', { dir: 'ltr' }, ctx.redirectUri)),
+      actions(h('a', { href: '/account' }, t('continue.toAccount'))),
     );
     return;
   }
@@ -31,20 +32,20 @@ export function continuePage(ctx: PageContext): void {
   const href = target.url.toString();
   if (isProviderReturn(target.url, location.origin)) return replaceWith(href);
   if (ctx.app.disableContinue) {
-    render(ctx, 'Logged in', h('p', { class: 'lead' }, 'Taking you to ', h('strong', {}, target.url.host), '…'));
+    render(ctx, t('continue.loggedInHeading'), h('p', { class: 'lead' }, ...tx('continue.taking', { host: h('strong', { dir: 'ltr' }, target.url.host) })));
     return replaceWith(href);
   }
 
   const insecure = target.url.protocol === 'http:' && location.protocol === 'https:';
-  const go = h('a', { class: 'button primary', href, id: 'continue' }, 'Continue');
+  const go = h('a', { class: 'button primary', href, id: 'continue' }, t('continue.button'));
   render(
     ctx,
-    'You are logged in',
-    h('p', { class: 'lead' }, 'Continue to ', h('strong', {}, target.url.host), '?'),
-    h('p', { class: 'target', translate: 'no' }, href),
-    insecure && h('p', { class: 'warning' }, 'This address does not use HTTPS: what you send there is not encrypted.'),
+    t('continue.heading'),
+    h('p', { class: 'lead' }, ...tx('continue.question', { host: h('strong', { dir: 'ltr' }, target.url.host) })),
+    h('p', { class: 'target', translate: 'no' }, h('bdi', { dir: 'ltr' }, href)),
+    insecure && h('p', { class: 'warning' }, t('continue.insecure')),
     go,
-    actions(h('a', { href: '/account' }, 'Not you? Log out')),
+    actions(h('a', { href: '/account' }, t('continue.notYou'))),
   );
   go.focus();
 }

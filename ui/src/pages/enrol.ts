@@ -2,31 +2,34 @@ import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCre
 import { call as apiCall, UnreachableError } from '../api';
 import type { Answer } from '../answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from '../dom';
-import { commonProblem, UNREACHABLE } from '../messages';
+import { messageTable, t } from '../i18n';
+import { commonProblem, unreachable } from '../messages';
 import { actions, goTo, render, type PageContext } from '../page';
 
-/** Every text the enrolment page shows (issue 16), in one place for the translators. */
-export const ENROL_TEXT = {
-  heading: 'Set up your passkey',
-  lead: 'Your administrator invited you to sign in with a passkey: your fingerprint, face or device PIN, no password.',
-  greeting: (who: string) => `This link is for ${who}.`,
-  nameLabel: 'Name for this passkey',
-  namePlaceholder: 'e.g. Phone',
-  defaultName: 'Passkey',
-  create: 'Create my passkey',
-  waiting: 'Waiting for your passkey…',
-  retry: 'Try again',
-  noCode: 'This page needs the whole link your administrator gave you (with the part after #). Open that link again.',
-  invalidLink: 'This link cannot be used: it was used already, has expired or is incomplete. Ask your administrator for a new one.',
-  unsupported: 'This browser cannot create passkeys here. Open the link in an up-to-date browser on this device.',
-  cancelled: 'No passkey was created. Press "Try again" when you are ready.',
-  expired: 'That took too long and this link is now spent. Ask your administrator for a new one.',
-  rejected: 'The passkey could not be checked. Ask your administrator for a new link.',
-  duplicate: 'This passkey is registered already. Ask your administrator for a new link.',
-  tooMany: 'This account holds the most passkeys it may. Ask your administrator.',
-  badName: 'Give the passkey a name of 1 to 64 characters.',
-  signIn: 'Go to the login page',
-} as const;
+/** Every text the enrolment page shows (issue 16), by its key in the message catalogs (ui/locales), read in the page's language when used. */
+export const ENROL_TEXT = messageTable({
+  heading: 'enrol.heading',
+  lead: 'enrol.lead',
+  nameLabel: 'enrol.nameLabel',
+  namePlaceholder: 'enrol.namePlaceholder',
+  defaultName: 'passkeys.defaultName',
+  create: 'enrol.create',
+  waiting: 'passkeys.waiting',
+  retry: 'enrol.retry',
+  noCode: 'enrol.noCode',
+  invalidLink: 'enrol.invalidLink',
+  unsupported: 'enrol.unsupported',
+  cancelled: 'enrol.cancelled',
+  expired: 'enrol.expired',
+  rejected: 'enrol.rejected',
+  duplicate: 'enrol.duplicate',
+  tooMany: 'enrol.tooMany',
+  badName: 'passkeys.invalid_name',
+  signIn: 'notFound.toLogin',
+});
+
+/** Whom the link is for, when the gateway says. */
+const greetingFor = (who: string): string => t('enrol.greeting', { user: who });
 
 const call = (path: string, body: unknown): Promise<Answer<string>> => apiCall<string>('POST', path, body);
 
@@ -93,7 +96,7 @@ export function enrolPage(ctx: PageContext): void {
         options = started.body.options as PublicKeyCredentialCreationOptionsJSON;
         const who = typeof started.body.username === 'string' ? started.body.username : '';
         if (who !== '') {
-          greeting.textContent = ENROL_TEXT.greeting(who);
+          greeting.textContent = greetingFor(who);
           greeting.hidden = false;
         }
       }
@@ -114,7 +117,7 @@ export function enrolPage(ctx: PageContext): void {
       else return stop(problem(done));
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
-      showAlert(alert, UNREACHABLE);
+      showAlert(alert, unreachable());
     } finally {
       if (!spent) busy(submit, false, options === null ? ENROL_TEXT.create : ENROL_TEXT.retry);
     }

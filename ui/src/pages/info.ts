@@ -1,4 +1,6 @@
 import { h } from '../dom';
+import { t, tx } from '../i18n';
+import { defaultForgotPasswordText } from '../messages';
 import { reasonText, withRedirect } from '../navigation';
 import { actions, render, type PageContext } from '../page';
 
@@ -13,17 +15,16 @@ export function unauthorizedPage(ctx: PageContext): void {
   const username = param(ctx, 'username');
   const resource = param(ctx, 'resource');
   const reason = param(ctx, 'reason');
-  const text: (Node | string)[] = [];
-  if (username !== '') text.push('The account ', h('strong', {}, username), ' is not allowed to use ');
-  else text.push('You are not allowed to use ');
-  text.push(resource !== '' ? h('strong', {}, resource) : 'this application', '.');
+  const what = resource !== '' ? h('strong', { dir: 'auto' }, resource) : t('unauthorized.thisApp');
+  const text =
+    username !== '' ? tx('unauthorized.account', { user: h('strong', { dir: 'auto' }, username), resource: what }) : tx('unauthorized.you', { resource: what });
   render(
     ctx,
-    'Access denied',
+    t('unauthorized.heading'),
     h('p', { class: 'lead' }, ...text),
     reason !== '' && h('p', { class: 'reason' }, reasonText(reason)),
-    h('p', {}, 'Ask the administrator for access, or log in with another account.'),
-    actions(h('a', { href: ctx.user.isLoggedIn ? '/account' : '/login' }, 'Log in with another account')),
+    h('p', {}, t('unauthorized.ask')),
+    actions(h('a', { href: ctx.user.isLoggedIn ? '/account' : '/login' }, t('login.otherAccount'))),
   );
 }
 
@@ -32,10 +33,10 @@ export function errorPage(ctx: PageContext): void {
   const reason = param(ctx, 'reason');
   render(
     ctx,
-    'Something went wrong',
-    h('p', { class: 'lead' }, 'Your login could not be completed.'),
+    t('error.heading'),
+    h('p', { class: 'lead' }, t('error.lead')),
     reason !== '' && h('p', { class: 'reason' }, reasonText(reason)),
-    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Try again')),
+    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, t('error.tryAgain'))),
   );
 }
 
@@ -43,9 +44,13 @@ export function errorPage(ctx: PageContext): void {
 export function forgotPasswordPage(ctx: PageContext): void {
   render(
     ctx,
-    'Forgot your password?',
-    h('p', { class: 'message' }, ctx.app.forgotPasswordMessage),
-    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Back to login')),
+    t('forgot.heading'),
+    h(
+      'p',
+      { class: 'message', dir: 'auto' },
+      ctx.app.forgotPasswordStores ? defaultForgotPasswordText(ctx.app.forgotPasswordStores) : ctx.app.forgotPasswordMessage,
+    ),
+    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, t('forgot.back'))),
   );
 }
 
@@ -53,8 +58,8 @@ export function forgotPasswordPage(ctx: PageContext): void {
 export function notFoundPage(ctx: PageContext): void {
   render(
     ctx,
-    'Page not found',
-    h('p', { class: 'lead' }, 'There is no page at ', h('strong', { translate: 'no' }, location.pathname.slice(0, 200)), '.'),
-    actions(h('a', { href: '/login' }, 'Go to the login page')),
+    t('notFound.heading'),
+    h('p', { class: 'lead' }, ...tx('notFound.lead', { path: h('strong', { translate: 'no', dir: 'ltr' }, location.pathname.slice(0, 200)) })),
+    actions(h('a', { href: '/login' }, t('notFound.toLogin'))),
   );
 }

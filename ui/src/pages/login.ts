@@ -1,6 +1,7 @@
 import { api, UnreachableError } from '../api';
 import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '../dom';
-import { commonProblem, UNREACHABLE } from '../messages';
+import { t, tx } from '../i18n';
+import { commonProblem, unreachable } from '../messages';
 import { autoRedirectProvider, checkTarget, oauthProviders, providerLabel, showsPasswordForm, withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
 import { passkeyLoginButton, startPasskeyAutofill } from '../passkeys';
@@ -15,11 +16,9 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
       goTo(url);
       return '';
     }
-    return answer.code === 'account_locked' || answer.code === 'store_unavailable'
-      ? commonProblem(answer)
-      : `Could not start the ${label} login. Try again or use another way to log in.`;
+    return answer.code === 'account_locked' || answer.code === 'store_unavailable' ? commonProblem(answer) : t('login.providerFailed', { provider: label });
   } catch (e) {
-    if (e instanceof UnreachableError) return UNREACHABLE;
+    if (e instanceof UnreachableError) return unreachable();
     throw e;
   }
 }
@@ -28,11 +27,11 @@ async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
 const loginAgain = (ctx: PageContext): boolean => ctx.params.get('prompt') === 'login';
 
 function destinationLine(ctx: PageContext): HTMLElement | null {
-  if (loginAgain(ctx) && ctx.user.isLoggedIn) return h('p', { class: 'lead' }, 'The application asks you to log in again.');
+  if (loginAgain(ctx) && ctx.user.isLoggedIn) return h('p', { class: 'lead' }, t('login.again'));
   if (ctx.redirectUri === null) return null;
   const target = checkTarget(ctx.redirectUri, ctx.app.domain);
   if (!target.ok) return null;
-  return h('p', { class: 'lead' }, 'to continue to ', h('strong', {}, target.url.host));
+  return h('p', { class: 'lead' }, ...tx('login.continueTo', { host: h('strong', { dir: 'ltr' }, target.url.host) }));
 }
 
 function loginForm(ctx: PageContext, initialProblem: string): void {
@@ -49,7 +48,7 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
           const button = ev.currentTarget as HTMLButtonElement;
           const label = button.textContent ?? '';
           clearAlert(alert);
-          busy(button, true, 'Redirecting…');
+          busy(button, true, t('login.redirecting'));
           const problem = await startOAuth(ctx, provider);
           if (problem !== '') {
             busy(button, false, label);
@@ -57,14 +56,14 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
           }
         },
       },
-      `Continue with ${providerLabel(provider, ctx.app.genericName, ctx.app.providers)}`,
+      t('login.withProvider', { provider: providerLabel(provider, ctx.app.genericName, ctx.app.providers) }),
     ),
   );
 
   let form: HTMLFormElement | null = null;
   let firstInput: HTMLInputElement | null = null;
   if (showsPasswordForm(ctx.app.configuredProviders)) {
-    const email = field('email', 'Username or e-mail', {
+    const email = field('email', t('login.username'), {
       type: 'text',
       // `webauthn` lets the browser offer passkeys in this field's autofill (conditional mediation).
       autocomplete: ctx.app.passkeys ? 'username webauthn' : 'username',
@@ -72,8 +71,8 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       spellcheck: 'false',
       required: true,
     });
-    const password = field('password', 'Password', { type: 'password', autocomplete: 'current-password', required: true });
-    const submit = h('button', { type: 'submit', class: 'primary' }, 'Log in');
+    const password = field('password', t('login.password'), { type: 'password', autocomplete: 'current-password', required: true });
+    const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
     firstInput = email.input;
     form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, submit);
     form.addEventListener('submit', async (ev) => {
@@ -85,18 +84,11 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       const empty = [email.input, password.input].filter((i) => i.value === '' || (i === email.input && login === ''));
       if (empty.length > 0) {
         markInvalid(empty, true, alert.id);
-        showAlert(
-          alert,
-          empty.length === 2
-            ? 'Enter your username or e-mail and your password.'
-            : empty[0] === email.input
-              ? 'Enter your username or e-mail.'
-              : 'Enter your password.',
-        );
+        showAlert(alert, empty.length === 2 ? t('login.missingBoth') : empty[0] === email.input ? t('login.missingUsername') : t('login.missingPassword'));
         empty[0].focus();
         return;
       }
-      busy(submit, true, 'Logging in…');
+      busy(submit, true, t('login.submitting'));
       try {
         const answer = await api.login(login, secret);
         switch (answer.code) {
@@ -105,12 +97,12 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
             return;
           case 'invalid_credentials':
             markInvalid([email.input, password.input], true, alert.id);
-            showAlert(alert, 'Wrong username or password. Check both and try again.');
+            showAlert(alert, t('login.invalid_credentials'));
             password.input.value = '';
             password.input.focus();
             break;
           case 'invalid_fields':
-            showAlert(alert, 'Enter your username or e-mail and your password.');
+            showAlert(alert, t('login.missingBoth'));
             break;
           case 'account_locked':
           case 'store_unavailable':
@@ -124,9 +116,9 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
         }
       } catch (e) {
         if (!(e instanceof UnreachableError)) throw e;
-        showAlert(alert, UNREACHABLE);
+        showAlert(alert, unreachable());
       }
-      busy(submit, false, 'Log in');
+      busy(submit, false, t('login.submit'));
     });
   }
 
@@ -135,15 +127,15 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
   const passkey = ctx.app.passkeys && form !== null ? passkeyLoginButton(passkeyDone, passkeyProblem) : null;
   render(
     ctx,
-    'Log in',
+    t('login.heading'),
     destinationLine(ctx),
     buttons.length > 0 && h('div', { class: 'oauth-list' }, ...buttons),
-    buttons.length > 0 && form !== null && h('p', { class: 'divider' }, h('span', {}, 'or')),
+    buttons.length > 0 && form !== null && h('p', { class: 'divider' }, h('span', {}, t('login.or'))),
     form,
-    passkey !== null && h('p', { class: 'divider' }, h('span', {}, 'or')),
+    passkey !== null && h('p', { class: 'divider' }, h('span', {}, t('login.or'))),
     passkey,
     alert,
-    form !== null && actions(h('a', { href: withRedirect('/forgot-password', ctx.redirectUri) }, 'Forgot your password?')),
+    form !== null && actions(h('a', { href: withRedirect('/forgot-password', ctx.redirectUri) }, t('login.forgot'))),
   );
   if (initialProblem !== '') showAlert(alert, initialProblem);
   (firstInput ?? buttons[0])?.focus();
@@ -155,7 +147,11 @@ export async function loginPage(ctx: PageContext): Promise<void> {
   if (ctx.user.isLoggedIn && !loginAgain(ctx)) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
   if (auto !== null) {
-    render(ctx, 'Log in', h('p', { class: 'lead' }, `Taking you to ${providerLabel(auto, ctx.app.genericName, ctx.app.providers)} to log in…`));
+    render(
+      ctx,
+      t('login.heading'),
+      h('p', { class: 'lead' }, t('login.autoRedirect', { provider: providerLabel(auto, ctx.app.genericName, ctx.app.providers) })),
+    );
     const problem = await startOAuth(ctx, auto);
     if (problem === '') return;
     return loginForm(ctx, problem);

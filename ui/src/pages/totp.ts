@@ -1,6 +1,7 @@
 import { api, UnreachableError } from '../api';
 import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from '../dom';
-import { commonProblem, UNREACHABLE } from '../messages';
+import { t, tx } from '../i18n';
+import { commonProblem, unreachable } from '../messages';
 import { withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
 import { passkeyOnlyStep, passkeyOnlyStepPage, passkeySecondFactorButton } from '../passkeys';
@@ -12,7 +13,7 @@ export function totpPage(ctx: PageContext): void {
   if (passkeyOnlyStep(ctx)) return passkeyOnlyStepPage(ctx);
 
   const alert = alertArea('totp-alert');
-  const code = field('code', 'One-time code', {
+  const code = field('code', t('totp.code'), {
     type: 'text',
     inputmode: 'numeric',
     autocomplete: 'one-time-code',
@@ -20,7 +21,7 @@ export function totpPage(ctx: PageContext): void {
     spellcheck: 'false',
     required: true,
   });
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Verify');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('totp.submit'));
   const form = h('form', { novalidate: true }, code.wrapper, submit);
 
   const fail = (text: string, ...extra: (Node | string)[]): void => {
@@ -35,8 +36,8 @@ export function totpPage(ctx: PageContext): void {
     clearAlert(alert);
     markInvalid([code.input], false, alert.id);
     const value = code.input.value.replace(/[\s-]/g, '');
-    if (!/^\d{6,8}$/.test(value)) return fail('Enter the 6-digit code from your authenticator app.');
-    busy(submit, true, 'Verifying…');
+    if (!/^\d{6,8}$/.test(value)) return fail(t('totp.format'));
+    busy(submit, true, t('totp.submitting'));
     try {
       const answer = await api.totp(value);
       switch (answer.code) {
@@ -44,13 +45,13 @@ export function totpPage(ctx: PageContext): void {
           goTo(withRedirect('/continue', ctx.redirectUri));
           return;
         case 'totp_invalid':
-          fail('That code is not right. Wait for the next code in your app and try again.');
+          fail(t('totp.totp_invalid'));
           break;
         case 'not_pending':
-          fail('Your login timed out. ', h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Log in again'), '.');
+          fail('', ...tx('totp.not_pending', { link: h('a', { href: withRedirect('/login', ctx.redirectUri) }, t('totp.loginAgain')) }));
           break;
         case 'invalid_fields':
-          fail('Enter the 6-digit code from your authenticator app.');
+          fail(t('totp.format'));
           break;
         case 'account_locked':
         case 'store_unavailable':
@@ -64,9 +65,9 @@ export function totpPage(ctx: PageContext): void {
       }
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;
-      fail(UNREACHABLE);
+      fail(unreachable());
     }
-    busy(submit, false, 'Verify');
+    busy(submit, false, t('totp.submit'));
   });
 
   const passkey = ctx.app.passkeys
@@ -78,12 +79,12 @@ export function totpPage(ctx: PageContext): void {
   const who = ctx.user.name !== '' ? ctx.user.name : ctx.user.username;
   render(
     ctx,
-    'Enter your code',
-    h('p', { class: 'lead' }, 'Open your authenticator app and enter the current code', who !== '' ? ' for ' : '', who !== '' && h('strong', {}, who), '.'),
+    t('totp.heading'),
+    h('p', { class: 'lead' }, ...(who !== '' ? tx('totp.leadFor', { user: h('strong', {}, who) }) : [t('totp.lead')])),
     form,
     passkey,
     alert,
-    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, 'Log in with another account')),
+    actions(h('a', { href: withRedirect('/login', ctx.redirectUri) }, t('login.otherAccount'))),
   );
   code.input.focus();
 }
