@@ -90,8 +90,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['src/adapters/http/json-body.ts', 'src/adapters/http/routes.ts', 'src/adapters/http/user-agent.ts'],
-    // koa-body and the login DTOs load with the first request body, inside the HTTP adapter that owns them (ADR 0015).
+    files: ['src/adapters/http/json-body.ts', 'src/adapters/http/routes.ts', 'src/adapters/http/user-agent.ts', 'src/adapters/cli/cli.ts'],
+    // koa-body and the login DTOs load with the first request body, inside the HTTP adapter that owns them;
+    // the CLI's doctor, sessions and passkeys commands and its QR renderer with their command (ADR 0015).
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -1,6 +1,4 @@
 import { InMemorySessionIndex } from '../adapters/state/in-memory-session-index';
-import { PostgresSessionIndex } from '../adapters/state/postgres-session-index';
-import { RedisSessionIndex } from '../adapters/state/redis-session-index';
 import { SqliteSessionIndex } from '../adapters/state/sqlite-session-index';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -14,6 +12,7 @@ import type { TypedContainer } from './binding';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
+import { postgresState, redisState } from './state-adapters';
 
 /** How often the noted "last seen" times are written, in one batch each time. */
 const LAST_SEEN_FLUSH_MS = 15_000;
@@ -21,8 +20,8 @@ const LAST_SEEN_FLUSH_MS = 15_000;
 /** The session index where the other state lives. */
 export function sessionIndexOf(clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): SessionIndex {
   // Like the revocations it feeds: in PostgreSQL whenever it is configured, Redis or not.
-  if (pg.postgres !== null) return new PostgresSessionIndex(pg.postgres, clock);
-  if (redis.connection !== null) return new RedisSessionIndex(redis.connection, clock);
+  if (pg.postgres !== null) return new (postgresState().PostgresSessionIndex)(pg.postgres, clock);
+  if (redis.connection !== null) return new (redisState().RedisSessionIndex)(redis.connection, clock);
   return data.database === null ? new InMemorySessionIndex(clock) : new SqliteSessionIndex(data.database, clock);
 }
 

@@ -30,7 +30,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
         io.err(`Portcullis failed to start: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
         return 1;
       }),
-    optionsHelp: renderOptionsHelp(),
+    optionsHelp: renderOptionsHelp,
     // The probes' sockets (and node:tls with them) load only for `doctor`, not in every gateway.
     doctor: {
       transport: (options) =>

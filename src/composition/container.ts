@@ -8,24 +8,12 @@ import { OtplibTotpVerifier } from '../adapters/crypto/otplib-totp-verifier';
 import { InMemoryLoginAttempts } from '../adapters/state/in-memory-login-attempts';
 import { InMemoryRevokedSessions } from '../adapters/state/in-memory-revoked-sessions';
 import { InMemoryUsedTotpSteps } from '../adapters/state/in-memory-used-totp-steps';
-import { MetricsAuditLog, PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
-import { RedisConnection } from '../adapters/redis/redis-connection';
 import { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
-import { PostgresDatabase } from '../adapters/postgres/postgres-database';
-import { PostgresLoginAttempts } from '../adapters/state/postgres-login-attempts';
-import { PostgresRevokedSessions } from '../adapters/state/postgres-revoked-sessions';
-import { PostgresUsedOAuthFlows } from '../adapters/state/postgres-used-oauth-flows';
-import { PostgresUsedTotpSteps } from '../adapters/state/postgres-used-totp-steps';
 import { SqliteLoginAttempts } from '../adapters/state/sqlite-login-attempts';
 import { SqliteRevokedSessions } from '../adapters/state/sqlite-revoked-sessions';
 import { SqliteUsedOAuthFlows } from '../adapters/state/sqlite-used-oauth-flows';
 import { SqliteUsedTotpSteps } from '../adapters/state/sqlite-used-totp-steps';
-import { RedisLoginAttempts } from '../adapters/state/redis-login-attempts';
-import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
-import { RedisEnrolledTotpSecrets } from '../adapters/state/redis-enrolled-totp-secrets';
 import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-secrets';
-import { RedisUsedOAuthFlows } from '../adapters/state/redis-used-oauth-flows';
-import { RedisUsedTotpSteps } from '../adapters/state/redis-used-totp-steps';
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
 import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { PinoLogger } from '../adapters/system/pino-logger';
@@ -51,9 +39,6 @@ import { AesGcmOAuthFlowSealer } from '../adapters/crypto/aes-gcm-oauth-flow-sea
 import { NodeCryptoPkce } from '../adapters/crypto/node-crypto-pkce';
 import { InMemoryUsedOAuthFlows } from '../adapters/state/in-memory-used-oauth-flows';
 import { ConfiguredOAuthProviders } from '../adapters/providers/configured-oauth-providers';
-import { GenericOAuthProvider } from '../adapters/providers/generic-oauth-provider';
-import { GitHubOAuthProvider } from '../adapters/providers/github-oauth-provider';
-import { GoogleOAuthProvider } from '../adapters/providers/google-oauth-provider';
 import { StartOAuthUseCase } from '../application/use-cases/start-oauth';
 import { CompleteOAuthUseCase } from '../application/use-cases/complete-oauth';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
@@ -102,9 +87,23 @@ import { bindAccount } from './account';
 import { bindTotpEnrolment } from './totp-enrolment';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
+import { postgresState, redisState } from './state-adapters';
+import { lazyModule } from '../adapters/system/lazy-module';
 
 export type { Overrides, Wiring } from './binding';
 export type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
+
+/**
+ * The code of the OAuth provider adapters and of the Prometheus metrics loads with the feature,
+ * like simple-oauth2 and prom-client themselves (ADR 0015): a gateway without an OAuth provider or
+ * METRICS_PORT never carries it.
+ */
+const providerAdapters = lazyModule(() => ({
+  ...(require('../adapters/providers/github-oauth-provider') as typeof import('../adapters/providers/github-oauth-provider')),
+  ...(require('../adapters/providers/google-oauth-provider') as typeof import('../adapters/providers/google-oauth-provider')),
+  ...(require('../adapters/providers/generic-oauth-provider') as typeof import('../adapters/providers/generic-oauth-provider')),
+}));
+const prometheusMetrics = lazyModule(() => require('../adapters/metrics/prometheus-metrics') as typeof import('../adapters/metrics/prometheus-metrics'));
 
 /** The provider adapters the configuration turns on. */
 function oauthProvidersOf(config: Config): OAuthProviders {
@@ -113,13 +112,14 @@ function oauthProvidersOf(config: Config): OAuthProviders {
   const list: OAuthProvider[] = [];
   if (github)
     list.push(
-      new GitHubOAuthProvider(
+      new (providerAdapters().GitHubOAuthProvider)(
         { clientId: github.clientId, clientSecret: github.clientSecret, webUrl: github.url, apiUrl: github.apiUrl, timeoutMs, groups: github.groups },
         optionalModules.simpleOAuth2(),
       ),
     );
-  if (google) list.push(new GoogleOAuthProvider({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
-  for (const p of [...(generic ? [generic] : []), ...providers]) list.push(new GenericOAuthProvider({ ...p, timeoutMs }, optionalModules.simpleOAuth2()));
+  if (google) list.push(new (providerAdapters().GoogleOAuthProvider)({ ...google, timeoutMs }, optionalModules.simpleOAuth2()));
+  for (const p of [...(generic ? [generic] : []), ...providers])
+    list.push(new (providerAdapters().GenericOAuthProvider)({ ...p, timeoutMs }, optionalModules.simpleOAuth2()));
   return new ConfiguredOAuthProviders(list);
 }
 
@@ -158,7 +158,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.Redis,
     (logger: Logger): RedisHolder => ({
       connection:
-        config.redis === null ? null : new RedisConnection({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
+        config.redis === null
+          ? null
+          : new (redisState().RedisConnection)({ ioredis: optionalModules.ioredis(), target: config.redis, prefix: config.redisPrefix, logger }),
     }),
     [TOKENS.Logger],
   );
@@ -175,7 +177,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.Postgres,
     (logger: Logger, clock: Clock): PostgresHolder => ({
-      postgres: config.database === null ? null : new PostgresDatabase({ pg: optionalModules.pg(), target: config.database, logger, clock }),
+      postgres: config.database === null ? null : new (postgresState().PostgresDatabase)({ pg: optionalModules.pg(), target: config.database, logger, clock }),
     }),
     [TOKENS.Logger, TOKENS.Clock],
   );
@@ -185,7 +187,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       metrics:
         config.metricsPort === null
           ? null
-          : new PrometheusMetrics(optionalModules.promClient(), [
+          : new (prometheusMetrics().PrometheusMetrics)(optionalModules.promClient(), [
               ...(redis.connection === null ? [] : [redis.connection]),
               ...(data.database === null ? [] : [data.database]),
               ...(pg.postgres === null ? [] : [pg.postgres]),
@@ -197,7 +199,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.AuditLog,
     (logger: Logger, m: MetricsHolder): AuditLog => {
       const audit = new LoggerAuditLog(logger);
-      return m.metrics === null ? audit : new MetricsAuditLog(audit, m.metrics);
+      return m.metrics === null ? audit : new (prometheusMetrics().MetricsAuditLog)(audit, m.metrics);
     },
     [TOKENS.Logger, TOKENS.Metrics],
   );
@@ -209,9 +211,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       ...(redis.connection === null ? [] : [redis.connection]),
       ...(pg.postgres === null ? [] : [pg.postgres]),
       // A replica that has not loaded the shared revocations yet refuses cookies (503): not ready until it has.
-      ...(revoked instanceof RedisRevokedSessions || revoked instanceof PostgresRevokedSessions ? [revoked] : []),
+      ...((redis.connection !== null && revoked instanceof redisState().RedisRevokedSessions) ||
+      (pg.postgres !== null && revoked instanceof postgresState().PostgresRevokedSessions)
+        ? [revoked]
+        : []),
       // Nor the self-enrolled TOTP secrets: logins and HTTP Basic answer 503 until it has.
-      ...(enrolled instanceof RedisEnrolledTotpSecrets ? [enrolled] : []),
+      ...(redis.connection !== null && enrolled instanceof redisState().RedisEnrolledTotpSecrets ? [enrolled] : []),
     ],
     [TOKENS.Lifecycle, TOKENS.Redis, TOKENS.RevokedSessions, TOKENS.Postgres, TOKENS.EnrolledTotpSecrets],
   );
@@ -227,8 +232,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.UsedTotpSteps,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {
-      if (redis.connection !== null) return new RedisUsedTotpSteps(redis.connection, clock);
-      if (pg.postgres !== null) return new PostgresUsedTotpSteps(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisUsedTotpSteps)(redis.connection, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresUsedTotpSteps)(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedTotpSteps(clock) : new SqliteUsedTotpSteps(data.database, clock);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
@@ -236,8 +241,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.LoginAttempts,
     (redis: RedisHolder, data: DatabaseHolder, clock: Clock, pg: PostgresHolder): LoginAttempts => {
-      if (redis.connection !== null) return new RedisLoginAttempts(redis.connection);
-      if (pg.postgres !== null) return new PostgresLoginAttempts(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisLoginAttempts)(redis.connection);
+      if (pg.postgres !== null) return new (postgresState().PostgresLoginAttempts)(pg.postgres, clock);
       return data.database === null ? new InMemoryLoginAttempts() : new SqliteLoginAttempts(data.database, clock);
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Clock, TOKENS.Postgres],
@@ -247,10 +252,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     TOKENS.RevokedSessions,
     (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder, pg: PostgresHolder): RevokedSessions => {
       // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
-      if (pg.postgres !== null) return new PostgresRevokedSessions(pg.postgres, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresRevokedSessions)(pg.postgres, clock);
       if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
       // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
-      return new RedisRevokedSessions(redis.connection, clock, logger);
+      return new (redisState().RedisRevokedSessions)(redis.connection, clock, logger);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
   );
@@ -301,8 +306,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bind(
     TOKENS.UsedOAuthFlows,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedOAuthFlows => {
-      if (redis.connection !== null) return new RedisUsedOAuthFlows(redis.connection, clock);
-      if (pg.postgres !== null) return new PostgresUsedOAuthFlows(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisUsedOAuthFlows)(redis.connection, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresUsedOAuthFlows)(pg.postgres, clock);
       return data.database === null ? new InMemoryUsedOAuthFlows(clock) : new SqliteUsedOAuthFlows(data.database, clock);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],

@@ -14,7 +14,7 @@ import { generateSigningKeySet } from './oidc-keys';
 import { openSigningKeysAtStart } from './oidc-state';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
-import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { redisState } from './state-adapters';
 
 export interface Gateway {
   readonly config: Config;
@@ -170,7 +170,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     // Connected here, not by the constructor: a command before this would connect on demand.
     redis?.start();
     const revoked = container.get(TOKENS.RevokedSessions);
-    if (revoked instanceof RedisRevokedSessions) revoked.start();
+    if (redis !== null && revoked instanceof redisState().RedisRevokedSessions) revoked.start();
     if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
     // The users file watch (and any other watch a factory registered).
     resources.startAll();

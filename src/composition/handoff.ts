@@ -1,6 +1,4 @@
 import { InMemoryHandoffCodes } from '../adapters/state/in-memory-handoff-codes';
-import { PostgresHandoffCodes } from '../adapters/state/postgres-handoff-codes';
-import { RedisHandoffCodes } from '../adapters/state/redis-handoff-codes';
 import { SqliteHandoffCodes } from '../adapters/state/sqlite-handoff-codes';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -15,6 +13,7 @@ import type { Config } from './config';
 import { gatewayDomainsOf } from './cookie-domain';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
+import { postgresState, redisState } from './state-adapters';
 
 /**
  * Issue 17's bindings: the hand-off codes (in the store the other short-lived state uses: Redis,
@@ -29,8 +28,8 @@ export function bindHandoff(c: TypedContainer, config: Config): void {
   bind(
     TOKENS.HandoffCodes,
     (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): HandoffCodes => {
-      if (redis.connection !== null) return new RedisHandoffCodes(redis.connection, clock);
-      if (pg.postgres !== null) return new PostgresHandoffCodes(pg.postgres, clock);
+      if (redis.connection !== null) return new (redisState().RedisHandoffCodes)(redis.connection, clock);
+      if (pg.postgres !== null) return new (postgresState().PostgresHandoffCodes)(pg.postgres, clock);
       return data.database === null ? new InMemoryHandoffCodes(clock) : new SqliteHandoffCodes(data.database, clock);
     },
     [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],

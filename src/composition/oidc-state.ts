@@ -2,16 +2,13 @@ import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypt
 import { HmacOidcArtifacts } from '../adapters/crypto/hmac-oidc-artifacts';
 import { InMemoryOidcArtifacts } from '../adapters/state/in-memory-oidc-artifacts';
 import { InMemorySigningKeys } from '../adapters/state/in-memory-signing-keys';
-import { PostgresOidcArtifacts } from '../adapters/state/postgres-oidc-artifacts';
-import { PostgresSigningKeys } from '../adapters/state/postgres-signing-keys';
-import { RedisOidcArtifacts } from '../adapters/state/redis-oidc-artifacts';
-import { RedisSigningKeys } from '../adapters/state/redis-signing-keys';
 import { SqliteOidcArtifacts } from '../adapters/state/sqlite-oidc-artifacts';
 import { SqliteSigningKeys } from '../adapters/state/sqlite-signing-keys';
 import type { Clock } from '../application/ports/clock';
 import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
 import type { SigningKeys } from '../application/ports/signing-keys';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { postgresState, redisState } from './state-adapters';
 
 /** Where the OpenID Connect provider keeps its records and its signing key set. */
 export interface OidcState {
@@ -51,8 +48,14 @@ function storesOf({ clock, redis: r, database: d, postgres: p }: OidcStateDeps):
   const pg = p.postgres;
   const redis = r.connection;
   const sqlite = d.database;
-  if (pg !== null) return { store: 'postgres', artifacts: new PostgresOidcArtifacts(pg, clock), signingKeys: new PostgresSigningKeys(pg, clock) };
-  if (redis !== null) return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new RedisSigningKeys(redis) };
+  if (pg !== null) {
+    const { PostgresOidcArtifacts, PostgresSigningKeys } = postgresState();
+    return { store: 'postgres', artifacts: new PostgresOidcArtifacts(pg, clock), signingKeys: new PostgresSigningKeys(pg, clock) };
+  }
+  if (redis !== null) {
+    const { RedisOidcArtifacts, RedisSigningKeys } = redisState();
+    return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new RedisSigningKeys(redis) };
+  }
   if (sqlite !== null) return { store: 'sqlite', artifacts: new SqliteOidcArtifacts(sqlite, clock), signingKeys: new SqliteSigningKeys(sqlite, clock) };
   return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new InMemorySigningKeys() };
 }

@@ -2,11 +2,8 @@ import type Koa from 'koa';
 import { deriveKey } from '../adapters/crypto/key-derivation';
 import { Sha256SubjectIdentifiers } from '../adapters/crypto/sha256-subject-identifiers';
 import type { HttpSettings } from '../adapters/http/http-settings';
-import { ArtifactOidcAccounts } from '../adapters/oidc/artifact-oidc-accounts';
 import { assertionJwks } from '../adapters/oidc/assertion-jwks';
-import { ConfiguredOidcClients } from '../adapters/oidc/configured-oidc-clients';
-import { createOidcHttp, type OidcHttp } from '../adapters/oidc/oidc-provider-http';
-import { errorPage, PAGE_SECURITY_HEADERS } from '../adapters/oidc/oidc-pages';
+import type { OidcHttp } from '../adapters/oidc/oidc-provider-http';
 import type { Logger } from '../adapters/system/logger';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
 import type { AuditLog } from '../application/ports/audit-log';
@@ -18,8 +15,8 @@ import type { SigningKeys } from '../application/ports/signing-keys';
 import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
 import type { UserStore } from '../application/ports/user-store';
 import type { RequestAuthenticator } from '../application/services/request-authenticator';
-import { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
-import { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
+import type { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
+import type { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
 import type { LogoutUseCase } from '../application/use-cases/logout';
 import type { TypedContainer } from './binding';
 import type { Config } from './config';
@@ -27,6 +24,7 @@ import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { buildOidcState, type OidcState } from './oidc-state';
 import { loadSigningKeys, publicJwks } from './oidc-keys';
 import { optionalModules } from './optional-modules';
+import { lazyModule } from '../adapters/system/lazy-module';
 import { TOKENS } from './tokens';
 
 /**
@@ -36,6 +34,20 @@ import { TOKENS } from './tokens';
 export interface OidcHttpHolder {
   readonly oidc: OidcHttp | null;
 }
+
+/**
+ * The provider's own code (its HTTP face and pages, the client list, the accounts and the two use
+ * cases), loaded only when OIDC_CLIENTS_… configures a client, like oidc-provider itself (ADR 0015):
+ * without clients the gateway serves at most the assertion JWKS, which needs none of it.
+ */
+const providerCode = lazyModule(() => ({
+  ...(require('../adapters/oidc/oidc-provider-http') as typeof import('../adapters/oidc/oidc-provider-http')),
+  ...(require('../adapters/oidc/oidc-pages') as typeof import('../adapters/oidc/oidc-pages')),
+  ...(require('../adapters/oidc/configured-oidc-clients') as typeof import('../adapters/oidc/configured-oidc-clients')),
+  ...(require('../adapters/oidc/artifact-oidc-accounts') as typeof import('../adapters/oidc/artifact-oidc-accounts')),
+  ...(require('../application/use-cases/authorize-oidc-login') as typeof import('../application/use-cases/authorize-oidc-login')),
+  ...(require('../application/use-cases/find-oidc-account') as typeof import('../application/use-cases/find-oidc-account')),
+}));
 
 /**
  * The provider is built on its first request: its key set comes from the durable store
@@ -56,9 +68,9 @@ function lazyOidcHttp(build: () => Promise<OidcHttp>, logger: Logger): OidcHttp 
         const path = ctx.path;
         if (path !== '/.well-known/openid-configuration' && !path.startsWith('/oidc')) return next();
         ctx.status = 503;
-        ctx.set(PAGE_SECURITY_HEADERS);
+        ctx.set(providerCode().PAGE_SECURITY_HEADERS);
         ctx.type = 'html';
-        ctx.body = errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.');
+        ctx.body = providerCode().errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.');
         return;
       }
       return http.middleware(ctx, next);
@@ -80,35 +92,30 @@ export function bindOidc(c: TypedContainer, config: Config): void {
   const storageDeps = [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres] as const;
   bind(TOKENS.OidcArtifacts, (...d: Parameters<typeof storageOf>): OidcArtifacts => storageOf(...d).artifacts, [...storageDeps]);
   bind(TOKENS.SigningKeys, (...d: Parameters<typeof storageOf>): SigningKeys => storageOf(...d).signingKeys, [...storageDeps]);
-  bind(TOKENS.OidcClients, (): OidcClients => new ConfiguredOidcClients(config.oidc.clients));
+  bind(TOKENS.OidcClients, (): OidcClients => new (providerCode().ConfiguredOidcClients)(config.oidc.clients));
   bind(TOKENS.SubjectIdentifiers, (): SubjectIdentifiers => new Sha256SubjectIdentifiers());
-  bind(TOKENS.OidcAccounts, (artifacts: OidcArtifacts): OidcAccounts => new ArtifactOidcAccounts(artifacts), [TOKENS.OidcArtifacts]);
+  bind(TOKENS.OidcAccounts, (artifacts: OidcArtifacts): OidcAccounts => new (providerCode().ArtifactOidcAccounts)(artifacts), [TOKENS.OidcArtifacts]);
   bind(
     TOKENS.AuthorizeOidcLoginUseCase,
     (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog) =>
-      new AuthorizeOidcLoginUseCase(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
+      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
     [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog],
   );
-  bind(TOKENS.FindOidcAccountUseCase, (accounts: OidcAccounts, users: UserStore) => new FindOidcAccountUseCase(accounts, users), [
+  bind(TOKENS.FindOidcAccountUseCase, (accounts: OidcAccounts, users: UserStore) => new (providerCode().FindOidcAccountUseCase)(accounts, users), [
     TOKENS.OidcAccounts,
     TOKENS.UserStore,
   ]);
   bind(
     TOKENS.OidcHttp,
-    (
-      authorizeOidcLogin: AuthorizeOidcLoginUseCase,
-      findOidcAccount: FindOidcAccountUseCase,
-      logout: LogoutUseCase,
-      artifacts: OidcArtifacts,
-      signingKeys: SigningKeys,
-      clock: Clock,
-      http: HttpSettings,
-      rules: AccessRulesSource,
-    ): OidcHttpHolder => {
+    (artifacts: OidcArtifacts, signingKeys: SigningKeys, clock: Clock, http: HttpSettings, rules: AccessRulesSource): OidcHttpHolder => {
       if (config.oidc.clients.length === 0)
         return { oidc: assertionJwks(rules, async () => publicJwks(await loadSigningKeys(config.oidc.signingKeyPem, signingKeys)), http.logger) };
+      // Resolved here, with a client only: without one their code never loads (providerCode).
+      const authorizeOidcLogin: AuthorizeOidcLoginUseCase = c.get(TOKENS.AuthorizeOidcLoginUseCase);
+      const findOidcAccount: FindOidcAccountUseCase = c.get(TOKENS.FindOidcAccountUseCase);
+      const logout: LogoutUseCase = c.get(TOKENS.LogoutUseCase);
       const build = async (): Promise<OidcHttp> =>
-        createOidcHttp(
+        providerCode().createOidcHttp(
           optionalModules.oidcProvider(),
           { authorizeOidcLogin, findOidcAccount, logout },
           {
@@ -130,15 +137,6 @@ export function bindOidc(c: TypedContainer, config: Config): void {
         );
       return { oidc: lazyOidcHttp(build, http.logger) };
     },
-    [
-      TOKENS.AuthorizeOidcLoginUseCase,
-      TOKENS.FindOidcAccountUseCase,
-      TOKENS.LogoutUseCase,
-      TOKENS.OidcArtifacts,
-      TOKENS.SigningKeys,
-      TOKENS.Clock,
-      TOKENS.HttpSettings,
-      TOKENS.AccessRulesSource,
-    ],
+    [TOKENS.OidcArtifacts, TOKENS.SigningKeys, TOKENS.Clock, TOKENS.HttpSettings, TOKENS.AccessRulesSource],
   );
 }

@@ -4,10 +4,6 @@ import { HmacPasskeyEnrolmentLinks } from '../adapters/crypto/hmac-passkey-enrol
 import { InMemoryPasskeyCredentials } from '../adapters/state/in-memory-passkey-credentials';
 import { InMemoryPasskeyEnrolmentLinks } from '../adapters/state/in-memory-passkey-enrolment-links';
 import { InMemoryPasskeySecondFactorChoices } from '../adapters/state/in-memory-passkey-second-factor-choices';
-import { PostgresPasskeyEnrolmentLinks } from '../adapters/state/postgres-passkey-enrolment-links';
-import { PostgresPasskeySecondFactorChoices } from '../adapters/state/postgres-passkey-second-factor-choices';
-import { RedisPasskeyEnrolmentLinks } from '../adapters/state/redis-passkey-enrolment-links';
-import { RedisPasskeySecondFactorChoices } from '../adapters/state/redis-passkey-second-factor-choices';
 import { SqlitePasskeyEnrolmentLinks } from '../adapters/state/sqlite-passkey-enrolment-links';
 import { SqlitePasskeySecondFactorChoices } from '../adapters/state/sqlite-passkey-second-factor-choices';
 import type { Clock } from '../application/ports/clock';
@@ -18,8 +14,6 @@ import { PasskeySecondFactor } from '../application/services/passkey-second-fact
 import { ChoosePasskeySecondFactorUseCase } from '../application/use-cases/choose-passkey-second-factor';
 import { FinishPasskeyEnrolmentUseCase } from '../application/use-cases/finish-passkey-enrolment';
 import { StartPasskeyEnrolmentUseCase } from '../application/use-cases/start-passkey-enrolment';
-import { PostgresPasskeyCredentials } from '../adapters/state/postgres-passkey-credentials';
-import { RedisPasskeyCredentials } from '../adapters/state/redis-passkey-credentials';
 import { SqlitePasskeyCredentials } from '../adapters/state/sqlite-passkey-credentials';
 import { lazyModule } from '../adapters/system/lazy-module';
 import { SimpleWebAuthnPasskeyCeremonies } from '../adapters/webauthn/simplewebauthn-passkey-ceremonies';
@@ -35,6 +29,7 @@ import type { Config } from './config';
 import { protectedDomainOfAppUrl } from './cookie-domain';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { TOKENS } from './tokens';
+import { postgresState, redisState } from './state-adapters';
 
 // @simplewebauthn/server (and its CBOR and ASN.1 parsers) loads with the first passkey request, not at start-up.
 const simpleWebAuthn = lazyModule(() => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server'));
@@ -44,8 +39,8 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
   c.bind(
     TOKENS.PasskeyCredentials,
     (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyCredentials => {
-      if (redis.connection !== null) return new RedisPasskeyCredentials(redis.connection);
-      if (pg.postgres !== null) return new PostgresPasskeyCredentials(pg.postgres);
+      if (redis.connection !== null) return new (redisState().RedisPasskeyCredentials)(redis.connection);
+      if (pg.postgres !== null) return new (postgresState().PostgresPasskeyCredentials)(pg.postgres);
       return data.database === null ? new InMemoryPasskeyCredentials() : new SqlitePasskeyCredentials(data.database);
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
@@ -56,9 +51,9 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
     (config: Config, clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyEnrolmentLinks => {
       const store =
         redis.connection !== null
-          ? new RedisPasskeyEnrolmentLinks(redis.connection, clock)
+          ? new (redisState().RedisPasskeyEnrolmentLinks)(redis.connection, clock)
           : pg.postgres !== null
-            ? new PostgresPasskeyEnrolmentLinks(pg.postgres, clock)
+            ? new (postgresState().PostgresPasskeyEnrolmentLinks)(pg.postgres, clock)
             : data.database === null
               ? new InMemoryPasskeyEnrolmentLinks(clock)
               : new SqlitePasskeyEnrolmentLinks(data.database, clock);
@@ -69,8 +64,8 @@ export function bindPasskeyCredentials(c: TypedContainer): void {
   c.bind(
     TOKENS.PasskeySecondFactorChoices,
     (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeySecondFactorChoices => {
-      if (redis.connection !== null) return new RedisPasskeySecondFactorChoices(redis.connection);
-      if (pg.postgres !== null) return new PostgresPasskeySecondFactorChoices(pg.postgres);
+      if (redis.connection !== null) return new (redisState().RedisPasskeySecondFactorChoices)(redis.connection);
+      if (pg.postgres !== null) return new (postgresState().PostgresPasskeySecondFactorChoices)(pg.postgres);
       return data.database === null ? new InMemoryPasskeySecondFactorChoices() : new SqlitePasskeySecondFactorChoices(data.database);
     },
     [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],

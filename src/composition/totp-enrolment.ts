@@ -2,8 +2,6 @@ import type { TotpEnrolmentUseCases } from '../adapters/http/totp-enrolment-rout
 import { AesGcmTotpSecretSealer } from '../adapters/crypto/aes-gcm-totp-secret-sealer';
 import { OtplibTotpSecretIssuer } from '../adapters/crypto/otplib-totp-secret-issuer';
 import { InMemoryEnrolledTotpSecrets } from '../adapters/state/in-memory-enrolled-totp-secrets';
-import { PostgresEnrolledTotpSecrets } from '../adapters/state/postgres-enrolled-totp-secrets';
-import { RedisEnrolledTotpSecrets } from '../adapters/state/redis-enrolled-totp-secrets';
 import { SqliteEnrolledTotpSecrets } from '../adapters/state/sqlite-enrolled-totp-secrets';
 import type { Logger } from '../adapters/system/logger';
 import type { Clock } from '../application/ports/clock';
@@ -22,6 +20,7 @@ import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { optionalModules } from './optional-modules';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
+import { postgresState, redisState } from './state-adapters';
 
 /**
  * Self-enrolled TOTP (issue 16, ADR 0031): the secrets' store like the other durable state
@@ -35,9 +34,9 @@ export function bindTotpEnrolment(c: TypedContainer): void {
     (sealer: TotpSecretSealer, clock: Clock, logger: Logger, resources: Resources, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder) => {
       const now = () => clock.now();
       // Like the revocations, whose replication this mirrors: PostgreSQL whenever it is configured.
-      if (pg.postgres !== null) return new PostgresEnrolledTotpSecrets(pg.postgres, sealer, now);
+      if (pg.postgres !== null) return new (postgresState().PostgresEnrolledTotpSecrets)(pg.postgres, sealer, now);
       if (redis.connection !== null) {
-        const shared = new RedisEnrolledTotpSecrets(redis.connection, sealer, logger);
+        const shared = new (redisState().RedisEnrolledTotpSecrets)(redis.connection, sealer, logger);
         resources.onStart(() => shared.start());
         return shared;
       }

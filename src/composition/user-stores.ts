@@ -1,7 +1,6 @@
 import { CompositeUserStore } from '../adapters/users/composite-user-store';
 import { FileUserStore } from '../adapters/users/file-user-store';
 import { optionalModules } from './optional-modules';
-import { LdapUserStore } from '../adapters/users/ldap-user-store';
 import { StaticUserStore } from '../adapters/users/static-user-store';
 import { accountFromEntry } from '../adapters/users/users-list';
 import type { Logger } from '../adapters/system/logger';
@@ -33,6 +32,8 @@ export function buildUserStore(
     stores.push(file);
   }
   if (config.ldap !== null) {
+    // The LDAP store's own code loads with LDAP_ADDRESS, like ldapts (ADR 0015): a gateway without LDAP never carries it.
+    const { LdapUserStore } = require('../adapters/users/ldap-user-store') as typeof import('../adapters/users/ldap-user-store');
     const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger, optionalModules.ldapts());
     deps.resources.add(() => ldap.close());
     stores.push(ldap);

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
-import { pngQr, terminalQr, type QrCodeModule } from './qr-code';
-import { doctorCommand, type DoctorDeps } from './doctor/doctor-command';
-import { OIDC_KEYS_HELP, oidcKeysCommand, type SigningKeysAdmin } from './oidc-keys-command';
-import { sessionsCommand, type SessionsAdmin } from './sessions-command';
-import { passkeysCommand, type PasskeyEnrolmentAdmin } from './passkeys-command';
+import type { QrCodeModule } from './qr-code';
+import type { DoctorDeps } from './doctor/doctor-command';
+import type { SigningKeysAdmin } from './oidc-keys-command';
+import type { SessionsAdmin } from './sessions-command';
+import type { PasskeyEnrolmentAdmin } from './passkeys-command';
 
 export type { SessionsAdmin } from './sessions-command';
 export type { SigningKeysAdmin } from './oidc-keys-command';
@@ -39,7 +39,8 @@ export interface CliDeps {
   /** `restore <file>`: puts a backup in place (the gateway stopped). Like {@link backup}. */
   restore(file: string, dataDir: string | null): Promise<string>;
   /** The gateway's options by group, with defaults and meanings, as `serve --help` prints them. */
-  readonly optionsHelp: string;
+  /** The options table as `--help` prints it, rendered only when asked for. */
+  readonly optionsHelp: () => string;
   /** What `doctor` probes a live proxy with. */
   readonly doctor: DoctorDeps;
   /** `sessions list|revoke`: the gateway's store, opened from its settings (`dataDir` overrides DATA_DIR). Throws an Error for the operator. */
@@ -177,7 +178,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   if (command === 'serve') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {
-      io.out(serveHelp(deps.optionsHelp));
+      io.out(serveHelp(deps.optionsHelp()));
       return 0;
     }
     return deps.serve(args);
@@ -192,9 +193,12 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     }
     return deps.explain(args, write);
   }
-  if (command === 'doctor') return doctorCommand(argv.slice(1), io, deps.doctor);
-  if (command === 'sessions') return sessionsCommand(argv.slice(1), io, deps.sessions);
-  if (command === 'passkeys') return passkeysCommand(argv.slice(1), io, deps.passkeys);
+  // Each command's own modules load only when it is the command run: the gateway (`serve`, the
+  // default) never carries the doctor, the session and passkey tooling or the QR renderer (ADR 0015).
+  if (command === 'doctor')
+    return (require('./doctor/doctor-command') as typeof import('./doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
+  if (command === 'sessions') return (require('./sessions-command') as typeof import('./sessions-command')).sessionsCommand(argv.slice(1), io, deps.sessions);
+  if (command === 'passkeys') return (require('./passkeys-command') as typeof import('./passkeys-command')).passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
     if (args.includes('--help') || args.includes('-h')) {
@@ -211,7 +215,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
       throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
     }
   }
-  if (command === 'oidc' && sub === 'keys') return oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
+  if (command === 'oidc' && sub === 'keys') return oidcKeysCommand().oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
   if (command === 'oidc') return oidcCommand(argv.slice(1), io);
   if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
@@ -275,7 +279,7 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
   const [sub, action, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
     // `oidc --help` lists both families; `oidc client ... --help` only its own.
-    io.out(sub === 'client' ? COMMAND_HELP['oidc client'] : `${COMMAND_HELP['oidc client']}\n${OIDC_KEYS_HELP}`);
+    io.out(sub === 'client' ? COMMAND_HELP['oidc client'] : `${COMMAND_HELP['oidc client']}\n${oidcKeysCommand().OIDC_KEYS_HELP}`);
     return 0;
   }
   if (sub !== 'client' || action !== 'add')
@@ -436,14 +440,14 @@ async function totpEnroll(args: readonly string[], io: CliIo, deps: CliDeps): Pr
   const lines = [`TOTP secret for ${name}: ${secret}`, `otpauth URI: ${uri}`, ''];
   if (png !== null) {
     try {
-      await io.writeSecretFile(png, await pngQr(deps.qrcode(), uri), flags.has('--force'));
+      await io.writeSecretFile(png, await qrCodes().pngQr(deps.qrcode(), uri), flags.has('--force'));
     } catch (e) {
       const code = (e as { code?: unknown }).code;
       throw new CommandError(code === 'EEXIST' ? `${printable(png)} exists: give --force to replace it` : `cannot write ${printable(png)}`);
     }
     lines.push(`QR code written to ${png} (readable by you only; delete it once scanned)`, '');
   }
-  if (!flags.has('--no-qr')) lines.push('Scan this with an authenticator app:', terminalQr(deps.qrcode(), uri));
+  if (!flags.has('--no-qr')) lines.push('Scan this with an authenticator app:', qrCodes().terminalQr(deps.qrcode(), uri));
   if (existing !== null) {
     if (existing.totpSecret !== undefined) io.err('portcullis: note: the entry had a TOTP secret; the new one replaces it\n');
     const entry = formatUsersEntry({ ...existing, username: name, totpSecret: secret });
@@ -473,6 +477,16 @@ async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): P
   }
   io.out(`The configuration is valid.\n${result.summary.map((s) => `  ${s}\n`).join('')}`);
   return 0;
+}
+
+/** `portcullis oidc keys`, loaded with that command (or its help). */
+function oidcKeysCommand(): typeof import('./oidc-keys-command') {
+  return require('./oidc-keys-command') as typeof import('./oidc-keys-command');
+}
+
+/** The QR renderers, loaded with `totp enroll` like the qrcode package they drive. */
+function qrCodes(): typeof import('./qr-code') {
+  return require('./qr-code') as typeof import('./qr-code');
 }
 
 function serveHelp(optionsHelp: string): string {

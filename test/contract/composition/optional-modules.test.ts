@@ -5,19 +5,65 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** Builds a gateway from the built package with `env` and lists which optional libraries got loaded. */
-function loadedOptionalModules(env: Record<string, string>): string[] {
+/** Builds a gateway and its app from the built package with `env`; what it loaded: optional libraries, and its own modules (paths under dist/src). */
+function loadedModules(env: Record<string, string>): { libraries: string[]; own: string[] } {
   const script = `
     const { createGateway, loadConfig } = require('./dist/src/index');
     const loaded = loadConfig({ env: ${JSON.stringify(env)} });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
     const gateway = createGateway(loaded.config);
+    // The Koa app is built as a listening gateway builds it (the OIDC provider's HTTP face with it).
+    void gateway.app;
     const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode', 'otplib'];
-    const seen = names.filter((n) => Object.keys(require.cache).some((k) => k.includes('/node_modules/' + n + '/')));
-    process.stdout.write(JSON.stringify(seen));
+    const files = Object.keys(require.cache);
+    const libraries = names.filter((n) => files.some((k) => k.includes('/node_modules/' + n + '/')));
+    const own = files.filter((k) => k.includes('/dist/src/')).map((k) => k.slice(k.indexOf('/dist/src/') + '/dist/src/'.length));
+    process.stdout.write(JSON.stringify({ libraries, own }));
     gateway.close().then(() => process.exit(0));
   `;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as { libraries: string[]; own: string[] };
+}
+
+/** Which optional libraries a gateway built with `env` loaded. */
+function loadedOptionalModules(env: Record<string, string>): string[] {
+  return loadedModules(env).libraries;
+}
+
+/**
+ * The gateway's own modules that only a feature it is not configured with needs (ADR 0015): the
+ * Redis and PostgreSQL connections and state stores, the LDAP user store, the OAuth provider
+ * adapters, the Prometheus metrics and the OpenID Connect provider's own code (an OIDC client).
+ */
+const FEATURE_MODULES: Record<string, RegExp> = {
+  redis: /^adapters\/(redis\/redis-connection|state\/redis-)/,
+  postgres: /^adapters\/(postgres\/|state\/postgres-)/,
+  ldap: /^adapters\/users\/ldap-user-store/,
+  oauthProviders: /^adapters\/providers\/(github|google|generic)-oauth-provider/,
+  metrics: /^adapters\/metrics\/prometheus-metrics/,
+  oidcProvider:
+    /^(adapters\/oidc\/(oidc-provider-http|oidc-pages|configured-oidc-clients|artifact-oidc-accounts)|application\/use-cases\/(authorize-oidc-login|find-oidc-account))\./,
+};
+
+/** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */
+const CLI_COMMANDS = /^adapters\/cli\/(doctor\/|sessions-command|passkeys-command|oidc-keys-command|qr-code)/;
+
+/** The CLI's own modules that `dist/src/main.js` loaded, running `args` (`serve --help` and `version` print and return: no gateway starts). */
+function cliModulesLoadedBy(args: string[]): string[] {
+  const script = `
+    const { runPortcullis } = require('./dist/src/composition/cli');
+    const io = { out: () => undefined, err: () => undefined };
+    runPortcullis(${JSON.stringify(args)}, {}, io).then(() => {
+      const own = Object.keys(require.cache).filter((k) => k.includes('/dist/src/')).map((k) => k.slice(k.indexOf('/dist/src/') + '/dist/src/'.length));
+      process.stdout.write(JSON.stringify(own.filter((f) => ${CLI_COMMANDS.toString()}.test(f))));
+    });
+  `;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
+}
+
+/** Which of FEATURE_MODULES' groups a gateway built with `env` loaded any module of. */
+function loadedFeatureModules(env: Record<string, string>): string[] {
+  const { own } = loadedModules(env);
+  return Object.keys(FEATURE_MODULES).filter((group) => own.some((file) => FEATURE_MODULES[group].test(file)));
 }
 
 const BASE = {
@@ -62,5 +108,38 @@ describe('optional feature libraries', () => {
     expect(loadedOptionalModules({ ...BASE, USERS_FILE: lines })).toEqual([]);
     expect(loadedOptionalModules({ ...BASE, USERS_FILE: yamlUsers })).toEqual(['yaml']);
     expect(loadedOptionalModules({ ...BASE, ACCESS_CONFIG: rules })).toEqual(['yaml']);
+  });
+
+  it("leave the gateway's own code for an unconfigured feature unloaded: Redis and PostgreSQL stores, LDAP, OAuth providers, metrics, the OIDC provider", () => {
+    expect(loadedFeatureModules(BASE)).toEqual([]);
+    // The bench's configuration: the embedded database in DATA_DIR.
+    expect(loadedFeatureModules({ ...BASE, DATA_DIR: join(dir, 'data-own') })).toEqual([]);
+  });
+
+  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT, an OIDC client", () => {
+    expect(loadedFeatureModules({ ...BASE, REDIS_URL: 'redis://127.0.0.1:1' })).toEqual(['redis']);
+    expect(loadedFeatureModules({ ...BASE, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' })).toEqual(['postgres']);
+    expect(loadedFeatureModules({ ...BASE, LDAP_ADDRESS: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=test' })).toEqual(['ldap']);
+    expect(loadedFeatureModules({ ...BASE, GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret', OAUTH_WHITELIST: '*@example.test' })).toEqual([
+      'oauthProviders',
+    ]);
+    expect(loadedFeatureModules({ ...BASE, METRICS_PORT: '9464' })).toEqual(['metrics']);
+    expect(
+      loadedFeatureModules({
+        ...BASE,
+        OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+        OIDC_CLIENTS_APP_CLIENT_SECRET: 'app-secret-0123456789-0123456789-abcdef',
+        OIDC_CLIENTS_APP_REDIRECT_URIS: 'https://rp.example.test/callback',
+      }),
+    ).toEqual(['oidcProvider']);
+  });
+
+  it("load the CLI's doctor, sessions, passkeys and oidc keys commands only when they are run, not with serve", () => {
+    expect(cliModulesLoadedBy(['serve', '--help'])).toEqual([]);
+    expect(cliModulesLoadedBy(['--help'])).toEqual([]);
+    expect(cliModulesLoadedBy(['doctor', '--help'])).toEqual(expect.arrayContaining(['adapters/cli/doctor/doctor-command.js']));
+    expect(cliModulesLoadedBy(['sessions', '--help'])).toEqual(['adapters/cli/sessions-command.js']);
+    expect(cliModulesLoadedBy(['passkeys', '--help'])).toEqual(['adapters/cli/passkeys-command.js']);
+    expect(cliModulesLoadedBy(['oidc', 'keys', '--help'])).toEqual(['adapters/cli/oidc-keys-command.js']);
   });
 });
