@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { hashOf, TEST_SECRET } from '../support/credentials';
 import { runCli } from '../support/process';
 import { isFocused, submitPassword } from './support/flows';
 import { startStack, type Stack } from './support/stack';
+import { conditionalPending, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
 
 /**
  * Issue 16 in a real Chromium with the DevTools protocol's virtual authenticator: an administrator
@@ -55,62 +55,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-interface Authenticator {
-  readonly cdp: CDPSession;
-  readonly id: string;
-}
-
-/** A virtual platform authenticator (resident keys, user verification) for the page's browser context. */
-async function virtualAuthenticator(page: Page): Promise<Authenticator> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
-}
-
-/** Takes the authenticator's passkeys away (so the login page's autofill waits); resolves what gives them back. */
-async function hidePasskeys(a: Authenticator): Promise<() => Promise<void>> {
-  const { credentials } = await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.id });
-  await a.cdp.send('WebAuthn.clearCredentials', { authenticatorId: a.id });
-  return async () => {
-    for (const credential of credentials) await a.cdp.send('WebAuthn.addCredential', { authenticatorId: a.id, credential });
-  };
-}
-
-async function user(page: Page): Promise<Record<string, unknown>> {
-  return page.evaluate(async () => (await fetch('/api/user')).json() as Promise<Record<string, unknown>>);
-}
-
-async function logOut(page: Page, a: Authenticator): Promise<() => Promise<void>> {
-  const restore = await hidePasskeys(a);
-  await page.goto(`${stack.gatewayUrl}/account`);
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await page.waitForURL(`${stack.gatewayUrl}/login`);
-  return restore;
-}
-
-/** A page that notes, in `window.conditionalPending`, when it has started a passkey autofill request. */
-async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const opened = await stack.newPage();
-  await opened.page.addInitScript(`{
-    const get = navigator.credentials.get.bind(navigator.credentials);
-    navigator.credentials.get = (options) => {
-      window.conditionalPending = options?.mediation === 'conditional';
-      return get(options);
-    };
-  }`);
-  return opened;
-}
-
 async function pollFor(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -120,7 +64,7 @@ async function pollFor(check: () => Promise<boolean>, what: string, ms = 10_000)
 }
 
 test('a passkey-only person registers from the link, is logged in, signs out and in with the passkey; no password, no second use of the link', async () => {
-  const { context, page, problems } = await newPage();
+  const { context, page, problems } = await newPasskeyPage(stack);
   const authenticator = await virtualAuthenticator(page);
   await page.goto(`${stack.gatewayUrl}/enrol#${enrolCode}`);
   await page.getByRole('heading', { name: 'Set up your passkey' }).waitFor();
@@ -132,42 +76,39 @@ test('a passkey-only person registers from the link, is logged in, signs out and
   await page.screenshot({ path: join(shots, 'enrol-passkey.png'), animations: 'disabled', caret: 'hide', timeout: 10_000 });
   await page.keyboard.press('Enter');
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
   await page.locator('.passkey-name', { hasText: 'Phone' }).waitFor();
   // A passkey-only account has no password step, so no second-factor choice either.
   expect(await page.locator('#passkey-second-factor').isHidden()).toBe(true);
   expect(problems).toEqual([]);
 
-  const restore = await logOut(page, authenticator);
+  const restore = await logOutHidingPasskeys(stack, page, authenticator);
   // A password login for the passkey-only account reads like any wrong password.
   await submitPassword(page, 'dora', 'whatever-Pa55word!');
   await page.getByRole('alert').waitFor();
-  expect(await user(page)).toMatchObject({ isLoggedIn: false });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: false });
 
   await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
-  await pollFor(
-    async () => (await page.evaluate(() => (globalThis as unknown as { conditionalPending?: boolean }).conditionalPending)) === true,
-    'the autofill request',
-  );
+  await pollFor(() => conditionalPending(page), 'the autofill request');
   await restore();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
   await context.close();
 
   // The link again, in another browser: spent.
-  const replay = await newPage();
+  const replay = await newPasskeyPage(stack);
   await virtualAuthenticator(replay.page);
   await replay.page.goto(`${stack.gatewayUrl}/enrol#${enrolCode}`);
   await replay.page.getByRole('button', { name: 'Create my passkey' }).click();
   await replay.page.getByText('This link cannot be used').waitFor();
-  expect(await user(replay.page)).toMatchObject({ isLoggedIn: false });
+  expect(await currentUser(replay.page)).toMatchObject({ isLoggedIn: false });
   await replay.context.close();
 });
 
 test('an account with a password chooses a passkey as its second factor: the next login asks only for the passkey', async () => {
-  const { context, page, problems } = await newPage();
+  const { context, page, problems } = await newPasskeyPage(stack);
   const authenticator = await virtualAuthenticator(page);
   await page.goto(`${stack.gatewayUrl}/login`);
   await submitPassword(page, 'erin', ERIN_PASSWORD);
@@ -184,16 +125,16 @@ test('an account with a password chooses a passkey as its second factor: the nex
   await page.reload();
   await pollFor(async () => choice.isChecked(), 'the saved choice');
 
-  const restore = await logOut(page, authenticator);
+  const restore = await logOutHidingPasskeys(stack, page, authenticator);
   await submitPassword(page, 'erin', ERIN_PASSWORD);
   await page.waitForURL(`${stack.gatewayUrl}/totp**`);
   await page.getByRole('heading', { name: 'Confirm with your passkey' }).waitFor();
   expect(await page.getByLabel('One-time code').count()).toBe(0);
-  expect(await user(page)).toMatchObject({ isLoggedIn: false, totpPending: 'true', secondFactors: ['passkey'] });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: false, totpPending: 'true', secondFactors: ['passkey'] });
   await restore();
   await page.getByRole('button', { name: 'Use my passkey' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'erin' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'erin' });
   expect(problems).toEqual([]);
   await context.close();
 });

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { submitPassword, totpCode } from './support/flows';
 import { startStack, type Stack } from './support/stack';
+import { type Authenticator, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
 
 /**
  * Passkeys in a real Chromium, with the DevTools protocol's virtual authenticator (a platform
@@ -31,42 +32,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Authenticator {
-  readonly cdp: CDPSession;
-  readonly id: string;
-}
-
-/** A virtual platform authenticator for the page's browser context. */
-async function virtualAuthenticator(page: Page): Promise<Authenticator> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
-}
-
-/**
- * Chromium's virtual authenticator answers a conditional (autofill) request at once when it holds
- * a passkey for the site. To test the button, the login page loads while the authenticator holds
- * none (its autofill request then waits, as for a person who does not pick a suggestion), and the
- * passkeys are given back before the click.
- */
-async function hidePasskeys(a: Authenticator): Promise<() => Promise<void>> {
-  const held = await credentialsOf(a);
-  await a.cdp.send('WebAuthn.clearCredentials', { authenticatorId: a.id });
-  return async () => {
-    for (const credential of held) await a.cdp.send('WebAuthn.addCredential', { authenticatorId: a.id, credential });
-  };
-}
-
 async function clickPasskeyButton(page: Page, restore: () => Promise<void>): Promise<void> {
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
   // The page asks for autofill only after fetching its options: give the passkeys back once that
@@ -85,10 +50,6 @@ async function loginWithPassword(page: Page, username: string, password: string)
   await submitPassword(page, username, password);
 }
 
-async function user(page: Page): Promise<Record<string, unknown>> {
-  return page.evaluate(async () => (await fetch('/api/user')).json() as Promise<Record<string, unknown>>);
-}
-
 async function addPasskey(page: Page, name: string): Promise<void> {
   await page.goto(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill(name);
@@ -96,35 +57,12 @@ async function addPasskey(page: Page, name: string): Promise<void> {
   await page.locator('.passkey-name', { hasText: name }).waitFor();
 }
 
-/** Logs out, the authenticator's passkeys hidden from the login page's autofill; resolves what gives them back. */
-async function logOut(page: Page, a: Authenticator): Promise<() => Promise<void>> {
-  const restore = await hidePasskeys(a);
-  await page.goto(`${stack.gatewayUrl}/account`);
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await page.waitForURL(`${stack.gatewayUrl}/login`);
-  return restore;
-}
-
-/** A page that notes, in `window.conditionalPending`, when it has started a passkey autofill request. */
-async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const opened = await stack.newPage();
-  // A string: the tests compile without the DOM's types.
-  await opened.page.addInitScript(`{
-    const get = navigator.credentials.get.bind(navigator.credentials);
-    navigator.credentials.get = (options) => {
-      window.conditionalPending = options?.mediation === 'conditional';
-      return get(options);
-    };
-  }`);
-  return opened;
-}
-
 function gatewayLog(): string {
   return readFileSync(join(stack.dir, 'gateway.log'), 'utf8');
 }
 
 test('the login page offers a passkey button (screenshot)', async () => {
-  const { context, page } = await newPage();
+  const { context, page } = await newPasskeyPage(stack);
   await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
   await page.screenshot({ path: join(shots, 'login-passkey.png'), animations: 'disabled', caret: 'hide', timeout: 10_000 });
@@ -132,7 +70,7 @@ test('the login page offers a passkey button (screenshot)', async () => {
 });
 
 test('register a passkey on the account page, sign out, sign in with the button; remove it', async () => {
-  const { context, page } = await newPage();
+  const { context, page } = await newPasskeyPage(stack);
   const authenticator = await virtualAuthenticator(page);
   await loginWithPassword(page, 'alice', stack.accounts.alice.password);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
@@ -142,11 +80,11 @@ test('register a passkey on the account page, sign out, sign in with the button;
   expect(await credentialsOf(authenticator)).toEqual([expect.objectContaining({ rpId: 'example.test', isResidentCredential: true })]);
   await page.screenshot({ path: join(shots, 'account-passkeys.png'), fullPage: true, animations: 'disabled', caret: 'hide', timeout: 10_000 });
 
-  const restore = await logOut(page, authenticator);
+  const restore = await logOutHidingPasskeys(stack, page, authenticator);
   await expect(page.getByLabel('Username or e-mail').getAttribute('autocomplete')).resolves.toBe('username webauthn');
   await clickPasskeyButton(page, restore);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'alice' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'alice' });
   expect(gatewayLog()).toMatch(/"method":"passkey"[^\n]*"username":"alice"|"username":"alice"[^\n]*"method":"passkey"/);
 
   await expect(page.locator('.passkey-dates').first().textContent()).resolves.not.toContain('last used never');
@@ -154,19 +92,19 @@ test('register a passkey on the account page, sign out, sign in with the button;
   await page.getByRole('button', { name: 'Remove Laptop' }).click();
   await page.getByText('No passkeys yet.').waitFor();
 
-  await clickPasskeyButton(page, await logOut(page, authenticator));
+  await clickPasskeyButton(page, await logOutHidingPasskeys(stack, page, authenticator));
   await expect(page.getByRole('alert').textContent()).resolves.toContain('That passkey was not accepted');
-  expect(await user(page)).toMatchObject({ isLoggedIn: false });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: false });
   await context.close();
 });
 
 test('sign in through the username field’s passkey autofill (conditional mediation), no button clicked', async () => {
-  const { context, page } = await newPage();
+  const { context, page } = await newPasskeyPage(stack);
   const authenticator = await virtualAuthenticator(page);
   await loginWithPassword(page, 'carol', stack.accounts.carol.password);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   await addPasskey(page, 'Phone');
-  const restore = await logOut(page, authenticator);
+  const restore = await logOutHidingPasskeys(stack, page, authenticator);
   await restore();
   // Loaded again, the login page asks for a conditional (autofill) request.
   await page.reload();
@@ -177,13 +115,13 @@ test('sign in through the username field’s passkey autofill (conditional media
     .click({ timeout: 3000 })
     .catch(() => undefined);
   await page.waitForURL(`${stack.gatewayUrl}/account`, { timeout: 15_000 });
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'carol' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'carol' });
   expect(gatewayLog()).toMatch(/"method":"passkey"[^\n]*"username":"carol"|"username":"carol"[^\n]*"method":"passkey"/);
   await context.close();
 });
 
 test('a TOTP account uses its passkey instead of the code', async () => {
-  const { context, page } = await newPage();
+  const { context, page } = await newPasskeyPage(stack);
   const authenticator = await virtualAuthenticator(page);
   const bob = stack.accounts.bob;
   await loginWithPassword(page, 'bob', bob.password);
@@ -192,19 +130,19 @@ test('a TOTP account uses its passkey instead of the code', async () => {
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   await addPasskey(page, 'Key');
-  const restore = await logOut(page, authenticator);
+  const restore = await logOutHidingPasskeys(stack, page, authenticator);
 
   await submitPassword(page, 'bob', bob.password);
   await page.waitForURL(`${stack.gatewayUrl}/totp**`);
   await restore();
   await page.getByRole('button', { name: 'Use a passkey instead' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  expect(await user(page)).toMatchObject({ isLoggedIn: true, username: 'bob' });
+  expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'bob' });
   await context.close();
 });
 
 test('a cloned authenticator with a stale counter is refused and logged', async () => {
-  const first = await newPage();
+  const first = await newPasskeyPage(stack);
   const original = await virtualAuthenticator(first.page);
   await loginWithPassword(first.page, 'alice', stack.accounts.alice.password);
   await first.page.waitForURL(`${stack.gatewayUrl}/account`);
@@ -213,7 +151,7 @@ test('a cloned authenticator with a stale counter is refused and logged', async 
   // Two logins with the original move the stored counter past the snapshot's.
   for (let i = 0; i < 2; i += 1) {
     // Button or autofill (the autofill request may take the passkey first once it is back): either is a login with the original.
-    const restore = await logOut(first.page, original);
+    const restore = await logOutHidingPasskeys(stack, first.page, original);
     await restore();
     await first.page
       .locator('#passkey-login')
@@ -226,14 +164,14 @@ test('a cloned authenticator with a stale counter is refused and logged', async 
   await original.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: original.id });
   await first.context.close();
 
-  const second = await newPage();
+  // The copy holds the passkey before the login page loads: the page's autofill request takes it at
+  // once (one ceremony; a button click racing the autofill could replace its challenge first).
+  const second = await newPasskeyPage(stack);
   const clone = await virtualAuthenticator(second.page);
+  await clone.cdp.send('WebAuthn.addCredential', { authenticatorId: clone.id, credential: snapshot });
   await second.page.goto(`${stack.gatewayUrl}/login`);
-  await clickPasskeyButton(second.page, async () => {
-    await clone.cdp.send('WebAuthn.addCredential', { authenticatorId: clone.id, credential: snapshot });
-  });
   await expect(second.page.getByRole('alert').textContent()).resolves.toContain('That passkey was not accepted');
-  expect(await user(second.page)).toMatchObject({ isLoggedIn: false });
+  expect(await currentUser(second.page)).toMatchObject({ isLoggedIn: false });
   expect(gatewayLog()).toContain('"event":"passkey_counter_regressed"');
   await second.context.close();
 });
