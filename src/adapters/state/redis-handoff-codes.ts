@@ -1,45 +1,27 @@
 import type { Clock } from '../../application/ports/clock';
 import type { HandoffCodes, HandoffGrant } from '../../application/ports/handoff-codes';
-import { StateStoreUnavailableError } from '../../application/ports/state-store-unavailable';
 import type { RedisConnection } from '../redis/redis-connection';
-import { keyPart } from '../redis/redis-key';
+import { RedisSingleUseValues } from '../redis/redis-single-use-values';
 import { parseHandoffGrant } from './handoff-grant-json';
 
 /**
  * Hand-off codes shared by every replica: one key per code (`handoff:<code>`) with a TTL, so Redis
- * forgets them on its own. GET and DEL run in one MULTI (atomic), so of two replicas redeeming the
- * same code exactly one gets it; the stored expiry is checked too (Redis expires on its own clock).
+ * forgets them on its own, taken atomically, so of two replicas redeeming the same code exactly
+ * one gets it.
  */
 export class RedisHandoffCodes implements HandoffCodes {
-  constructor(
-    private readonly redis: RedisConnection,
-    private readonly clock: Clock,
-  ) {}
+  private readonly codes: RedisSingleUseValues;
 
-  private key(code: string): string {
-    return `${this.redis.prefix}handoff:${keyPart(code)}`;
+  constructor(redis: RedisConnection, clock: Clock) {
+    this.codes = new RedisSingleUseValues(redis, clock, 'handoff', 'grant');
   }
 
   async put(code: string, grant: HandoffGrant, untilMs: number): Promise<void> {
-    const ttl = Math.max(1, Math.ceil(untilMs - this.clock.now()));
-    await this.redis.run((c) => c.set(this.key(code), JSON.stringify({ grant, until: untilMs }), 'PX', ttl, 'NX'));
+    await this.codes.put(code, grant, untilMs);
   }
 
   async take(code: string): Promise<HandoffGrant | null> {
-    const now = this.clock.now();
-    const key = this.key(code);
-    const answers = await this.redis.run((c) => c.multi().get(key).del(key).exec());
-    if (answers === null) throw new StateStoreUnavailableError('redis');
-    const [getError, value] = answers[0];
-    if (getError !== null) throw getError;
-    if (typeof value !== 'string') return null;
-    let stored: { grant?: unknown; until?: unknown };
-    try {
-      stored = JSON.parse(value) as { grant?: unknown; until?: unknown };
-    } catch {
-      return null;
-    }
-    if (typeof stored.until !== 'number' || stored.until <= now) return null;
-    return parseHandoffGrant(JSON.stringify(stored.grant));
+    const grant = await this.codes.take(code);
+    return grant === undefined ? null : parseHandoffGrant(JSON.stringify(grant));
   }
 }
