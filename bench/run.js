@@ -146,6 +146,7 @@ async function startGateway(name, extraEnv = {}, main = MAIN) {
       await sleep(50);
     }
   }
+  child.kill('SIGKILL');
   throw new Error(`gateway ${name} did not start`);
 }
 
@@ -594,13 +595,17 @@ const PROXY = ['proxy-nginx', 'proxy-caddy'];
 
 /** Scenarios 1 to 6: the gateway alone against the bare server. */
 async function classicScenarios(results) {
-  const gateway = await startGateway('main');
-  const bare = await startBare();
-  const children = [gateway.child, bare.child];
-  const before = SETTINGS.before === null ? null : await startGateway('before', {}, path.join(SETTINGS.before, 'src', 'main.js'));
-  if (before !== null) children.push(before.child);
+  // Every process started here is stopped in `finally`, also when a later one fails to start
+  // (a `before` build that cannot start once left the main gateway running after the bench ended).
+  const children = [];
   let rules;
   try {
+    const gateway = await startGateway('main');
+    children.push(gateway.child);
+    const bare = await startBare();
+    children.push(bare.child);
+    const before = SETTINGS.before === null ? null : await startGateway('before', {}, path.join(SETTINGS.before, 'src', 'main.js'));
+    if (before !== null) children.push(before.child);
     const cookie = await login(gateway);
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
     const cookieRequest = { method: 'GET', path: '/api/auth/traefik', headers: { ...BROWSER, cookie } };
