@@ -502,7 +502,8 @@ function table(results) {
       continue;
     }
     const ref = s[s.reference];
-    const budget = s.budget ? `${s.budget.text} ${s.budget.pass ? 'pass' : 'FAIL'}` : '';
+    const target = s.budget?.target === undefined ? '' : `; ${s.budget.target} ${s.budget.targetMet ? 'met' : 'missed'}`;
+    const budget = s.budget ? `${s.budget.text} ${s.budget.pass ? 'pass' : 'FAIL'}${target}` : '';
     const ratio = withBefore && s.beforeRatio !== undefined ? `${fmt(s.ratio, 2)} (before ${fmt(s.beforeRatio, 2)})` : fmt(s.ratio, 2);
     const cpu =
       s.cpuRatio === undefined
@@ -520,7 +521,7 @@ function table(results) {
     lines.push(`| idle RSS | ${fmt(m.idleRssMb, 1)} MB | ≤ 80 MB ${m.idleRssMb <= 80 ? 'pass' : 'FAIL'} |`);
     lines.push(`| RSS after ${m.requestsFirst} requests | ${fmt(m.rssAfterFirstMb, 1)} MB | |`);
     lines.push(
-      `| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %) |`,
+      `| RSS after ${m.requestsTotal} requests | ${fmt(m.rssAfterTotalMb, 1)} MB | growth ≤ 10 % ${m.growth <= 0.1 ? 'pass' : 'FAIL'} (${fmt(m.growth * 100, 1)} %); target ≤ 5 % ${m.growth <= 0.05 ? 'met' : 'missed'} |`,
     );
     lines.push(`| peak RSS (VmHWM) | ${fmt(m.peakRssMb, 1)} MB | |`);
     if (m.databaseBytes !== undefined) lines.push(`| database size after ${m.requestsTotal} requests | ${fmt(m.databaseBytes / 1024, 0)} KiB | |`);
@@ -622,11 +623,18 @@ async function classicScenarios(results) {
       if (budget) s.budget = budget(s);
       results.scenarios.push(s);
     };
-    const atLeast = (min, goal) => (s) => ({ text: `≥ ${min}${goal ? ` (goal ${goal})` : ''}`, pass: s.ratio >= min });
+    // `min` fails the run; `target` (issue 12's target, or the original goal) is reported met or missed beside it.
+    const atLeast =
+      (min, target, label = 'target') =>
+      (s) => ({
+        text: `≥ ${min}`,
+        pass: s.ratio >= min,
+        ...(target === undefined ? {} : { target: `${label} ≥ ${target.toFixed(2)}`, targetMet: s.ratio >= target }),
+      });
 
     if (wanted('cookie')) {
       log('scenario 1: cookie session, allowed, no access rules');
-      add(await compare('cookie', 'cookie session, allowed (no access rules)', gateway, bare, cookieRequest, 200, before), atLeast(0.6, 0.75));
+      add(await compare('cookie', 'cookie session, allowed (no access rules)', gateway, bare, cookieRequest, 200, before), atLeast(0.6, 0.8));
     }
     if (wanted('cookie-rules')) {
       log('scenario 1b: cookie session, allowed, access rules loaded');
@@ -639,7 +647,7 @@ async function classicScenarios(results) {
         const rulesCookie = await login(rules);
         const req = { ...cookieRequest, headers: { ...BROWSER, cookie: rulesCookie } };
         await load({ ...job(rules, req), duration: 1 });
-        add(await compare('cookie-rules', 'cookie session, allowed (access rules loaded)', rules, bare, req, 200), atLeast(0.6, 0.75));
+        add(await compare('cookie-rules', 'cookie session, allowed (access rules loaded)', rules, bare, req, 200), atLeast(0.6, 0.75, 'goal'));
       }
     }
     if (wanted('cookie-assertion')) {
@@ -648,13 +656,13 @@ async function classicScenarios(results) {
         add({ id: 'cookie-assertion', title: 'cookie session, allowed, signed assertion (response.assertion)', skipped: 'this build has no ACCESS_CONFIG' });
       } else {
         const kit = { startGateway, login, probe, load, job, compare, children, BROWSER };
-        add(await assertionScenario(kit, bare), atLeast(0.6, 0.75));
+        add(await assertionScenario(kit, bare), atLeast(0.6, 0.75, 'goal'));
       }
     }
     if (wanted('basic')) {
       log('scenario 2: HTTP Basic, correct credentials');
       const req = { method: 'GET', path: '/api/auth/traefik', headers: { ...API, authorization: basic } };
-      add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200, before), atLeast(0.5));
+      add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200, before), atLeast(0.5, 0.7));
     }
     if (wanted('unauth')) {
       log('scenario 3: unauthenticated');
@@ -675,7 +683,12 @@ async function classicScenarios(results) {
     }
     if (wanted('flood')) {
       log('scenario 4: cookie session during a flood of wrong passwords on /api/login');
-      add(await underFlood(gateway, cookieRequest), (s) => ({ text: '≥ 0.5 of calm, p99 < 50 ms', pass: s.ratio >= 0.5 && s.gateway.p99 < 50 }));
+      add(await underFlood(gateway, cookieRequest), (s) => ({
+        text: '≥ 0.5 of calm, p99 < 50 ms',
+        pass: s.ratio >= 0.5 && s.gateway.p99 < 50,
+        target: 'target ≥ 0.70 of calm, p99 < 20 ms',
+        targetMet: s.ratio >= 0.7 && s.gateway.p99 < 20,
+      }));
     }
     for (const c of children) await stopProcess(c);
     if (wanted('logout')) {
