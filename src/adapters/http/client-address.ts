@@ -33,7 +33,19 @@ export function buildTrustedProxies(cidrs: readonly string[]): { list: BlockList
  * the chain holds something that is not an address (the caller must not treat that as trusted).
  */
 export class ClientAddressResolver {
-  constructor(private readonly trusted: BlockList) {}
+  /**
+   * Verdicts already reached, by address text. `BlockList.check` builds a native `SocketAddress`
+   * for every call (about 2 µs here, most of it paid later by the garbage collector), and behind
+   * a proxy every forward-auth request asks twice (the peer, then its `X-Forwarded-For` hop) about
+   * the same few addresses. The list never changes after start-up, so a verdict never goes stale;
+   * the map is bounded (cleared when full) because `X-Forwarded-For` is the client's to choose.
+   */
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(
+    private readonly trusted: BlockList,
+    private readonly maxVerdicts = 1024,
+  ) {}
 
   resolve(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string | null {
     if (socketAddress === undefined) return null;
@@ -51,7 +63,13 @@ export class ClientAddressResolver {
   }
 
   private isTrusted(ip: string): boolean {
-    const type = typeOf(ip);
-    return type !== null && this.trusted.check(ip, type);
+    let verdict = this.verdicts.get(ip);
+    if (verdict === undefined) {
+      const type = typeOf(ip);
+      verdict = type !== null && this.trusted.check(ip, type);
+      if (this.verdicts.size >= this.maxVerdicts) this.verdicts.clear();
+      this.verdicts.set(ip, verdict);
+    }
+    return verdict;
   }
 }

@@ -56,3 +56,23 @@ describe('ClientAddressResolver', () => {
     expect(resolverFor(['127.0.0.0/8']).resolve(undefined, '203.0.113.5')).toBeNull();
   });
 });
+
+describe('ClientAddressResolver remembering its verdicts', () => {
+  it('answers a repeated address as the trusted list does, trusted or not, also after the memory filled and was cleared', () => {
+    const { list } = buildTrustedProxies(['127.0.0.0/8', '10.0.0.2']);
+    const check = jest.spyOn(list, 'check');
+    const resolver = new ClientAddressResolver(list, 8);
+    for (let round = 0; round < 3; round += 1) {
+      expect(resolver.resolve('127.0.0.1', '203.0.113.5')).toBe('203.0.113.5');
+      expect(resolver.resolve('127.0.0.1', '198.51.100.1, 10.0.0.2')).toBe('198.51.100.1');
+      expect(resolver.resolve('203.0.113.9', '10.0.0.2')).toBe('203.0.113.9');
+    }
+    // Five addresses were asked about (two peers, three hops), each once: the memory held them all.
+    expect(check).toHaveBeenCalledTimes(5);
+    // A client that sends a new X-Forwarded-For each time fills the memory; it is cleared, not grown, and still right.
+    for (let i = 1; i <= 20; i += 1) expect(resolver.resolve('127.0.0.1', `198.51.100.${i}`)).toBe(`198.51.100.${i}`);
+    expect(resolver.resolve('127.0.0.1', '10.0.0.2')).toBe('10.0.0.2');
+    expect(resolver.resolve('10.0.0.2', '203.0.113.5')).toBe('203.0.113.5');
+    expect((resolver as unknown as { verdicts: Map<string, boolean> }).verdicts.size).toBeLessThanOrEqual(8);
+  });
+});
