@@ -52,7 +52,14 @@ const PASSWORD = randomBytes(12).toString('base64url');
 // the cookie one gateway issued opens on the other (BENCH_BEFORE) only when both hold the same hash.
 const HASH = bcrypt.hashSync(PASSWORD, 10);
 const APP_URL = 'https://auth.bench.test';
-const FORWARDED = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1' };
+// What traefik's ForwardAuth sends, X-Forwarded-For included (the client's address; the peer, 127.0.0.1,
+// is a trusted proxy by default, so the gateway reads it as it does behind every real proxy).
+const FORWARDED = {
+  'x-forwarded-proto': 'https',
+  'x-forwarded-host': 'app.bench.test',
+  'x-forwarded-uri': '/dashboard?tab=1',
+  'x-forwarded-for': '203.0.113.10',
+};
 const BROWSER = { ...FORWARDED, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': 'bench' };
 const API = { ...FORWARDED, accept: 'application/json', 'user-agent': 'bench' };
 // nginx's auth_request endpoint reads the original request from X-Original-URL only.

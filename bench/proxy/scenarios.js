@@ -100,6 +100,19 @@ async function proxyScenarios(kit, wanted) {
     const gateway = await startGateway('proxy', { FORWARD_AUTH_PORT: String(forwardAuthPort), APP_URL: `https://${AUTH_HOST}` });
     children.push(gateway.child);
     const forwardAuthUrl = `http://127.0.0.1:${forwardAuthPort}`;
+    // BENCH_BEFORE: the other build's gateway behind its own copy of each shipped configuration,
+    // alternated in the same rounds, so a change on the path is measured before and after in one run.
+    let before = null;
+    if (SETTINGS.before !== null) {
+      const port = await freePort();
+      const g = await startGateway(
+        'proxy-before',
+        { FORWARD_AUTH_PORT: String(port), APP_URL: `https://${AUTH_HOST}` },
+        path.join(SETTINGS.before, 'src', 'main.js'),
+      );
+      children.push(g.child);
+      before = { gateway: g, forwardAuthPort: port, forwardAuthUrl: `http://127.0.0.1:${port}`, gatewayPort: Number(new URL(g.url).port) };
+    }
     const cookie = await login(gateway);
     const basic = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
     const all = cases(cookie, basic).filter((c) => SETTINGS.proxyCases === null || SETTINGS.proxyCases.includes(c.key));
@@ -180,13 +193,17 @@ async function proxyScenarios(kit, wanted) {
             throw new Error(`${id}: through ${bare.name} the answer differs from the gateway's: ${show(viaBare)} vs ${show(viaGateway)}`);
           }
           if (bare.shape !== undefined && viaBare.status !== c.expected) throw new Error(`${id} ${bare.name}: answered ${viaBare.status}`);
+          if (cfg.before !== undefined) {
+            const viaBefore = await ask(cfg.before, c);
+            if (viaBefore.status !== c.expected) throw new Error(`${id} ${cfg.before.name}: answered ${viaBefore.status}, expected ${c.expected}`);
+          }
           bare.recordedAnswer = rec;
           log(
             `  ${id}: ${bare.name} answers like the gateway did to ${rec.method} ${rec.path}: ${rec.status}, ${Object.keys(rec.headers).length} headers, ${rec.bodyLength}-byte body`,
           );
         }
       }
-      const targets = [open, ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.shapes ?? [])])];
+      const targets = [open, ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.before ? [cfg.before] : []), ...(cfg.shapes ?? [])])];
       const request = { method: 'GET', path: PATH, headers: c.headers };
       const perRound = [];
       for (let r = 0; r < rounds; r += 1) {
@@ -203,7 +220,8 @@ async function proxyScenarios(kit, wanted) {
         const ratios = configs.map(
           (cfg) =>
             `${cfg.label} (a) ${(got.get(cfg.gateway).rate / got.get(open).rate).toFixed(2)} (b) ${(got.get(cfg.gateway).rate / got.get(cfg.bare).rate).toFixed(2)}` +
-            ` (CPU ${(got.get(open).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)} / ${(got.get(cfg.bare).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)})`,
+            ` (CPU ${(got.get(open).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)} / ${(got.get(cfg.bare).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)})` +
+            (cfg.before ? `, before the change (b) ${(got.get(cfg.before).rate / got.get(cfg.bare).rate).toFixed(2)}` : ''),
         );
         log(`  ${id} round ${r + 1}: ${parts.join(', ')} req/s; ${ratios.join('; ')}`);
       }
@@ -236,6 +254,9 @@ async function proxyScenarios(kit, wanted) {
           cpuA: cpuRatio(cfg.gateway, open),
           cpuB: cpuRatio(cfg.gateway, cfg.bare),
           recorded: cfg.bare.recordedAnswer,
+          before: cfg.before
+            ? { side: side(cfg.before), a: ratio(cfg.before, open), b: ratio(cfg.before, cfg.bare), cpuB: cpuRatio(cfg.before, cfg.bare) }
+            : undefined,
           shapes: (cfg.shapes ?? []).map((s) => ({
             label: s.label,
             side: side(s),
@@ -267,6 +288,15 @@ async function proxyScenarios(kit, wanted) {
           shipped,
           gateway: target(await proxy(startNginx, { name: `nginx-${variant}-gateway`, forwardAuthUrl, variant }), gateway, label),
           bare: target(await proxy(startNginx, { name: `nginx-${variant}-bare`, forwardAuthUrl: bare.url, variant }), bare, label),
+          ...(shipped && before !== null
+            ? {
+                before: target(
+                  await proxy(startNginx, { name: `nginx-${variant}-before`, forwardAuthUrl: before.forwardAuthUrl, gatewayPort: before.gatewayPort, variant }),
+                  before.gateway,
+                  label,
+                ),
+              }
+            : {}),
         });
       };
       await configFor('shipped', 'shipped template (issue 20 shape)', true);
@@ -307,7 +337,7 @@ async function proxyScenarios(kit, wanted) {
       // rounds, with fewer connections and a longer run; the difference is three orders of magnitude.
       const authBasicTarget = { ...target(authBasic, null, 'nginx auth_basic, same bcrypt hash (no cache)'), connections: 4, duration: SETTINGS.quick ? 5 : 8 };
 
-      await warm([configs[0].gateway, ...(configs[1] ? [configs[1].gateway] : [])], all[0]);
+      await warm([configs[0].gateway, ...(configs[0].before ? [configs[0].before] : []), ...(configs[1] ? [configs[1].gateway] : [])], all[0]);
       for (const c of all) {
         const summary = await measureCase('nginx', c, configs, open);
         if (c.key === 'basic') {
@@ -361,12 +391,21 @@ async function proxyScenarios(kit, wanted) {
         shipped: true,
         gateway: target(await proxy(startCaddy, caddyOptions('caddy-gateway', forwardAuthPort)), gateway, 'shipped Caddyfile'),
         bare: target(await proxy(startCaddy, caddyOptions('caddy-bare', bare.port)), bare, 'shipped Caddyfile'),
+        ...(before !== null
+          ? {
+              before: target(
+                await proxy(startCaddy, caddyOptions('caddy-before', before.forwardAuthPort, { gatewayPort: before.gatewayPort })),
+                before.gateway,
+                'shipped Caddyfile',
+              ),
+            }
+          : {}),
       };
       // The answer-shape study: the gateway's 2xx with an empty body and no Content-Type.
       const leanTarget = target(await proxy(startCaddy, caddyOptions('caddy-bare-empty-body', lean.port)), lean, 'bare auth, 2xx with empty body', {
         shape: 'empty-body',
       });
-      await warm([config.gateway], all[0]);
+      await warm([config.gateway, ...(config.before ? [config.before] : [])], all[0]);
       for (const c of all) {
         const cfg = c.expected === 200 ? { ...config, shapes: [leanTarget] } : config;
         results.push(await measureCase('caddy', c, [cfg], open));
@@ -404,6 +443,12 @@ function proxyTable(results) {
       lines.push(
         `| ${s.title} | ${cfg.label} | ${fmt(cfg.gateway.rate)} (${fmt(cfg.gateway.p99, 1)}) | ${fmt(cfg.bare.rate)} (${fmt(cfg.bare.authConnections, 2)}) | ${fmt(s.open.rate)} | ${fmt(cfg.a, 2)} (${fmt(cfg.cpuA, 2)}) | ${fmt(cfg.b, 2)} (${fmt(cfg.cpuB, 2)}) | ${fmt(cfg.gateway.chainCpuUs)} / ${fmt(cfg.bare.chainCpuUs)} / ${fmt(s.open.chainCpuUs)} | ${verdict} |`,
       );
+      if (cfg.before !== undefined) {
+        const b = cfg.before;
+        lines.push(
+          `| ${s.title} | ${cfg.label}, gateway before the change (BENCH_BEFORE) | ${fmt(b.side.rate)} (${fmt(b.side.p99, 1)}) | | | ${fmt(b.a, 2)} | ${fmt(b.b, 2)} (${fmt(b.cpuB, 2)}) | ${fmt(b.side.chainCpuUs)} / – / – | (before: no budget) |`,
+        );
+      }
       for (const sh of cfg.shapes) {
         lines.push(
           `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} (${fmt(sh.side.authConnections, 2)}) | | | ${fmt(sh.vsBare, 2)} (${fmt(sh.cpuVsBare, 2)}) ÷ bare auth giving the gateway's answer | – / ${fmt(sh.side.chainCpuUs)} / – | |`,
