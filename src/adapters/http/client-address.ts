@@ -27,6 +27,11 @@ export function buildTrustedProxies(cidrs: readonly string[]): { list: BlockList
   return { list, problems };
 }
 
+/** A chain without a single hop (empty, or only commas) resolves to the peer that sent it. */
+const THE_PEER = Symbol('the peer');
+/** Longer chains are read every time rather than remembered (the memory stays small whatever clients send). */
+const MAX_REMEMBERED_CHAIN = 256;
+
 /**
  * The client's address: the socket peer, unless that peer is a trusted proxy, in which case the
  * right-most address of `X-Forwarded-For` that is not itself a trusted proxy. Resolves null when
@@ -41,6 +46,8 @@ export class ClientAddressResolver {
    * the map is bounded (cleared when full) because `X-Forwarded-For` is the client's to choose.
    */
   private readonly verdicts = new Map<string, boolean>();
+  /** What each `X-Forwarded-For` chain resolved to behind a trusted peer (bounded like the verdicts). */
+  private readonly chains = new Map<string, string | null | typeof THE_PEER>();
 
   constructor(
     private readonly trusted: BlockList,
@@ -49,9 +56,25 @@ export class ClientAddressResolver {
 
   resolve(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string | null {
     if (socketAddress === undefined) return null;
-    let current = plain(socketAddress);
-    if (forwardedFor === undefined || !this.isTrusted(current)) return current;
-    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+    const peer = plain(socketAddress);
+    if (forwardedFor === undefined || !this.isTrusted(peer)) return peer;
+    const chain = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
+    // A proxy sends the same chain for every request of a client: read each chain once.
+    let resolved = this.chains.get(chain);
+    if (resolved === undefined) {
+      resolved = this.walk(chain);
+      if (chain.length <= MAX_REMEMBERED_CHAIN) {
+        if (this.chains.size >= this.maxVerdicts) this.chains.clear();
+        this.chains.set(chain, resolved);
+      }
+    }
+    return resolved === THE_PEER ? peer : resolved;
+  }
+
+  /** The right-most hop that is not a trusted proxy, else the left-most hop, else the peer itself; null for a hop that is no address. */
+  private walk(chain: string): string | null | typeof THE_PEER {
+    let current: string | typeof THE_PEER = THE_PEER;
+    const hops = chain.split(',');
     for (let i = hops.length - 1; i >= 0; i -= 1) {
       const hop = plain(hops[i].trim());
       if (hop === '') continue;

@@ -75,4 +75,20 @@ describe('ClientAddressResolver remembering its verdicts', () => {
     expect(resolver.resolve('10.0.0.2', '203.0.113.5')).toBe('203.0.113.5');
     expect((resolver as unknown as { verdicts: Map<string, boolean> }).verdicts.size).toBeLessThanOrEqual(8);
   });
+
+  it('remembers a chain apart from the peer that sent it: a chain without hops resolves to each peer itself', () => {
+    const resolver = new ClientAddressResolver(buildTrustedProxies(['127.0.0.0/8']).list, 8);
+    for (let round = 0; round < 2; round += 1) {
+      expect(resolver.resolve('127.0.0.1', '')).toBe('127.0.0.1');
+      expect(resolver.resolve('127.0.0.2', '')).toBe('127.0.0.2');
+      expect(resolver.resolve('127.0.0.3', ' , ')).toBe('127.0.0.3');
+      expect(resolver.resolve('127.0.0.1', 'unknown')).toBeNull();
+      expect(resolver.resolve('127.0.0.2', '127.0.0.9')).toBe('127.0.0.9');
+      // An untrusted peer's chain is never read, remembered or not.
+      expect(resolver.resolve('203.0.113.9', '127.0.0.9')).toBe('203.0.113.9');
+      const long = `${'198.51.100.1, '.repeat(30)}203.0.113.5`;
+      expect(resolver.resolve('127.0.0.1', long)).toBe('203.0.113.5');
+    }
+    expect((resolver as unknown as { chains: Map<string, unknown> }).chains.size).toBeLessThanOrEqual(8);
+  });
 });
