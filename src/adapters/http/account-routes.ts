@@ -10,7 +10,7 @@ import type {
 } from '../../application/use-cases/revoke-account-sessions';
 import type { Result } from '../../domain/result';
 import { answer, type Answer } from './answer';
-import { invalidFields, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { CROSS_SITE_REQUEST, invalidFields, SESSION_REQUIRED, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
 import { clearCookie, SESSION_COOKIE, type CookieSettings } from './cookies';
 import type { HttpSettings } from './http-settings';
 import { jsonBody } from './json-body';
@@ -95,7 +95,7 @@ export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAcco
   const error = result.error;
   switch (error.code) {
     case 'session_required':
-      return answer(401, 'session_required', []);
+      return SESSION_REQUIRED;
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -115,9 +115,9 @@ export function revokeSessionsAnswer(result: Result<RevokeAccountSessionsOutput,
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
-      return answer(403, 'cross_site_request', []);
+      return CROSS_SITE_REQUEST;
     case 'session_required':
-      return answer(401, 'session_required', []);
+      return SESSION_REQUIRED;
     case 'session_not_found':
       return answer(404, 'session_not_found', []);
     // Cookies stay: a sign-out that may not have reached every replica is not reported as done.

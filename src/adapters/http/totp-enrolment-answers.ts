@@ -3,18 +3,15 @@ import type { StartTotpEnrolmentError, StartTotpEnrolmentOutput } from '../../ap
 import type { Result } from '../../domain/result';
 import type { QrCodeModule } from '../cli/qr-code';
 import { answer, fixed, type Answer } from './answer';
-import { locked, sessionCookie, STORE_UNAVAILABLE, unmapped } from './answers';
+import { INVALID_CREDENTIALS, locked, NOT_LOGGED_IN, sessionCookie, STORE_UNAVAILABLE, TOTP_INVALID, unmapped } from './answers';
 import type { CookieSettings } from './cookies';
 
 // One pure function per TOTP set-up use case, from its result to an answer (see answers.ts).
 
-const NOT_LOGGED_IN = fixed(401, 'not_logged_in');
 const SET_BY_ADMINISTRATOR = fixed(409, 'totp_set_by_administrator');
 const NEEDS_PASSWORD = fixed(409, 'totp_needs_password');
 const ALREADY_ENROLLED = fixed(409, 'totp_already_enrolled');
 const NOT_ENROLLED = fixed(409, 'totp_not_enrolled');
-const TOTP_INVALID = fixed(401, 'totp_invalid');
-const INVALID_PASSWORD = fixed(401, 'invalid_credentials');
 
 /**
  * The QR code of `uri` as one SVG path over a `size`-module square (quiet zone included): the page
@@ -99,7 +96,7 @@ export function totpChangeAnswer(result: Result<Reissued, ChangeError>, done: 't
     case 'enrolment_invalid':
       return answer(400, 'enrolment_invalid', []);
     case 'invalid_credentials':
-      return INVALID_PASSWORD;
+      return INVALID_CREDENTIALS;
     // A replayed code is told like a wrong one: which codes were used is nobody's business.
     case 'invalid_code':
     case 'totp_replayed':

@@ -15,7 +15,9 @@ import {
 } from '../../../src/adapters/http/passkey-answers';
 import { totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from '../../../src/adapters/http/totp-enrolment-answers';
 import type { CookieSettings } from '../../../src/adapters/http/cookies';
-import { err } from '../../../src/domain/result';
+import type { Passkey } from '../../../src/domain/passkey';
+import { err, ok } from '../../../src/domain/result';
+import type { Session } from '../../../src/domain/session';
 
 const cookies: CookieSettings = { domain: { domain: 'example.com', shareable: true }, secure: true };
 const noQr = () => {
@@ -406,5 +408,21 @@ describe('the refusals of the account, passkey, TOTP set-up and hand-off routes'
 
   it.each(REFUSALS)('%s has the same body on the raw path as through Koa', (_label, answer) => {
     expect(bodyOf(answer).toString()).toBe(JSON.stringify(envelopeOf(answer)));
+  });
+
+  it('a passkey login and an enrolment clear the ceremony and set the session cookie for the session’s own lifetime', () => {
+    const session = { issuedAt: 1_000_000, expiresAt: 1_000_000 + 7_200_000, totpPending: false } as Session;
+    const passkey = { id: 'pk1', name: 'Laptop', createdAt: 0, lastUsedAt: null, transports: ['internal'] } as unknown as Passkey;
+    const sessionCookie = 'portcullis-session=sealed; Path=/; Max-Age=7200; Domain=example.com; HttpOnly; SameSite=Lax; Secure';
+    expect(wireOf(passkeyLoginAnswer(ok({ session, token: 'sealed' }), 'second_factor', cookies))).toEqual(
+      wire(200, 'logged_in', 'Logged in', { fields: { totpPending: 'false' }, cookies: [cleared('portcullis-passkey-2fa'), sessionCookie] }),
+    );
+    const passkeyView = { id: 'pk1', name: 'Laptop', createdAt: '1970-01-01T00:00:00.000Z', lastUsedAt: null, transports: ['internal'] };
+    expect(wireOf(enrolmentAnswer(ok({ passkey, session, token: 'sealed' }), cookies))).toEqual(
+      wire(200, 'passkey_enrolled', 'Passkey added; you are signed in', {
+        fields: { passkey: passkeyView },
+        cookies: [cleared('portcullis-passkey-enrol'), sessionCookie],
+      }),
+    );
   });
 });
