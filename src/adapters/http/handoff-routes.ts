@@ -12,7 +12,7 @@ import { gatewayHostsOf, gatewayIndexOf, type GatewayHost } from './gateway-host
 import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_START_PATH, HANDOFF_STATE_COOKIE } from './handoff-paths';
 import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
-import { koaFacts } from './koa-facts';
+import { callerOf, koaFacts, queryParam } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 
 /** The use cases of the hand-off between gateway domains (issue 17). */
@@ -64,11 +64,6 @@ export function handoffRedeemRefused(error: RedeemHandoffCodeError): Answer {
   }
 }
 
-function query(ctx: Context, name: string): unknown {
-  const value = ctx.query[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 /**
  * `/api/handoff/*`: one login for several root domains (issue 17). A secondary gateway URL starts
  * (`start`: binds the browser with a host-only state cookie, sends it to the primary), the primary
@@ -90,7 +85,7 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     const secondary = secondaryOf(ctx);
     if (secondary === null) return renderAnswer(ctx, NOT_HERE);
     const domain = secondary.host.cookies.domain;
-    const target = safeRedirectTarget(query(ctx, 'redirect_uri'), domain);
+    const target = safeRedirectTarget(queryParam(ctx, 'redirect_uri'), domain);
     if (target === null) return renderAnswer(ctx, INVALID_REDIRECT);
     // One state per browser while it lives: two tabs starting at once share it instead of evicting each other's.
     const existing = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
@@ -106,8 +101,12 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
 
   router.get('/handoff/issue', async (ctx) => {
     if (secondaryOf(ctx) !== null) return renderAnswer(ctx, NOT_HERE);
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const input = { sessionToken, domain: query(ctx, 'domain'), state: query(ctx, 'state'), redirectUri: query(ctx, 'redirect_uri'), ip, requestId };
+    const input = {
+      ...callerOf(ctx, settings.clientAddress),
+      domain: queryParam(ctx, 'domain'),
+      state: queryParam(ctx, 'state'),
+      redirectUri: queryParam(ctx, 'redirect_uri'),
+    };
     const result = await useCases.issueHandoffCode.execute(input);
     if (result.ok) {
       const to = hosts[result.value.secondary + 1];
@@ -127,7 +126,7 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     if (secondary === null) return renderAnswer(ctx, NOT_HERE);
     const { ip, requestId } = facts(ctx);
     const state = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
-    const result = await useCases.redeemHandoffCode.execute({ code: query(ctx, 'code'), secondary: secondary.index - 1, state, ip, requestId });
+    const result = await useCases.redeemHandoffCode.execute({ code: queryParam(ctx, 'code'), secondary: secondary.index - 1, state, ip, requestId });
     if (!result.ok) return renderAnswer(ctx, handoffRedeemRefused(result.error));
     const cookies: CookieSettings = secondary.host.cookies;
     renderAnswer(ctx, redirect(result.value.redirectTarget, [setCookie(SESSION_COOKIE, result.value.sessionToken, result.value.maxAgeMs / 1000, cookies)]));
@@ -150,7 +149,7 @@ export function secondaryLoginPages(settings: HttpSettings): Middleware {
     const index = gatewayIndexOf(hosts, ctx);
     if (index === 0) return next();
     const host = hosts[index];
-    const target = safeRedirectTarget(query(ctx, 'redirect_uri'), host.cookies.domain) ?? `${host.url}/logout`;
+    const target = safeRedirectTarget(queryParam(ctx, 'redirect_uri'), host.cookies.domain) ?? `${host.url}/logout`;
     renderAnswer(ctx, redirect(`${host.url}${HANDOFF_START_PATH}?redirect_uri=${encodeURIComponent(target)}`));
   };
 }

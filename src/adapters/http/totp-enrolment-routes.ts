@@ -6,11 +6,10 @@ import type { RemoveTotpEnrolmentUseCase } from '../../application/use-cases/rem
 import type { StartTotpEnrolmentUseCase } from '../../application/use-cases/start-totp-enrolment';
 import type { QrCodeModule } from '../cli/qr-code';
 import { fixed } from './answer';
-import { invalidFields, UNSUPPORTED_MEDIA_TYPE } from './answers';
-import { userAgentOf } from './account-routes';
+import { invalidFields } from './answers';
 import type { HttpSettings } from './http-settings';
-import { jsonBody } from './json-body';
-import { koaFacts } from './koa-facts';
+import { JSON_TYPES, jsonBody, jsonFieldsOf, jsonOnly } from './json-body';
+import { callerOf, userAgentOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { isFromThisSite } from './request-origin';
 import { totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from './totp-enrolment-answers';
@@ -32,18 +31,12 @@ export const TOTP_ENROLMENT_API_METHODS: ReadonlyArray<readonly [string, readonl
   ['/api/account/totp/remove', ['POST']],
 ];
 
-const JSON_TYPES = ['application/json', '+json'];
 const CROSS_SITE = fixed(403, 'totp_cross_site');
 /** Codes are six digits, spaces allowed; enrolment tokens are short sealed strings. */
 const CODE = /^[0-9 ]{6,12}$/;
 const MAX_ENROLMENT = 1024;
 /** As the login form's limit: bcrypt reads 72 bytes, and nothing longer is worth hashing. */
 const MAX_PASSWORD = 1024;
-
-function bodyOf(ctx: Context): Record<string, unknown> {
-  const raw = ctx.request.body as unknown;
-  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-}
 
 /**
  * `/api/account/totp*` (issue 16): setting up and removing a TOTP code of one's own. Only for a
@@ -52,53 +45,45 @@ function bodyOf(ctx: Context): Record<string, unknown> {
  * logout, so a cross-site page can neither start nor finish a set-up.
  */
 export function totpEnrolmentRoutes(router: Router, useCases: TotpEnrolmentUseCases, settings: HttpSettings): void {
-  const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
+  const json = jsonOnly(jsonBody({ types: JSON_TYPES, limit: '4kb' }));
   const appOrigin = new URL(settings.appUrl).origin;
-  const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
+  const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   // JSON from this site only: a form post from anywhere is refused as cross-site first, else as the wrong type.
   const guard = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
-    const json = Boolean(ctx.is(JSON_TYPES));
-    if (!isFromThisSite(ctx.req.headers, appOrigin, json)) return renderAnswer(ctx, CROSS_SITE);
-    if (!json) return renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
-    return body(ctx, next);
+    if (!isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)))) return renderAnswer(ctx, CROSS_SITE);
+    return json(ctx, next);
   };
 
   router.get('/account/totp', async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    renderAnswer(ctx, totpEnrolmentStateAnswer(await useCases.getTotpEnrolment.execute({ sessionToken, ip, requestId })));
+    renderAnswer(ctx, totpEnrolmentStateAnswer(await useCases.getTotpEnrolment.execute(caller(ctx))));
   });
 
   router.post('/account/totp/setup', guard, async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    renderAnswer(ctx, totpSetupAnswer(await useCases.startTotpEnrolment.execute({ sessionToken, ip, requestId }), useCases.qrcode));
+    renderAnswer(ctx, totpSetupAnswer(await useCases.startTotpEnrolment.execute(caller(ctx)), useCases.qrcode));
   });
 
   router.post('/account/totp/confirm', guard, async (ctx) => {
-    const { enrolment, code, password } = bodyOf(ctx);
+    const { enrolment, code, password } = jsonFieldsOf(ctx);
     const bad = [
       ...(typeof enrolment === 'string' && enrolment.length > 0 && enrolment.length <= MAX_ENROLMENT ? [] : ['enrolment']),
       ...(typeof code === 'string' && CODE.test(code) ? [] : ['code']),
       ...(typeof password === 'string' && password.length > 0 && password.length <= MAX_PASSWORD ? [] : ['password']),
     ];
     if (bad.length > 0) return renderAnswer(ctx, invalidFields(bad));
-    const { ip, requestId, sessionToken } = facts(ctx);
     const result = await useCases.confirmTotpEnrolment.execute({
-      sessionToken,
+      ...caller(ctx),
       enrolment: enrolment as string,
       code: code as string,
       password: password as string,
-      ip,
-      requestId,
       userAgent: userAgentOf(ctx),
     });
     renderAnswer(ctx, totpChangeAnswer(result, 'totp_enrolled', settings.cookies));
   });
 
   router.post('/account/totp/remove', guard, async (ctx) => {
-    const { code } = bodyOf(ctx);
+    const { code } = jsonFieldsOf(ctx);
     if (typeof code !== 'string' || !CODE.test(code)) return renderAnswer(ctx, invalidFields(['code']));
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const result = await useCases.removeTotpEnrolment.execute({ sessionToken, code, ip, requestId, userAgent: userAgentOf(ctx) });
+    const result = await useCases.removeTotpEnrolment.execute({ ...caller(ctx), code, userAgent: userAgentOf(ctx) });
     renderAnswer(ctx, totpChangeAnswer(result, 'totp_removed', settings.cookies));
   });
 }
