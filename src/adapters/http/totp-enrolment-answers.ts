@@ -8,6 +8,8 @@ import type { CookieSettings } from './cookies';
 
 // One pure function per TOTP set-up use case, from its result to an answer (see answers.ts).
 
+/** A set-up request that does not provably come from the gateway's own pages (see isFromThisSite). */
+export const TOTP_CROSS_SITE = fixed(403, 'totp_cross_site');
 const SET_BY_ADMINISTRATOR = fixed(409, 'totp_set_by_administrator');
 const NEEDS_PASSWORD = fixed(409, 'totp_needs_password');
 const ALREADY_ENROLLED = fixed(409, 'totp_already_enrolled');

@@ -5,14 +5,13 @@ import type { GetTotpEnrolmentUseCase } from '../../application/use-cases/get-to
 import type { RemoveTotpEnrolmentUseCase } from '../../application/use-cases/remove-totp-enrolment';
 import type { StartTotpEnrolmentUseCase } from '../../application/use-cases/start-totp-enrolment';
 import type { QrCodeModule } from '../cli/qr-code';
-import { fixed } from './answer';
 import { invalidFields } from './answers';
 import type { HttpSettings } from './http-settings';
 import { JSON_TYPES, jsonBody, jsonFieldsOf, jsonOnly } from './json-body';
 import { callerOf, userAgentOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { isFromThisSite } from './request-origin';
-import { totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from './totp-enrolment-answers';
+import { TOTP_CROSS_SITE, totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from './totp-enrolment-answers';
 
 export interface TotpEnrolmentUseCases {
   readonly getTotpEnrolment: GetTotpEnrolmentUseCase;
@@ -31,7 +30,6 @@ export const TOTP_ENROLMENT_API_METHODS: ReadonlyArray<readonly [string, readonl
   ['/api/account/totp/remove', ['POST']],
 ];
 
-const CROSS_SITE = fixed(403, 'totp_cross_site');
 /** Codes are six digits, spaces allowed; enrolment tokens are short sealed strings. */
 const CODE = /^[0-9 ]{6,12}$/;
 const MAX_ENROLMENT = 1024;
@@ -50,7 +48,7 @@ export function totpEnrolmentRoutes(router: Router, useCases: TotpEnrolmentUseCa
   const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   // JSON from this site only: a form post from anywhere is refused as cross-site first, else as the wrong type.
   const guard = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
-    if (!isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)))) return renderAnswer(ctx, CROSS_SITE);
+    if (!isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)))) return renderAnswer(ctx, TOTP_CROSS_SITE);
     return json(ctx, next);
   };
 

@@ -13,7 +13,7 @@ import {
   registrationOptionsAnswer,
   secondFactorChoiceAnswer,
 } from '../../../src/adapters/http/passkey-answers';
-import { totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from '../../../src/adapters/http/totp-enrolment-answers';
+import { TOTP_CROSS_SITE, totpChangeAnswer, totpEnrolmentStateAnswer, totpSetupAnswer } from '../../../src/adapters/http/totp-enrolment-answers';
 import type { CookieSettings } from '../../../src/adapters/http/cookies';
 import type { Passkey } from '../../../src/domain/passkey';
 import { err, ok } from '../../../src/domain/result';
@@ -90,6 +90,11 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
     'revoke store_unavailable',
     revokeSessionsAnswer(err({ code: 'store_unavailable' }), cookies),
     wire(503, 'store_unavailable', 'Service unavailable, try again later'),
+  ],
+  [
+    'totp set-up cross-site',
+    TOTP_CROSS_SITE,
+    wire(403, 'totp_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
   ],
   [
     'totp state not_logged_in',
