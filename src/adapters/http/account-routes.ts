@@ -10,11 +10,11 @@ import type {
 } from '../../application/use-cases/revoke-account-sessions';
 import type { Result } from '../../domain/result';
 import { answer, type Answer } from './answer';
-import { invalidFields, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { CROSS_SITE_REQUEST, invalidFields, SESSION_REQUIRED, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
 import { clearCookie, SESSION_COOKIE, type CookieSettings } from './cookies';
 import type { HttpSettings } from './http-settings';
-import { jsonBody } from './json-body';
-import { koaFacts } from './koa-facts';
+import { JSON_TYPES, jsonBody } from './json-body';
+import { callerOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { isFromThisSite } from './request-origin';
 import { describeUserAgent } from './user-agent';
@@ -30,7 +30,6 @@ export const ACCOUNT_API_METHODS: ReadonlyArray<readonly [string, readonly strin
   ['/api/account/sessions/revoke', ['POST']],
 ];
 
-const JSON_TYPES = ['application/json', '+json'];
 /** Session ids are random tokens; anything longer is not one of ours. */
 const MAX_ID_LENGTH = 128;
 
@@ -95,7 +94,7 @@ export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAcco
   const error = result.error;
   switch (error.code) {
     case 'session_required':
-      return answer(401, 'session_required', []);
+      return SESSION_REQUIRED;
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -115,9 +114,9 @@ export function revokeSessionsAnswer(result: Result<RevokeAccountSessionsOutput,
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
-      return answer(403, 'cross_site_request', []);
+      return CROSS_SITE_REQUEST;
     case 'session_required':
-      return answer(401, 'session_required', []);
+      return SESSION_REQUIRED;
     case 'session_not_found':
       return answer(404, 'session_not_found', []);
     // Cookies stay: a sign-out that may not have reached every replica is not reported as done.
@@ -138,12 +137,6 @@ export function readRevokeTarget(body: unknown): SessionsToRevoke | null {
   return null;
 }
 
-/** The User-Agent of a login request, for the session index (display only). */
-export function userAgentOf(ctx: Context): string | undefined {
-  const ua = ctx.req.headers['user-agent'];
-  return typeof ua === 'string' ? ua : undefined;
-}
-
 /**
  * `/api/account` and `/api/account/sessions/revoke` (issue 16). Both only for a fully logged-in
  * cookie session, both about the caller's own account only (no input names an account). The POST
@@ -153,10 +146,10 @@ export function userAgentOf(ctx: Context): string | undefined {
 export function accountRoutes(router: Router, useCases: AccountUseCases, settings: HttpSettings): void {
   const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
   const appOrigin = new URL(settings.appUrl).origin;
+  const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
 
   router.get('/account', async (ctx) => {
-    const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
-    renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute({ sessionToken, ip, requestId })));
+    renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute(caller(ctx))));
   });
 
   router.post(
@@ -164,19 +157,17 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
     async (ctx, next) => {
       if (ctx.is(JSON_TYPES)) return body(ctx, next);
       // Not JSON: refused as cross-site first (a form post from anywhere lands here), else as the wrong type.
-      const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
       if (!isFromThisSite(ctx.req.headers, appOrigin, false)) {
-        const result = await useCases.revokeAccountSessions.execute({ sessionToken, fromThisSite: false, target: { scope: 'others' }, ip, requestId });
+        const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite: false, target: { scope: 'others' } });
         return renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
       }
       renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
     },
     async (ctx) => {
-      const { ip, requestId, sessionToken } = koaFacts(ctx, settings.clientAddress);
       const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin, true);
       const target = readRevokeTarget(ctx.request.body);
       if (fromThisSite && target === null) return renderAnswer(ctx, invalidFields(['id', 'scope']));
-      const result = await useCases.revokeAccountSessions.execute({ sessionToken, fromThisSite, target: target ?? { scope: 'others' }, ip, requestId });
+      const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite, target: target ?? { scope: 'others' } });
       renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
     },
   );

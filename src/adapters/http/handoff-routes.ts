@@ -3,16 +3,16 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IssueHandoffCodeUseCase, IssueHandoffCodeError } from '../../application/use-cases/issue-handoff-code';
 import { HANDOFF_STATE } from '../../application/use-cases/issue-handoff-code';
-import type { RedeemHandoffCodeUseCase } from '../../application/use-cases/redeem-handoff-code';
+import type { RedeemHandoffCodeError, RedeemHandoffCodeUseCase } from '../../application/use-cases/redeem-handoff-code';
 import { safeRedirectTarget } from '../../domain/redirect-target';
-import { answer, type Answer } from './answer';
-import { STORE_UNAVAILABLE } from './answers';
+import { answer, fixed, type Answer } from './answer';
+import { STORE_UNAVAILABLE, unmapped } from './answers';
 import { readCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 import { gatewayHostsOf, gatewayIndexOf, type GatewayHost } from './gateway-hosts';
 import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_START_PATH, HANDOFF_STATE_COOKIE } from './handoff-paths';
 import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
-import { koaFacts } from './koa-facts';
+import { callerOf, koaFacts, queryParam } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 
 /** The use cases of the hand-off between gateway domains (issue 17). */
@@ -27,34 +27,41 @@ const HOST_ONLY = { hostOnly: true } as const;
 /** The code must not reach the application through a Referer, nor be kept in a cache. */
 const NO_REFERRER: readonly (readonly [string, string])[] = [['referrer-policy', 'no-referrer']];
 
-const NOT_HERE = answer(404, 'handoff_not_here', []);
+const NOT_HERE = fixed(404, 'handoff_not_here');
+const INVALID_REDIRECT = fixed(400, 'handoff_invalid_redirect');
 
 function redirect(location: string, cookies: readonly string[] = []): Answer {
   return answer(302, 'redirecting', [], { headers: [['location', location], ...NO_REFERRER], cookies });
 }
 
-function issueRefused(error: IssueHandoffCodeError): Answer {
+/** `/api/handoff/issue` refused (a login it asks for first is a redirect, not a refusal). */
+export function handoffIssueRefused(error: IssueHandoffCodeError): Answer {
   switch (error.code) {
     case 'unknown_domain':
       return answer(400, 'handoff_unknown_domain', []);
     case 'invalid_redirect':
-      return answer(400, 'handoff_invalid_redirect', []);
+      return INVALID_REDIRECT;
     case 'invalid_state':
       return answer(400, 'handoff_invalid_state', []);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     case 'login_required':
       throw new Error('login_required is answered with a redirect');
-    default: {
-      const unreachable: never = error;
-      return unreachable;
-    }
+    default:
+      return unmapped('handoff issue', error);
   }
 }
 
-function query(ctx: Context, name: string): unknown {
-  const value = ctx.query[name];
-  return typeof value === 'string' ? value : undefined;
+/** `/api/handoff/redeem` refused: every unusable code alike, and the code kept out of any Referer. */
+export function handoffRedeemRefused(error: RedeemHandoffCodeError): Answer {
+  switch (error.code) {
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    case 'invalid_code':
+      return answer(400, 'handoff_invalid_code', [], { headers: NO_REFERRER });
+    default:
+      return unmapped('handoff redeem', error);
+  }
 }
 
 /**
@@ -78,8 +85,8 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     const secondary = secondaryOf(ctx);
     if (secondary === null) return renderAnswer(ctx, NOT_HERE);
     const domain = secondary.host.cookies.domain;
-    const target = safeRedirectTarget(query(ctx, 'redirect_uri'), domain);
-    if (target === null) return renderAnswer(ctx, answer(400, 'handoff_invalid_redirect', []));
+    const target = safeRedirectTarget(queryParam(ctx, 'redirect_uri'), domain);
+    if (target === null) return renderAnswer(ctx, INVALID_REDIRECT);
     // One state per browser while it lives: two tabs starting at once share it instead of evicting each other's.
     const existing = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
     const state = existing !== undefined && HANDOFF_STATE.test(existing) ? existing : randomBytes(32).toString('base64url');
@@ -94,8 +101,12 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
 
   router.get('/handoff/issue', async (ctx) => {
     if (secondaryOf(ctx) !== null) return renderAnswer(ctx, NOT_HERE);
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const input = { sessionToken, domain: query(ctx, 'domain'), state: query(ctx, 'state'), redirectUri: query(ctx, 'redirect_uri'), ip, requestId };
+    const input = {
+      ...callerOf(ctx, settings.clientAddress),
+      domain: queryParam(ctx, 'domain'),
+      state: queryParam(ctx, 'state'),
+      redirectUri: queryParam(ctx, 'redirect_uri'),
+    };
     const result = await useCases.issueHandoffCode.execute(input);
     if (result.ok) {
       const to = hosts[result.value.secondary + 1];
@@ -107,7 +118,7 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
       const back = `${primary.url}${HANDOFF_ISSUE_PATH}?${again.toString()}`;
       return renderAnswer(ctx, redirect(`${primary.url}/login?redirect_uri=${encodeURIComponent(back)}`));
     }
-    renderAnswer(ctx, issueRefused(result.error));
+    renderAnswer(ctx, handoffIssueRefused(result.error));
   });
 
   router.get('/handoff/redeem', async (ctx) => {
@@ -115,11 +126,8 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     if (secondary === null) return renderAnswer(ctx, NOT_HERE);
     const { ip, requestId } = facts(ctx);
     const state = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
-    const result = await useCases.redeemHandoffCode.execute({ code: query(ctx, 'code'), secondary: secondary.index - 1, state, ip, requestId });
-    if (!result.ok) {
-      if (result.error.code === 'store_unavailable') return renderAnswer(ctx, STORE_UNAVAILABLE);
-      return renderAnswer(ctx, answer(400, 'handoff_invalid_code', [], { headers: NO_REFERRER }));
-    }
+    const result = await useCases.redeemHandoffCode.execute({ code: queryParam(ctx, 'code'), secondary: secondary.index - 1, state, ip, requestId });
+    if (!result.ok) return renderAnswer(ctx, handoffRedeemRefused(result.error));
     const cookies: CookieSettings = secondary.host.cookies;
     renderAnswer(ctx, redirect(result.value.redirectTarget, [setCookie(SESSION_COOKIE, result.value.sessionToken, result.value.maxAgeMs / 1000, cookies)]));
   });
@@ -141,7 +149,7 @@ export function secondaryLoginPages(settings: HttpSettings): Middleware {
     const index = gatewayIndexOf(hosts, ctx);
     if (index === 0) return next();
     const host = hosts[index];
-    const target = safeRedirectTarget(query(ctx, 'redirect_uri'), host.cookies.domain) ?? `${host.url}/logout`;
+    const target = safeRedirectTarget(queryParam(ctx, 'redirect_uri'), host.cookies.domain) ?? `${host.url}/logout`;
     renderAnswer(ctx, redirect(`${host.url}${HANDOFF_START_PATH}?redirect_uri=${encodeURIComponent(target)}`));
   };
 }

@@ -1,5 +1,7 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { lazyModule } from '../system/lazy-module';
+import { UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { renderAnswer } from './koa-renderer';
 
 // koa-body (with zod and formidable) is about 5 MB of heap: it is loaded by the first request that
 // carries a body, not at start-up, so an idle gateway stays small (see docs/benchmark.md).
@@ -57,4 +59,21 @@ export function jsonBody(options: { readonly types: readonly string[]; readonly 
       throw new UnreadableBodyError('unreadable request body', { cause: e });
     }
   };
+}
+
+/** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
+export const JSON_TYPES = ['application/json', '+json'];
+
+/** A route that takes JSON only: anything else is refused 415 before a byte is read, JSON goes to `parser`. */
+export function jsonOnly(parser: Middleware): Middleware {
+  return async (ctx, next) => {
+    if (ctx.is(JSON_TYPES)) return parser(ctx, next);
+    renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
+  };
+}
+
+/** The parsed body's fields; anything but a JSON object reads as no fields (every field then fails its own check). */
+export function jsonFieldsOf(ctx: Context): Record<string, unknown> {
+  const raw = ctx.request.body as unknown;
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
 }

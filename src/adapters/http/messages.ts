@@ -14,6 +14,9 @@ const FORWARDED_PROBLEMS: Readonly<Record<ForwardedProblem, string>> = {
   repeated: 'Repeated forwarded header',
 };
 
+/** The passkey and TOTP set-up routes refuse a cross-site request in the same words (each under its own code). */
+const CROSS_SITE_JSON_ONLY = 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)';
+
 export const MESSAGES = {
   // Success
   ok: () => 'OK',
@@ -43,7 +46,7 @@ export const MESSAGES = {
   passkey_renamed: () => 'Passkey renamed',
   passkey_removed: () => 'Passkey removed',
   not_logged_in: () => 'Log in first (with a full login, not a pending one)',
-  passkey_cross_site: () => 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)',
+  passkey_cross_site: () => CROSS_SITE_JSON_ONLY,
   too_many_passkeys: () => 'This account holds the most passkeys it may; remove one first',
   invalid_name: () => 'A passkey name is 1 to 64 characters of text',
   challenge_invalid: () => 'The passkey request expired or was already used; start again',
@@ -66,7 +69,7 @@ export const MESSAGES = {
   totp_already_enrolled: () => 'This account has a TOTP code already; remove it first',
   totp_not_enrolled: () => 'This account has no TOTP code it set up itself',
   enrolment_invalid: () => 'This TOTP set-up expired or belongs to another session; start again',
-  totp_cross_site: () => 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)',
+  totp_cross_site: () => CROSS_SITE_JSON_ONLY,
   // Forward auth
   unknown_proxy: () => 'Unknown proxy; use one of traefik, nginx, caddy',
   bad_forwarded_headers: (problem: ForwardedProblem, field: string) => `${FORWARDED_PROBLEMS[problem]} ${field}`,

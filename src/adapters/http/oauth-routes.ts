@@ -1,23 +1,15 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import type { CompleteOAuthUseCase } from '../../application/use-cases/complete-oauth';
 import type { StartOAuthUseCase } from '../../application/use-cases/start-oauth';
 import { oauthCallbackAnswer, oauthStartAnswer } from './answers';
 import type { HttpSettings } from './http-settings';
-import { koaFacts } from './koa-facts';
+import { koaFacts, queryParam, userAgentOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { readHeldOAuthFlows } from './request-facts';
-import { userAgentOf } from './account-routes';
 
 export interface OAuthUseCases {
   readonly startOAuth: StartOAuthUseCase;
   readonly completeOAuth: CompleteOAuthUseCase;
-}
-
-/** One query parameter as a single string; repeated or absent parameters read as absent. */
-function queryParam(ctx: Context, name: string): string | undefined {
-  const v = ctx.query[name];
-  return typeof v === 'string' ? v : undefined;
 }
 
 /**

@@ -10,8 +10,8 @@ import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } fr
 import type { Passkey } from '../../domain/passkey';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
-import { invalidFields, locked, STORE_UNAVAILABLE, unmapped } from './answers';
-import { clearCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
+import { invalidFields, locked, NOT_LOGGED_IN, NOT_PENDING, sessionCookie, STORE_UNAVAILABLE, unmapped } from './answers';
+import { clearCookie, setCookie, type CookieSettings } from './cookies';
 
 // One pure function per passkey use case, from its result to an answer (see answers.ts).
 
@@ -24,7 +24,8 @@ export const PASSKEY_COOKIES = {
 } as const;
 
 export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
-const NOT_LOGGED_IN = fixed(401, 'not_logged_in');
+const INVALID_NAME = fixed(400, 'invalid_name');
+const TOO_MANY_PASSKEYS = fixed(409, 'too_many_passkeys');
 
 /** What the account page shows of a passkey: never its public key. */
 export function passkeyView(p: Passkey): Record<string, unknown> {
@@ -52,6 +53,16 @@ function ceremonyOptions(
   });
 }
 
+/** The ceremony's cookie, cleared: a finished ceremony is spent whatever its outcome. */
+function spentCeremony(purpose: keyof typeof PASSKEY_COOKIES, cookies: CookieSettings): string {
+  return clearCookie(PASSKEY_COOKIES[purpose], cookies, { hostOnly: true });
+}
+
+/** A finished registration refused, for an account's new passkey and an enrolment link's first alike: the ceremony's cookie goes. */
+function registrationRefused(code: 'challenge_invalid' | 'passkey_invalid' | 'passkey_not_added', spent: string): Answer {
+  return answer(code === 'passkey_not_added' ? 409 : 400, code, [], { cookies: [spent] });
+}
+
 export function registrationOptionsAnswer(
   result: Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>,
   cookies: CookieSettings,
@@ -65,7 +76,7 @@ export function registrationOptionsAnswer(
     case 'not_logged_in':
       return NOT_LOGGED_IN;
     case 'too_many_passkeys':
-      return answer(409, 'too_many_passkeys', []);
+      return TOO_MANY_PASSKEYS;
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -74,9 +85,8 @@ export function registrationOptionsAnswer(
 }
 
 export function registrationAnswer(result: Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>, cookies: CookieSettings): Answer {
-  // The ceremony is spent whatever the outcome: its cookie goes.
-  const spent = [clearCookie(PASSKEY_COOKIES.register, cookies, { hostOnly: true })];
-  if (result.ok) return answer(200, 'passkey_added', [], { fields: { passkey: passkeyView(result.value.passkey) }, cookies: spent });
+  const spent = spentCeremony('register', cookies);
+  if (result.ok) return answer(200, 'passkey_added', [], { fields: { passkey: passkeyView(result.value.passkey) }, cookies: [spent] });
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
@@ -84,13 +94,11 @@ export function registrationAnswer(result: Result<FinishPasskeyRegistrationOutpu
     case 'not_logged_in':
       return NOT_LOGGED_IN;
     case 'invalid_name':
-      return answer(400, 'invalid_name', []);
+      return INVALID_NAME;
     case 'challenge_invalid':
-      return answer(400, 'challenge_invalid', [], { cookies: spent });
     case 'passkey_invalid':
-      return answer(400, 'passkey_invalid', [], { cookies: spent });
     case 'passkey_not_added':
-      return answer(409, 'passkey_not_added', [], { cookies: spent });
+      return registrationRefused(error.code, spent);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -108,7 +116,7 @@ export function loginOptionsAnswer(
   const error = result.error;
   switch (error.code) {
     case 'not_pending':
-      return answer(401, 'not_pending', []);
+      return NOT_PENDING;
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -121,14 +129,8 @@ export function passkeyLoginAnswer(
   purpose: 'login' | 'second_factor',
   cookies: CookieSettings,
 ): Answer {
-  const spent = clearCookie(PASSKEY_COOKIES[purpose], cookies, { hostOnly: true });
-  if (result.ok) {
-    const { session, token } = result.value;
-    return answer(200, 'logged_in', [], {
-      fields: { totpPending: 'false' },
-      cookies: [spent, setCookie(SESSION_COOKIE, token, (session.expiresAt - session.issuedAt) / 1000, cookies)],
-    });
-  }
+  const spent = spentCeremony(purpose, cookies);
+  if (result.ok) return answer(200, 'logged_in', [], { fields: { totpPending: 'false' }, cookies: [spent, sessionCookie(result.value, cookies)] });
   const error = result.error;
   switch (error.code) {
     case 'challenge_invalid':
@@ -166,7 +168,7 @@ export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>,
     case 'not_logged_in':
       return NOT_LOGGED_IN;
     case 'invalid_name':
-      return answer(400, 'invalid_name', []);
+      return INVALID_NAME;
     case 'passkey_not_found':
       return answer(404, 'passkey_not_found', []);
     case 'last_passkey':
@@ -191,7 +193,7 @@ export function enrolmentOptionsAnswer(result: Result<StartPasskeyEnrolmentOutpu
     case 'invalid_link':
       return answer(400, 'enrolment_link_invalid', []);
     case 'too_many_passkeys':
-      return answer(409, 'too_many_passkeys', []);
+      return TOO_MANY_PASSKEYS;
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:
@@ -201,12 +203,11 @@ export function enrolmentOptionsAnswer(result: Result<StartPasskeyEnrolmentOutpu
 
 /** `POST /api/passkeys/enrolment`: the first passkey stored, and the person logged in. */
 export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>, cookies: CookieSettings): Answer {
-  const spent = clearCookie(PASSKEY_COOKIES.enrol, cookies, { hostOnly: true });
+  const spent = spentCeremony('enrol', cookies);
   if (result.ok) {
-    const { passkey, session, token } = result.value;
     return answer(200, 'passkey_enrolled', [], {
-      fields: { passkey: passkeyView(passkey) },
-      cookies: [spent, setCookie(SESSION_COOKIE, token, (session.expiresAt - session.issuedAt) / 1000, cookies)],
+      fields: { passkey: passkeyView(result.value.passkey) },
+      cookies: [spent, sessionCookie(result.value, cookies)],
     });
   }
   const error = result.error;
@@ -214,13 +215,11 @@ export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, Fin
     case 'cross_site_request':
       return PASSKEY_CROSS_SITE;
     case 'invalid_name':
-      return answer(400, 'invalid_name', []);
+      return INVALID_NAME;
     case 'challenge_invalid':
-      return answer(400, 'challenge_invalid', [], { cookies: [spent] });
     case 'passkey_invalid':
-      return answer(400, 'passkey_invalid', [], { cookies: [spent] });
     case 'passkey_not_added':
-      return answer(409, 'passkey_not_added', [], { cookies: [spent] });
+      return registrationRefused(error.code, spent);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
     default:

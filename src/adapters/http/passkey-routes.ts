@@ -10,13 +10,13 @@ import type { FinishPasskeyRegistrationUseCase } from '../../application/use-cas
 import type { ListPasskeysUseCase } from '../../application/use-cases/list-passkeys';
 import type { StartPasskeyLoginUseCase } from '../../application/use-cases/start-passkey-login';
 import type { StartPasskeyRegistrationUseCase } from '../../application/use-cases/start-passkey-registration';
-import { invalidFields, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { invalidFields } from './answers';
 import { readCookie } from './cookies';
 import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
 import { NO_METRICS } from './http-metrics';
-import { jsonBody } from './json-body';
-import { koaFacts } from './koa-facts';
+import { JSON_TYPES, jsonBody, jsonFieldsOf, jsonOnly } from './json-body';
+import { callerOf, koaFacts, userAgentOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import {
   enrolmentAnswer,
@@ -31,7 +31,6 @@ import {
   secondFactorChoiceAnswer,
 } from './passkey-answers';
 import { isFromThisSite } from './request-origin';
-import { userAgentOf } from './account-routes';
 
 /** The passkey use cases; absent when PASSKEYS=off (no route is mounted then: every path answers 404). */
 export interface PasskeyUseCases {
@@ -61,12 +60,17 @@ export const PASSKEY_API_METHODS: ReadonlyArray<readonly [string, readonly strin
   ['/api/passkeys/second-factor', ['POST']],
 ];
 
-const JSON_TYPES = ['application/json', '+json'];
 const ID = /^[A-Za-z0-9_-]{1,1400}$/;
 
-function bodyOf(ctx: Context): Record<string, unknown> {
-  const raw = ctx.request.body as unknown;
-  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+/** Which ceremony a login request is about: a login (the default) or a pending login's second factor; null for anything else. */
+function purposeOf(input: Record<string, unknown>): 'login' | 'second_factor' | null {
+  if (input.purpose === 'second_factor') return 'second_factor';
+  return input.purpose === undefined || input.purpose === 'login' ? 'login' : null;
+}
+
+/** A WebAuthn response is an object (the use case checks the rest). */
+function lacksResponse(input: Record<string, unknown>): boolean {
+  return input.response === undefined || typeof input.response !== 'object';
 }
 
 /**
@@ -75,13 +79,9 @@ function bodyOf(ctx: Context): Record<string, unknown> {
  * Sec-Fetch-Site / Origin check as logout. The ceremony cookies are host-only.
  */
 export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, settings: HttpSettings): void {
-  const body = jsonBody({ types: JSON_TYPES, limit: '64kb' });
-  const json = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
-    if (ctx.is(JSON_TYPES)) return body(ctx, next);
-    renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
-    return undefined;
-  };
+  const json = jsonOnly(jsonBody({ types: JSON_TYPES, limit: '64kb' }));
   const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
+  const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   const appOrigin = new URL(settings.appUrl).origin;
   const fromThisSite = (ctx: Context): boolean => isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)));
   const cookie = (ctx: Context, name: string): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), name);
@@ -89,44 +89,36 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
   const now = () => useCases.clock.now();
 
   router.get('/passkeys', async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    renderAnswer(ctx, passkeyListAnswer(await useCases.listPasskeys.execute({ sessionToken, ip, requestId })));
+    renderAnswer(ctx, passkeyListAnswer(await useCases.listPasskeys.execute(caller(ctx))));
   });
 
   router.post('/passkeys/registration/options', json, async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const result = await useCases.startPasskeyRegistration.execute({ sessionToken, fromThisSite: fromThisSite(ctx), ip, requestId });
+    const result = await useCases.startPasskeyRegistration.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx) });
     renderAnswer(ctx, registrationOptionsAnswer(result, settings.cookies, now()));
   });
 
   router.post('/passkeys/registration', json, async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const input = bodyOf(ctx);
-    if (input.response === undefined || typeof input.response !== 'object') return renderAnswer(ctx, invalidFields(['response']));
+    const input = jsonFieldsOf(ctx);
+    if (lacksResponse(input)) return renderAnswer(ctx, invalidFields(['response']));
     const result = await useCases.finishPasskeyRegistration.execute({
-      sessionToken,
+      ...caller(ctx),
       challengeToken: cookie(ctx, PASSKEY_COOKIES.register),
       response: input.response,
       name: input.name,
       fromThisSite: fromThisSite(ctx),
-      ip,
-      requestId,
     });
     renderAnswer(ctx, registrationAnswer(result, settings.cookies));
   });
 
   for (const kind of ['rename', 'remove'] as const) {
     router.post(`/passkeys/${kind}`, json, async (ctx) => {
-      const { ip, requestId, sessionToken } = facts(ctx);
-      const input = bodyOf(ctx);
+      const input = jsonFieldsOf(ctx);
       if (typeof input.id !== 'string' || !ID.test(input.id)) return renderAnswer(ctx, invalidFields(['id']));
       const result = await useCases.changePasskey.execute({
-        sessionToken,
+        ...caller(ctx),
         fromThisSite: fromThisSite(ctx),
         id: input.id,
         change: kind === 'rename' ? { kind, name: input.name } : { kind },
-        ip,
-        requestId,
       });
       renderAnswer(ctx, passkeyChangeAnswer(result, kind));
     });
@@ -134,38 +126,26 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
 
   // Issue 16: "ask for a passkey after my password" on the account page.
   router.post('/passkeys/second-factor', json, async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
-    const result = await useCases.choosePasskeySecondFactor.execute({
-      sessionToken,
-      fromThisSite: fromThisSite(ctx),
-      passkey: bodyOf(ctx).passkey,
-      ip,
-      requestId,
-    });
+    const result = await useCases.choosePasskeySecondFactor.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx), passkey: jsonFieldsOf(ctx).passkey });
     renderAnswer(ctx, secondFactorChoiceAnswer(result));
   });
 
   router.post('/passkeys/login/options', json, async (ctx) => {
-    const input = bodyOf(ctx);
-    const purpose = input.purpose === 'second_factor' ? 'second_factor' : input.purpose === undefined || input.purpose === 'login' ? 'login' : null;
+    const purpose = purposeOf(jsonFieldsOf(ctx));
     if (purpose === null) return renderAnswer(ctx, invalidFields(['purpose']));
-    const { sessionToken } = facts(ctx);
-    const result = await useCases.startPasskeyLogin.execute({ purpose, sessionToken });
+    const result = await useCases.startPasskeyLogin.execute({ purpose, sessionToken: caller(ctx).sessionToken });
     renderAnswer(ctx, loginOptionsAnswer(result, purpose, settings.cookies, now()));
   });
 
   router.post('/passkeys/login', json, async (ctx) => {
-    const input = bodyOf(ctx);
-    const purpose = input.purpose === 'second_factor' ? 'second_factor' : input.purpose === undefined || input.purpose === 'login' ? 'login' : null;
+    const input = jsonFieldsOf(ctx);
+    const purpose = purposeOf(input);
     if (purpose === null) return renderAnswer(ctx, invalidFields(['purpose']));
-    if (input.response === undefined || typeof input.response !== 'object') return renderAnswer(ctx, invalidFields(['response']));
-    const { ip, requestId, sessionToken } = facts(ctx);
+    if (lacksResponse(input)) return renderAnswer(ctx, invalidFields(['response']));
     const result = await useCases.finishPasskeyLogin.execute({
+      ...caller(ctx),
       challengeToken: cookie(ctx, PASSKEY_COOKIES[purpose]),
-      sessionToken,
       response: input.response,
-      ip,
-      requestId,
     });
     if (!result.ok && result.error.code === 'account_locked') metrics.login('passkey', 'locked');
     if (!result.ok && result.error.code === 'store_unavailable') metrics.login('passkey', 'unavailable');
@@ -176,13 +156,13 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
   // fragment (never sent in a request line, so no proxy log holds it) and POSTs it here.
   router.post('/passkeys/enrolment/options', json, async (ctx) => {
     const { ip, requestId } = facts(ctx);
-    const result = await useCases.startPasskeyEnrolment.execute({ code: bodyOf(ctx).code, fromThisSite: fromThisSite(ctx), ip, requestId });
+    const result = await useCases.startPasskeyEnrolment.execute({ code: jsonFieldsOf(ctx).code, fromThisSite: fromThisSite(ctx), ip, requestId });
     renderAnswer(ctx, enrolmentOptionsAnswer(result, settings.cookies, now()));
   });
 
   router.post('/passkeys/enrolment', json, async (ctx) => {
-    const input = bodyOf(ctx);
-    if (input.response === undefined || typeof input.response !== 'object') return renderAnswer(ctx, invalidFields(['response']));
+    const input = jsonFieldsOf(ctx);
+    if (lacksResponse(input)) return renderAnswer(ctx, invalidFields(['response']));
     const { ip, requestId } = facts(ctx);
     const result = await useCases.finishPasskeyEnrolment.execute({
       challengeToken: cookie(ctx, PASSKEY_COOKIES.enrol),

@@ -5,17 +5,17 @@ import type { GetCurrentUserUseCase } from '../../application/use-cases/get-curr
 import type { LoginUseCase } from '../../application/use-cases/login';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
 import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
-import { currentUserAnswer, healthAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import { currentUserAnswer, healthAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer } from './answers';
 import { answer } from './answer';
 import { NO_METRICS } from './http-metrics';
-import { jsonBody } from './json-body';
-import { koaFacts } from './koa-facts';
+import { JSON_TYPES, jsonBody, jsonOnly } from './json-body';
+import { callerOf, koaFacts, userAgentOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { oauthRoutes, type OAuthUseCases } from './oauth-routes';
 import { passkeyRoutes, type PasskeyUseCases } from './passkey-routes';
 import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
-import { ACCOUNT_API_METHODS, accountRoutes, userAgentOf, type AccountUseCases } from './account-routes';
+import { ACCOUNT_API_METHODS, accountRoutes, type AccountUseCases } from './account-routes';
 import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseCases } from './totp-enrolment-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
@@ -54,19 +54,11 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ...TOTP_ENROLMENT_API_METHODS,
 ]);
 
-/** The body types the API reads; the check before parsing and the parser itself use this one list so they cannot disagree. */
-const JSON_TYPES = ['application/json', '+json'];
-
-function requireJson(ctx: Context): boolean {
-  if (ctx.is(JSON_TYPES)) return true;
-  renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
-  return false;
-}
-
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
   const router = new Router({ prefix: '/api' });
-  const body = jsonBody({ types: JSON_TYPES, limit: '64kb' });
+  const json = jsonOnly(jsonBody({ types: JSON_TYPES, limit: '64kb' }));
   const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
+  const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   const metrics = settings.metrics ?? NO_METRICS;
   // Issue 17: each gateway URL sets and clears the cookie of its own domain and reports that domain.
   const hosts = gatewayHostsOf(settings);
@@ -83,45 +75,31 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   // Every dependency, for monitoring and alerts: 503 while any store is down.
   router.get('/health', async (ctx) => renderAnswer(ctx, healthAnswer(await useCases.checkReadiness.execute({ scope: 'every_dependency' }))));
 
-  router.post(
-    '/login',
-    async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined),
-    async (ctx) => {
-      const raw = ctx.request.body as Record<string, unknown> | undefined;
-      const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
-      const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
-      if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
-      const { ip, requestId } = facts(ctx);
-      const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId, userAgent: userAgentOf(ctx) });
-      if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
-      if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
-      renderAnswer(ctx, loginAnswer(result, cookiesOf(ctx)));
-    },
-  );
+  router.post('/login', json, async (ctx) => {
+    const raw = ctx.request.body as Record<string, unknown> | undefined;
+    const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
+    const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
+    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+    const { ip, requestId } = facts(ctx);
+    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId, userAgent: userAgentOf(ctx) });
+    if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
+    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
+    renderAnswer(ctx, loginAnswer(result, cookiesOf(ctx)));
+  });
 
-  router.post(
-    '/totp',
-    async (ctx, next) => (requireJson(ctx) ? body(ctx, next) : undefined),
-    async (ctx) => {
-      const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
-      if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
-      const { ip, requestId, sessionToken } = facts(ctx);
-      const result = await useCases.verifyTotp.execute({ sessionToken, code: input.value.code, ip, requestId, userAgent: userAgentOf(ctx) });
-      if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
-      if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
-      renderAnswer(ctx, totpAnswer(result, cookiesOf(ctx)));
-    },
-  );
+  router.post('/totp', json, async (ctx) => {
+    const input = await dtos().readBody(dtos().TotpBody, ctx.request.body, ['code']);
+    if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
+    const result = await useCases.verifyTotp.execute({ ...caller(ctx), code: input.value.code, userAgent: userAgentOf(ctx) });
+    if (!result.ok && result.error.code === 'account_locked') metrics.login('totp', 'locked');
+    if (!result.ok && result.error.code === 'store_unavailable') metrics.login('totp', 'unavailable');
+    renderAnswer(ctx, totpAnswer(result, cookiesOf(ctx)));
+  });
 
   router.post('/logout', async (ctx) => {
-    const { ip, requestId, sessionToken } = facts(ctx);
     const host = hosts[gatewayIndexOf(hosts, ctx)];
-    const result = await useCases.logout.execute({
-      sessionToken,
-      fromThisSite: isFromThisSite(ctx.req.headers, host.origin, Boolean(ctx.is(JSON_TYPES))),
-      ip,
-      requestId,
-    });
+    const fromThisSite = isFromThisSite(ctx.req.headers, host.origin, Boolean(ctx.is(JSON_TYPES)));
+    const result = await useCases.logout.execute({ ...caller(ctx), fromThisSite });
     renderAnswer(ctx, logoutAnswer(result, host.cookies));
   });
 
