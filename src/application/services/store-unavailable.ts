@@ -18,8 +18,10 @@ export type StoreUnavailable = { readonly code: 'store_unavailable' };
  * Runs `work` and turns an outage it throws into the `store_unavailable` outcome: a use case fails
  * closed (a lock, a replay check or a revocation that cannot be read is never skipped) with an
  * answer the client may retry. Anything else thrown is a bug or worse, and is thrown on unchanged.
+ * Generic in the whole result (not its value and error apart) so that an inline `work` keeps the
+ * union of everything it returns, each code as its literal.
  */
-export async function unavailableAsError<T, E>(work: () => Promise<Result<T, E>>): Promise<Result<T, E | StoreUnavailable>> {
+export async function unavailableAsError<R extends Result<unknown, unknown>>(work: () => Promise<R>): Promise<R | Result<never, StoreUnavailable>> {
   try {
     return await work();
   } catch (e) {
