@@ -32,7 +32,8 @@ const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
  * Who may manage passkeys (and second factors): only a full session cookie of a local account. A
  * pending session is refused (a password alone must not be enough to add a passkey, which would
  * then pass as the second factor), and so is HTTP Basic (a browser resends it to any page, CSRF
- * included). The one prologue of the account page's passkey use cases.
+ * included). The one prologue of the account page's passkey and TOTP set-up use cases: they run
+ * their step through {@link PasskeyOwners.forOwnerFromThisSite} or {@link PasskeyOwners.forOwner}.
  */
 export class PasskeyOwners {
   constructor(
