@@ -8,7 +8,7 @@ import type { PasskeySecondFactor } from './passkey-second-factor';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
 import type { GuessTicket, LoginGuard } from './login-guard';
-import { isStoreUnavailable } from './store-unavailable';
+import { unavailableAsError } from './store-unavailable';
 
 /** A password offered for a name, by a client at `ip`. */
 export interface PasswordGuess {
@@ -127,7 +127,8 @@ export class CredentialCheck {
    * opens the TOTP step) and clears its failures: the password was right.
    */
   async password(guess: PasswordGuess): Promise<Result<CredentialProof, PasswordCheckError>> {
-    try {
+    // The user store, the lock state or the hasher cannot decide: fail closed, never as a wrong password.
+    return unavailableAsError(async () => {
       const outcome = await this.checkPassword(guess, LOGIN_FORM, '');
       switch (outcome.kind) {
         case 'locked':
@@ -139,11 +140,7 @@ export class CredentialCheck {
         case 'refused':
           return err({ code: 'invalid_credentials' });
       }
-    } catch (e) {
-      // The user store, the lock state or the hasher cannot decide: fail closed, never as a wrong password.
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 
   /**
@@ -156,7 +153,7 @@ export class CredentialCheck {
    * (with bcrypt limited to cores - 1, one each stalled seconds when a cache entry expired).
    */
   async basicPassword(guess: PasswordGuess, shareKey: string): Promise<Result<CredentialProof, BasicPasswordError>> {
-    try {
+    return unavailableAsError(async () => {
       const outcome = await this.checkPassword(guess, HTTP_BASIC, shareKey);
       switch (outcome.kind) {
         case 'locked':
@@ -168,10 +165,7 @@ export class CredentialCheck {
         case 'right':
           return ok(outcome.proof);
       }
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 
   /**
@@ -181,13 +175,8 @@ export class CredentialCheck {
    * login only (`totp_replayed` after that, counted as a failure).
    */
   async totpCode(guess: TotpGuess): Promise<Result<CredentialProof, TotpCheckError>> {
-    try {
-      return await this.checkTotp(guess);
-    } catch (e) {
-      // The user store, the lock state or the used-step record cannot decide: fail closed.
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    // The user store, the lock state or the used-step record cannot decide: fail closed.
+    return unavailableAsError(() => this.checkTotp(guess));
   }
 
   private async checkPassword(guess: PasswordGuess, channel: PasswordChannel, shareKey: string): Promise<PasswordOutcome> {

@@ -1,7 +1,9 @@
 import type { Account } from '../../domain/account';
+import { err, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
 import type { UserStore } from '../ports/user-store';
 import type { RequestAuthenticator } from './request-authenticator';
+import { unavailableAsError, type StoreUnavailable } from './store-unavailable';
 
 /** The account behind a fully logged-in session of a local account, or why there is none. */
 export type PasskeyOwner =
@@ -10,6 +12,9 @@ export type PasskeyOwner =
   | { readonly kind: 'not_logged_in' }
   /** A change asked for from another site (see LogoutInput.fromThisSite); checked before anything else. */
   | { readonly kind: 'cross_site_request' };
+
+/** A found owner: the account and the session that proves it. */
+export type Owner = Extract<PasskeyOwner, { readonly kind: 'owner' }>;
 
 /** What every passkey use case of the account page is asked with. */
 export interface PasskeyOwnerRequest {
@@ -27,13 +32,43 @@ const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
  * Who may manage passkeys (and second factors): only a full session cookie of a local account. A
  * pending session is refused (a password alone must not be enough to add a passkey, which would
  * then pass as the second factor), and so is HTTP Basic (a browser resends it to any page, CSRF
- * included). The one prologue of the account page's passkey use cases.
+ * included). The one prologue of the account page's passkey and TOTP set-up use cases: they run
+ * their step through {@link PasskeyOwners.forOwnerFromThisSite} or {@link PasskeyOwners.forOwner}.
  */
 export class PasskeyOwners {
   constructor(
     private readonly authenticator: RequestAuthenticator,
     private readonly users: UserStore,
   ) {}
+
+  /**
+   * Runs one step of the account page for the owner of the request's session: `cross_site_request`
+   * first when another site asked, `not_logged_in` without an owner, and `store_unavailable` when a
+   * store cannot answer, here or in `step` (anything else thrown is thrown on).
+   */
+  forOwnerFromThisSite<R extends Result<unknown, unknown>>(
+    request: PasskeyOwnerRequest & { readonly fromThisSite: boolean },
+    step: (owner: Owner) => Promise<R>,
+  ): Promise<R | Result<never, { readonly code: 'cross_site_request' } | { readonly code: 'not_logged_in' } | StoreUnavailable>> {
+    return unavailableAsError(async () => {
+      const owner = await this.of(request);
+      return owner.kind === 'owner' ? step(owner) : err({ code: owner.kind });
+    });
+  }
+
+  /**
+   * The same for a step that is not asked where the request comes from: a read, or a change whose
+   * route checks that itself (the account page's TOTP set-up, ADR 0031). Only the session counts.
+   */
+  forOwner<R extends Result<unknown, unknown>>(
+    request: Omit<PasskeyOwnerRequest, 'fromThisSite'>,
+    step: (owner: Owner) => Promise<R>,
+  ): Promise<R | Result<never, { readonly code: 'not_logged_in' } | StoreUnavailable>> {
+    return unavailableAsError(async () => {
+      const owner = await this.of({ sessionToken: request.sessionToken, ip: request.ip, requestId: request.requestId });
+      return owner.kind === 'owner' ? step(owner) : err({ code: 'not_logged_in' } as const);
+    });
+  }
 
   /** Throws what the authenticator or the user store throws (the use case maps a store outage). */
   async of(request: PasskeyOwnerRequest): Promise<PasskeyOwner> {
@@ -45,20 +80,4 @@ export class PasskeyOwners {
     if (account === null) return { kind: 'not_logged_in' };
     return { kind: 'owner', account, session: auth.session };
   }
-}
-
-/**
- * The same check as a function, for the use cases that take the authenticator and a user store
- * themselves (the account page's TOTP set-up, ADR 0031): never `cross_site_request`, which their
- * callers check on their own.
- */
-export async function passkeyOwner(
-  authenticator: RequestAuthenticator,
-  users: UserStore,
-  token: string | undefined,
-  ip: string,
-  requestId?: string,
-): Promise<Exclude<PasskeyOwner, { readonly kind: 'cross_site_request' }>> {
-  const owner = await new PasskeyOwners(authenticator, users).of({ sessionToken: token, ip, requestId });
-  return owner.kind === 'cross_site_request' ? { kind: 'not_logged_in' } : owner;
 }

@@ -6,7 +6,7 @@ import type { OidcAccounts } from '../ports/oidc-accounts';
 import type { OidcClients } from '../ports/oidc-clients';
 import type { SubjectIdentifiers } from '../ports/subject-identifiers';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { valueOrUnavailable } from '../services/store-unavailable';
 
 export interface AuthorizeOidcLoginInput {
   /** The client the provider is logging the person in to. */
@@ -85,12 +85,8 @@ export class AuthorizeOidcLoginUseCase {
       return err({ code: 'access_denied' });
     }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
-    try {
-      await this.accounts.remember({ subject, identity }, this.accountTtlSeconds);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const remembered = await valueOrUnavailable(() => this.accounts.remember({ subject, identity }, this.accountTtlSeconds));
+    if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
     return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
   }

@@ -3,7 +3,6 @@ import { err, ok, type Result } from '../../domain/result';
 import type { AuditLog } from '../ports/audit-log';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeyOwners } from '../services/passkey-owner';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ChangePasskeyInput {
   readonly sessionToken?: string;
@@ -35,16 +34,14 @@ export class ChangePasskeyUseCase {
   ) {}
 
   async execute(input: ChangePasskeyInput): Promise<Result<{ readonly changed: true }, ChangePasskeyError>> {
-    try {
-      const owner = await this.owners.of(input);
-      if (owner.kind !== 'owner') return err({ code: owner.kind });
-      const username = owner.account.username;
+    return this.owners.forOwnerFromThisSite(input, async ({ account }) => {
+      const username = account.username;
       if (input.change.kind === 'rename') {
         const name = parsePasskeyName(input.change.name);
         if (!name.ok) return err(name.error);
         return (await this.passkeys.rename(username, input.id, name.value)) ? ok({ changed: true }) : err({ code: 'passkey_not_found' });
       }
-      if (owner.account.passkeyOnly === true) {
+      if (account.passkeyOnly === true) {
         const held = await this.passkeys.list(username);
         // Two removals at once could still take the last two: rare, and the administrator's link mends it.
         if (held.length <= 1 && held.some((p) => p.id === input.id)) return err({ code: 'last_passkey' });
@@ -52,9 +49,6 @@ export class ChangePasskeyUseCase {
       if (!(await this.passkeys.remove(username, input.id))) return err({ code: 'passkey_not_found' });
       this.audit.record({ event: 'passkey_removed', username, credential: input.id.slice(0, 12), requestId: input.requestId });
       return ok({ changed: true });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

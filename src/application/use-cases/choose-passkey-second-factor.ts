@@ -3,7 +3,6 @@ import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeySecondFactorChoices } from '../ports/passkey-second-factor-choices';
 import type { PasskeyOwners } from '../services/passkey-owner';
 import type { PasskeySecondFactor } from '../services/passkey-second-factor';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ChoosePasskeySecondFactorInput {
   readonly sessionToken?: string;
@@ -41,18 +40,13 @@ export class ChoosePasskeySecondFactorUseCase {
   ) {}
 
   async execute(input: ChoosePasskeySecondFactorInput): Promise<Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>> {
-    try {
-      const owner = await this.owners.of(input);
-      if (owner.kind !== 'owner') return err({ code: owner.kind });
+    return this.owners.forOwnerFromThisSite(input, async ({ account }) => {
       if (typeof input.passkey !== 'boolean') return err({ code: 'invalid_choice' });
-      if (owner.account.passkeyOnly === true || this.policy.required) return err({ code: 'not_applicable' });
-      const username = owner.account.username;
+      if (account.passkeyOnly === true || this.policy.required) return err({ code: 'not_applicable' });
+      const username = account.username;
       if (input.passkey && (await this.passkeys.list(username)).length === 0) return err({ code: 'no_passkey' });
       await this.choices.choose(username, input.passkey);
       return ok({ chosen: input.passkey });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

@@ -14,7 +14,7 @@ import type { SessionSealer } from '../ports/session-sealer';
 import type { SessionIndex } from '../ports/session-index';
 import { indexedSessionOf } from '../services/session-registration';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { valueOrUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
 import { callbackUrl, type HeldOAuthFlow } from './start-oauth';
 
@@ -125,15 +125,10 @@ export class CompleteOAuthUseCase {
     if (flow === undefined) return fail({ code: 'oauth_state_mismatch' });
 
     // From here on the flow is spent, whatever the outcome: a callback is never tried twice.
-    let firstUse: boolean;
-    try {
-      firstUse = await this.used.use(flow.id, flow.expiresAt);
-    } catch (e) {
-      // Without the replay check a callback is never accepted (fail closed).
-      if (isStoreUnavailable(e)) return fail({ code: 'store_unavailable' });
-      throw e;
-    }
-    if (!firstUse) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
+    const firstUse = await valueOrUnavailable(() => this.used.use(flow.id, flow.expiresAt));
+    // Without the replay check a callback is never accepted (fail closed).
+    if (!firstUse.ok) return fail(firstUse.error);
+    if (!firstUse.value) return fail({ code: 'oauth_flow_replayed', flowId: flow.id });
     const now = this.clock.now();
     if (flow.expiresAt <= now) return fail({ code: 'oauth_flow_expired', flowId: flow.id });
     // RFC 9207: checked before anything else of the response is believed (its error too), and
@@ -189,13 +184,9 @@ export class CompleteOAuthUseCase {
       expiresAt: now + this.settings.sessionLifetimeMs,
       totpPending: false,
     };
-    try {
-      // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
-      await this.index.register(indexedSessionOf(session, provider.id, input));
-    } catch (e) {
-      if (isStoreUnavailable(e)) return fail({ code: 'store_unavailable' });
-      throw e;
-    }
+    // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
+    const indexed = await valueOrUnavailable(() => this.index.register(indexedSessionOf(session, provider.id, input)));
+    if (!indexed.ok) return fail(indexed.error);
     this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip, requestId: input.requestId });
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);

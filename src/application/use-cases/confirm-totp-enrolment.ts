@@ -9,11 +9,10 @@ import type { TotpSecretSealer } from '../ports/totp-secret-sealer';
 import type { TotpVerifier } from '../ports/totp-verifier';
 import type { UsedTotpSteps } from '../ports/used-totp-steps';
 import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
+import { PasskeyOwners } from '../services/passkey-owner';
 import type { CredentialCheck } from '../services/credential-check';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { SecondFactorSessions } from '../services/second-factor-sessions';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ConfirmTotpEnrolmentInput {
   readonly sessionToken?: string;
@@ -58,10 +57,12 @@ export type ConfirmTotpEnrolmentError =
  * second-factor verified (ADR 0031).
  */
 export class ConfirmTotpEnrolmentUseCase {
+  private readonly owners: PasskeyOwners;
+
   constructor(
-    private readonly authenticator: RequestAuthenticator,
+    authenticator: RequestAuthenticator,
     /** The configured user stores as they are, without self-enrolled secrets. */
-    private readonly storeUsers: UserStore,
+    storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
     private readonly sealer: TotpSecretSealer,
     private readonly credentials: CredentialCheck,
@@ -70,13 +71,12 @@ export class ConfirmTotpEnrolmentUseCase {
     private readonly sessions: SecondFactorSessions,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
-  ) {}
+  ) {
+    this.owners = new PasskeyOwners(authenticator, storeUsers);
+  }
 
   async execute(input: ConfirmTotpEnrolmentInput): Promise<Result<ConfirmTotpEnrolmentOutput, ConfirmTotpEnrolmentError>> {
-    try {
-      const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      const { account, session } = owner;
+    return this.owners.forOwner(input, async ({ account, session }) => {
       if (hasTotp(account)) return err({ code: 'totp_set_by_administrator' });
       if (this.enrolled.secretOf(account.username) !== null) return err({ code: 'totp_already_enrolled' });
       const now = this.clock.now();
@@ -93,9 +93,6 @@ export class ConfirmTotpEnrolmentUseCase {
       const reissued = await this.sessions.reissue(session, { ...account, totpSecret: secret }, true, 'totp', input);
       this.audit.record({ event: 'totp_enrolled', username: account.username, ip: input.ip, requestId: input.requestId });
       return ok(reissued);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

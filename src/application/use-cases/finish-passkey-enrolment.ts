@@ -13,7 +13,7 @@ import type { SessionSealer } from '../ports/session-sealer';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import type { UserStore } from '../ports/user-store';
 import { indexedSessionOf } from '../services/session-registration';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import type { GatewaySettings } from '../settings';
 
 export interface FinishPasskeyEnrolmentInput {
@@ -71,12 +71,7 @@ export class FinishPasskeyEnrolmentUseCase {
 
   async execute(input: FinishPasskeyEnrolmentInput): Promise<Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>> {
     if (!input.fromThisSite) return err({ code: 'cross_site_request' });
-    try {
-      return await this.attempt(input);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    return unavailableAsError(() => this.attempt(input));
   }
 
   private async attempt(input: FinishPasskeyEnrolmentInput): Promise<Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>> {

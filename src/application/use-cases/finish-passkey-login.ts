@@ -16,7 +16,7 @@ import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import type { UserStore } from '../ports/user-store';
 import type { GuessTicket, LoginGuard } from '../services/login-guard';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import type { GatewaySettings } from '../settings';
 
 export interface FinishPasskeyLoginInput {
@@ -75,12 +75,7 @@ export class FinishPasskeyLoginUseCase {
   ) {}
 
   async execute(input: FinishPasskeyLoginInput): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {
-    try {
-      return await this.attempt(input);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    return unavailableAsError(() => this.attempt(input));
   }
 
   private async attempt(input: FinishPasskeyLoginInput): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {

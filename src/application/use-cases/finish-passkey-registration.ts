@@ -6,8 +6,7 @@ import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
-import type { PasskeyOwners } from '../services/passkey-owner';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import type { Owner, PasskeyOwners } from '../services/passkey-owner';
 
 export interface FinishPasskeyRegistrationInput {
   readonly sessionToken?: string;
@@ -51,17 +50,10 @@ export class FinishPasskeyRegistrationUseCase {
   ) {}
 
   async execute(input: FinishPasskeyRegistrationInput): Promise<Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>> {
-    try {
-      return await this.attempt(input);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    return this.owners.forOwnerFromThisSite(input, (owner) => this.attempt(owner, input));
   }
 
-  private async attempt(input: FinishPasskeyRegistrationInput): Promise<Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>> {
-    const owner = await this.owners.of(input);
-    if (owner.kind !== 'owner') return err({ code: owner.kind });
+  private async attempt(owner: Owner, input: FinishPasskeyRegistrationInput): Promise<Result<FinishPasskeyRegistrationOutput, FinishPasskeyRegistrationError>> {
     const name = parsePasskeyName(input.name);
     if (!name.ok) return err(name.error);
     const now = this.clock.now();

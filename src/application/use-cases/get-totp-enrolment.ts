@@ -1,10 +1,9 @@
 import { hasTotp } from '../../domain/account';
-import { err, ok, type Result } from '../../domain/result';
+import { ok, type Result } from '../../domain/result';
 import type { EnrolledTotpSecrets } from '../ports/enrolled-totp-secrets';
 import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
+import { PasskeyOwners } from '../services/passkey-owner';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface GetTotpEnrolmentInput {
   readonly sessionToken?: string;
@@ -23,23 +22,22 @@ export type GetTotpEnrolmentError = { readonly code: 'not_logged_in' } | { reado
 
 /** Where the logged-in person's TOTP code comes from, for the account page. */
 export class GetTotpEnrolmentUseCase {
+  private readonly owners: PasskeyOwners;
+
   constructor(
-    private readonly authenticator: RequestAuthenticator,
+    authenticator: RequestAuthenticator,
     /** The configured user stores as they are, without self-enrolled secrets: what an administrator set. */
-    private readonly storeUsers: UserStore,
+    storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
-  ) {}
+  ) {
+    this.owners = new PasskeyOwners(authenticator, storeUsers);
+  }
 
   async execute(input: GetTotpEnrolmentInput): Promise<Result<{ readonly state: TotpEnrolmentState }, GetTotpEnrolmentError>> {
-    try {
-      const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      if (hasTotp(owner.account)) return ok({ state: 'administrator' });
-      if (owner.account.passkeyOnly === true) return ok({ state: 'passkey_only' });
-      return ok({ state: this.enrolled.secretOf(owner.account.username) === null ? 'none' : 'enrolled' });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    return this.owners.forOwner(input, async ({ account }) => {
+      if (hasTotp(account)) return ok({ state: 'administrator' });
+      if (account.passkeyOnly === true) return ok({ state: 'passkey_only' });
+      return ok({ state: this.enrolled.secretOf(account.username) === null ? 'none' : 'enrolled' });
+    });
   }
 }

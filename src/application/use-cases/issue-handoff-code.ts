@@ -7,7 +7,7 @@ import type { HandoffCodes } from '../ports/handoff-codes';
 import type { IdGenerator } from '../ports/id-generator';
 import type { SessionSealer } from '../ports/session-sealer';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { valueOrUnavailable } from '../services/store-unavailable';
 
 /** What the hand-off use cases need of the configuration (issue 17). */
 export interface HandoffSettings {
@@ -90,16 +90,9 @@ export class IssueHandoffCodeUseCase {
 
     const code = this.ids.next();
     const lifetime = Math.min(this.settings.codeLifetimeMs, MAX_HANDOFF_CODE_LIFETIME_MS);
-    try {
-      await this.codes.put(
-        code,
-        { domain: domain.domain, state: input.state, sealedSession: this.sealer.seal(auth.session), redirectTarget: target },
-        this.clock.now() + lifetime,
-      );
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const grant = { domain: domain.domain, state: input.state, sealedSession: this.sealer.seal(auth.session), redirectTarget: target };
+    const stored = await valueOrUnavailable(() => this.codes.put(code, grant, this.clock.now() + lifetime));
+    if (!stored.ok) return stored;
     this.audit.record({ event: 'handoff_issued', username: auth.session.username, domain: domain.domain, ip: input.ip, requestId: input.requestId });
     return ok({ code, secondary });
   }

@@ -4,7 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { PasskeyEnrolmentLinks } from '../ports/passkey-enrolment-links';
 import type { UserStore } from '../ports/user-store';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 
 export interface IssuePasskeyEnrolmentLinkInput {
   /** The account, by username or e-mail as the administrator typed it. */
@@ -44,7 +44,7 @@ export class IssuePasskeyEnrolmentLinkUseCase {
   ) {}
 
   async execute(input: IssuePasskeyEnrolmentLinkInput): Promise<Result<IssuePasskeyEnrolmentLinkOutput, IssuePasskeyEnrolmentLinkError>> {
-    try {
+    return unavailableAsError(async () => {
       const account = await this.users.findAccount(input.login);
       if (account === null) return err({ code: 'unknown_account' });
       if (account.passkeyOnly !== true) return err({ code: 'not_passkey_only' });
@@ -53,9 +53,6 @@ export class IssuePasskeyEnrolmentLinkUseCase {
       await this.links.put(code, account.username, expiresAt);
       this.audit.record({ event: 'passkey_enrolment_link_issued', username: account.username, expiresAt: new Date(expiresAt).toISOString() });
       return ok({ username: account.username, code, expiresAt });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

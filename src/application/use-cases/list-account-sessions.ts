@@ -3,7 +3,7 @@ import type { Identity, Session } from '../../domain/session';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { IndexedSession, SessionIndex } from '../ports/session-index';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 
 export interface ListAccountSessionsInput {
   /** The session cookie's value, if any. Only a cookie session has an account page: HTTP Basic is never asked. */
@@ -44,13 +44,10 @@ export class ListAccountSessionsUseCase {
     const auth = await this.authenticator.authenticate({ sessionToken: input.sessionToken, ip: input.ip, requestId: input.requestId });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     if (auth.kind !== 'session') return err({ code: 'session_required' });
-    try {
+    return unavailableAsError(async () => {
       const sessions = (await liveSessionsOf(auth.session.username, this.index, this.revoked)).filter((s) => sameAccount(s, auth.session));
       return ok({ identity: auth.identity, current: auth.session, sessions });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }
 

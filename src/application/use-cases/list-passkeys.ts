@@ -1,10 +1,9 @@
 import type { Passkey } from '../../domain/passkey';
-import { err, ok, type Result } from '../../domain/result';
+import { ok, type Result } from '../../domain/result';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeySecondFactorChoices } from '../ports/passkey-second-factor-choices';
 import type { PasskeyOwners } from '../services/passkey-owner';
 import type { PasskeySecondFactor } from '../services/passkey-second-factor';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface ListPasskeysInput {
   readonly sessionToken?: string;
@@ -35,16 +34,11 @@ export class ListPasskeysUseCase {
   ) {}
 
   async execute(input: ListPasskeysInput): Promise<Result<ListPasskeysOutput, ListPasskeysError>> {
-    try {
-      const owner = await this.owners.of(input);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      const username = owner.account.username;
+    return this.owners.forOwner(input, async ({ account }) => {
+      const username = account.username;
       const secondFactor: PasskeySecondFactorState =
-        owner.account.passkeyOnly === true ? 'not_applicable' : this.policy.required ? 'required' : (await this.choices.chosen(username)) ? 'chosen' : 'off';
+        account.passkeyOnly === true ? 'not_applicable' : this.policy.required ? 'required' : (await this.choices.chosen(username)) ? 'chosen' : 'off';
       return ok({ passkeys: await this.passkeys.list(username), secondFactor });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

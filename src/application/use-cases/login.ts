@@ -9,7 +9,7 @@ import type { PasskeySecondFactor } from '../services/passkey-second-factor';
 import type { SessionSealer } from '../ports/session-sealer';
 import type { SessionIndex } from '../ports/session-index';
 import { indexedSessionOf } from '../services/session-registration';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import type { GatewaySettings } from '../settings';
 
 export interface LoginInput {
@@ -57,35 +57,26 @@ export class LoginUseCase {
     if (!checked.ok) return err(checked.error);
     const { account, credential } = checked.value;
 
-    const now = this.clock.now();
-    let pending = hasTotp(account);
-    try {
-      if (!pending && this.passkeySecondFactor !== null) pending = await this.passkeySecondFactor.owed(account.username);
-    } catch (e) {
-      // Whether a second factor is owed cannot be told: fail closed.
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
-    const session: Session = {
-      ...identityOf(account, 'username', false),
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
-      totpPending: pending,
-      // The session ends when this credential changes (see RequestAuthenticator).
-      credential,
-    };
-    if (!pending) {
-      // A full session is indexed before it is handed out: one "sign out everywhere" could not
-      // find must not exist. A pending one is not (it passes nothing but the TOTP step, and lives minutes).
-      try {
+    // Whether a second factor is owed cannot be told, or the session cannot be indexed: fail closed.
+    return unavailableAsError(async () => {
+      const now = this.clock.now();
+      const pending = hasTotp(account) || (this.passkeySecondFactor !== null && (await this.passkeySecondFactor.owed(account.username)));
+      const session: Session = {
+        ...identityOf(account, 'username', false),
+        id: this.ids.next(),
+        issuedAt: now,
+        expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
+        totpPending: pending,
+        // The session ends when this credential changes (see RequestAuthenticator).
+        credential,
+      };
+      if (!pending) {
+        // A full session is indexed before it is handed out: one "sign out everywhere" could not
+        // find must not exist. A pending one is not (it passes nothing but the TOTP step, and lives minutes).
         await this.index.register(indexedSessionOf(session, 'password', input));
-      } catch (e) {
-        if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-        throw e;
+        this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
       }
-    }
-    if (!pending) this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
-    return ok({ session, token: this.sealer.seal(session) });
+      return ok({ session, token: this.sealer.seal(session) });
+    });
   }
 }

@@ -3,7 +3,7 @@ import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { isStoreUnavailable, valueOrUnavailable } from '../services/store-unavailable';
 
 export interface LogoutInput {
   /** The session cookie's value, if any. */
@@ -57,13 +57,9 @@ export class LogoutUseCase {
       session = this.authenticator.unexpiredSession(input.sessionToken);
     }
     if (session === null) return ok({ revoked: false });
-    try {
-      // Kept only until the session would have expired anyway: the revocation list stays bounded.
-      await this.revokedSessions.revoke(session.id, session.expiresAt);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    // Kept only until the session would have expired anyway: the revocation list stays bounded.
+    const stored = await valueOrUnavailable(() => this.revokedSessions.revoke(session.id, session.expiresAt));
+    if (!stored.ok) return stored;
     this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
     return ok({ revoked: true });
   }

@@ -4,7 +4,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { HandoffCodes } from '../ports/handoff-codes';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { valueOrUnavailable } from '../services/store-unavailable';
 import type { HandoffSettings } from './issue-handoff-code';
 
 export interface RedeemHandoffCodeInput {
@@ -58,15 +58,12 @@ export class RedeemHandoffCodeUseCase {
       this.audit.record({ event: 'handoff_refused', domain: domain.domain, reason, ip: input.ip, requestId: input.requestId });
       return err({ code: 'invalid_code' });
     };
-    if (typeof input.code !== 'string' || !CODE.test(input.code)) return refuse('malformed');
+    const code = input.code;
+    if (typeof code !== 'string' || !CODE.test(code)) return refuse('malformed');
 
-    let grant;
-    try {
-      grant = await this.codes.take(input.code);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    const taken = await valueOrUnavailable(() => this.codes.take(code));
+    if (!taken.ok) return taken;
+    const grant = taken.value;
     if (grant === null) return refuse('unknown_used_or_expired');
     if (grant.domain !== domain.domain) return refuse('other_domain');
     if (input.state === undefined || grant.state !== input.state) return refuse('other_browser');

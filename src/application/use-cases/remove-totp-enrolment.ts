@@ -6,10 +6,9 @@ import type { Clock } from '../ports/clock';
 import type { EnrolledTotpSecrets } from '../ports/enrolled-totp-secrets';
 import type { UserStore } from '../ports/user-store';
 import type { CredentialCheck } from '../services/credential-check';
-import { passkeyOwner } from '../services/passkey-owner';
+import { PasskeyOwners } from '../services/passkey-owner';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { SecondFactorSessions } from '../services/second-factor-sessions';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface RemoveTotpEnrolmentInput {
   readonly sessionToken?: string;
@@ -43,22 +42,23 @@ export type RemoveTotpEnrolmentError =
  * replay). Every session of the account ends; the caller's is re-issued for the new credential.
  */
 export class RemoveTotpEnrolmentUseCase {
+  private readonly owners: PasskeyOwners;
+
   constructor(
-    private readonly authenticator: RequestAuthenticator,
+    authenticator: RequestAuthenticator,
     /** The configured user stores as they are, without self-enrolled secrets. */
-    private readonly storeUsers: UserStore,
+    storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
     private readonly credentials: CredentialCheck,
     private readonly sessions: SecondFactorSessions,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
-  ) {}
+  ) {
+    this.owners = new PasskeyOwners(authenticator, storeUsers);
+  }
 
   async execute(input: RemoveTotpEnrolmentInput): Promise<Result<RemoveTotpEnrolmentOutput, RemoveTotpEnrolmentError>> {
-    try {
-      const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      const { account, session } = owner;
+    return this.owners.forOwner(input, async ({ account, session }) => {
       if (hasTotp(account)) return err({ code: 'totp_set_by_administrator' });
       const secret = this.enrolled.secretOf(account.username);
       if (secret === null) return err({ code: 'totp_not_enrolled' });
@@ -76,9 +76,6 @@ export class RemoveTotpEnrolmentUseCase {
       const reissued = await this.sessions.reissue(session, account, false, 'password', input);
       this.audit.record({ event: 'totp_removed', username: account.username, ip: input.ip, requestId: input.requestId });
       return ok(reissued);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

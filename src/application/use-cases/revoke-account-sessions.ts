@@ -3,7 +3,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import { liveSessionsOf, sameAccount } from './list-account-sessions';
 
 /** Which of the caller's sessions to end: one of them by id, all but the current one, or all. */
@@ -62,7 +62,7 @@ export class RevokeAccountSessionsUseCase {
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     if (auth.kind !== 'session') return err({ code: 'session_required' });
     const current = auth.session;
-    try {
+    return unavailableAsError(async () => {
       const live = (await liveSessionsOf(current.username, this.index, this.revoked)).filter((s) => sameAccount(s, current));
       // The current session counts even if it was never indexed (made before the index existed).
       const mine = live.some((s) => s.id === current.id) ? live : [{ id: current.id, expiresAt: current.expiresAt }, ...live];
@@ -85,9 +85,6 @@ export class RevokeAccountSessionsUseCase {
         requestId: input.requestId,
       });
       return ok({ revoked: chosen.length, endedCurrent: chosen.some((s) => s.id === current.id) });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

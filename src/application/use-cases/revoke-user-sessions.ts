@@ -2,7 +2,7 @@ import { err, ok, type Result } from '../../domain/result';
 import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import { liveSessionsOf } from './list-account-sessions';
 
 export interface RevokeUserSessionsInput {
@@ -30,7 +30,7 @@ export class RevokeUserSessionsUseCase {
   ) {}
 
   async execute(input: RevokeUserSessionsInput): Promise<Result<{ readonly revoked: number }, RevokeUserSessionsError>> {
-    try {
+    return unavailableAsError(async () => {
       const live = await liveSessionsOf(input.username, this.index, this.revoked);
       const chosen = input.id === undefined ? live : live.filter((s) => s.id === input.id);
       if (input.id !== undefined && chosen.length === 0) return err({ code: 'session_not_found' });
@@ -43,9 +43,6 @@ export class RevokeUserSessionsUseCase {
         by: 'cli',
       });
       return ok({ revoked: chosen.length });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

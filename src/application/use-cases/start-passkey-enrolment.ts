@@ -8,7 +8,7 @@ import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeyEnrolmentLinks } from '../ports/passkey-enrolment-links';
 import type { UserStore } from '../ports/user-store';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 
 export interface StartPasskeyEnrolmentInput {
   /** The link's code, as the enrolment page POSTed it (it read it from the URL fragment). */
@@ -58,12 +58,7 @@ export class StartPasskeyEnrolmentUseCase {
 
   async execute(input: StartPasskeyEnrolmentInput): Promise<Result<StartPasskeyEnrolmentOutput, StartPasskeyEnrolmentError>> {
     if (!input.fromThisSite) return err({ code: 'cross_site_request' });
-    try {
-      return await this.attempt(input);
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    return unavailableAsError(() => this.attempt(input));
   }
 
   private async attempt(input: StartPasskeyEnrolmentInput): Promise<Result<StartPasskeyEnrolmentOutput, StartPasskeyEnrolmentError>> {

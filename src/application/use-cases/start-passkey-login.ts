@@ -6,7 +6,7 @@ import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 
 export interface StartPasskeyLoginInput {
   /** `login`: sign in with a passkey alone; `second_factor`: a passkey instead of the TOTP code of a pending login. */
@@ -40,7 +40,7 @@ export class StartPasskeyLoginUseCase {
   ) {}
 
   async execute(input: StartPasskeyLoginInput): Promise<Result<StartPasskeyLoginOutput, StartPasskeyLoginError>> {
-    try {
+    return unavailableAsError(async () => {
       const challenge = this.ids.next() + this.ids.next();
       const expiresAt = this.clock.now() + PASSKEY_CHALLENGE_LIFETIME_MS;
       if (input.purpose === 'login') {
@@ -67,9 +67,6 @@ export class StartPasskeyLoginUseCase {
         expiresAt: Math.min(expiresAt, pending.expiresAt),
       });
       return ok({ options, challengeToken, expiresAt: Math.min(expiresAt, pending.expiresAt) });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

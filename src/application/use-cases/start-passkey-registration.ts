@@ -6,7 +6,6 @@ import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeyOwners } from '../services/passkey-owner';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface StartPasskeyRegistrationInput {
   readonly sessionToken?: string;
@@ -42,16 +41,14 @@ export class StartPasskeyRegistrationUseCase {
   ) {}
 
   async execute(input: StartPasskeyRegistrationInput): Promise<Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>> {
-    try {
-      const owner = await this.owners.of(input);
-      if (owner.kind !== 'owner') return err({ code: owner.kind });
-      const existing = await this.passkeys.list(owner.account.username);
+    return this.owners.forOwnerFromThisSite(input, async ({ account, session }) => {
+      const existing = await this.passkeys.list(account.username);
       if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) return err({ code: 'too_many_passkeys' });
       const challenge = this.ids.next() + this.ids.next();
       const expiresAt = this.clock.now() + PASSKEY_CHALLENGE_LIFETIME_MS;
       const options = await this.ceremonies.registrationOptions({
-        username: owner.account.username,
-        displayName: owner.account.name !== '' ? owner.account.name : owner.account.username,
+        username: account.username,
+        displayName: account.name !== '' ? account.name : account.username,
         challenge,
         exclude: existing.map((p) => ({ id: p.id, transports: p.transports })),
       });
@@ -59,14 +56,11 @@ export class StartPasskeyRegistrationUseCase {
         id: this.ids.next(),
         purpose: 'register',
         challenge,
-        username: owner.account.username,
-        sessionId: owner.session.id,
+        username: account.username,
+        sessionId: session.id,
         expiresAt,
       });
       return ok({ options, challengeToken, expiresAt });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

@@ -6,9 +6,8 @@ import type { EnrolledTotpSecrets } from '../ports/enrolled-totp-secrets';
 import type { TotpSecretIssuer } from '../ports/totp-secret-issuer';
 import type { TotpSecretSealer } from '../ports/totp-secret-sealer';
 import type { UserStore } from '../ports/user-store';
-import { passkeyOwner } from '../services/passkey-owner';
+import { PasskeyOwners } from '../services/passkey-owner';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import { isStoreUnavailable } from '../services/store-unavailable';
 
 export interface StartTotpEnrolmentInput {
   readonly sessionToken?: string;
@@ -40,33 +39,32 @@ export type StartTotpEnrolmentError =
  * required at a login.
  */
 export class StartTotpEnrolmentUseCase {
+  private readonly owners: PasskeyOwners;
+
   constructor(
-    private readonly authenticator: RequestAuthenticator,
+    authenticator: RequestAuthenticator,
     /** The configured user stores as they are, without self-enrolled secrets. */
-    private readonly storeUsers: UserStore,
+    storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
     private readonly issuer: TotpSecretIssuer,
     private readonly sealer: TotpSecretSealer,
     private readonly clock: Clock,
     /** The issuer name authenticator apps show (APP_TITLE). */
     private readonly title: string,
-  ) {}
+  ) {
+    this.owners = new PasskeyOwners(authenticator, storeUsers);
+  }
 
   async execute(input: StartTotpEnrolmentInput): Promise<Result<StartTotpEnrolmentOutput, StartTotpEnrolmentError>> {
-    try {
-      const owner = await passkeyOwner(this.authenticator, this.storeUsers, input.sessionToken, input.ip, input.requestId);
-      if (owner.kind !== 'owner') return err({ code: 'not_logged_in' });
-      if (hasTotp(owner.account)) return err({ code: 'totp_set_by_administrator' });
-      if (owner.account.passkeyOnly === true) return err({ code: 'totp_needs_password' });
-      if (this.enrolled.secretOf(owner.account.username) !== null) return err({ code: 'totp_already_enrolled' });
+    return this.owners.forOwner(input, async ({ account, session }) => {
+      if (hasTotp(account)) return err({ code: 'totp_set_by_administrator' });
+      if (account.passkeyOnly === true) return err({ code: 'totp_needs_password' });
+      if (this.enrolled.secretOf(account.username) !== null) return err({ code: 'totp_already_enrolled' });
       const secret = this.issuer.newSecret();
       const expiresAt = this.clock.now() + TOTP_ENROLMENT_LIFETIME_MS;
-      const enrolment = this.sealer.seal(enrolmentContext(owner.account.username, owner.session.id), `${expiresAt} ${secret}`);
-      const label = owner.account.email === '' ? owner.account.username : owner.account.email;
+      const enrolment = this.sealer.seal(enrolmentContext(account.username, session.id), `${expiresAt} ${secret}`);
+      const label = account.email === '' ? account.username : account.email;
       return ok({ secret, uri: this.issuer.uri(this.title, label, secret), enrolment, expiresAt });
-    } catch (e) {
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    });
   }
 }

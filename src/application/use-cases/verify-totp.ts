@@ -8,7 +8,7 @@ import type { SessionSealer } from '../ports/session-sealer';
 import type { SessionIndex } from '../ports/session-index';
 import { indexedSessionOf } from '../services/session-registration';
 import type { CredentialCheck } from '../services/credential-check';
-import { isStoreUnavailable } from '../services/store-unavailable';
+import { unavailableAsError } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import type { GatewaySettings } from '../settings';
 
@@ -55,13 +55,8 @@ export class VerifyTotpUseCase {
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
-    try {
-      return await this.attempt(input);
-    } catch (e) {
-      // The session's revocation record is down (reading the pending session or revoking it): fail closed.
-      if (isStoreUnavailable(e)) return err({ code: 'store_unavailable' });
-      throw e;
-    }
+    // Fails closed when the session's revocation record is down (reading the pending session or revoking it).
+    return unavailableAsError(() => this.attempt(input));
   }
 
   private async attempt(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
