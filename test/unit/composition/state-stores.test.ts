@@ -76,83 +76,63 @@ type Store = 'memory' | 'sqlite' | 'redis' | 'postgres';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Constructor = abstract new (...args: any[]) => unknown;
 
+interface Port {
+  readonly name: string;
+  readonly get: (w: Wiring) => unknown;
+  readonly adapters: Record<Store, Constructor>;
+}
+
+/** One port: how to get it from the container, and its adapter on memory, the embedded file, Redis and PostgreSQL. */
+const port = (name: string, get: (w: Wiring) => unknown, [memory, sqlite, redis, postgres]: Constructor[]): Port => ({
+  name,
+  get,
+  adapters: { memory, sqlite, redis, postgres },
+});
+
 /** Every state port the container binds, the store each one is in, by store. */
-const PORTS: ReadonlyArray<{ name: string; get: (w: Wiring) => unknown; adapters: Record<Store, Constructor> }> = [
-  {
-    name: 'LoginAttempts',
-    get: (w) => w.get(TOKENS.LoginAttempts),
-    adapters: { memory: InMemoryLoginAttempts, sqlite: SqliteLoginAttempts, redis: RedisLoginAttempts, postgres: PostgresLoginAttempts },
-  },
-  {
-    name: 'UsedTotpSteps',
-    get: (w) => w.get(TOKENS.UsedTotpSteps),
-    adapters: { memory: InMemoryUsedTotpSteps, sqlite: SqliteUsedTotpSteps, redis: RedisUsedTotpSteps, postgres: PostgresUsedTotpSteps },
-  },
-  {
-    name: 'UsedOAuthFlows',
-    get: (w) => w.get(TOKENS.UsedOAuthFlows),
-    adapters: { memory: InMemoryUsedOAuthFlows, sqlite: SqliteUsedOAuthFlows, redis: RedisUsedOAuthFlows, postgres: PostgresUsedOAuthFlows },
-  },
-  {
-    name: 'HandoffCodes',
-    get: (w) => w.get(TOKENS.HandoffCodes),
-    adapters: { memory: InMemoryHandoffCodes, sqlite: SqliteHandoffCodes, redis: RedisHandoffCodes, postgres: PostgresHandoffCodes },
-  },
-  {
-    name: 'PasskeyCredentials',
-    get: (w) => w.get(TOKENS.PasskeyCredentials),
-    adapters: { memory: InMemoryPasskeyCredentials, sqlite: SqlitePasskeyCredentials, redis: RedisPasskeyCredentials, postgres: PostgresPasskeyCredentials },
-  },
-  {
-    name: 'PasskeyEnrolmentLinks (under its HMAC)',
-    get: (w) => inner(w.get(TOKENS.PasskeyEnrolmentLinks)),
-    adapters: {
-      memory: InMemoryPasskeyEnrolmentLinks,
-      sqlite: SqlitePasskeyEnrolmentLinks,
-      redis: RedisPasskeyEnrolmentLinks,
-      postgres: PostgresPasskeyEnrolmentLinks,
-    },
-  },
-  {
-    name: 'PasskeySecondFactorChoices',
-    get: (w) => w.get(TOKENS.PasskeySecondFactorChoices),
-    adapters: {
-      memory: InMemoryPasskeySecondFactorChoices,
-      sqlite: SqlitePasskeySecondFactorChoices,
-      redis: RedisPasskeySecondFactorChoices,
-      postgres: PostgresPasskeySecondFactorChoices,
-    },
-  },
-  {
-    name: 'RevokedSessions',
-    get: (w) => w.get(TOKENS.RevokedSessions),
-    adapters: { memory: InMemoryRevokedSessions, sqlite: SqliteRevokedSessions, redis: RedisRevokedSessions, postgres: PostgresRevokedSessions },
-  },
-  {
-    name: 'SessionIndex',
-    get: (w) => w.get(TOKENS.SessionIndex),
-    adapters: { memory: InMemorySessionIndex, sqlite: SqliteSessionIndex, redis: RedisSessionIndex, postgres: PostgresSessionIndex },
-  },
-  {
-    name: 'EnrolledTotpSecrets',
-    get: (w) => w.get(TOKENS.EnrolledTotpSecrets),
-    adapters: {
-      memory: InMemoryEnrolledTotpSecrets,
-      sqlite: SqliteEnrolledTotpSecrets,
-      redis: RedisEnrolledTotpSecrets,
-      postgres: PostgresEnrolledTotpSecrets,
-    },
-  },
-  {
-    name: 'OidcArtifacts (under its HMAC)',
-    get: (w) => inner(w.get(TOKENS.OidcArtifacts)),
-    adapters: { memory: InMemoryOidcArtifacts, sqlite: SqliteOidcArtifacts, redis: RedisOidcArtifacts, postgres: PostgresOidcArtifacts },
-  },
-  {
-    name: 'SigningKeys (sealed)',
-    get: (w) => inner(w.get(TOKENS.SigningKeys)),
-    adapters: { memory: InMemorySigningKeys, sqlite: SqliteSigningKeys, redis: RedisSigningKeys, postgres: PostgresSigningKeys },
-  },
+const PORTS: readonly Port[] = [
+  port('LoginAttempts', (w) => w.get(TOKENS.LoginAttempts), [InMemoryLoginAttempts, SqliteLoginAttempts, RedisLoginAttempts, PostgresLoginAttempts]),
+  port('UsedTotpSteps', (w) => w.get(TOKENS.UsedTotpSteps), [InMemoryUsedTotpSteps, SqliteUsedTotpSteps, RedisUsedTotpSteps, PostgresUsedTotpSteps]),
+  port('UsedOAuthFlows', (w) => w.get(TOKENS.UsedOAuthFlows), [InMemoryUsedOAuthFlows, SqliteUsedOAuthFlows, RedisUsedOAuthFlows, PostgresUsedOAuthFlows]),
+  port('HandoffCodes', (w) => w.get(TOKENS.HandoffCodes), [InMemoryHandoffCodes, SqliteHandoffCodes, RedisHandoffCodes, PostgresHandoffCodes]),
+  port('PasskeyCredentials', (w) => w.get(TOKENS.PasskeyCredentials), [
+    InMemoryPasskeyCredentials,
+    SqlitePasskeyCredentials,
+    RedisPasskeyCredentials,
+    PostgresPasskeyCredentials,
+  ]),
+  port('PasskeyEnrolmentLinks (under its HMAC)', (w) => inner(w.get(TOKENS.PasskeyEnrolmentLinks)), [
+    InMemoryPasskeyEnrolmentLinks,
+    SqlitePasskeyEnrolmentLinks,
+    RedisPasskeyEnrolmentLinks,
+    PostgresPasskeyEnrolmentLinks,
+  ]),
+  port('PasskeySecondFactorChoices', (w) => w.get(TOKENS.PasskeySecondFactorChoices), [
+    InMemoryPasskeySecondFactorChoices,
+    SqlitePasskeySecondFactorChoices,
+    RedisPasskeySecondFactorChoices,
+    PostgresPasskeySecondFactorChoices,
+  ]),
+  port('RevokedSessions', (w) => w.get(TOKENS.RevokedSessions), [
+    InMemoryRevokedSessions,
+    SqliteRevokedSessions,
+    RedisRevokedSessions,
+    PostgresRevokedSessions,
+  ]),
+  port('SessionIndex', (w) => w.get(TOKENS.SessionIndex), [InMemorySessionIndex, SqliteSessionIndex, RedisSessionIndex, PostgresSessionIndex]),
+  port('EnrolledTotpSecrets', (w) => w.get(TOKENS.EnrolledTotpSecrets), [
+    InMemoryEnrolledTotpSecrets,
+    SqliteEnrolledTotpSecrets,
+    RedisEnrolledTotpSecrets,
+    PostgresEnrolledTotpSecrets,
+  ]),
+  port('OidcArtifacts (under its HMAC)', (w) => inner(w.get(TOKENS.OidcArtifacts)), [
+    InMemoryOidcArtifacts,
+    SqliteOidcArtifacts,
+    RedisOidcArtifacts,
+    PostgresOidcArtifacts,
+  ]),
+  port('SigningKeys (sealed)', (w) => inner(w.get(TOKENS.SigningKeys)), [InMemorySigningKeys, SqliteSigningKeys, RedisSigningKeys, PostgresSigningKeys]),
 ];
 
 /** Short-lived state goes to Redis when it is there; durable records to PostgreSQL whenever it is configured. */
