@@ -9,25 +9,29 @@ import type { RequestAuthenticator } from '../application/services/request-authe
 import { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
 import { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 import type { TypedContainer } from './binding';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { bindDurable } from './durable-state';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
-import { postgresState, redisState } from './state-adapters';
 
 /** How often the noted "last seen" times are written, in one batch each time. */
 const LAST_SEEN_FLUSH_MS = 15_000;
 
-/** The session index where the other state lives. */
-export function sessionIndexOf(clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): SessionIndex {
-  // Like the revocations it feeds: in PostgreSQL whenever it is configured, Redis or not.
-  if (pg.postgres !== null) return new (postgresState().PostgresSessionIndex)(pg.postgres, clock);
-  if (redis.connection !== null) return new (redisState().RedisSessionIndex)(redis.connection, clock);
-  return data.database === null ? new InMemorySessionIndex(clock) : new SqliteSessionIndex(data.database, clock);
-}
-
 /** The account page's wiring (issue 16): the session index, the last-seen recorder and the account use cases. */
-export function bindAccount(bind: TypedContainer['bind']): void {
-  bind(TOKENS.SessionIndex, sessionIndexOf, [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres]);
+export function bindAccount(c: TypedContainer): void {
+  const bind = c.bind.bind(c) as TypedContainer['bind'];
+  // Like the revocations it feeds: in PostgreSQL whenever it is configured, Redis or not.
+  bindDurable(
+    c,
+    TOKENS.SessionIndex,
+    [TOKENS.Clock],
+    (clock: Clock) => ({
+      redis: (redis, { RedisSessionIndex }) => new RedisSessionIndex(redis, clock),
+      postgres: (pg, { PostgresSessionIndex }) => new PostgresSessionIndex(pg, clock),
+      sqlite: (db) => new SqliteSessionIndex(db, clock),
+      memory: () => new InMemorySessionIndex(clock),
+    }),
+    'records',
+  );
   bind(
     TOKENS.LastSeenRecorder,
     (index: SessionIndex, clock: Clock, resources: Resources) => {

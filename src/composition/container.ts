@@ -88,6 +88,7 @@ import { bindTotpEnrolment } from './totp-enrolment';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import { postgresState, redisState } from './state-adapters';
+import { bindDurable } from './durable-state';
 import { lazyModule } from '../adapters/system/lazy-module';
 
 export type { Overrides, Wiring } from './binding';
@@ -229,35 +230,32 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     return new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
   });
   bind(TOKENS.TotpVerifier, (): TotpVerifier => new OtplibTotpVerifier(optionalModules.otplib));
-  bind(
-    TOKENS.UsedTotpSteps,
-    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedTotpSteps => {
-      if (redis.connection !== null) return new (redisState().RedisUsedTotpSteps)(redis.connection, clock);
-      if (pg.postgres !== null) return new (postgresState().PostgresUsedTotpSteps)(pg.postgres, clock);
-      return data.database === null ? new InMemoryUsedTotpSteps(clock) : new SqliteUsedTotpSteps(data.database, clock);
-    },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
-  bind(
-    TOKENS.LoginAttempts,
-    (redis: RedisHolder, data: DatabaseHolder, clock: Clock, pg: PostgresHolder): LoginAttempts => {
-      if (redis.connection !== null) return new (redisState().RedisLoginAttempts)(redis.connection);
-      if (pg.postgres !== null) return new (postgresState().PostgresLoginAttempts)(pg.postgres, clock);
-      return data.database === null ? new InMemoryLoginAttempts() : new SqliteLoginAttempts(data.database, clock);
-    },
-    [TOKENS.Redis, TOKENS.Database, TOKENS.Clock, TOKENS.Postgres],
-  );
+  bindDurable(c, TOKENS.UsedTotpSteps, [TOKENS.Clock], (clock: Clock) => ({
+    redis: (redis, { RedisUsedTotpSteps }) => new RedisUsedTotpSteps(redis, clock),
+    postgres: (pg, { PostgresUsedTotpSteps }) => new PostgresUsedTotpSteps(pg, clock),
+    sqlite: (db) => new SqliteUsedTotpSteps(db, clock),
+    memory: () => new InMemoryUsedTotpSteps(clock),
+  }));
+  bindDurable(c, TOKENS.LoginAttempts, [TOKENS.Clock], (clock: Clock) => ({
+    redis: (redis, { RedisLoginAttempts }) => new RedisLoginAttempts(redis),
+    postgres: (pg, { PostgresLoginAttempts }) => new PostgresLoginAttempts(pg, clock),
+    sqlite: (db) => new SqliteLoginAttempts(db, clock),
+    memory: () => new InMemoryLoginAttempts(),
+  }));
   bind(TOKENS.SessionSealer, (): SessionSealer => new AesGcmSessionSealer(config.secret));
-  bind(
+  // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
+  bindDurable(
+    c,
     TOKENS.RevokedSessions,
-    (clock: Clock, redis: RedisHolder, logger: Logger, data: DatabaseHolder, pg: PostgresHolder): RevokedSessions => {
-      // Revocations are durable records: in PostgreSQL whenever it is configured, Redis or not.
-      if (pg.postgres !== null) return new (postgresState().PostgresRevokedSessions)(pg.postgres, clock);
-      if (redis.connection === null) return data.database === null ? new InMemoryRevokedSessions(clock) : new SqliteRevokedSessions(data.database, clock);
+    [TOKENS.Clock, TOKENS.Logger],
+    (clock: Clock, logger: Logger) => ({
       // Subscribed and loaded in gateway.start(); until then it is not ready and refuses cookies (503).
-      return new (redisState().RedisRevokedSessions)(redis.connection, clock, logger);
-    },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Logger, TOKENS.Database, TOKENS.Postgres],
+      redis: (redis, { RedisRevokedSessions }) => new RedisRevokedSessions(redis, clock, logger),
+      postgres: (pg, { PostgresRevokedSessions }) => new PostgresRevokedSessions(pg, clock),
+      sqlite: (db) => new SqliteRevokedSessions(db, clock),
+      memory: () => new InMemoryRevokedSessions(clock),
+    }),
+    'records',
   );
   bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   bind(TOKENS.CredentialFingerprints, (): CredentialFingerprints => new HmacCredentialFingerprints(config.secret));
@@ -303,18 +301,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
     };
   });
   bind(TOKENS.OAuthFlowSealer, (): OAuthFlowSealer => new AesGcmOAuthFlowSealer(config.secret));
-  bind(
-    TOKENS.UsedOAuthFlows,
-    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): UsedOAuthFlows => {
-      if (redis.connection !== null) return new (redisState().RedisUsedOAuthFlows)(redis.connection, clock);
-      if (pg.postgres !== null) return new (postgresState().PostgresUsedOAuthFlows)(pg.postgres, clock);
-      return data.database === null ? new InMemoryUsedOAuthFlows(clock) : new SqliteUsedOAuthFlows(data.database, clock);
-    },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
+  bindDurable(c, TOKENS.UsedOAuthFlows, [TOKENS.Clock], (clock: Clock) => ({
+    redis: (redis, { RedisUsedOAuthFlows }) => new RedisUsedOAuthFlows(redis, clock),
+    postgres: (pg, { PostgresUsedOAuthFlows }) => new PostgresUsedOAuthFlows(pg, clock),
+    sqlite: (db) => new SqliteUsedOAuthFlows(db, clock),
+    memory: () => new InMemoryUsedOAuthFlows(clock),
+  }));
   bind(TOKENS.Pkce, (): Pkce => new NodeCryptoPkce());
   bindPasskeyCredentials(c);
-  bindAccount(bind);
+  bindAccount(c);
   bindTotpEnrolment(c);
 
   bind(

@@ -11,9 +11,8 @@ import { RedeemHandoffCodeUseCase } from '../application/use-cases/redeem-handof
 import type { TypedContainer } from './binding';
 import type { Config } from './config';
 import { gatewayDomainsOf } from './cookie-domain';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { bindDurable } from './durable-state';
 import { TOKENS } from './tokens';
-import { postgresState, redisState } from './state-adapters';
 
 /**
  * Issue 17's bindings: the hand-off codes (in the store the other short-lived state uses: Redis,
@@ -25,15 +24,12 @@ export function bindHandoff(c: TypedContainer, config: Config): void {
     secondaries: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain),
     codeLifetimeMs: MAX_HANDOFF_CODE_LIFETIME_MS,
   }));
-  bind(
-    TOKENS.HandoffCodes,
-    (clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): HandoffCodes => {
-      if (redis.connection !== null) return new (redisState().RedisHandoffCodes)(redis.connection, clock);
-      if (pg.postgres !== null) return new (postgresState().PostgresHandoffCodes)(pg.postgres, clock);
-      return data.database === null ? new InMemoryHandoffCodes(clock) : new SqliteHandoffCodes(data.database, clock);
-    },
-    [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
+  bindDurable(c, TOKENS.HandoffCodes, [TOKENS.Clock], (clock: Clock) => ({
+    redis: (redis, { RedisHandoffCodes }) => new RedisHandoffCodes(redis, clock),
+    postgres: (pg, { PostgresHandoffCodes }) => new PostgresHandoffCodes(pg, clock),
+    sqlite: (db) => new SqliteHandoffCodes(db, clock),
+    memory: () => new InMemoryHandoffCodes(clock),
+  }));
   bind(
     TOKENS.IssueHandoffCodeUseCase,
     (...d: [RequestAuthenticator, HandoffCodes, IdGenerator, Clock, SessionSealer, HandoffSettings, AuditLog]) => new IssueHandoffCodeUseCase(...d),

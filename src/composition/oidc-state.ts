@@ -8,7 +8,7 @@ import type { Clock } from '../application/ports/clock';
 import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
 import type { SigningKeys } from '../application/ports/signing-keys';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
-import { postgresState, redisState } from './state-adapters';
+import { durableStoreOf } from './durable-state';
 
 /** Where the OpenID Connect provider keeps its records and its signing key set. */
 export interface OidcState {
@@ -44,20 +44,21 @@ export function buildOidcState(deps: OidcStateDeps): OidcState {
   return { store: chosen.store, artifacts: new HmacOidcArtifacts(chosen.artifacts, secret), signingKeys: new AesGcmSigningKeys(chosen.signingKeys, secret) };
 }
 
-function storesOf({ clock, redis: r, database: d, postgres: p }: OidcStateDeps): OidcState {
-  const pg = p.postgres;
-  const redis = r.connection;
-  const sqlite = d.database;
-  if (pg !== null) {
-    const { PostgresOidcArtifacts, PostgresSigningKeys } = postgresState();
-    return { store: 'postgres', artifacts: new PostgresOidcArtifacts(pg, clock), signingKeys: new PostgresSigningKeys(pg, clock) };
-  }
-  if (redis !== null) {
-    const { RedisOidcArtifacts, RedisSigningKeys } = redisState();
-    return { store: 'redis', artifacts: new RedisOidcArtifacts(redis), signingKeys: new RedisSigningKeys(redis) };
-  }
-  if (sqlite !== null) return { store: 'sqlite', artifacts: new SqliteOidcArtifacts(sqlite, clock), signingKeys: new SqliteSigningKeys(sqlite, clock) };
-  return { store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new InMemorySigningKeys() };
+function storesOf({ clock, redis, database, postgres }: OidcStateDeps): OidcState {
+  return durableStoreOf<OidcState>(
+    { redis, database, postgres },
+    {
+      redis: (r, { RedisOidcArtifacts, RedisSigningKeys }) => ({ store: 'redis', artifacts: new RedisOidcArtifacts(r), signingKeys: new RedisSigningKeys(r) }),
+      postgres: (pg, { PostgresOidcArtifacts, PostgresSigningKeys }) => ({
+        store: 'postgres',
+        artifacts: new PostgresOidcArtifacts(pg, clock),
+        signingKeys: new PostgresSigningKeys(pg, clock),
+      }),
+      sqlite: (db) => ({ store: 'sqlite', artifacts: new SqliteOidcArtifacts(db, clock), signingKeys: new SqliteSigningKeys(db, clock) }),
+      memory: () => ({ store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new InMemorySigningKeys() }),
+    },
+    'records',
+  );
 }
 
 /**

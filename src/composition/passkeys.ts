@@ -7,7 +7,6 @@ import { InMemoryPasskeySecondFactorChoices } from '../adapters/state/in-memory-
 import { SqlitePasskeyEnrolmentLinks } from '../adapters/state/sqlite-passkey-enrolment-links';
 import { SqlitePasskeySecondFactorChoices } from '../adapters/state/sqlite-passkey-second-factor-choices';
 import type { Clock } from '../application/ports/clock';
-import type { PasskeyEnrolmentLinks } from '../application/ports/passkey-enrolment-links';
 import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
 import { PasskeyOwners } from '../application/services/passkey-owner';
 import { PasskeySecondFactor } from '../application/services/passkey-second-factor';
@@ -27,49 +26,34 @@ import { StartPasskeyRegistrationUseCase } from '../application/use-cases/start-
 import type { TypedContainer, Wiring } from './binding';
 import type { Config } from './config';
 import { protectedDomainOfAppUrl } from './cookie-domain';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { bindDurable } from './durable-state';
 import { TOKENS } from './tokens';
-import { postgresState, redisState } from './state-adapters';
 
 // @simplewebauthn/server (and its CBOR and ASN.1 parsers) loads with the first passkey request, not at start-up.
 const simpleWebAuthn = lazyModule(() => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server'));
 
 /** Binds the passkey store like the other durable state: Redis, else PostgreSQL, else the embedded file, else memory. */
 export function bindPasskeyCredentials(c: TypedContainer): void {
-  c.bind(
-    TOKENS.PasskeyCredentials,
-    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyCredentials => {
-      if (redis.connection !== null) return new (redisState().RedisPasskeyCredentials)(redis.connection);
-      if (pg.postgres !== null) return new (postgresState().PostgresPasskeyCredentials)(pg.postgres);
-      return data.database === null ? new InMemoryPasskeyCredentials() : new SqlitePasskeyCredentials(data.database);
-    },
-    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
-  // Issue 16. The links reach the store only as a keyed hash (SECRET), whichever store it is.
-  c.bind(
-    TOKENS.PasskeyEnrolmentLinks,
-    (config: Config, clock: Clock, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeyEnrolmentLinks => {
-      const store =
-        redis.connection !== null
-          ? new (redisState().RedisPasskeyEnrolmentLinks)(redis.connection, clock)
-          : pg.postgres !== null
-            ? new (postgresState().PostgresPasskeyEnrolmentLinks)(pg.postgres, clock)
-            : data.database === null
-              ? new InMemoryPasskeyEnrolmentLinks(clock)
-              : new SqlitePasskeyEnrolmentLinks(data.database, clock);
-      return new HmacPasskeyEnrolmentLinks(store, config.secret);
-    },
-    [TOKENS.Config, TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
-  c.bind(
-    TOKENS.PasskeySecondFactorChoices,
-    (redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder): PasskeySecondFactorChoices => {
-      if (redis.connection !== null) return new (redisState().RedisPasskeySecondFactorChoices)(redis.connection);
-      if (pg.postgres !== null) return new (postgresState().PostgresPasskeySecondFactorChoices)(pg.postgres);
-      return data.database === null ? new InMemoryPasskeySecondFactorChoices() : new SqlitePasskeySecondFactorChoices(data.database);
-    },
-    [TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
-  );
+  bindDurable(c, TOKENS.PasskeyCredentials, [], () => ({
+    redis: (redis, { RedisPasskeyCredentials }) => new RedisPasskeyCredentials(redis),
+    postgres: (pg, { PostgresPasskeyCredentials }) => new PostgresPasskeyCredentials(pg),
+    sqlite: (db) => new SqlitePasskeyCredentials(db),
+    memory: () => new InMemoryPasskeyCredentials(),
+  }));
+  bindDurable(c, TOKENS.PasskeyEnrolmentLinks, [TOKENS.Config, TOKENS.Clock], (config: Config, clock: Clock) => ({
+    redis: (redis, { RedisPasskeyEnrolmentLinks }) => new RedisPasskeyEnrolmentLinks(redis, clock),
+    postgres: (pg, { PostgresPasskeyEnrolmentLinks }) => new PostgresPasskeyEnrolmentLinks(pg, clock),
+    sqlite: (db) => new SqlitePasskeyEnrolmentLinks(db, clock),
+    memory: () => new InMemoryPasskeyEnrolmentLinks(clock),
+    // Issue 16. The links reach the store only as a keyed hash (SECRET), whichever store it is.
+    wrap: (store) => new HmacPasskeyEnrolmentLinks(store, config.secret),
+  }));
+  bindDurable(c, TOKENS.PasskeySecondFactorChoices, [], () => ({
+    redis: (redis, { RedisPasskeySecondFactorChoices }) => new RedisPasskeySecondFactorChoices(redis),
+    postgres: (pg, { PostgresPasskeySecondFactorChoices }) => new PostgresPasskeySecondFactorChoices(pg),
+    sqlite: (db) => new SqlitePasskeySecondFactorChoices(db),
+    memory: () => new InMemoryPasskeySecondFactorChoices(),
+  }));
   c.bind(
     TOKENS.PasskeySecondFactor,
     (config: Config, passkeys: PasskeyCredentials, choices: PasskeySecondFactorChoices) =>

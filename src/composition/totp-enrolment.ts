@@ -16,11 +16,10 @@ import { RemoveTotpEnrolmentUseCase } from '../application/use-cases/remove-totp
 import { StartTotpEnrolmentUseCase } from '../application/use-cases/start-totp-enrolment';
 import type { TypedContainer, Wiring } from './binding';
 import type { Config } from './config';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
+import { bindDurable } from './durable-state';
 import { optionalModules } from './optional-modules';
 import type { Resources } from './resources';
 import { TOKENS } from './tokens';
-import { postgresState, redisState } from './state-adapters';
 
 /**
  * Self-enrolled TOTP (issue 16, ADR 0031): the secrets' store like the other durable state
@@ -29,20 +28,25 @@ import { postgresState, redisState } from './state-adapters';
  */
 export function bindTotpEnrolment(c: TypedContainer): void {
   c.bind(TOKENS.TotpSecretSealer, (config: Config): TotpSecretSealer => new AesGcmTotpSecretSealer(config.secret), [TOKENS.Config]);
-  c.bind(
+  // Like the revocations, whose replication this mirrors: PostgreSQL whenever it is configured.
+  bindDurable(
+    c,
     TOKENS.EnrolledTotpSecrets,
-    (sealer: TotpSecretSealer, clock: Clock, logger: Logger, resources: Resources, redis: RedisHolder, data: DatabaseHolder, pg: PostgresHolder) => {
+    [TOKENS.TotpSecretSealer, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
+    (sealer: TotpSecretSealer, clock: Clock, logger: Logger, resources: Resources) => {
       const now = () => clock.now();
-      // Like the revocations, whose replication this mirrors: PostgreSQL whenever it is configured.
-      if (pg.postgres !== null) return new (postgresState().PostgresEnrolledTotpSecrets)(pg.postgres, sealer, now);
-      if (redis.connection !== null) {
-        const shared = new (redisState().RedisEnrolledTotpSecrets)(redis.connection, sealer, logger);
-        resources.onStart(() => shared.start());
-        return shared;
-      }
-      return data.database === null ? new InMemoryEnrolledTotpSecrets() : new SqliteEnrolledTotpSecrets(data.database, sealer, now);
+      return {
+        redis: (redis, { RedisEnrolledTotpSecrets }) => {
+          const shared = new RedisEnrolledTotpSecrets(redis, sealer, logger);
+          resources.onStart(() => shared.start());
+          return shared;
+        },
+        postgres: (pg, { PostgresEnrolledTotpSecrets }) => new PostgresEnrolledTotpSecrets(pg, sealer, now),
+        sqlite: (db) => new SqliteEnrolledTotpSecrets(db, sealer, now),
+        memory: () => new InMemoryEnrolledTotpSecrets(),
+      };
     },
-    [TOKENS.TotpSecretSealer, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres],
+    'records',
   );
   c.bind(TOKENS.UserStore, (store: UserStore, enrolled: EnrolledTotpSecrets): UserStore => new EnrolledTotpUserStore(store, enrolled), [
     TOKENS.StoreUsers,

@@ -8,6 +8,10 @@ import type { HttpUseCases } from '../../src/adapters/http/app';
 import { LoginUseCase } from '../../src/application/use-cases/login';
 import { TypedContainer, type Wiring } from '../../src/composition/binding';
 import { TOKENS, token } from '../../src/composition/tokens';
+import { bindDurable, type StoreConstructors } from '../../src/composition/durable-state';
+import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-totp-steps';
+import { SqliteUsedTotpSteps } from '../../src/adapters/state/sqlite-used-totp-steps';
+import type { UsedTotpSteps } from '../../src/application/ports/used-totp-steps';
 
 declare const c: Wiring;
 declare const container: TypedContainer;
@@ -54,3 +58,20 @@ container.bind(TOKENS.Clock, (clock: Clock) => clock, [TOKENS.IdGenerator]);
 
 // @ts-expect-error a factory that returns something else than the token's type
 container.bind(TOKENS.LogoutUseCase, (...d) => new LoginUseCase(...d), [...loginDeps]);
+
+/** One port's adapter on each store. */
+const usedTotpStepsStores = (clock: Clock): StoreConstructors<UsedTotpSteps> => ({
+  redis: (redis, { RedisUsedTotpSteps }) => new RedisUsedTotpSteps(redis, clock),
+  postgres: (pg, { PostgresUsedTotpSteps }) => new PostgresUsedTotpSteps(pg, clock),
+  sqlite: (db) => new SqliteUsedTotpSteps(db, clock),
+  memory: () => new InMemoryUsedTotpSteps(clock),
+});
+
+// The store choice is checked like a binding: it compiles with the right token and dependencies.
+bindDurable(container, TOKENS.UsedTotpSteps, [TOKENS.Clock], usedTotpStepsStores);
+
+// @ts-expect-error a dependency token that does not match the constructors' declared parameter
+bindDurable(container, TOKENS.UsedTotpSteps, [TOKENS.IdGenerator], usedTotpStepsStores);
+
+// @ts-expect-error constructors that build another port's adapters
+bindDurable(container, TOKENS.HandoffCodes, [TOKENS.Clock], usedTotpStepsStores);

@@ -1,4 +1,5 @@
 import type { HandoffGrant } from '../../application/ports/handoff-codes';
+import type { SingleUseCodec } from './single-use-codec';
 
 /** A stored grant read back; null for anything that is not one (never trusted blindly, even from our own store). */
 export function parseHandoffGrant(json: string): HandoffGrant | null {
@@ -13,3 +14,6 @@ export function parseHandoffGrant(json: string): HandoffGrant | null {
   if (typeof domain !== 'string' || typeof state !== 'string' || typeof sealedSession !== 'string' || typeof redirectTarget !== 'string') return null;
   return { domain, state, sealedSession, redirectTarget };
 }
+
+/** A grant kept as JSON in its table's text column, checked when read back. */
+export const HANDOFF_GRANT_CODEC: SingleUseCodec<HandoffGrant> = { encode: (grant) => JSON.stringify(grant), decode: parseHandoffGrant };

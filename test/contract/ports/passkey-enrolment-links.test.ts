@@ -44,3 +44,13 @@ describe('HmacPasskeyEnrolmentLinks', () => {
     expect(await new HmacPasskeyEnrolmentLinks(store, TEST_SECRET).take('code-1')).toBe('dora');
   });
 });
+
+describe('InMemoryPasskeyEnrolmentLinks', () => {
+  it('never holds more than its capacity: the oldest links go first', async () => {
+    const clock = new FixedClock();
+    const links = new InMemoryPasskeyEnrolmentLinks(clock, 10);
+    for (let i = 0; i < 50; i += 1) await links.put(`c-${i}`, `user-${i}`, clock.now() + 60_000);
+    expect(await links.take('c-49')).toBe('user-49');
+    expect(await links.take('c-0')).toBeNull();
+  });
+});
