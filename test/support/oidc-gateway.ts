@@ -173,6 +173,28 @@ export async function pkceAuthorization(
   return { url: client.buildAuthorizationUrl(config, request), verifier, state: request.state };
 }
 
+/**
+ * A logged-in browser's authorization with PKCE, followed until the browser is back at `redirectUri`
+ * (it fails when it lands anywhere else, the login page say): the callback URL and what redeems it.
+ */
+export async function authorize(
+  browser: Browser,
+  config: client.Configuration,
+  redirectUri = CALLBACK,
+  params: Record<string, string> = {},
+): Promise<{ callback: URL; verifier: string; state: string }> {
+  const { url, verifier, state } = await pkceAuthorization(config, redirectUri, params);
+  const done = await browser.follow(url.toString());
+  expect(done.url.toString().startsWith(`${redirectUri}?`)).toBe(true);
+  return { callback: done.url, verifier, state };
+}
+
+/** A logged-in browser's whole code flow ({@link authorize}, then the code redeemed as the relying party does): the tokens. */
+export async function codeFlow(browser: Browser, config: client.Configuration, redirectUri = CALLBACK, params: Record<string, string> = {}) {
+  const { callback, verifier, state } = await authorize(browser, config, redirectUri, params);
+  return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+}
+
 /** A browser logged in to the gateway at `origin` as one of {@link OIDC_PEOPLE} (with a TOTP code for the one who has a second factor). */
 export async function loggedInBrowser(origin: string, name: keyof typeof OIDC_PEOPLE = 'alice'): Promise<Browser> {
   const browser = new Browser(origin);

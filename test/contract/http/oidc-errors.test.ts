@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import {
   APP_CLIENT_ENV,
   APP_SECRET,
+  authorize,
   CALLBACK,
   Browser,
   discoverClient,
@@ -45,10 +46,9 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   const loggedIn = (): Promise<Browser> => loggedInBrowser(gw.url);
 
   async function codeFor(browser: Browser, config = app, redirectUri = CALLBACK) {
-    const { url, verifier } = await pkceAuthorization(config, redirectUri, { scope: 'openid email', state: 's' });
-    const done = await browser.follow(url.toString());
-    expect(done.url.searchParams.get('code')).toEqual(expect.any(String));
-    return { callback: done.url, verifier };
+    const { callback, verifier } = await authorize(browser, config, redirectUri, { scope: 'openid email', state: 's' });
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+    return { callback, verifier };
   }
 
   /** The token request body that redeems a fresh code of `app` for `browser`. */

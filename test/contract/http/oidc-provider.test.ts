@@ -9,6 +9,7 @@ import {
   APP_SECRET,
   CALLBACK,
   Browser,
+  codeFlow,
   discoverClient,
   loggedInBrowser,
   OIDC_PEOPLE,
@@ -123,9 +124,7 @@ describe('OIDC_SIGNING_KEY_FILE with two keys (a rotation in progress)', () => {
     expect(keys.map((k) => k.n)).toEqual([newerN, olderN]);
 
     const browser = await loggedInBrowser(gw.url);
-    const { url, verifier } = await pkceAuthorization(rp, CALLBACK, { scope: 'openid', state: 's' });
-    const done = await browser.follow(url.toString());
-    const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: 's' });
+    const tokens = await codeFlow(browser, rp, CALLBACK, { scope: 'openid', state: 's' });
     const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0], 'base64url').toString()) as { kid: string; alg: string };
     expect(header).toMatchObject({ alg: 'RS256', kid: keys[0].kid });
   });

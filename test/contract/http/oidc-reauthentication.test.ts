@@ -3,8 +3,10 @@ import { totpCode } from '../../support/http';
 import {
   APP_CLIENT_ENV,
   APP_SECRET,
+  authorize,
   CALLBACK,
   Browser,
+  codeFlow,
   discoverClient,
   loggedInBrowser,
   OIDC_PEOPLE,
@@ -46,9 +48,7 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
 
   /** A whole single sign-on code flow for a logged-in browser: the ID token's auth_time. */
   async function ssoAuthTime(browser: Browser): Promise<number> {
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
-    const done = await browser.follow(url.toString());
-    return (await redeem(done.url, verifier, state)).auth_time as number;
+    return (await codeFlow(browser, app)).claims()?.auth_time as number;
   }
 
   it('sends a person with a live gateway session to the login page on prompt=login, and auth_time is the new login', async () => {
@@ -108,10 +108,8 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
 
   it('keeps single sign-on when the gateway login is recent enough for max_age', async () => {
     const browser = await loggedInBrowser(gw.url);
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { max_age: '300' });
-    const done = await browser.follow(url.toString());
-    expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
-    expect((await redeem(done.url, verifier, state, 300)).preferred_username).toBe('alice');
+    const { callback, verifier, state } = await authorize(browser, app, CALLBACK, { max_age: '300' });
+    expect((await redeem(callback, verifier, state, 300)).preferred_username).toBe('alice');
   });
 
   it('answers prompt=none with login_required when the gateway login is older than max_age', async () => {
