@@ -76,6 +76,10 @@ function qrImage(qr: { size: number; path: string }): SVGSVGElement {
   return svg;
 }
 
+/** A field for a six-digit code from the person's app (a space in the middle allowed, as some apps show it). */
+const codeField = (id: string, label: string): ReturnType<typeof field> =>
+  field(id, label, { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9 ]*', maxlength: '7', required: true });
+
 /** Groups a base32 key in fours, as authenticator apps show it. */
 const grouped = (secret: string): string => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
@@ -131,14 +135,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
     if (answer === null || answer.code !== 'totp_setup') return fail(answer);
     const secret = String(answer.body.secret);
     const enrolment = String(answer.body.enrolment);
-    const code = field('totp-code', T.codeLabel, {
-      type: 'text',
-      inputmode: 'numeric',
-      autocomplete: 'one-time-code',
-      pattern: '[0-9 ]*',
-      maxlength: '7',
-      required: true,
-    });
+    const code = codeField('totp-code', T.codeLabel);
     const password = field('totp-password', T.passwordLabel, { type: 'password', autocomplete: 'current-password', required: true });
     password.wrapper.append(h('p', { class: 'muted', id: 'totp-password-hint' }, T.passwordHint));
     password.input.setAttribute('aria-describedby', 'totp-password-hint');
@@ -186,14 +183,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
   };
 
   const removeForm = (): HTMLElement => {
-    const code = field('totp-remove-code', T.removeCodeLabel, {
-      type: 'text',
-      inputmode: 'numeric',
-      autocomplete: 'one-time-code',
-      pattern: '[0-9 ]*',
-      maxlength: '7',
-      required: true,
-    });
+    const code = codeField('totp-remove-code', T.removeCodeLabel);
     const remove = h('button', { type: 'submit', class: 'secondary', id: 'totp-remove' }, T.remove);
     const form = h('form', { novalidate: true, id: 'totp-remove-form' }, code.wrapper, remove);
     form.addEventListener('submit', async (ev) => {
