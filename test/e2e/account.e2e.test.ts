@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFocused, loginUrlFor, submitPassword } from './support/flows';
+import { screenshotDir, siteBehind } from './support/screenshots';
 import { startStack, type Site, type Stack } from './support/stack';
 
 /**
@@ -25,18 +25,13 @@ beforeAll(async () => {
     proxies: ['nginx'],
     accounts: [{ username: 'alice' }, { username: 'bob' }, { username: 'kim' }, ...VARIANTS.map((v) => ({ username: `shot-${v.name}` }))],
   });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 });
 afterAll(async () => {
   await stack?.stop();
 });
 
-const site = (): Site => {
-  const s = stack.sites.nginx;
-  if (s === undefined) throw new Error('nginx is not running');
-  return s;
-};
+const site = (): Site => siteBehind(stack, 'nginx');
 
 type Browser = { context: BrowserContext; page: Page; problems: string[] };
 

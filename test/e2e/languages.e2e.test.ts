@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { isFocused } from './support/flows';
+import { cardScreenshot, screenshotDir } from './support/screenshots';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -37,8 +38,7 @@ beforeAll(async () => {
     accounts: [{ username: 'kim' }, { username: 'menu' }, ...LOCALES.flatMap((l) => [{ username: `wrong-${l.tag}` }, { username: `locked-${l.tag}` }])],
     env: { LOGIN_MAX_RETRIES: '3', LOGIN_TIMEOUT: '300' },
   });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 });
 
 afterAll(async () => {
@@ -127,21 +127,7 @@ describe.each(LOCALES)('a browser that prefers $browser', ({ browser, tag, dir }
     const { context, page, problems } = await stack.newPage({ locale: browser, width: 800, height: 720 });
     await page.goto(`${stack.gatewayUrl}/login?redirect_uri=${encodeURIComponent('https://grafana.example.test/d/overview')}`);
     await expect(heading(page)).resolves.toBe(text(tag, 'login.heading'));
-    await page.mouse.move(0, 0);
-    const box = await page.locator('.shell').evaluate((el) => {
-      const card = el.querySelector('.card')?.getBoundingClientRect();
-      const note = el.querySelector('.footnote')?.getBoundingClientRect();
-      return card && note ? { x: card.left, y: card.top, right: card.right, bottom: note.bottom } : null;
-    });
-    if (box === null) throw new Error('no card on the page');
-    const margin = 32;
-    await page.screenshot({
-      path: join(shots, `login-${tag}.png`),
-      animations: 'disabled',
-      caret: 'hide',
-      clip: { x: box.x - margin, y: box.y - margin, width: box.right - box.x + 2 * margin, height: box.bottom - box.y + 2 * margin },
-      fullPage: true,
-    });
+    await cardScreenshot(page, join(shots, `login-${tag}.png`));
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFocused, loginAtOidcServer, submitPassword } from './support/flows';
 import { rawRequest } from '../support/http';
+import { cardScreenshot, screenshotDir } from './support/screenshots';
 import { GENERIC_NAME, startStack, type Stack } from './support/stack';
 
 /**
@@ -47,8 +47,7 @@ beforeAll(async () => {
     },
     oidcAccounts: OIDC_ACCOUNTS,
   });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 });
 
 afterAll(async () => {
@@ -218,19 +217,10 @@ describe('using the pages', () => {
 
 /** Desktop shots are cut to the card with a margin (small files); phone shots keep the whole screen. */
 async function screenshot(page: Page, name: string, phone: boolean): Promise<void> {
+  const path = join(shots, `${name}.png`);
+  if (!phone) return cardScreenshot(page, path);
   await page.mouse.move(0, 0);
-  let clip: { x: number; y: number; width: number; height: number } | undefined;
-  if (!phone) {
-    const box = await page.locator('.shell').evaluate((el) => {
-      const card = el.querySelector('.card')?.getBoundingClientRect();
-      const note = el.querySelector('.footnote')?.getBoundingClientRect();
-      return card && note ? { x: card.left, y: card.top, right: card.right, bottom: note.bottom } : null;
-    });
-    if (box === null) throw new Error('no card on the page');
-    const margin = 32;
-    clip = { x: box.x - margin, y: box.y - margin, width: box.right - box.x + 2 * margin, height: box.bottom - box.y + 2 * margin };
-  }
-  await page.screenshot({ path: join(shots, `${name}.png`), animations: 'disabled', caret: 'hide', clip, fullPage: clip !== undefined });
+  await page.screenshot({ path, animations: 'disabled', caret: 'hide', fullPage: false });
 }
 
 describe('screenshots', () => {

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { hashOf, TEST_SECRET } from '../support/credentials';
 import { runCli } from '../support/process';
 import { isFocused, submitPassword } from './support/flows';
+import { screenshotDir } from './support/screenshots';
 import { startStack, type Stack } from './support/stack';
 import { conditionalPending, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
 
@@ -46,8 +47,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'info', USERS_FILE: usersFile, DATA_DIR: dataDir },
     chromiumArgs: (gatewayUrl) => [`--unsafely-treat-insecure-origin-as-secure=${gatewayUrl}`],
   });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 }, 90_000);
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { submitPassword, totpCode } from './support/flows';
+import { screenshotDir } from './support/screenshots';
 import { startStack, type Stack } from './support/stack';
 import { type Authenticator, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
 
@@ -24,8 +25,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'info', DISABLE_CONTINUE: 'false' },
     chromiumArgs: (gatewayUrl) => [`--unsafely-treat-insecure-origin-as-secure=${gatewayUrl}`],
   });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { basic } from '../support/credentials';
 import { isFocused, submitPassword } from './support/flows';
+import { screenshotDir, siteBehind } from './support/screenshots';
 import { startStack, type Site, type Stack } from './support/stack';
 import { decodeQr } from './support/terminal-image';
 
@@ -21,18 +21,13 @@ let shots: string;
 
 beforeAll(async () => {
   stack = await startStack({ proxies: ['nginx'], accounts: [{ username: 'tess' }, { username: 'shot-light' }, { username: 'shot-dark' }] });
-  shots = process.env.SCREENSHOT_DIR !== undefined ? resolve(process.env.SCREENSHOT_DIR) : join(stack.dir, 'screenshots');
-  mkdirSync(shots, { recursive: true });
+  shots = screenshotDir(stack);
 });
 afterAll(async () => {
   await stack?.stop();
 });
 
-const site = (): Site => {
-  const s = stack.sites.nginx;
-  if (s === undefined) throw new Error('nginx is not running');
-  return s;
-};
+const site = (): Site => siteBehind(stack, 'nginx');
 
 /** The status nginx answers a request for the app that carries only HTTP Basic credentials. */
 function basicThroughNginx(username: string, password: string): Promise<number> {

@@ -2,7 +2,8 @@ import { hashOf, TEST_SECRET } from '../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../support/http';
 import { PostgresServer } from '../support/postgres-server';
 import { runCli } from '../support/process';
-import { startGateway, type RunningGateway } from '../support/server';
+import { startReplicas, stopReplicas } from '../support/replicas';
+import type { RunningGateway } from '../support/server';
 import { eventually } from '../support/wait';
 
 const APP = 'https://app.example.test/';
@@ -18,15 +19,9 @@ describe('account sessions on two gateways sharing PostgreSQL', () => {
   beforeAll(async () => {
     pg = await PostgresServer.start();
     url = pg.createDatabase('account');
-    a = await startGateway({ USERS: users, DATABASE_URL: url });
-    b = await startGateway({ USERS: users, DATABASE_URL: url });
-    const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
-    expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+    [a, b] = await startReplicas({ USERS: users, DATABASE_URL: url });
   }, 60_000);
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await pg?.stop();
-  });
+  afterAll(() => stopReplicas([a, b], pg));
 
   const live = async (gw: RunningGateway, cookie: string): Promise<boolean> =>
     (await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status === 200;

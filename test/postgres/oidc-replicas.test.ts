@@ -1,13 +1,7 @@
 import { freePorts } from '../support/net';
 import { replicasShareOidcState } from '../support/oidc-replicas';
-import { PostgresServer } from '../support/postgres-server';
+import { sharedPostgres } from './support/shared-postgres';
 
-let server: PostgresServer;
-let url: string;
-beforeAll(async () => {
-  server = await PostgresServer.start();
-  url = server.createDatabase('oidc_replicas');
-}, 60_000);
-afterAll(async () => server?.stop());
+const pg = sharedPostgres('oidc_replicas');
 
-replicasShareOidcState('one PostgreSQL database', () => ({ DATABASE_URL: url }), freePorts);
+replicasShareOidcState('one PostgreSQL database', () => ({ DATABASE_URL: pg.url }), freePorts);

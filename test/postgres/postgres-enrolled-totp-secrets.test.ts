@@ -3,70 +3,50 @@ import { AesGcmTotpSecretSealer } from '../../src/adapters/crypto/aes-gcm-totp-s
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresEnrolledTotpSecrets } from '../../src/adapters/state/postgres-enrolled-totp-secrets';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
-import { enrolledTotpSecretsContract } from '../contract/ports/enrolled-totp-secrets.contract';
+import { enrolledTotpSecretsContract, untilLoaded } from '../contract/ports/enrolled-totp-secrets.contract';
 import { basic, hashOf, TEST_SECRET } from '../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../support/http';
-import { startGateway, type RunningGateway } from '../support/server';
+import { startReplicas } from '../support/replicas';
 import { enrolTotp } from '../support/totp-enrolment';
 import { FixedClock } from '../support/fakes';
 import { silentLogger } from '../support/loggers';
-import { PostgresServer } from '../support/postgres-server';
 import { eventually } from '../support/wait';
+import { sharedPostgres } from './support/shared-postgres';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const sealer = new AesGcmTotpSecretSealer(TEST_SECRET);
 const clock = new FixedClock(1_760_000_000_000);
 
-let server: PostgresServer;
-let url: string;
 const opened: PostgresDatabase[] = [];
-beforeAll(async () => {
-  server = await PostgresServer.start();
-  url = server.createDatabase('enrolled_totp');
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(opened.map((d) => d.close()));
-  await server?.stop();
-});
+// Declared before the server's own: Jest runs afterAll hooks in order, so these close before it stops.
+afterAll(() => Promise.all(opened.map((d) => d.close())));
+const pg = sharedPostgres('enrolled_totp');
 
 /** A replica: its own database object (pool and listener) on the shared database, started after the adapter registered its mirror. */
 async function replica(): Promise<PostgresEnrolledTotpSecrets> {
-  const database = new PostgresDatabase({ pg: nodePostgres, target: { url, ssl: null, ca: null }, logger: silentLogger, clock, reconnectMs: 100 });
+  const database = pg.open(clock);
   opened.push(database);
   const store = new PostgresEnrolledTotpSecrets(database, sealer, () => clock.now());
   await database.start();
   return store;
 }
 
-async function loaded(store: PostgresEnrolledTotpSecrets): Promise<PostgresEnrolledTotpSecrets> {
-  const ready = await eventually(async () => {
-    try {
-      store.secretOf('probe');
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (!ready) throw new Error('the enrolments never loaded');
-  return store;
-}
-
-enrolledTotpSecretsContract('PostgresEnrolledTotpSecrets', async () => loaded(await replica()));
+enrolledTotpSecretsContract('PostgresEnrolledTotpSecrets', async () => untilLoaded(await replica()));
 
 describe('PostgresEnrolledTotpSecrets across replicas', () => {
   it('fails closed before its first load', () => {
-    const database = new PostgresDatabase({ pg: nodePostgres, target: { url, ssl: null, ca: null }, logger: silentLogger, clock });
+    const database = new PostgresDatabase({ pg: nodePostgres, target: { url: pg.url, ssl: null, ca: null }, logger: silentLogger, clock });
     opened.push(database);
     const store = new PostgresEnrolledTotpSecrets(database, sealer, () => clock.now());
     expect(() => store.secretOf('alice')).toThrow(StateStoreUnavailableError);
   });
 
   it('an enrolment or a removal on one replica reaches the other by NOTIFY; a replica started later loads it; the row is sealed', async () => {
-    const a = await loaded(await replica());
-    const b = await loaded(await replica());
+    const a = await untilLoaded(await replica());
+    const b = await untilLoaded(await replica());
     expect(await a.enrol('pg-alice', SECRET)).toBe(true);
     expect(await eventually(async () => b.secretOf('pg-alice') === SECRET)).toBe(true);
-    const later = await loaded(await replica());
+    const later = await untilLoaded(await replica());
     expect(later.secretOf('pg-alice')).toBe(SECRET);
     const rows = await opened[0].query<{ sealed: string }>('SELECT sealed FROM enrolled_totp_secrets WHERE username = $1', ['pg-alice']);
     expect(rows[0].sealed).not.toContain(SECRET);
@@ -78,12 +58,9 @@ describe('PostgresEnrolledTotpSecrets across replicas', () => {
 /** The whole path on two in-process gateways sharing one PostgreSQL database. */
 describe('self-enrolled TOTP on two replicas sharing PostgreSQL', () => {
   it('after a set-up on replica A, replica B asks for the code at the password login and refuses HTTP Basic', async () => {
-    const env = { USERS: `alice:${hashOf('alice-pw')}`, DATABASE_URL: server.createDatabase('enrolled_totp_gateways') };
-    const a = await startGateway(env);
-    const b = await startGateway(env);
+    const env = { USERS: `alice:${hashOf('alice-pw')}`, DATABASE_URL: pg.server.createDatabase('enrolled_totp_gateways') };
+    const [a, b] = await startReplicas(env);
     try {
-      const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
-      expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
       const basicOnB = (): Promise<Response> =>
         askForwardAuth(b, 'traefik', { authorization: basic('alice', 'alice-pw'), ...forwardedFor('https://app.example.test/') });
       expect((await basicOnB()).status).toBe(200);

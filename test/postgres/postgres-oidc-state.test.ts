@@ -1,35 +1,20 @@
-import * as nodePostgres from 'pg';
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../src/adapters/crypto/aes-gcm-signing-keys';
 import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
 import { PostgresOidcArtifacts } from '../../src/adapters/state/postgres-oidc-artifacts';
 import { PostgresSigningKeys } from '../../src/adapters/state/postgres-signing-keys';
-import type { Clock } from '../../src/application/ports/clock';
 import { oidcArtifactsContract } from '../contract/ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../contract/ports/signing-keys.contract';
 import type { ContractEnv } from '../contract/ports/harness';
 import { FixedClock } from '../support/fakes';
-import { silentLogger } from '../support/loggers';
-import { PostgresServer } from '../support/postgres-server';
+import { sharedPostgres } from './support/shared-postgres';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
 
-let server: PostgresServer;
-let url: string;
-beforeAll(async () => {
-  server = await PostgresServer.start();
-  url = server.createDatabase('oidc_contract');
-}, 60_000);
-afterAll(async () => server?.stop());
-
-function openDatabase(clock: Clock, databaseUrl = url): PostgresDatabase {
-  return new PostgresDatabase({ pg: nodePostgres, target: { url: databaseUrl, ssl: null, ca: null }, logger: silentLogger, clock, reconnectMs: 100 });
-}
+const pg = sharedPostgres('oidc_contract');
 
 /** A started database per test on the shared one (the artifact suite uses unique ids; the key suites start from an empty key table). */
 async function perTest(env: ContractEnv, emptyKeys = false): Promise<PostgresDatabase> {
-  const database = openDatabase(env.clock);
-  await database.start();
-  env.onCleanup(() => database.close());
+  const database = await pg.perTest(env, (db) => db);
   if (emptyKeys) await database.query('DELETE FROM oidc_signing_keys');
   return database;
 }
@@ -43,9 +28,9 @@ signingKeysContract(
 
 describe('OIDC state in PostgreSQL', () => {
   it('stores one key set when several replicas create it at the same moment', async () => {
-    const replicaUrl = server.createDatabase('oidc_keys_race');
+    const replicaUrl = pg.server.createDatabase('oidc_keys_race');
     const clock = new FixedClock(Date.now());
-    const databases = [openDatabase(clock, replicaUrl), openDatabase(clock, replicaUrl), openDatabase(clock, replicaUrl)];
+    const databases = [pg.open(clock, replicaUrl), pg.open(clock, replicaUrl), pg.open(clock, replicaUrl)];
     try {
       await Promise.all(databases.map((d) => d.start()));
       const sets = await Promise.all(
@@ -54,7 +39,7 @@ describe('OIDC state in PostgreSQL', () => {
         ),
       );
       expect(new Set(sets).size).toBe(1);
-      const raw = server.sql('oidc_keys_race', "SELECT key_set FROM oidc_signing_keys WHERE name = 'current'").trim();
+      const raw = pg.server.sql('oidc_keys_race', "SELECT key_set FROM oidc_signing_keys WHERE name = 'current'").trim();
       expect(raw).toMatch(/^k1\./);
       const wrong = new AesGcmSigningKeys(new PostgresSigningKeys(databases[0], clock), 'another-secret-of-at-least-thirty-two-chars');
       await expect(wrong.getOrCreate(() => 'never')).rejects.toBeInstanceOf(SigningKeysUnreadableError);
@@ -64,9 +49,9 @@ describe('OIDC state in PostgreSQL', () => {
   });
 
   it('deletes expired artifacts in the sweep and keeps those without expiry', async () => {
-    const sweepUrl = server.createDatabase('oidc_sweep');
+    const sweepUrl = pg.server.createDatabase('oidc_sweep');
     const clock = new FixedClock(Date.now());
-    const database = openDatabase(clock, sweepUrl);
+    const database = pg.open(clock, sweepUrl);
     try {
       await database.start();
       const store = new PostgresOidcArtifacts(database, clock);
@@ -74,7 +59,7 @@ describe('OIDC state in PostgreSQL', () => {
       await store.save('Grant', 'g', { accountId: 'alice' }, undefined);
       clock.advance(61_000);
       await database.sweep();
-      expect(server.sql('oidc_sweep', 'SELECT id FROM oidc_artifacts').trim()).toBe('g');
+      expect(pg.server.sql('oidc_sweep', 'SELECT id FROM oidc_artifacts').trim()).toBe('g');
     } finally {
       await database.close();
     }

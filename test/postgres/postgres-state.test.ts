@@ -12,15 +12,14 @@ import { PostgresPasskeyCredentials } from '../../src/adapters/state/postgres-pa
 import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { silentLogger } from '../support/loggers';
-import type { Clock } from '../../src/application/ports/clock';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { revokedSessionsContract } from '../contract/ports/revoked-sessions.contract';
 import { usedOAuthFlowsContract } from '../contract/ports/used-oauth-flows.contract';
 import { usedTotpStepsContract } from '../contract/ports/used-totp-steps.contract';
-import type { ContractEnv } from '../contract/ports/harness';
 import { FixedClock } from '../support/fakes';
-import { PostgresServer } from '../support/postgres-server';
 import { waitFor } from '../support/wait';
+import { PostgresServer } from '../support/postgres-server';
+import { sharedPostgres } from './support/shared-postgres';
 
 /** The newest schema version (steps may be renumbered at merge: never the count of steps). */
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -29,29 +28,9 @@ const waitUntil = (check: () => boolean | Promise<boolean>, ms: number): Promise
 
 const HOUR = 3_600_000;
 
-let server: PostgresServer;
-let url: string;
-beforeAll(async () => {
-  server = await PostgresServer.start();
-  url = server.createDatabase('contract');
-}, 60_000);
-afterAll(async () => server?.stop());
+const pg = sharedPostgres('contract');
 
-async function openDatabase(clock: Clock, databaseUrl = url): Promise<PostgresDatabase> {
-  const database = new PostgresDatabase({ pg: nodePostgres, target: { url: databaseUrl, ssl: null, ca: null }, logger: silentLogger, clock, reconnectMs: 100 });
-  return database;
-}
-
-/** Adapters on one shared database (the suites use unique keys), started after the adapter registers its mirror. */
-function perTest<T>(env: ContractEnv, make: (database: PostgresDatabase) => T): Promise<T> {
-  return (async () => {
-    const database = await openDatabase(env.clock);
-    const adapter = make(database);
-    await database.start();
-    env.onCleanup(() => database.close());
-    return adapter;
-  })();
-}
+const { perTest } = pg;
 
 loginAttemptsContract('PostgresLoginAttempts', (env) => perTest(env, (db) => new PostgresLoginAttempts(db, env.clock)));
 revokedSessionsContract('PostgresRevokedSessions', (env) => perTest(env, (db) => new PostgresRevokedSessions(db, env.clock)));
@@ -66,15 +45,15 @@ describe('PostgreSQL schema', () => {
   });
 
   it('records the schema version in portcullis_schema', async () => {
-    const db = await openDatabase(new FixedClock(Date.now()), server.createDatabase('schema_version'));
+    const db = pg.open(new FixedClock(Date.now()), pg.server.createDatabase('schema_version'));
     await db.start();
     await db.close();
-    expect(server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(LATEST));
+    expect(pg.server.sql('schema_version', 'SELECT max(version) FROM portcullis_schema').trim()).toBe(String(LATEST));
   });
 
   it('refuses to start on a schema newer than this code knows', async () => {
     const name = 'schema_newer';
-    const newerUrl = server.createDatabase(name);
+    const newerUrl = pg.server.createDatabase(name);
     const newer = [
       ...MIGRATIONS,
       {
@@ -93,7 +72,7 @@ describe('PostgreSQL schema', () => {
     });
     await future.start();
     await future.close();
-    const today = await openDatabase(new FixedClock(Date.now()), newerUrl);
+    const today = pg.open(new FixedClock(Date.now()), newerUrl);
     await expect(today.start()).rejects.toThrow(
       new DatabaseStartError(
         `the PostgreSQL database has schema version ${LATEST + 1}, newer than this Portcullis knows (${LATEST}): run the newer Portcullis, or restore a backup made by this one`,
@@ -103,8 +82,8 @@ describe('PostgreSQL schema', () => {
   });
 
   it('refuses a wrong password clearly, without repeating the URL', async () => {
-    const wrong = url.replace(server.password, 'not-the-password');
-    const db = await openDatabase(new FixedClock(Date.now()), wrong);
+    const wrong = pg.url.replace(pg.server.password, 'not-the-password');
+    const db = pg.open(new FixedClock(Date.now()), wrong);
     const started = db.start();
     await expect(started).rejects.toBeInstanceOf(DatabaseStartError);
     await expect(started).rejects.toThrow(/28P01/);
@@ -113,12 +92,12 @@ describe('PostgreSQL schema', () => {
   });
 
   it('two gateways starting together migrate once', async () => {
-    const raceUrl = server.createDatabase('schema_race');
-    const a = await openDatabase(new FixedClock(Date.now()), raceUrl);
-    const b = await openDatabase(new FixedClock(Date.now()), raceUrl);
+    const raceUrl = pg.server.createDatabase('schema_race');
+    const a = pg.open(new FixedClock(Date.now()), raceUrl);
+    const b = pg.open(new FixedClock(Date.now()), raceUrl);
     await Promise.all([a.start(), b.start()]);
     await Promise.all([a.close(), b.close()]);
-    expect(server.sql('schema_race', 'SELECT count(*) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS.length));
+    expect(pg.server.sql('schema_race', 'SELECT count(*) FROM portcullis_schema').trim()).toBe(String(MIGRATIONS.length));
   });
 });
 
@@ -131,9 +110,9 @@ describe('PostgreSQL state shared by two replicas', () => {
   let attemptsA: PostgresLoginAttempts;
   let attemptsB: PostgresLoginAttempts;
   beforeAll(async () => {
-    const shared = server.createDatabase('replicas');
-    a = await openDatabase(clock, shared);
-    b = await openDatabase(clock, shared);
+    const shared = pg.server.createDatabase('replicas');
+    a = pg.open(clock, shared);
+    b = pg.open(clock, shared);
     revokedA = new PostgresRevokedSessions(a, clock);
     revokedB = new PostgresRevokedSessions(b, clock);
     attemptsA = new PostgresLoginAttempts(a, clock);
@@ -175,8 +154,8 @@ describe('PostgreSQL outage', () => {
     const own = await PostgresServer.start();
     try {
       const shared = own.createDatabase('outage');
-      const a = await openDatabase(clock, shared);
-      const b = await openDatabase(clock, shared);
+      const a = pg.open(clock, shared);
+      const b = pg.open(clock, shared);
       const revokedA = new PostgresRevokedSessions(a, clock);
       const revokedB = new PostgresRevokedSessions(b, clock);
       const totp = new PostgresUsedTotpSteps(a, clock);
@@ -206,14 +185,14 @@ describe('PostgreSQL outage', () => {
 
   it('a revocation committed while a replica was not listening is loaded when it reconnects', async () => {
     const clock = new FixedClock(Date.now());
-    const shared = server.createDatabase('missed');
-    const b = await openDatabase(clock, shared);
+    const shared = pg.server.createDatabase('missed');
+    const b = pg.open(clock, shared);
     const revokedB = new PostgresRevokedSessions(b, clock);
     await b.start();
     // Cut B's listener from the server side, then revoke while it is away.
-    server.sql('missed', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'missed' AND query LIKE 'LISTEN%'");
+    pg.server.sql('missed', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'missed' AND query LIKE 'LISTEN%'");
     await waitUntil(async () => !b.isListening(), 5000);
-    server.sql('missed', `INSERT INTO revoked_sessions (id, until) VALUES ('missed-while-away', ${clock.now() + HOUR})`);
+    pg.server.sql('missed', `INSERT INTO revoked_sessions (id, until) VALUES ('missed-while-away', ${clock.now() + HOUR})`);
     await waitUntil(async () => b.isListening(), 5000);
     expect(await revokedB.isRevoked('missed-while-away')).toBe(true);
     await b.close();
@@ -225,7 +204,7 @@ describe('PostgreSQL outage', () => {
     const shared = own.createDatabase('late');
     await own.down('fast');
     try {
-      const db = await openDatabase(clock, shared);
+      const db = pg.open(clock, shared);
       const revoked = new PostgresRevokedSessions(db, clock);
       await db.start();
       await expect(revoked.isRevoked('any')).rejects.toBeInstanceOf(StateStoreUnavailableError);

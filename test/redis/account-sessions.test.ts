@@ -2,7 +2,8 @@ import { TEST_SECRET, hashOf } from '../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../support/http';
 import { runCli } from '../support/process';
 import { RedisServer } from '../support/redis-server';
-import { startGateway, type RunningGateway } from '../support/server';
+import { startReplicas, stopReplicas } from '../support/replicas';
+import type { RunningGateway } from '../support/server';
 import { eventually } from '../support/wait';
 
 const APP = 'https://app.example.test/';
@@ -16,15 +17,9 @@ describe('account sessions on two replicas sharing Redis', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    a = await startGateway({ USERS: users, REDIS_URL: redis.url });
-    b = await startGateway({ USERS: users, REDIS_URL: redis.url });
-    const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
-    expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+    [a, b] = await startReplicas({ USERS: users, REDIS_URL: redis.url });
   });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
-  });
+  afterAll(() => stopReplicas([a, b], redis));
 
   const live = async (gw: RunningGateway, cookie: string): Promise<boolean> =>
     (await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status === 200;

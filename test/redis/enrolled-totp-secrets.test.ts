@@ -1,12 +1,13 @@
 import { AesGcmTotpSecretSealer } from '../../src/adapters/crypto/aes-gcm-totp-secret-sealer';
 import { RedisEnrolledTotpSecrets } from '../../src/adapters/state/redis-enrolled-totp-secrets';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
-import { enrolledTotpSecretsContract } from '../contract/ports/enrolled-totp-secrets.contract';
+import { enrolledTotpSecretsContract, untilLoaded } from '../contract/ports/enrolled-totp-secrets.contract';
 import { basic, hashOf, TEST_SECRET } from '../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../support/http';
 import { silentLogger } from '../support/loggers';
 import { RedisServer } from '../support/redis-server';
-import { startGateway, type RunningGateway } from '../support/server';
+import { startReplicas, stopReplicas } from '../support/replicas';
+import type { RunningGateway } from '../support/server';
 import { enrolTotp } from '../support/totp-enrolment';
 import { eventually } from '../support/wait';
 import { sharedRedis } from './support/shared-redis';
@@ -15,18 +16,9 @@ const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const sealer = new AesGcmTotpSecretSealer(TEST_SECRET);
 const { connect, perTest } = sharedRedis('e');
 
-async function loaded(store: RedisEnrolledTotpSecrets): Promise<RedisEnrolledTotpSecrets> {
+function loaded(store: RedisEnrolledTotpSecrets): Promise<RedisEnrolledTotpSecrets> {
   store.start();
-  const ready = await eventually(async () => {
-    try {
-      store.secretOf('probe');
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (!ready) throw new Error('the enrolments never loaded');
-  return store;
+  return untilLoaded(store);
 }
 
 enrolledTotpSecretsContract('RedisEnrolledTotpSecrets', async (env) => loaded(new RedisEnrolledTotpSecrets(await perTest(env), sealer, silentLogger)));
@@ -62,15 +54,9 @@ describe('self-enrolled TOTP on two replicas sharing Redis', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    a = await startGateway({ USERS: users, REDIS_URL: redis.url });
-    b = await startGateway({ USERS: users, REDIS_URL: redis.url });
-    const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
-    expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+    [a, b] = await startReplicas({ USERS: users, REDIS_URL: redis.url });
   });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
-  });
+  afterAll(() => stopReplicas([a, b], redis));
 
   it('after a set-up on replica A, replica B asks for the code at the password login and refuses HTTP Basic', async () => {
     const basicOnB = (): Promise<Response> =>

@@ -3,6 +3,7 @@ import { eventually } from '../support/wait';
 import { hashOf } from '../support/credentials';
 import { tempDataDir } from '../support/data-dir';
 import { hostRequest, pathOf, setCookieValue } from '../support/host-request';
+import { startReplicas, stopReplicas } from '../support/replicas';
 import { startGateway, type RunningGateway } from '../support/server';
 
 /** Issue 17: the hand-off code lives in the shared store, so any replica redeems what another issued. */
@@ -36,14 +37,9 @@ describe('the hand-off on two replicas sharing Redis', () => {
   let b: RunningGateway;
   beforeAll(async () => {
     redis = await RedisServer.start();
-    a = await startGateway({ APP_URL, USERS, REDIS_URL: redis.url });
-    b = await startGateway({ APP_URL, USERS, REDIS_URL: redis.url });
-    expect(await eventually(async () => (await fetch(`${a.url}/api/ready`)).status === 200 && (await fetch(`${b.url}/api/ready`)).status === 200)).toBe(true);
+    [a, b] = await startReplicas({ APP_URL, USERS, REDIS_URL: redis.url });
   });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
-  });
+  afterAll(() => stopReplicas([a, b], redis));
 
   it('redeems on one replica a code issued on the other, once; a logout there ends the session on both domains and replicas', async () => {
     const session = await loginOn(a);

@@ -5,9 +5,9 @@ import { TEST_SECRET } from '../support/credentials';
 import { postJson } from '../support/http';
 import { runCli } from '../support/process';
 import { RedisServer } from '../support/redis-server';
-import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
+import { startReplicas, stopReplicas } from '../support/replicas';
+import { cookieFrom, type RunningGateway } from '../support/server';
 import { SoftAuthenticator } from '../support/soft-authenticator';
-import { eventually } from '../support/wait';
 
 const APP_URL = 'https://auth.example.test';
 const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
@@ -27,13 +27,10 @@ describe('passkey enrolment links on two replicas sharing Redis', () => {
     dir = mkdtempSync(join(tmpdir(), 'portcullis-enrol-redis-'));
     usersFile = join(dir, 'users.yaml');
     writeFileSync(usersFile, 'users:\n  - username: dora\n    passkey_only: true\n');
-    a = await startGateway({ USERS_FILE: usersFile, REDIS_URL: redis.url });
-    b = await startGateway({ USERS_FILE: usersFile, REDIS_URL: redis.url });
-    expect(await eventually(async () => (await fetch(`${a.url}/api/ready`)).status === 200 && (await fetch(`${b.url}/api/ready`)).status === 200)).toBe(true);
+    [a, b] = await startReplicas({ USERS_FILE: usersFile, REDIS_URL: redis.url });
   });
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
+    await stopReplicas([a, b], redis);
     rmSync(dir, { recursive: true, force: true });
   });
 

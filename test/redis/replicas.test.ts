@@ -3,6 +3,7 @@ import { TOKENS } from '../../src/composition/tokens';
 import { capturedLogger } from '../support/loggers';
 import { freePort } from '../support/net';
 import { RedisServer } from '../support/redis-server';
+import { allReady } from '../support/replicas';
 import { eventually } from '../support/wait';
 import { hashOf, TOTP_SECRET } from '../support/credentials';
 import { cookieFrom, startGateway, type RunningGateway } from '../support/server';
@@ -20,7 +21,6 @@ const sessionOf = async (gw: RunningGateway, email: string): Promise<string> => 
 };
 const authStatus = async (gw: RunningGateway, cookie: string): Promise<number> =>
   (await fetch(`${gw.url}/api/auth/traefik`, { headers: { ...forwarded, cookie: `portcullis-session=${cookie}` } })).status;
-const ready = async (gw: RunningGateway): Promise<boolean> => (await fetch(`${gw.url}/api/ready`)).status === 200;
 
 describe('two gateways on one Redis', () => {
   let redis: RedisServer;
@@ -37,7 +37,7 @@ describe('two gateways on one Redis', () => {
     const env = { USERS: users, REDIS_URL: redis.url, LOGIN_MAX_RETRIES: '3' };
     a = await startGateway({ ...env, METRICS_PORT: String(await freePort()) }, { [TOKENS.Logger]: logsA.logger });
     b = await startGateway(env);
-    expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+    expect(await allReady(a, b)).toBe(true);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -111,7 +111,7 @@ describe('two gateways on one Redis', () => {
     expect(during).toContain('portcullis_store_up{store="redis"} 0');
 
     await redis.up();
-    expect(await eventually(async () => (await ready(a)) && (await ready(b)))).toBe(true);
+    expect(await allReady(a, b)).toBe(true);
     for (const gw of [a, b]) {
       expect(await authStatus(gw, live)).toBe(200);
       expect(await authStatus(gw, revoked)).toBe(401);

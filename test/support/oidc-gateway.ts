@@ -72,6 +72,53 @@ export async function startOidcGateway(env: Record<string, string> = {}, overrid
   };
 }
 
+/** One gateway for a describe block: see {@link useOidcGateway}. */
+export interface OidcSuite {
+  /** The running gateway (its `url` is the issuer). */
+  readonly gw: RunningGateway & { dir: string };
+  /** The confidential client `app` ({@link APP_CLIENT_ENV}) as a relying party library finds it. */
+  readonly app: client.Configuration;
+  /** Another registered client, found by discovery when the gateway started (see `clients`). */
+  client(id: string): client.Configuration;
+}
+
+/**
+ * Starts {@link startOidcGateway} for the describe block it is called in (before its first test,
+ * closed after its last) with the client `app` and `env` on top, and discovers `app` and the other
+ * `clients` (id → secret, `null` for a public client). The first request loads oidc-provider (and,
+ * under Jest, transforms it): the file's tests get a minute for that.
+ */
+export function useOidcGateway(
+  env: Record<string, string> = {},
+  options: { clients?: Readonly<Record<string, string | null>>; overrides?: Overrides } = {},
+): OidcSuite {
+  jest.setTimeout(60_000);
+  let gw: (RunningGateway & { dir: string }) | undefined;
+  const found = new Map<string, client.Configuration>();
+  beforeAll(async () => {
+    gw = await startOidcGateway({ ...APP_CLIENT_ENV, ...env }, options.overrides);
+    const running = gw;
+    const clients: [string, string | null][] = [['app', APP_SECRET], ...Object.entries(options.clients ?? {})];
+    for (const [id, secret] of clients) found.set(id, await discoverClient(running.url, id, secret ?? undefined));
+  });
+  afterAll(() => gw?.close());
+  const clientOf = (id: string): client.Configuration => {
+    const config = found.get(id);
+    if (config === undefined) throw new Error(`no client ${id} was discovered`);
+    return config;
+  };
+  return {
+    get gw() {
+      if (gw === undefined) throw new Error('the gateway has not started');
+      return gw;
+    },
+    get app() {
+      return clientOf('app');
+    },
+    client: clientOf,
+  };
+}
+
 /** One browser: cookies by name (the gateway's and the provider's), following redirects by hand. */
 export class Browser {
   private readonly cookies = new Map<string, string>();
@@ -171,6 +218,28 @@ export async function pkceAuthorization(
     ...params,
   };
   return { url: client.buildAuthorizationUrl(config, request), verifier, state: request.state };
+}
+
+/**
+ * A logged-in browser's authorization with PKCE, followed until the browser is back at `redirectUri`
+ * (it fails when it lands anywhere else, the login page say): the callback URL and what redeems it.
+ */
+export async function authorize(
+  browser: Browser,
+  config: client.Configuration,
+  redirectUri = CALLBACK,
+  params: Record<string, string> = {},
+): Promise<{ callback: URL; verifier: string; state: string }> {
+  const { url, verifier, state } = await pkceAuthorization(config, redirectUri, params);
+  const done = await browser.follow(url.toString());
+  expect(done.url.toString().startsWith(`${redirectUri}?`)).toBe(true);
+  return { callback: done.url, verifier, state };
+}
+
+/** A logged-in browser's whole code flow ({@link authorize}, then the code redeemed as the relying party does): the tokens. */
+export async function codeFlow(browser: Browser, config: client.Configuration, redirectUri = CALLBACK, params: Record<string, string> = {}) {
+  const { callback, verifier, state } = await authorize(browser, config, redirectUri, params);
+  return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
 }
 
 /** A browser logged in to the gateway at `origin` as one of {@link OIDC_PEOPLE} (with a TOTP code for the one who has a second factor). */

@@ -2,7 +2,10 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../src/composition/config';
 import type { Overrides } from '../../src/composition/container';
 import { createGateway, type Gateway } from '../../src/composition/gateway';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TEST_SECRET } from './credentials';
+import { tempDataDir } from './data-dir';
 
 export interface RunningGateway {
   readonly url: string;
@@ -26,6 +29,34 @@ export async function startGateway(env: Record<string, string> = {}, overrides: 
       await gateway.shutdown();
     },
   };
+}
+
+/**
+ * {@link startGateway} with a users file (USERS_FILE) holding `yaml`, in a temp directory of its own
+ * that goes when the gateway closes: the accounts only a file can describe (passkey-only ones, names).
+ */
+export async function startGatewayWithUsersFile(
+  yaml: string,
+  env: Record<string, string> = {},
+  overrides: Overrides = {},
+): Promise<RunningGateway & { readonly usersFile: string }> {
+  const temp = tempDataDir('portcullis-users');
+  const usersFile = join(temp.dir, 'users.yaml');
+  writeFileSync(usersFile, yaml);
+  try {
+    const gw = await startGateway({ USERS_FILE: usersFile, ...env }, overrides);
+    return {
+      ...gw,
+      usersFile,
+      close: async () => {
+        await gw.close();
+        temp.remove();
+      },
+    };
+  } catch (e) {
+    temp.remove();
+    throw e;
+  }
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -1,5 +1,6 @@
 // Types only, erased by the build.
 import type { ForgotPasswordStores } from '../../src/adapters/http/app-context';
+import type { AnswerCode } from '../../src/adapters/http/messages';
 import type { Answer } from './answer';
 import { listOf, locale, t, waitPhrase } from './i18n';
 
@@ -27,6 +28,16 @@ export function defaultForgotPasswordText(stores: ForgotPasswordStores): string 
   if (stores.ldap) parts.push(t('forgot.ldap'));
   if (stores.providers.length > 0) parts.push(t('forgot.providers', { providers: listOf(stores.providers, locale(), 'disjunction') }));
   return parts.length > 0 ? parts.join(' ') : t('forgot.local', { stores: t('forgot.storeUsers') });
+}
+
+/**
+ * The text for an answer that did not work: the form's own text for its code, from `texts` (a
+ * {@link messageTable} keyed by answer code, so read in the page's language), else
+ * {@link commonProblem}. Only the table's own entries count (a code never reads `constructor`).
+ */
+export function problemText(answer: Answer<string>, texts: Readonly<Partial<Record<AnswerCode, string>>>): string {
+  const own: Readonly<Record<string, string>> = texts;
+  return Object.prototype.hasOwnProperty.call(own, answer.code) ? own[answer.code] : commonProblem(answer);
 }
 
 /** The gateway could not be reached (or sent no JSON). */

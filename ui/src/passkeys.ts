@@ -16,8 +16,8 @@ import {
 import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
-import { locale, messageTable, t, type MessageKey } from './i18n';
-import { commonProblem, unreachable } from './messages';
+import { locale, messageTable, t } from './i18n';
+import { commonProblem, problemText, unreachable } from './messages';
 import { withRedirect } from './navigation';
 import { actions, goTo, render, type PageContext } from './page';
 
@@ -61,18 +61,27 @@ function cancelled(e: unknown): boolean {
   return name === 'NotAllowedError' || name === 'AbortError';
 }
 
+/** The texts for the answers of the account page's passkey endpoints that did not work, by their code. */
+const PASSKEY_PROBLEMS = messageTable({
+  too_many_passkeys: 'passkeys.too_many_passkeys',
+  invalid_name: 'passkeys.invalid_name',
+  passkey_not_added: 'passkeys.passkey_not_added',
+  passkey_invalid: 'passkeys.passkey_invalid',
+  challenge_invalid: 'passkeys.challenge_invalid',
+  not_logged_in: 'passkeys.not_logged_in',
+  passkey_not_found: 'passkeys.passkey_not_found',
+  last_passkey: 'passkeys.lastPasskey',
+});
+
+/** The texts for a passkey login that did not work, by its answer's code. */
+const LOGIN_PROBLEMS = messageTable({
+  passkey_invalid: 'passkeys.loginRefused',
+  challenge_invalid: 'passkeys.expired',
+  not_pending: 'passkeys.expired',
+});
+
 /** The text for a passkey login that did not work. */
-function loginProblem(answer: Answer<string>): string {
-  switch (answer.code) {
-    case 'passkey_invalid':
-      return t('passkeys.loginRefused');
-    case 'challenge_invalid':
-    case 'not_pending':
-      return t('passkeys.expired');
-    default:
-      return commonProblem(answer);
-  }
-}
+const loginProblem = (answer: Answer<string>): string => problemText(answer, LOGIN_PROBLEMS);
 
 /**
  * One passkey login: options, the browser's dialog (or autofill), the answer. Resolves '' when
@@ -166,20 +175,7 @@ export function passkeysSection(): HTMLElement | null {
     alert,
   );
 
-  const problem = (answer: Answer<string>): void => {
-    const texts: Readonly<Record<string, MessageKey>> = {
-      too_many_passkeys: 'passkeys.too_many_passkeys',
-      invalid_name: 'passkeys.invalid_name',
-      passkey_not_added: 'passkeys.passkey_not_added',
-      passkey_invalid: 'passkeys.passkey_invalid',
-      challenge_invalid: 'passkeys.challenge_invalid',
-      not_logged_in: 'passkeys.not_logged_in',
-      passkey_not_found: 'passkeys.passkey_not_found',
-      last_passkey: 'passkeys.lastPasskey',
-    };
-    const key = Object.prototype.hasOwnProperty.call(texts, answer.code) ? texts[answer.code] : undefined;
-    showAlert(alert, key !== undefined ? t(key) : commonProblem(answer));
-  };
+  const problem = (answer: Answer<string>): void => showAlert(alert, problemText(answer, PASSKEY_PROBLEMS));
 
   const refresh = async (): Promise<void> => {
     const answer = await call('GET', '/api/passkeys');

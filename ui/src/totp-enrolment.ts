@@ -7,7 +7,7 @@ import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, markInvalid, showAlert } from './dom';
 import { messageTable } from './i18n';
-import { commonProblem, unreachable } from './messages';
+import { problemText, unreachable } from './messages';
 import type { PageContext } from './page';
 
 /** Every text this section shows, by its key in the message catalogs (ui/locales), read in the page's language when used. */
@@ -35,12 +35,16 @@ export const TOTP_ENROLMENT_TEXT = messageTable({
   administrator: 'totpSetup.administrator',
   turnedOn: 'totpSetup.turnedOn',
   turnedOff: 'totpSetup.turnedOff',
-  wrongCode: 'totpSetup.wrongCode',
-  codeFormat: 'totpSetup.codeFormat',
-  expired: 'totpSetup.expired',
-  alreadyOn: 'totpSetup.alreadyOn',
-  notOn: 'totpSetup.notOn',
-  sessionEnded: 'totpSetup.sessionEnded',
+});
+
+/** The texts for the answers of the set-up and removal endpoints that did not work, by their code. */
+const TOTP_ENROLMENT_PROBLEMS = messageTable({
+  totp_invalid: 'totpSetup.wrongCode',
+  invalid_fields: 'totpSetup.codeFormat',
+  enrolment_invalid: 'totpSetup.expired',
+  totp_already_enrolled: 'totpSetup.alreadyOn',
+  totp_not_enrolled: 'totpSetup.notOn',
+  not_logged_in: 'totpSetup.sessionEnded',
 });
 
 const T = TOTP_ENROLMENT_TEXT;
@@ -72,27 +76,14 @@ function qrImage(qr: { size: number; path: string }): SVGSVGElement {
   return svg;
 }
 
+/** A field for a six-digit code from the person's app (a space in the middle allowed, as some apps show it). */
+const codeField = (id: string, label: string): ReturnType<typeof field> =>
+  field(id, label, { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9 ]*', maxlength: '7', required: true });
+
 /** Groups a base32 key in fours, as authenticator apps show it. */
 const grouped = (secret: string): string => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-function problemText(answer: Answer<string>): string {
-  switch (answer.code) {
-    case 'totp_invalid':
-      return T.wrongCode;
-    case 'invalid_fields':
-      return T.codeFormat;
-    case 'enrolment_invalid':
-      return T.expired;
-    case 'totp_already_enrolled':
-      return T.alreadyOn;
-    case 'totp_not_enrolled':
-      return T.notOn;
-    case 'not_logged_in':
-      return T.sessionEnded;
-    default:
-      return commonProblem(answer);
-  }
-}
+const problem = (answer: Answer<string>): string => problemText(answer, TOTP_ENROLMENT_PROBLEMS);
 
 /**
  * Adds the section after `after` (the passkeys section) and fills it from `/api/account/totp`.
@@ -109,7 +100,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
   after.after(section);
 
   const fail = (answer: Answer<string> | null, input?: HTMLInputElement): void => {
-    showAlert(alert, answer === null ? unreachable() : problemText(answer));
+    showAlert(alert, answer === null ? unreachable() : problem(answer));
     if (input !== undefined) {
       markInvalid([input], true, 'totp-alert');
       input.focus();
@@ -144,14 +135,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
     if (answer === null || answer.code !== 'totp_setup') return fail(answer);
     const secret = String(answer.body.secret);
     const enrolment = String(answer.body.enrolment);
-    const code = field('totp-code', T.codeLabel, {
-      type: 'text',
-      inputmode: 'numeric',
-      autocomplete: 'one-time-code',
-      pattern: '[0-9 ]*',
-      maxlength: '7',
-      required: true,
-    });
+    const code = codeField('totp-code', T.codeLabel);
     const password = field('totp-password', T.passwordLabel, { type: 'password', autocomplete: 'current-password', required: true });
     password.wrapper.append(h('p', { class: 'muted', id: 'totp-password-hint' }, T.passwordHint));
     password.input.setAttribute('aria-describedby', 'totp-password-hint');
@@ -199,14 +183,7 @@ export function mountTotpEnrolment(after: HTMLElement, ctx: PageContext, changed
   };
 
   const removeForm = (): HTMLElement => {
-    const code = field('totp-remove-code', T.removeCodeLabel, {
-      type: 'text',
-      inputmode: 'numeric',
-      autocomplete: 'one-time-code',
-      pattern: '[0-9 ]*',
-      maxlength: '7',
-      required: true,
-    });
+    const code = codeField('totp-remove-code', T.removeCodeLabel);
     const remove = h('button', { type: 'submit', class: 'secondary', id: 'totp-remove' }, T.remove);
     const form = h('form', { novalidate: true, id: 'totp-remove-form' }, code.wrapper, remove);
     form.addEventListener('submit', async (ev) => {

@@ -1,19 +1,5 @@
 import * as client from 'openid-client';
-import {
-  APP_CLIENT_ENV,
-  APP_SECRET,
-  CALLBACK,
-  Browser,
-  discoverClient,
-  loggedInBrowser,
-  pkceAuthorization,
-  startOidcGateway,
-  tokenRequest,
-} from '../../support/oidc-gateway';
-import type { RunningGateway } from '../../support/server';
-
-// The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
-jest.setTimeout(60_000);
+import { APP_SECRET, authorize, CALLBACK, Browser, loggedInBrowser, pkceAuthorization, tokenRequest, useOidcGateway } from '../../support/oidc-gateway';
 
 const SPA_CALLBACK = 'http://localhost:5173/callback';
 
@@ -22,33 +8,24 @@ const SPA_CALLBACK = 'http://localhost:5173/callback';
  * access_denied...), never a 500, and the browser is never sent to a URI the client did not register.
  */
 describe('OpenID Connect provider: attacks and bad input', () => {
-  let gw: RunningGateway;
-  let app: client.Configuration;
-  let spa: client.Configuration;
-  let other: client.Configuration;
-  beforeAll(async () => {
-    gw = await startOidcGateway({
-      ...APP_CLIENT_ENV,
+  const oidc = useOidcGateway(
+    {
       OIDC_CLIENTS_SPA_CLIENT_ID: 'spa',
       OIDC_CLIENTS_SPA_PUBLIC: 'true',
       OIDC_CLIENTS_SPA_REDIRECT_URIS: SPA_CALLBACK,
       OIDC_CLIENTS_OTHER_CLIENT_ID: 'other',
       OIDC_CLIENTS_OTHER_CLIENT_SECRET: `${APP_SECRET}-other`,
       OIDC_CLIENTS_OTHER_REDIRECT_URIS: 'https://other.example.test/cb',
-    });
-    app = await discoverClient(gw.url, 'app', APP_SECRET);
-    spa = await discoverClient(gw.url, 'spa');
-    other = await discoverClient(gw.url, 'other', `${APP_SECRET}-other`);
-  });
-  afterAll(() => gw.close());
+    },
+    { clients: { spa: null, other: `${APP_SECRET}-other` } },
+  );
 
-  const loggedIn = (): Promise<Browser> => loggedInBrowser(gw.url);
+  const loggedIn = (): Promise<Browser> => loggedInBrowser(oidc.gw.url);
 
-  async function codeFor(browser: Browser, config = app, redirectUri = CALLBACK) {
-    const { url, verifier } = await pkceAuthorization(config, redirectUri, { scope: 'openid email', state: 's' });
-    const done = await browser.follow(url.toString());
-    expect(done.url.searchParams.get('code')).toEqual(expect.any(String));
-    return { callback: done.url, verifier };
+  async function codeFor(browser: Browser, config = oidc.app, redirectUri = CALLBACK) {
+    const { callback, verifier } = await authorize(browser, config, redirectUri, { scope: 'openid email', state: 's' });
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+    return { callback, verifier };
   }
 
   /** The token request body that redeems a fresh code of `app` for `browser`. */
@@ -65,7 +42,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     ['another case', 'https://RP.example.test/Callback'],
   ])('refuses an unregistered redirect_uri (%s) with a page, never a redirect', async (_what, redirectUri) => {
     const browser = await loggedIn();
-    const { url } = await pkceAuthorization(app, redirectUri, { scope: 'openid' });
+    const { url } = await pkceAuthorization(oidc.app, redirectUri, { scope: 'openid' });
     const res = await browser.fetch(url.toString());
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
@@ -77,14 +54,14 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   it('refuses an authorization without redirect_uri even for a client with a single one', async () => {
     const browser = await loggedIn();
     const res = await browser.fetch(
-      `${gw.url}/oidc/auth?client_id=app&response_type=code&scope=openid&code_challenge=${'x'.repeat(43)}&code_challenge_method=S256`,
+      `${oidc.gw.url}/oidc/auth?client_id=app&response_type=code&scope=openid&code_challenge=${'x'.repeat(43)}&code_challenge_method=S256`,
     );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
   });
 
   it('refuses an unknown client with a page, never a redirect', async () => {
-    const res = await fetch(`${gw.url}/oidc/auth?client_id=nobody&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`, {
+    const res = await fetch(`${oidc.gw.url}/oidc/auth?client_id=nobody&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`, {
       redirect: 'manual',
     });
     expect(res.status).toBe(400);
@@ -94,7 +71,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('requires PKCE of a public client: invalid_request at its registered redirect URI, no code', async () => {
     const browser = await loggedIn();
-    const url = client.buildAuthorizationUrl(spa, { redirect_uri: SPA_CALLBACK, scope: 'openid', state: 'st' });
+    const url = client.buildAuthorizationUrl(oidc.client('spa'), { redirect_uri: SPA_CALLBACK, scope: 'openid', state: 'st' });
     const done = await browser.follow(url.toString());
     expect(done.url.origin + done.url.pathname).toBe(SPA_CALLBACK);
     expect(done.url.searchParams.get('error')).toBe('invalid_request');
@@ -103,36 +80,40 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses the plain PKCE method', async () => {
     const browser = await loggedIn();
-    const { url } = await pkceAuthorization(spa, SPA_CALLBACK, { scope: 'openid', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
+    const { url } = await pkceAuthorization(oidc.client('spa'), SPA_CALLBACK, {
+      scope: 'openid',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
     const done = await browser.follow(url.toString());
     expect(done.url.searchParams.get('error')).toBe('invalid_request');
     expect(done.url.searchParams.get('code')).toBeNull();
   });
 
   it('refuses a code redeemed with the wrong PKCE verifier (invalid_grant)', async () => {
-    const { callback } = await codeFor(await loggedIn(), spa, SPA_CALLBACK);
-    await expect(client.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: 's' })).rejects.toMatchObject(
-      { error: 'invalid_grant' },
-    );
+    const { callback } = await codeFor(await loggedIn(), oidc.client('spa'), SPA_CALLBACK);
+    await expect(
+      client.authorizationCodeGrant(oidc.client('spa'), callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: 's' }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('refuses a replayed code (invalid_grant) and revokes the tokens its first use gave', async () => {
     const { callback, verifier } = await codeFor(await loggedIn());
-    const tokens = await client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: 's' });
-    await expect(client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: 's' })).rejects.toMatchObject({
+    const tokens = await client.authorizationCodeGrant(oidc.app, callback, { pkceCodeVerifier: verifier, expectedState: 's' });
+    await expect(client.authorizationCodeGrant(oidc.app, callback, { pkceCodeVerifier: verifier, expectedState: 's' })).rejects.toMatchObject({
       error: 'invalid_grant',
     });
-    expect((await client.tokenIntrospection(app, tokens.access_token)).active).toBe(false);
+    expect((await client.tokenIntrospection(oidc.app, tokens.access_token)).active).toBe(false);
   });
 
   it('refuses a code redeemed by another client (invalid_grant)', async () => {
-    const res = await tokenRequest(other, 'other', `${APP_SECRET}-other`, await codeRedemption(await loggedIn()));
+    const res = await tokenRequest(oidc.client('other'), 'other', `${APP_SECRET}-other`, await codeRedemption(await loggedIn()));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
   it('refuses a wrong client secret (invalid_client, 401) and never echoes it', async () => {
-    const res = await tokenRequest(app, 'app', 'wrong-secret-wrong-secret-wrong-secret', await codeRedemption(await loggedIn()));
+    const res = await tokenRequest(oidc.app, 'app', 'wrong-secret-wrong-secret-wrong-secret', await codeRedemption(await loggedIn()));
     expect(res.status).toBe(401);
     const text = await res.text();
     expect(JSON.parse(text).error).toBe('invalid_client');
@@ -142,7 +123,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   it.each([['client_credentials'], ['password'], ['urn:ietf:params:oauth:grant-type:device_code']])(
     'answers grant_type=%s from an authenticated client with unsupported_grant_type (never unauthorized_client: every client may use every enabled grant)',
     async (grantType) => {
-      const res = await tokenRequest(app, 'app', APP_SECRET, { grant_type: grantType, username: 'alice', password: 'alice-pw', device_code: 'x' });
+      const res = await tokenRequest(oidc.app, 'app', APP_SECRET, { grant_type: grantType, username: 'alice', password: 'alice-pw', device_code: 'x' });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe('unsupported_grant_type');
     },
@@ -150,7 +131,9 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('refuses a logout redirect to an unregistered post_logout_redirect_uri with a page, never a redirect', async () => {
     const browser = await loggedIn();
-    const res = await browser.fetch(`${gw.url}/oidc/session/end?client_id=app&post_logout_redirect_uri=${encodeURIComponent('https://evil.example.net/')}`);
+    const res = await browser.fetch(
+      `${oidc.gw.url}/oidc/session/end?client_id=app&post_logout_redirect_uri=${encodeURIComponent('https://evil.example.net/')}`,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(await res.text()).not.toContain('evil.example.net');
@@ -158,19 +141,19 @@ describe('OpenID Connect provider: attacks and bad input', () => {
 
   it('answers a logout confirmation without its xsrf token with an error, ending nothing', async () => {
     const browser = await loggedIn();
-    const res = await browser.fetch(`${gw.url}/oidc/session/end/confirm`, {
+    const res = await browser.fetch(`${oidc.gw.url}/oidc/session/end/confirm`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'logout=yes',
     });
     expect(res.status).toBe(400);
-    const user = await browser.fetch(`${gw.url}/api/user`);
+    const user = await browser.fetch(`${oidc.gw.url}/api/user`);
     expect(((await user.json()) as { isLoggedIn: boolean }).isLoggedIn).toBe(true);
   });
 
   it('answers unsupported response types with the protocol error at the registered redirect URI', async () => {
     const browser = await loggedIn();
-    const done = await browser.follow(`${gw.url}/oidc/auth?client_id=app&response_type=token&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`);
+    const done = await browser.follow(`${oidc.gw.url}/oidc/auth?client_id=app&response_type=token&scope=openid&redirect_uri=${encodeURIComponent(CALLBACK)}`);
     expect(done.url.origin + done.url.pathname).toBe(CALLBACK);
     // An implicit response type answers in the fragment, as that flow would have.
     const answer = new URLSearchParams(done.url.hash.slice(1) || done.url.search.slice(1));
@@ -192,7 +175,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
     ['GET', '/oidc/session/end?id_token_hint=not-a-jwt', undefined],
     ['GET', '/oidc/nowhere', undefined],
   ])('answers %s %s with a 4xx protocol error, never a 500', async (method, path, body) => {
-    const res = await fetch(`${gw.url}${path}`, {
+    const res = await fetch(`${oidc.gw.url}${path}`, {
       method,
       redirect: 'manual',
       headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
@@ -204,7 +187,7 @@ describe('OpenID Connect provider: attacks and bad input', () => {
   });
 
   it("leaves the login UI and the API alone: /login and /api/user are still the gateway's", async () => {
-    expect((await fetch(`${gw.url}/login`)).headers.get('content-type')).toContain('text/html');
-    expect((await fetch(`${gw.url}/api/user`)).status).toBe(200);
+    expect((await fetch(`${oidc.gw.url}/login`)).headers.get('content-type')).toContain('text/html');
+    expect((await fetch(`${oidc.gw.url}/api/user`)).status).toBe(200);
   });
 });

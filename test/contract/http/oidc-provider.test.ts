@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import * as client from 'openid-client';
 import { rawRequest } from '../../support/http';
 import {
-  APP_CLIENT_ENV,
   APP_SECRET,
   CALLBACK,
   Browser,
+  codeFlow,
   discoverClient,
   loggedInBrowser,
   OIDC_PEOPLE,
   pkceAuthorization,
   startOidcGateway,
+  useOidcGateway,
 } from '../../support/oidc-gateway';
 import type { RunningGateway } from '../../support/server';
 
@@ -21,20 +22,11 @@ import type { RunningGateway } from '../../support/server';
 jest.setTimeout(60_000);
 
 describe('the OpenID Connect provider', () => {
-  let gw: RunningGateway;
-  let rp: client.Configuration;
-  beforeAll(async () => {
-    gw = await startOidcGateway({
-      ...APP_CLIENT_ENV,
-      OIDC_CLIENTS_APP_NAME: 'The App',
-    });
-    rp = await discoverClient(gw.url, 'app', APP_SECRET);
-  });
-  afterAll(() => gw.close());
+  const oidc = useOidcGateway({ OIDC_CLIENTS_APP_NAME: 'The App' });
 
   it('publishes discovery at APP_URL/.well-known/openid-configuration with issuer = APP_URL exactly and every endpoint under /oidc', async () => {
-    const meta = rp.serverMetadata();
-    expect(meta.issuer).toBe(gw.url);
+    const meta = oidc.app.serverMetadata();
+    expect(meta.issuer).toBe(oidc.gw.url);
     for (const endpoint of [
       meta.authorization_endpoint,
       meta.token_endpoint,
@@ -44,7 +36,7 @@ describe('the OpenID Connect provider', () => {
       meta.introspection_endpoint,
       meta.end_session_endpoint,
     ])
-      expect(endpoint).toMatch(new RegExp(`^${gw.url}/oidc/`));
+      expect(endpoint).toMatch(new RegExp(`^${oidc.gw.url}/oidc/`));
     expect(meta.code_challenge_methods_supported).toEqual(['S256']);
     expect(meta.response_types_supported).toEqual(['code']);
     expect(meta.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'email', 'profile', 'groups']));
@@ -52,33 +44,33 @@ describe('the OpenID Connect provider', () => {
   });
 
   it('pins the published URLs to APP_URL whatever Host the request names', async () => {
-    const port = Number(new URL(gw.url).port);
+    const port = Number(new URL(oidc.gw.url).port);
     const res = await rawRequest(port, 'evil.example.net', '/.well-known/openid-configuration', {
       'x-forwarded-host': 'evil.example.net',
       'x-forwarded-proto': 'https',
     });
     expect(res.status).toBe(200);
     const body = JSON.parse(res.body) as Record<string, string>;
-    expect(body.issuer).toBe(gw.url);
-    expect(body.authorization_endpoint).toBe(`${gw.url}/oidc/auth`);
+    expect(body.issuer).toBe(oidc.gw.url);
+    expect(body.authorization_endpoint).toBe(`${oidc.gw.url}/oidc/auth`);
     expect(res.body).not.toContain('evil');
   });
 
   it('sends a person without a gateway session to the gateway login page, then back with a code; the ID token verifies', async () => {
-    const browser = new Browser(gw.url);
-    const { url, verifier, state } = await pkceAuthorization(rp, CALLBACK);
+    const browser = new Browser(oidc.gw.url);
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK);
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     const back = first.url.searchParams.get('redirect_uri') as string;
-    expect(back).toMatch(new RegExp(`^${gw.url}/oidc/interaction/`));
+    expect(back).toMatch(new RegExp(`^${oidc.gw.url}/oidc/interaction/`));
 
     await browser.login('alice', OIDC_PEOPLE.alice.password);
     const done = await browser.follow(back);
     expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
 
-    const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(oidc.app, done.url, { pkceCodeVerifier: verifier, expectedState: state });
     const claims = tokens.claims();
-    expect(claims?.iss).toBe(gw.url);
+    expect(claims?.iss).toBe(oidc.gw.url);
     expect(claims?.aud).toBe('app');
     expect(claims).toMatchObject({
       email: 'alice@example.test',
@@ -90,7 +82,7 @@ describe('the OpenID Connect provider', () => {
     expect(claims?.sub).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(claims?.sub).not.toContain('alice');
 
-    const userinfo = await client.fetchUserInfo(rp, tokens.access_token, claims?.sub as string);
+    const userinfo = await client.fetchUserInfo(oidc.app, tokens.access_token, claims?.sub as string);
     expect(userinfo).toMatchObject({ sub: claims?.sub, email: 'alice@example.test', preferred_username: 'alice', groups: ['admins', 'staff'] });
   });
 });
@@ -123,9 +115,7 @@ describe('OIDC_SIGNING_KEY_FILE with two keys (a rotation in progress)', () => {
     expect(keys.map((k) => k.n)).toEqual([newerN, olderN]);
 
     const browser = await loggedInBrowser(gw.url);
-    const { url, verifier } = await pkceAuthorization(rp, CALLBACK, { scope: 'openid', state: 's' });
-    const done = await browser.follow(url.toString());
-    const tokens = await client.authorizationCodeGrant(rp, done.url, { pkceCodeVerifier: verifier, expectedState: 's' });
+    const tokens = await codeFlow(browser, rp, CALLBACK, { scope: 'openid', state: 's' });
     const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0], 'base64url').toString()) as { kid: string; alg: string };
     expect(header).toMatchObject({ alg: 'RS256', kid: keys[0].kid });
   });

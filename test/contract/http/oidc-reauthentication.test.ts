@@ -1,25 +1,11 @@
 import * as client from 'openid-client';
 import { totpCode } from '../../support/http';
-import {
-  APP_CLIENT_ENV,
-  APP_SECRET,
-  CALLBACK,
-  Browser,
-  discoverClient,
-  loggedInBrowser,
-  OIDC_PEOPLE,
-  pkceAuthorization,
-  startOidcGateway,
-} from '../../support/oidc-gateway';
+import { authorize, CALLBACK, Browser, codeFlow, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, useOidcGateway } from '../../support/oidc-gateway';
 import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import type { OidcArtifact, OidcArtifacts } from '../../../src/application/ports/oidc-artifacts';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { TOKENS } from '../../../src/composition/tokens';
-import type { RunningGateway } from '../../support/server';
-
-// The first request loads oidc-provider (and, under Jest, transforms it): allow for that once.
-jest.setTimeout(60_000);
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -30,32 +16,24 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  * included) and `auth_time` is that new login's.
  */
 describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
-  let gw: RunningGateway;
-  let app: client.Configuration;
-  beforeAll(async () => {
-    gw = await startOidcGateway(APP_CLIENT_ENV);
-    app = await discoverClient(gw.url, 'app', APP_SECRET);
-  });
-  afterAll(() => gw.close());
+  const oidc = useOidcGateway();
 
   /** The code flow once the browser is back at the client: the ID token's claims. */
   async function redeem(callback: URL, verifier: string, state: string, maxAge?: number) {
-    const tokens = await client.authorizationCodeGrant(app, callback, { pkceCodeVerifier: verifier, expectedState: state, maxAge });
+    const tokens = await client.authorizationCodeGrant(oidc.app, callback, { pkceCodeVerifier: verifier, expectedState: state, maxAge });
     return tokens.claims() as client.IDToken;
   }
 
   /** A whole single sign-on code flow for a logged-in browser: the ID token's auth_time. */
   async function ssoAuthTime(browser: Browser): Promise<number> {
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK);
-    const done = await browser.follow(url.toString());
-    return (await redeem(done.url, verifier, state)).auth_time as number;
+    return (await codeFlow(browser, oidc.app)).claims()?.auth_time as number;
   }
 
   it('sends a person with a live gateway session to the login page on prompt=login, and auth_time is the new login', async () => {
-    const browser = await loggedInBrowser(gw.url);
+    const browser = await loggedInBrowser(oidc.gw.url);
     const before = await ssoAuthTime(browser);
     await pause(1100);
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { prompt: 'login' });
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { prompt: 'login' });
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     expect(first.url.searchParams.get('code')).toBeNull();
@@ -70,8 +48,8 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
   });
 
   it('does not accept the old session when the person comes back to the interaction without logging in again', async () => {
-    const browser = await loggedInBrowser(gw.url);
-    const { url } = await pkceAuthorization(app, CALLBACK, { prompt: 'login' });
+    const browser = await loggedInBrowser(oidc.gw.url);
+    const { url } = await pkceAuthorization(oidc.app, CALLBACK, { prompt: 'login' });
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     const again = await browser.follow(first.url.searchParams.get('redirect_uri') as string);
@@ -80,8 +58,8 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
   });
 
   it('asks for the TOTP step again too: a re-login that still owes its code does not count', async () => {
-    const browser = await loggedInBrowser(gw.url, 'carol');
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { prompt: 'login' });
+    const browser = await loggedInBrowser(oidc.gw.url, 'carol');
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { prompt: 'login' });
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     const interaction = first.url.searchParams.get('redirect_uri') as string;
@@ -94,9 +72,9 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
   });
 
   it('sends a person whose gateway login is older than max_age to the login page, and auth_time then meets max_age', async () => {
-    const browser = await loggedInBrowser(gw.url);
+    const browser = await loggedInBrowser(oidc.gw.url);
     await pause(2100);
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { max_age: '1' });
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { max_age: '1' });
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
     await browser.login('alice', OIDC_PEOPLE.alice.password);
@@ -107,43 +85,35 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
   });
 
   it('keeps single sign-on when the gateway login is recent enough for max_age', async () => {
-    const browser = await loggedInBrowser(gw.url);
-    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { max_age: '300' });
-    const done = await browser.follow(url.toString());
-    expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
-    expect((await redeem(done.url, verifier, state, 300)).preferred_username).toBe('alice');
+    const browser = await loggedInBrowser(oidc.gw.url);
+    const { callback, verifier, state } = await authorize(browser, oidc.app, CALLBACK, { max_age: '300' });
+    expect((await redeem(callback, verifier, state, 300)).preferred_username).toBe('alice');
   });
 
   it('answers prompt=none with login_required when the gateway login is older than max_age', async () => {
-    const browser = await loggedInBrowser(gw.url);
+    const browser = await loggedInBrowser(oidc.gw.url);
     await ssoAuthTime(browser);
     await pause(2100);
-    const { url } = await pkceAuthorization(app, CALLBACK, { prompt: 'none', max_age: '1' });
+    const { url } = await pkceAuthorization(oidc.app, CALLBACK, { prompt: 'none', max_age: '1' });
     const done = await browser.follow(url.toString());
     expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
     expect(done.url.searchParams.get('error')).toBe('login_required');
   });
 
   describe('when the interaction cannot be saved', () => {
-    let down: RunningGateway;
-    let downApp: client.Configuration;
     const store = new InMemoryOidcArtifacts(new SystemClock());
     let failInteractions = false;
     const flaky: OidcArtifacts = Object.assign(Object.create(store) as OidcArtifacts, {
       save: (kind: string, id: string, payload: OidcArtifact, ttl: number | undefined) =>
         failInteractions && kind === 'Interaction' ? Promise.reject(new StateStoreUnavailableError('down')) : store.save(kind, id, payload, ttl),
     });
-    beforeAll(async () => {
-      down = await startOidcGateway(APP_CLIENT_ENV, { [TOKENS.OidcArtifacts]: flaky });
-      downApp = await discoverClient(down.url, 'app', APP_SECRET);
-    });
-    afterAll(() => down.close());
+    const down = useOidcGateway({}, { overrides: { [TOKENS.OidcArtifacts]: flaky } });
 
     it('answers 503 and never accepts the old login instead', async () => {
-      const browser = await loggedInBrowser(down.url);
-      const { url } = await pkceAuthorization(downApp, CALLBACK, { prompt: 'login' });
+      const browser = await loggedInBrowser(down.gw.url);
+      const { url } = await pkceAuthorization(down.app, CALLBACK, { prompt: 'login' });
       const res = await browser.fetch(url.toString());
-      const interaction = new URL(res.headers.get('location') as string, down.url).toString();
+      const interaction = new URL(res.headers.get('location') as string, down.gw.url).toString();
       failInteractions = true;
       try {
         const answer = await browser.follow(interaction);

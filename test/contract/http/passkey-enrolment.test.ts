@@ -1,24 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
 import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/in-memory-passkey-enrolment-links';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, postJson, SESSION_COOKIE } from '../../support/http';
-import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { cookieFrom, startGatewayWithUsersFile, type RunningGateway } from '../../support/server';
+import { ENROL_COOKIE, LOGIN_COOKIE, PASSKEY_ORIGIN, SAME_SITE } from '../../support/passkeys';
 import { SoftAuthenticator } from '../../support/soft-authenticator';
 
-const ORIGIN = 'https://auth.example.test';
-const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
-const ENROL = 'portcullis-passkey-enrol';
-const LOGIN = 'portcullis-passkey-login';
 const APP = 'https://app.example.test/';
 
 /** Issue 16: a passkey-only account's first passkey, from a single-use link. */
 describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
-  let dir: string;
   let gw: RunningGateway;
   // The gateway's own link store, so the test can make links as `portcullis passkeys enrol` does.
   const links = new HmacPasskeyEnrolmentLinks(new InMemoryPasskeyEnrolmentLinks(new SystemClock()), TEST_SECRET);
@@ -31,19 +24,14 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'portcullis-enrol-'));
-    const path = join(dir, 'users.yaml');
-    writeFileSync(
-      path,
+    gw = await startGatewayWithUsersFile(
       `users:\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n` +
         ['dora', 'erin', 'frank', 'gina', 'hank', 'ivy'].map((u) => `  - username: ${u}\n    passkey_only: true\n    name: ${u.toUpperCase()}\n`).join(''),
+      {},
+      { [TOKENS.PasskeyEnrolmentLinks]: links },
     );
-    gw = await startGateway({ USERS_FILE: path }, { [TOKENS.PasskeyEnrolmentLinks]: links });
   });
-  afterAll(async () => {
-    await gw.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   const start = (code: unknown, headers: Record<string, string> = SAME_SITE): Promise<Response> =>
     postJson(gw, '/api/passkeys/enrolment/options', { code }, headers);
@@ -56,16 +44,16 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
       gw,
       '/api/passkeys/enrolment',
       { name, response: authenticator.register(options) },
-      { cookie: `${ENROL}=${cookieFrom(started, ENROL)?.value}`, ...SAME_SITE },
+      { cookie: `${ENROL_COOKIE}=${cookieFrom(started, ENROL_COOKIE)?.value}`, ...SAME_SITE },
     );
   }
 
   it('registers the first passkey from a link and logs the person in (a full, two-factor session)', async () => {
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     const code = await link('dora');
     const started = await start(code);
     expect(await expectEnvelope(started.clone(), 200)).toMatchObject({ code: 'passkey_options', username: 'dora' });
-    const ceremony = cookieFrom(started, ENROL);
+    const ceremony = cookieFrom(started, ENROL_COOKIE);
     expect(ceremony?.attributes.join(';')).toMatch(/HttpOnly/i);
     const { options } = (await started.json()) as { options: { user: { name: string } } };
     expect(options.user.name).toBe('dora');
@@ -73,7 +61,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
       gw,
       '/api/passkeys/enrolment',
       { name: 'Phone', response: authenticator.register(options as unknown as Record<string, unknown>) },
-      { cookie: `${ENROL}=${ceremony?.value}`, ...SAME_SITE },
+      { cookie: `${ENROL_COOKIE}=${ceremony?.value}`, ...SAME_SITE },
     );
     expect(await expectEnvelope(res, 200)).toMatchObject({ code: 'passkey_enrolled', passkey: { id: authenticator.credentialId, name: 'Phone' } });
     const session = `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`;
@@ -86,7 +74,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
   });
 
   it('keeps the last passkey of a passkey-only account: removing it would lock the person out', async () => {
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     const res = await enrol(await link('gina'), authenticator);
     const session = `${SESSION_COOKIE}=${cookieFrom(res, SESSION_COOKIE)?.value}`;
     const removed = await postJson(gw, '/api/passkeys/remove', { id: authenticator.credentialId }, { cookie: session, ...SAME_SITE });
@@ -95,7 +83,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
   });
 
   it('then signs the person in with that passkey', async () => {
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     expect((await enrol(await link('erin'), authenticator)).status).toBe(200);
     const opts = await postJson(gw, '/api/passkeys/login/options', { purpose: 'login' });
     const { options } = (await opts.json()) as { options: Record<string, unknown> };
@@ -103,7 +91,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
       gw,
       '/api/passkeys/login',
       { purpose: 'login', response: authenticator.assert(options) },
-      { cookie: `${LOGIN}=${cookieFrom(opts, LOGIN)?.value}` },
+      { cookie: `${LOGIN_COOKIE}=${cookieFrom(opts, LOGIN_COOKIE)?.value}` },
     );
     expect(await expectEnvelope(res, 200)).toMatchObject({ code: 'logged_in' });
   });
@@ -137,17 +125,17 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
     const res = await postJson(
       gw,
       '/api/passkeys/enrolment',
-      { name: 'Phone', response: new SoftAuthenticator(ORIGIN).register(options) },
-      { cookie: `${ENROL}=${cookieFrom(started, ENROL)?.value}`, 'sec-fetch-site': 'cross-site' },
+      { name: 'Phone', response: new SoftAuthenticator(PASSKEY_ORIGIN).register(options) },
+      { cookie: `${ENROL_COOKIE}=${cookieFrom(started, ENROL_COOKIE)?.value}`, 'sec-fetch-site': 'cross-site' },
     );
     expect((await expectEnvelope(res, 403)).code).toBe('passkey_cross_site');
   });
 
   it('uses an enrolment ceremony once, and never as a login ceremony', async () => {
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     const started = await start(await link('dora'));
     const { options } = (await started.json()) as { options: Record<string, unknown> };
-    const ceremony = `${ENROL}=${cookieFrom(started, ENROL)?.value}`;
+    const ceremony = `${ENROL_COOKIE}=${cookieFrom(started, ENROL_COOKIE)?.value}`;
     const response = authenticator.register(options);
     expect((await postJson(gw, '/api/passkeys/enrolment', { name: 'Key', response }, { cookie: ceremony, ...SAME_SITE })).status).toBe(200);
     const again = await postJson(gw, '/api/passkeys/enrolment', { name: 'Key', response }, { cookie: ceremony, ...SAME_SITE });
@@ -156,7 +144,7 @@ describe('passkey enrolment links over HTTP (/api/passkeys/enrolment)', () => {
       gw,
       '/api/passkeys/login',
       { purpose: 'login', response: authenticator.assert({ challenge: options.challenge, rpId: 'example.test' }) },
-      { cookie: `${LOGIN}=${cookieFrom(started, ENROL)?.value}` },
+      { cookie: `${LOGIN_COOKIE}=${cookieFrom(started, ENROL_COOKIE)?.value}` },
     );
     expect((await expectEnvelope(asLogin, 400)).code).toBe('challenge_invalid');
   });

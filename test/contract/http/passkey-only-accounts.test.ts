@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher';
 import type { PasswordHasher } from '../../../src/application/ports/password-hasher';
 import { TOKENS } from '../../../src/composition/tokens';
 import { basic, hashOf } from '../../support/credentials';
 import { askForwardAuth, forwardedBy } from '../../support/http';
-import { startGateway, type RunningGateway } from '../../support/server';
+import { startGatewayWithUsersFile, type RunningGateway } from '../../support/server';
 
 /**
  * Issue 16: a passkey-only account of the users file has no password. Nothing typed in a password
@@ -14,7 +11,6 @@ import { startGateway, type RunningGateway } from '../../support/server';
  * password (no account enumeration).
  */
 describe('PASSKEY_ONLY accounts of the users file: no password way in', () => {
-  let dir: string;
   let gw: RunningGateway;
   // Counts the bcrypt work each refusal costs: a passkey-only account must cost what a wrong password costs.
   const real = new BcryptPasswordHasher(4);
@@ -33,18 +29,13 @@ describe('PASSKEY_ONLY accounts of the users file: no password way in', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'portcullis-passkey-only-'));
-    const path = join(dir, 'users.yaml');
-    writeFileSync(
-      path,
+    gw = await startGatewayWithUsersFile(
       `users:\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n  - username: dora\n    passkey_only: true\n  - username: erin\n    password: "${hashOf('erin-pw')}"\n`,
+      { LOGIN_MAX_RETRIES: '0' },
+      { [TOKENS.PasswordHasher]: hasher },
     );
-    gw = await startGateway({ USERS_FILE: path, LOGIN_MAX_RETRIES: '0' }, { [TOKENS.PasswordHasher]: hasher });
   });
-  afterAll(async () => {
-    await gw.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   const login = (username: string, password: string): Promise<Response> =>
     fetch(`${gw.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });

@@ -1,48 +1,26 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { basic, hashOf, TOTP_SECRET } from '../../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE } from '../../support/http';
-import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { cookieFrom, startGatewayWithUsersFile, type RunningGateway } from '../../support/server';
+import { PASSKEY_ORIGIN, registerPasskey, SAME_SITE, SECOND_FACTOR_COOKIE } from '../../support/passkeys';
 import { SoftAuthenticator } from '../../support/soft-authenticator';
 
-const ORIGIN = 'https://auth.example.test';
-const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
-const REGISTER = 'portcullis-passkey-register';
-const SECOND = 'portcullis-passkey-2fa';
 const APP = 'https://app.example.test/';
 
 /** Issue 16: an account with a password and a passkey chooses whether the passkey is asked after the password. */
 describe('the per-account choice of a passkey as second factor (/api/passkeys/second-factor)', () => {
-  let dir: string;
   let gw: RunningGateway;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'portcullis-2fa-choice-'));
-    const path = join(dir, 'users.yaml');
-    writeFileSync(
-      path,
+    gw = await startGatewayWithUsersFile(
       `users:\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n  - username: bob\n    password: "${hashOf('bob-pw')}"\n` +
         `  - username: erin\n    password: "${hashOf('erin-pw')}"\n` +
         `  - username: carol\n    password: "${hashOf('carol-pw')}"\n    totp_secret: ${TOTP_SECRET}\n  - username: dora\n    passkey_only: true\n`,
     );
-    gw = await startGateway({ USERS_FILE: path });
   });
-  afterAll(async () => {
-    await gw.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   async function addPasskey(session: string, authenticator: SoftAuthenticator): Promise<void> {
-    const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
-    const { options } = (await start.json()) as { options: Record<string, unknown> };
-    const res = await postJson(
-      gw,
-      '/api/passkeys/registration',
-      { name: 'Key', response: authenticator.register(options) },
-      { cookie: `${session}; ${REGISTER}=${cookieFrom(start, REGISTER)?.value}`, ...SAME_SITE },
-    );
-    expect(res.status).toBe(200);
+    expect((await registerPasskey(gw, session, authenticator)).status).toBe(200);
   }
   const choose = (session: string, passkey: unknown, headers: Record<string, string> = SAME_SITE): Promise<Response> =>
     postJson(gw, '/api/passkeys/second-factor', { passkey }, { cookie: session, ...headers });
@@ -56,7 +34,7 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
 
   it('asks for the passkey after the password once chosen, and the pending step offers only the passkey', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     await addPasskey(session, authenticator);
     expect(await state(session)).toBe('off');
     expect((await passwordLogin('alice')).pending).toBe('false');
@@ -77,7 +55,7 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
       gw,
       '/api/passkeys/login',
       { purpose: 'second_factor', response: authenticator.assert(options) },
-      { cookie: `${cookie}; ${SECOND}=${cookieFrom(opts, SECOND)?.value}` },
+      { cookie: `${cookie}; ${SECOND_FACTOR_COOKIE}=${cookieFrom(opts, SECOND_FACTOR_COOKIE)?.value}` },
     );
     expect(await expectEnvelope(done, 200)).toMatchObject({ code: 'logged_in' });
     const full = `${SESSION_COOKIE}=${cookieFrom(done, SESSION_COOKIE)?.value}`;
@@ -89,7 +67,7 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
 
   it('refuses HTTP Basic for an account that chose a passkey after its password, exactly as for a TOTP account', async () => {
     const session = await loginCookie(gw, 'erin', 'erin-pw');
-    await addPasskey(session, new SoftAuthenticator(ORIGIN));
+    await addPasskey(session, new SoftAuthenticator(PASSKEY_ORIGIN));
     expect((await choose(session, true)).status).toBe(200);
     const totpAccount = await askForwardAuth(gw, 'traefik', { authorization: basic('carol', 'carol-pw'), ...forwardedFor(APP) });
     const res = await askForwardAuth(gw, 'traefik', { authorization: basic('erin', 'erin-pw'), ...forwardedFor(APP) });

@@ -6,13 +6,8 @@ import { hashOf, TOTP_SECRET } from '../../support/credentials';
 import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson, SESSION_COOKIE, totpCode } from '../../support/http';
 import { capturedLogger } from '../../support/loggers';
 import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
+import { LOGIN_COOKIE, PASSKEY_ORIGIN, REGISTER_COOKIE, registerPasskey, SAME_SITE, SECOND_FACTOR_COOKIE } from '../../support/passkeys';
 import { SoftAuthenticator } from '../../support/soft-authenticator';
-
-const ORIGIN = 'https://auth.example.test';
-const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
-const REGISTER = 'portcullis-passkey-register';
-const LOGIN = 'portcullis-passkey-login';
-const SECOND = 'portcullis-passkey-2fa';
 
 /** A Cookie header from name=value pairs (absent values left out). */
 function cookies(...pairs: [string, string | undefined][]): string {
@@ -58,42 +53,31 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
   });
 
   /** Registers a passkey for the session `session` (a Cookie header); the authenticator answers. */
-  async function register(session: string, authenticator: SoftAuthenticator, name = 'Laptop'): Promise<Response> {
-    const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
-    expect(start.status).toBe(200);
-    const { options } = (await start.json()) as { options: Record<string, unknown> };
-    const challenge = cookieFrom(start, REGISTER)?.value;
-    return postJson(
-      gw,
-      '/api/passkeys/registration',
-      { name, response: authenticator.register(options) },
-      { cookie: `${session}; ${cookies([REGISTER, challenge])}`, ...SAME_SITE },
-    );
-  }
+  const register = (session: string, authenticator: SoftAuthenticator, name = 'Laptop'): Promise<Response> => registerPasskey(gw, session, authenticator, name);
 
   /** Starts a passkey login (or second factor): its options and its ceremony cookie. */
   async function loginOptions(purpose: 'login' | 'second_factor' = 'login', session?: string): Promise<{ options: Record<string, unknown>; ceremony: string }> {
     const res = await postJson(gw, '/api/passkeys/login/options', { purpose }, session === undefined ? {} : { cookie: session });
     expect(res.status).toBe(200);
     const { options } = (await res.json()) as { options: Record<string, unknown> };
-    return { options, ceremony: cookieFrom(res, purpose === 'login' ? LOGIN : SECOND)?.value ?? '' };
+    return { options, ceremony: cookieFrom(res, purpose === 'login' ? LOGIN_COOKIE : SECOND_FACTOR_COOKIE)?.value ?? '' };
   }
 
   function finishLogin(response: unknown, ceremony: string, purpose: 'login' | 'second_factor' = 'login', session?: string): Promise<Response> {
-    const name = purpose === 'login' ? LOGIN : SECOND;
+    const name = purpose === 'login' ? LOGIN_COOKIE : SECOND_FACTOR_COOKIE;
     return postJson(gw, '/api/passkeys/login', { purpose, response }, { cookie: [cookies([name, ceremony]), session].filter(Boolean).join('; ') });
   }
 
   async function registered(user: string): Promise<{ authenticator: SoftAuthenticator; session: string }> {
     const session = await loginCookie(gw, user, `${user}-pw`);
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     expect((await register(session, authenticator)).status).toBe(200);
     return { authenticator, session };
   }
 
   it('registers, lists, renames and removes a passkey for a logged-in person', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     const added = await register(session, authenticator, 'Work laptop');
     expect(await expectEnvelope(added, 200)).toMatchObject({
       code: 'passkey_added',
@@ -158,7 +142,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       expect((await postJson(gw, '/api/passkeys/login/options', { purpose: 'second_factor' }, { cookie: pending })).status).toBe(401);
       // Give bob one, then try frank's against bob's ceremony.
       const full = await fetchFullTotpSession('bob');
-      expect((await register(full, new SoftAuthenticator(ORIGIN))).status).toBe(200);
+      expect((await register(full, new SoftAuthenticator(PASSKEY_ORIGIN))).status).toBe(200);
       const pending2 = await loginCookie(gw, 'bob', 'bob-pw');
       const { options, ceremony } = await loginOptions('second_factor', pending2);
       const res = await finishLogin(franks.assert({ ...options, rpId: 'example.test' }), ceremony, 'second_factor', pending2);
@@ -187,8 +171,8 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       const res = await postJson(
         gw,
         '/api/passkeys/registration',
-        { name: 'x', response: new SoftAuthenticator(ORIGIN).register(options) },
-        { cookie: `${b}; ${cookies([REGISTER, cookieFrom(start, REGISTER)?.value])}`, ...SAME_SITE },
+        { name: 'x', response: new SoftAuthenticator(PASSKEY_ORIGIN).register(options) },
+        { cookie: `${b}; ${cookies([REGISTER_COOKIE, cookieFrom(start, REGISTER_COOKIE)?.value])}`, ...SAME_SITE },
       );
       expect(await expectEnvelope(res, 400)).toMatchObject({ code: 'challenge_invalid' });
     });
@@ -219,8 +203,8 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       const res = await postJson(
         gw,
         '/api/passkeys/registration',
-        { name: 'x', response: new SoftAuthenticator(ORIGIN).register(options, forgery) },
-        { cookie: `${session}; ${cookies([REGISTER, cookieFrom(start, REGISTER)?.value])}`, ...SAME_SITE },
+        { name: 'x', response: new SoftAuthenticator(PASSKEY_ORIGIN).register(options, forgery) },
+        { cookie: `${session}; ${cookies([REGISTER_COOKIE, cookieFrom(start, REGISTER_COOKIE)?.value])}`, ...SAME_SITE },
       );
       expect(await expectEnvelope(res, 400)).toMatchObject({ code: 'passkey_invalid' });
     });
@@ -276,7 +260,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
 
   it("completes a TOTP account's login with its passkey instead of the code", async () => {
     const full = await fetchFullTotpSession('grace');
-    const authenticator = new SoftAuthenticator(ORIGIN);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
     expect((await register(full, authenticator)).status).toBe(200);
     const pending = await loginCookie(gw, 'grace', 'grace-pw');
     const { options, ceremony } = await loginOptions('second_factor', pending);
@@ -325,16 +309,8 @@ describe('PASSKEY_SECOND_FACTOR', () => {
 
   it('makes a password account that holds a passkey show it after the password; one without stays password-only', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
-    const authenticator = new SoftAuthenticator(ORIGIN);
-    const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
-    const { options } = (await start.json()) as { options: Record<string, unknown> };
-    const added = await postJson(
-      gw,
-      '/api/passkeys/registration',
-      { name: 'Key', response: authenticator.register(options) },
-      { cookie: `${session}; ${REGISTER}=${cookieFrom(start, REGISTER)?.value}`, ...SAME_SITE },
-    );
-    expect(added.status).toBe(200);
+    const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
+    expect((await registerPasskey(gw, session, authenticator)).status).toBe(200);
 
     const login = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' });
     expect(await expectEnvelope(login, 200)).toMatchObject({ totpPending: 'true' });
@@ -345,7 +321,7 @@ describe('PASSKEY_SECOND_FACTOR', () => {
       gw,
       '/api/passkeys/login',
       { purpose: 'second_factor', response: authenticator.assert(second.options) },
-      { cookie: `${pending}; ${SECOND}=${cookieFrom(optionsRes, SECOND)?.value}` },
+      { cookie: `${pending}; ${SECOND_FACTOR_COOKIE}=${cookieFrom(optionsRes, SECOND_FACTOR_COOKIE)?.value}` },
     );
     expect(await expectEnvelope(res, 200)).toMatchObject({ code: 'logged_in' });
 

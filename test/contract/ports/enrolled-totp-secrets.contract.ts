@@ -1,8 +1,27 @@
 import type { EnrolledTotpSecrets } from '../../../src/application/ports/enrolled-totp-secrets';
+import { eventually } from '../../support/wait';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const OTHER = 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU';
+
+/**
+ * `store` once its first load is done. The adapters on a shared store (Redis, PostgreSQL) answer
+ * from a mirror in memory and fail closed (they throw) until they have read it once: a test that asks
+ * earlier would see an outage, not the behaviour it checks.
+ */
+export async function untilLoaded<T extends EnrolledTotpSecrets>(store: T): Promise<T> {
+  const ready = await eventually(async () => {
+    try {
+      store.secretOf('probe');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!ready) throw new Error('the enrolments never loaded');
+  return store;
+}
 
 /** The behaviour every EnrolledTotpSecrets adapter must show. */
 export function enrolledTotpSecretsContract(name: string, makeAdapter: AdapterFactory<EnrolledTotpSecrets>): void {

@@ -1,8 +1,8 @@
 import type { ForgotPasswordStores } from '../../../src/adapters/http/app-context';
 import { defaultForgotPasswordMessage } from '../../../src/composition/config';
 import type { Answer } from '../../../ui/src/answer';
-import { useCatalog } from '../../../ui/src/i18n';
-import { commonProblem, defaultForgotPasswordText } from '../../../ui/src/messages';
+import { messageTable, useCatalog } from '../../../ui/src/i18n';
+import { commonProblem, defaultForgotPasswordText, problemText } from '../../../ui/src/messages';
 
 const answerOf = (fields: Partial<Answer<string>>): Answer<string> => ({ status: 500, code: '', message: '', body: {}, retryAfter: null, ...fields });
 
@@ -59,5 +59,25 @@ describe('commonProblem in another language', () => {
     expect(commonProblem(answerOf({ status: 429, code: 'account_locked', retryAfter: 300 }))).toBe(
       'ログインの失敗が多すぎます。5 分後にもう一度お試しください。',
     );
+  });
+});
+
+describe('problemText', () => {
+  const texts = messageTable({ totp_invalid: 'totpSetup.wrongCode', not_logged_in: 'totpSetup.sessionEnded' });
+  afterEach(() => useCatalog('en', {}));
+
+  test("answers a code of the form's table with the form's own text, in the page's language when the table is read", () => {
+    useCatalog('de', { 'totpSetup.wrongCode': 'Dieser Code stimmt nicht.' });
+    expect(problemText(answerOf({ status: 401, code: 'totp_invalid', message: 'Invalid TOTP code' }), texts)).toBe('Dieser Code stimmt nicht.');
+  });
+
+  test('answers any other code with the common text (lockout, outage, the message of a code it does not know)', () => {
+    expect(problemText(answerOf({ status: 503, code: 'store_unavailable' }), texts)).toBe(commonProblem(answerOf({ status: 503, code: 'store_unavailable' })));
+    expect(problemText(answerOf({ status: 400, code: 'no_such_code', message: 'Odd' }), texts)).toBe('Something went wrong: Odd');
+  });
+
+  test("never reads a code as one of the table's inherited properties", () => {
+    expect(problemText(answerOf({ status: 400, code: 'constructor', message: 'Odd' }), texts)).toBe('Something went wrong: Odd');
+    expect(problemText(answerOf({ status: 400, code: 'toString', message: 'Odd' }), texts)).toBe('Something went wrong: Odd');
   });
 });

@@ -3,7 +3,7 @@ import { call as apiCall, UnreachableError } from '../api';
 import type { Answer } from '../answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from '../dom';
 import { messageTable, t } from '../i18n';
-import { commonProblem, unreachable } from '../messages';
+import { problemText, unreachable } from '../messages';
 import { actions, goTo, render, type PageContext } from '../page';
 
 /** Every text the enrolment page shows (issue 16), by its key in the message catalogs (ui/locales), read in the page's language when used. */
@@ -17,15 +17,19 @@ export const ENROL_TEXT = messageTable({
   waiting: 'passkeys.waiting',
   retry: 'enrol.retry',
   noCode: 'enrol.noCode',
-  invalidLink: 'enrol.invalidLink',
   unsupported: 'enrol.unsupported',
   cancelled: 'enrol.cancelled',
-  expired: 'enrol.expired',
-  rejected: 'enrol.rejected',
-  duplicate: 'enrol.duplicate',
-  tooMany: 'enrol.tooMany',
-  badName: 'passkeys.invalid_name',
   signIn: 'notFound.toLogin',
+});
+
+/** The texts for the answers of the enrolment endpoints that did not work, by their code. */
+const ENROL_PROBLEMS = messageTable({
+  enrolment_link_invalid: 'enrol.invalidLink',
+  challenge_invalid: 'enrol.expired',
+  passkey_invalid: 'enrol.rejected',
+  passkey_not_added: 'enrol.duplicate',
+  too_many_passkeys: 'enrol.tooMany',
+  invalid_name: 'passkeys.invalid_name',
 });
 
 /** Whom the link is for, when the gateway says. */
@@ -34,24 +38,7 @@ const greetingFor = (who: string): string => t('enrol.greeting', { user: who });
 const call = (path: string, body: unknown): Promise<Answer<string>> => apiCall<string>('POST', path, body);
 
 /** The text for an answer of the enrolment endpoints that did not work. */
-function problem(answer: Answer<string>): string {
-  switch (answer.code) {
-    case 'enrolment_link_invalid':
-      return ENROL_TEXT.invalidLink;
-    case 'challenge_invalid':
-      return ENROL_TEXT.expired;
-    case 'passkey_invalid':
-      return ENROL_TEXT.rejected;
-    case 'passkey_not_added':
-      return ENROL_TEXT.duplicate;
-    case 'too_many_passkeys':
-      return ENROL_TEXT.tooMany;
-    case 'invalid_name':
-      return ENROL_TEXT.badName;
-    default:
-      return commonProblem(answer);
-  }
-}
+const problem = (answer: Answer<string>): string => problemText(answer, ENROL_PROBLEMS);
 
 /**
  * `/enrol#<code>`: the first passkey of a passkey-only account, from the link an administrator
