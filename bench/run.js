@@ -58,7 +58,7 @@ const FORWARDED = {
   'x-forwarded-proto': 'https',
   'x-forwarded-host': 'app.bench.test',
   'x-forwarded-uri': '/dashboard?tab=1',
-  'x-forwarded-for': '203.0.113.10',
+  'x-forwarded-for': '198.51.100.10',
 };
 const BROWSER = { ...FORWARDED, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': 'bench' };
 const API = { ...FORWARDED, accept: 'application/json', 'user-agent': 'bench' };
