@@ -59,8 +59,8 @@ export class ClientAddressResolver {
     const peer = plain(socketAddress);
     if (forwardedFor === undefined || !this.isTrusted(peer)) return peer;
     const chain = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-    // A proxy sends the same chain for every request of a client: read each chain once.
-    let resolved = this.chains.get(chain);
+    // A proxy sends the same chain for every request of a client: read each (short) chain once.
+    let resolved = chain.length <= MAX_REMEMBERED_CHAIN ? this.chains.get(chain) : undefined;
     if (resolved === undefined) {
       resolved = this.walk(chain);
       if (chain.length <= MAX_REMEMBERED_CHAIN) {
