@@ -11,18 +11,8 @@ const http = require('node:http');
 let answer = { status: 500, headers: {}, body: Buffer.alloc(0) };
 /** The gateway's forward-auth URL while recording, else null. */
 let recordFrom = null;
-/** Optional change to the recorded answer (the answer-shape study): 'empty-body'. */
-let shape = null;
 
 const HOP = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
-
-function reshape(recorded) {
-  if (shape !== 'empty-body' || recorded.status < 200 || recorded.status > 299) return recorded;
-  // The leanest correct 2xx: the identity headers and nothing a proxy has to read past.
-  const headers = { ...recorded.headers, 'content-length': '0' };
-  delete headers['content-type'];
-  return { status: recorded.status, headers, body: Buffer.alloc(0) };
-}
 
 function record(req, res) {
   const from = new URL(recordFrom);
@@ -38,7 +28,7 @@ function record(req, res) {
       got.on('end', () => {
         const kept = { ...got.headers };
         for (const h of HOP) delete kept[h];
-        answer = reshape({ status: got.statusCode, headers: kept, body: Buffer.concat(body) });
+        answer = { status: got.statusCode, headers: kept, body: Buffer.concat(body) };
         reply(req, res);
         process.send({ type: 'recorded', method: req.method, path: req.url, status: answer.status, headers: answer.headers, bodyLength: answer.body.length });
       });
@@ -72,7 +62,6 @@ process.on('message', (m) => {
   }
   if (m.type !== 'record') return;
   recordFrom = m.from;
-  shape = m.shape ?? null;
   process.send({ type: 'recording' });
 });
 process.on('disconnect', () => process.exit(0));

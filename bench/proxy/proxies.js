@@ -18,7 +18,8 @@
 //   `proxy_method HEAD`; the original method already travels in X-Original-Method).
 // - `previous`: MEASUREMENT VARIANT, once the shipped template has that shape: the shipped
 //   template with the auth subrequest as it was before issue 20 (GET, straight to the listener,
-//   no pool), so before and after stay in one run.
+//   no pool), so before and after stay in one run. For caddy: the shipped Caddyfile without its
+//   `Prefer: return=minimal` request header (see startCaddy).
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -156,10 +157,19 @@ async function startNginx({ dir, name, port, appHost, appPort, forwardAuthUrl, a
  * caddy running the shipped Caddyfile unchanged (as the e2e support does): placeholders from the
  * environment, http:// site addresses on a loopback port, admin off, storage under `dir`. With
  * `unprotected`, a Caddyfile of one site that only proxies to the app (caddy's reference for (a)).
+ * Variant `previous` (MEASUREMENT VARIANT, not an example): the shipped file without its
+ * `header_up Prefer return=minimal` line, so the gateway's 2xx carries its body as before ADR 0036.
  */
-async function startCaddy({ dir, name, port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, unprotected = false }) {
+async function startCaddy({ dir, name, port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, unprotected = false, variant = 'shipped' }) {
   fs.mkdirSync(dir, { recursive: true });
   let config = path.join(EXAMPLES, 'caddy', 'Caddyfile');
+  if (variant === 'previous') {
+    config = path.join(dir, 'Caddyfile');
+    fs.writeFileSync(
+      config,
+      editOnce(fs.readFileSync(path.join(EXAMPLES, 'caddy', 'Caddyfile'), 'utf8'), /^\s*header_up\s+Prefer\s+return=minimal\s*\n/m, '', variant),
+    );
+  }
   if (unprotected) {
     config = path.join(dir, 'Caddyfile');
     fs.writeFileSync(config, `{\n\tadmin off\n\tdefault_bind 127.0.0.1\n}\n\nhttp://${appHost}:${port} {\n\treverse_proxy 127.0.0.1:${appPort}\n}\n`);

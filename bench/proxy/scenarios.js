@@ -57,10 +57,10 @@ function startForked(file, name) {
 
 async function startBareAuth(name) {
   const bare = await startForked('bare-auth.js', name);
-  bare.record = (from, shape = null) =>
+  bare.record = (from) =>
     new Promise((resolve) => {
       bare.child.once('message', resolve);
-      bare.child.send({ type: 'record', from, shape });
+      bare.child.send({ type: 'record', from });
     });
   bare.connections = () =>
     new Promise((resolve) => {
@@ -173,37 +173,35 @@ async function proxyScenarios(kit, wanted) {
 
     /**
      * One case through one proxy: every target alternately (order flipped every round). Targets:
-     * `open` (unprotected), and per configuration a gateway-backed and a bare-backed one, and
-     * bare-backed ones answering in another shape (`shapes`).
+     * `open` (unprotected), and per configuration a gateway-backed and a bare-backed one (and the
+     * BENCH_BEFORE gateway behind the shipped one).
      */
     const measureCase = async (proxyName, c, configs, open) => {
       const id = `proxy-${proxyName}-${c.key}`;
       // Record the gateway's answer through each bare-backed proxy, then check both answer alike.
       for (const cfg of configs) {
-        for (const bare of [cfg.bare, ...(cfg.shapes ?? [])]) {
-          await bare.auth.record(forwardAuthUrl, bare.shape ?? null);
-          const recorded = bare.auth.recorded();
-          const viaBare = await ask(bare, c);
-          const rec = await recorded;
-          const viaGateway = await ask(cfg.gateway, c);
-          if (viaGateway.status !== c.expected) throw new Error(`${id} ${cfg.gateway.name}: answered ${viaGateway.status}, expected ${c.expected}`);
-          if (bare.shape === undefined && !sameAnswer(viaGateway, cfg.gateway, viaBare, bare)) {
-            const show = (a) =>
-              JSON.stringify({ status: a.status, location: a.headers.location, user: a.headers['x-seen-user'], body: a.body.toString('latin1').slice(0, 200) });
-            throw new Error(`${id}: through ${bare.name} the answer differs from the gateway's: ${show(viaBare)} vs ${show(viaGateway)}`);
-          }
-          if (bare.shape !== undefined && viaBare.status !== c.expected) throw new Error(`${id} ${bare.name}: answered ${viaBare.status}`);
-          if (cfg.before !== undefined) {
-            const viaBefore = await ask(cfg.before, c);
-            if (viaBefore.status !== c.expected) throw new Error(`${id} ${cfg.before.name}: answered ${viaBefore.status}, expected ${c.expected}`);
-          }
-          bare.recordedAnswer = rec;
-          log(
-            `  ${id}: ${bare.name} answers like the gateway did to ${rec.method} ${rec.path}: ${rec.status}, ${Object.keys(rec.headers).length} headers, ${rec.bodyLength}-byte body`,
-          );
+        const bare = cfg.bare;
+        await bare.auth.record(forwardAuthUrl);
+        const recorded = bare.auth.recorded();
+        const viaBare = await ask(bare, c);
+        const rec = await recorded;
+        const viaGateway = await ask(cfg.gateway, c);
+        if (viaGateway.status !== c.expected) throw new Error(`${id} ${cfg.gateway.name}: answered ${viaGateway.status}, expected ${c.expected}`);
+        if (!sameAnswer(viaGateway, cfg.gateway, viaBare, bare)) {
+          const show = (a) =>
+            JSON.stringify({ status: a.status, location: a.headers.location, user: a.headers['x-seen-user'], body: a.body.toString('latin1').slice(0, 200) });
+          throw new Error(`${id}: through ${bare.name} the answer differs from the gateway's: ${show(viaBare)} vs ${show(viaGateway)}`);
         }
+        if (cfg.before !== undefined) {
+          const viaBefore = await ask(cfg.before, c);
+          if (viaBefore.status !== c.expected) throw new Error(`${id} ${cfg.before.name}: answered ${viaBefore.status}, expected ${c.expected}`);
+        }
+        bare.recordedAnswer = rec;
+        log(
+          `  ${id}: ${bare.name} answers like the gateway did to ${rec.method} ${rec.path}: ${rec.status}, ${Object.keys(rec.headers).length} headers, ${rec.bodyLength}-byte body`,
+        );
       }
-      const targets = [open, ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.before ? [cfg.before] : []), ...(cfg.shapes ?? [])])];
+      const targets = [open, ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.before ? [cfg.before] : [])])];
       const request = { method: 'GET', path: PATH, headers: c.headers };
       const perRound = [];
       for (let r = 0; r < rounds; r += 1) {
@@ -257,13 +255,6 @@ async function proxyScenarios(kit, wanted) {
           before: cfg.before
             ? { side: side(cfg.before), a: ratio(cfg.before, open), b: ratio(cfg.before, cfg.bare), cpuB: cpuRatio(cfg.before, cfg.bare) }
             : undefined,
-          shapes: (cfg.shapes ?? []).map((s) => ({
-            label: s.label,
-            side: side(s),
-            vsBare: ratio(s, cfg.bare),
-            cpuVsBare: cpuRatio(s, cfg.bare),
-            recorded: s.recordedAnswer,
-          })),
         })),
         extra: [],
         rounds,
@@ -384,32 +375,30 @@ async function proxyScenarios(kit, wanted) {
       });
       const target = (p, auth, label, extra = {}) => ({ name: p.name, proxy: p, auth, label, ...extra });
       const open = target(await proxy(startCaddy, caddyOptions('caddy-unprotected', forwardAuthPort, { unprotected: true })), null, 'unprotected');
-      const bare = await bareAuth('bare-auth-caddy');
-      const lean = await bareAuth('bare-auth-caddy-empty-body');
-      const config = {
-        label: 'shipped Caddyfile',
-        shipped: true,
-        gateway: target(await proxy(startCaddy, caddyOptions('caddy-gateway', forwardAuthPort)), gateway, 'shipped Caddyfile'),
-        bare: target(await proxy(startCaddy, caddyOptions('caddy-bare', bare.port)), bare, 'shipped Caddyfile'),
-        ...(before !== null
-          ? {
-              before: target(
-                await proxy(startCaddy, caddyOptions('caddy-before', before.forwardAuthPort, { gatewayPort: before.gatewayPort })),
-                before.gateway,
-                'shipped Caddyfile',
-              ),
-            }
-          : {}),
+      const configs = [];
+      const configFor = async (variant, label, shipped) => {
+        const bare = await bareAuth(`bare-auth-caddy-${variant}`);
+        configs.push({
+          label,
+          shipped,
+          gateway: target(await proxy(startCaddy, caddyOptions(`caddy-${variant}-gateway`, forwardAuthPort, { variant })), gateway, label),
+          bare: target(await proxy(startCaddy, caddyOptions(`caddy-${variant}-bare`, bare.port, { variant })), bare, label),
+          ...(shipped && before !== null
+            ? {
+                before: target(
+                  await proxy(startCaddy, caddyOptions(`caddy-${variant}-before`, before.forwardAuthPort, { gatewayPort: before.gatewayPort, variant })),
+                  before.gateway,
+                  label,
+                ),
+              }
+            : {}),
+        });
       };
-      // The answer-shape study: the gateway's 2xx with an empty body and no Content-Type.
-      const leanTarget = target(await proxy(startCaddy, caddyOptions('caddy-bare-empty-body', lean.port)), lean, 'bare auth, 2xx with empty body', {
-        shape: 'empty-body',
-      });
-      await warm([config.gateway, ...(config.before ? [config.before] : [])], all[0]);
-      for (const c of all) {
-        const cfg = c.expected === 200 ? { ...config, shapes: [leanTarget] } : config;
-        results.push(await measureCase('caddy', c, [cfg], open));
-      }
+      await configFor('shipped', 'shipped Caddyfile', true);
+      // Before and after in one run: the shipped file without its `Prefer: return=minimal` line (a 2xx with a body).
+      await configFor('previous', 'before: no Prefer header, the 2xx with its body (bench variant)', false);
+      await warm([configs[0].gateway, ...(configs[0].before ? [configs[0].before] : []), configs[1].gateway], all[0]);
+      for (const c of all) results.push(await measureCase('caddy', c, configs, open));
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -447,11 +436,6 @@ function proxyTable(results) {
         const b = cfg.before;
         lines.push(
           `| ${s.title} | ${cfg.label}, gateway before the change (BENCH_BEFORE) | ${fmt(b.side.rate)} (${fmt(b.side.p99, 1)}) | | | ${fmt(b.a, 2)} | ${fmt(b.b, 2)} (${fmt(b.cpuB, 2)}) | ${fmt(b.side.chainCpuUs)} / – / – | (before: no budget) |`,
-        );
-      }
-      for (const sh of cfg.shapes) {
-        lines.push(
-          `| ${s.title} | ${sh.label} | | ${fmt(sh.side.rate)} (${fmt(sh.side.authConnections, 2)}) | | | ${fmt(sh.vsBare, 2)} (${fmt(sh.cpuVsBare, 2)}) ÷ bare auth giving the gateway's answer | – / ${fmt(sh.side.chainCpuUs)} / – | |`,
         );
       }
     }

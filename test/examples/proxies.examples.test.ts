@@ -212,3 +212,30 @@ describe('the forward-auth hop of the nginx example (issue 20: connection reuse)
     }
   }, 60_000);
 });
+
+describe('the forward-auth hop of the Caddy example (issue 20: connection reuse)', () => {
+  it('keeps one connection to forward auth for allowed requests, cookie and Basic (it asks for the 2xx without a body)', async () => {
+    const stack = await startExampleStack('caddy');
+    try {
+      const body = JSON.stringify({ username: 'alice', password: PASSWORDS.alice });
+      const login = await stack.fetch(HOSTS.auth, '/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      });
+      const cookie = ((login.headers['set-cookie'] ?? []).find((c) => c.startsWith('portcullis-session=')) ?? '').split(';')[0];
+      const before = { connections: stack.tap.connections, requests: stack.tap.methods.length };
+      for (let i = 0; i < 30; i += 1) {
+        const headers: Record<string, string> = i % 2 === 0 ? { cookie } : { authorization: basic('alice', PASSWORDS.alice) };
+        const answer = await stack.fetch(HOSTS.app, `/n/${i}`, { headers });
+        expect(answer.status).toBe(200);
+      }
+      expect(stack.tap.methods.slice(before.requests)).toHaveLength(30);
+      // One request at a time: Caddy's pool keeps the first connection for all of them (a 2xx with a
+      // body would have cost one connection each).
+      expect(stack.tap.connections - before.connections).toBeLessThanOrEqual(1);
+    } finally {
+      await stack.stop();
+    }
+  }, 60_000);
+});

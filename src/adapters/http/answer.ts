@@ -16,7 +16,11 @@ export interface Answer {
   readonly fields?: Readonly<Record<string, unknown>>;
   readonly headers?: readonly HeaderPair[];
   readonly cookies?: readonly string[];
-  /** The envelope as JSON, computed once for answers that never change (the raw path writes it as it is). */
+  /**
+   * The envelope as JSON, computed once for answers that never change (the raw path writes it as it
+   * is). Empty for an answer without one (a minimal forward-auth answer, see prefer.ts), which the
+   * raw path then writes without `Content-Type`.
+   */
   readonly body?: Buffer;
 }
 

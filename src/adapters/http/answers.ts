@@ -12,6 +12,7 @@ import { answer, fixed, withHeaders, type Answer, type HeaderPair } from './answ
 import { clearCookie, OAUTH_FLOW_COOKIE_PREFIX, OAUTH_REDIRECT_COOKIE_PREFIX, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 import type { OAuthCallbackCode } from './messages';
 import { FLOW_ID_PATTERN } from '../../domain/oauth-flow';
+import { PREFERENCE_APPLIED } from './prefer';
 
 // One pure function per use case from its result to an answer; every message comes from the
 // table in messages.ts. Each maps its error codes in an exhaustive switch: a new code is a compile
@@ -282,9 +283,17 @@ export interface ForwardAuthContext {
   readonly unauthorizedUrl: string;
 }
 
-/** An allowed request: the fixed 200 with the upstream's identity headers. */
-export function forwardAuthAllowed(headers: readonly HeaderPair[] | null): Answer {
-  return headers === null || headers.length === 0 ? AUTHENTICATED : withHeaders(AUTHENTICATED, headers);
+/** The 200 without its envelope, for a caller that asked for a minimal answer (see prefer.ts). */
+const AUTHENTICATED_MINIMAL: Answer = Object.freeze({ ...withHeaders(AUTHENTICATED, [PREFERENCE_APPLIED]), body: Buffer.alloc(0) });
+
+/**
+ * An allowed request: the fixed 200 with the upstream's identity headers; `minimal` leaves out the
+ * body (the proxy only reads the headers) and says so in `Preference-Applied`.
+ */
+export function forwardAuthAllowed(headers: readonly HeaderPair[] | null, minimal = false): Answer {
+  const empty = headers === null || headers.length === 0;
+  if (minimal) return empty ? AUTHENTICATED_MINIMAL : withHeaders(AUTHENTICATED_MINIMAL, [...headers, PREFERENCE_APPLIED]);
+  return empty ? AUTHENTICATED : withHeaders(AUTHENTICATED, headers);
 }
 
 /**

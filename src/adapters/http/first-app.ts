@@ -54,6 +54,8 @@ export function caddyFirstApp(forwardAuth: string): string {
     '\t\trequest_header -Remote-*',
     `\t\tforward_auth ${forwardAuth} {`,
     '\t\t\turi /api/auth/caddy',
+    // The 2xx without its body, so Caddy keeps its connection to forward auth (see docs/proxies.md).
+    '\t\t\theader_up Prefer return=minimal',
     '\t\t\tcopy_headers Remote-User',
     '\t\t}',
     `\t\treverse_proxy ${FIRST_APP.upstream}`,

@@ -19,6 +19,7 @@ import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { readForwardAuthFacts } from './request-facts';
 import { HANDOFF_START_PATH } from './handoff-paths';
+import { prefersMinimalReturn } from './prefer';
 
 const PREFIX = '/api/auth/';
 const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
@@ -34,6 +35,8 @@ const LOGIN_REFUSALS_MAX = 256;
 const LOGIN_REFUSAL_TARGET_MAX_LENGTH = 1024;
 /** Ready answers that carry an assertion, kept at most (identity × application × proxy pairs in use). */
 const MAX_ASSERTED_DECISIONS = 4096;
+/** Cached allowed answers per proxy index, then their minimal forms (Prefer: return=minimal) after them. */
+const MINIMAL_SLOTS = 4;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -126,7 +129,13 @@ export function forwardAuthDecider(
   // An assertion names its audience and identity, so it and the proxy settle the whole answer: one
   // answer per assertion string (reused as long as the signer reuses the token), bounded by value.
   const assertedDecisions = new Map<string, ForwardAuthDecision[]>();
-  const asserted = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, assertion: string): ForwardAuthDecision => {
+  const asserted = (
+    identity: Identity | null,
+    policy: Readonly<Record<string, string>>,
+    known: ProxyIndex,
+    assertion: string,
+    minimal: boolean,
+  ): ForwardAuthDecision => {
     // Keyed by the signer's own cached string, whose hash V8 keeps: no per-request concatenation.
     let byProxy = assertedDecisions.get(assertion);
     if (byProxy === undefined) {
@@ -135,15 +144,16 @@ export function forwardAuthDecider(
       byProxy = [];
       assertedDecisions.set(assertion, byProxy);
     }
-    let made = byProxy[known];
+    const slot = known + (minimal ? MINIMAL_SLOTS : 0);
+    let made = byProxy[slot];
     if (made === undefined) {
-      const headers = [...(allowed(identity, policy, known).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
-      made = byProxy[known] = Object.freeze({ answer: forwardAuthAllowed(headers), proxyIndex: known, outcome: OUTCOME.allowed });
+      const headers = [...(allowed(identity, policy, known, false).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
+      made = byProxy[slot] = Object.freeze({ answer: forwardAuthAllowed(headers, minimal), proxyIndex: known, outcome: OUTCOME.allowed });
     }
     return made;
   };
   /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
-  const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex): ForwardAuthDecision => {
+  const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, minimal: boolean): ForwardAuthDecision => {
     let cleaned: readonly HeaderPair[] | null = null;
     if (identity !== null) {
       cleaned = identityHeadersCache.get(identity) ?? null;
@@ -154,19 +164,28 @@ export function forwardAuthDecider(
     }
     let extra: HeaderPair[] | null = null;
     for (const name in policy) (extra ??= [...(cleaned ?? [])]).push([name.toLowerCase(), printableHeaderValue(policy[name])]);
-    if (extra !== null) return { answer: forwardAuthAllowed(extra), proxyIndex: known, outcome: OUTCOME.allowed };
+    if (extra !== null) return { answer: forwardAuthAllowed(extra, minimal), proxyIndex: known, outcome: OUTCOME.allowed };
     let byProxy = cleaned === null ? anonymousDecisions : allowedDecisions.get(cleaned);
     if (byProxy === undefined) {
       byProxy = [];
       allowedDecisions.set(cleaned as readonly HeaderPair[], byProxy);
     }
-    return (byProxy[known] ??= Object.freeze({ answer: forwardAuthAllowed(cleaned), proxyIndex: known, outcome: OUTCOME.allowed }));
+    return (byProxy[known + (minimal ? MINIMAL_SLOTS : 0)] ??= Object.freeze({
+      answer: forwardAuthAllowed(cleaned, minimal),
+      proxyIndex: known,
+      outcome: OUTCOME.allowed,
+    }));
   };
 
-  const decision = (result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>, known: ProxyIndex, apiMode: boolean): ForwardAuthDecision => {
+  const decision = (
+    result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>,
+    known: ProxyIndex,
+    apiMode: boolean,
+    minimal: boolean,
+  ): ForwardAuthDecision => {
     if (result.ok) {
       const { identity, headers, assertion } = result.value;
-      return assertion === undefined ? allowed(identity, headers, known) : asserted(identity, headers, known, assertion);
+      return assertion === undefined ? allowed(identity, headers, known, minimal) : asserted(identity, headers, known, assertion, minimal);
     }
     const error = result.error;
     if (error.code !== 'unauthenticated') {
@@ -190,8 +209,10 @@ export function forwardAuthDecider(
   return (req, known, requestId) => {
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
     const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
+    // Only an allowed answer is ever minimal: a refusal goes on to the client, body and all.
+    const minimal = prefersMinimalReturn(req.headers.prefer);
     const result = useCase.execute(facts);
-    return isPending(result) ? result.then((r) => decision(r, known, facts.apiMode)) : decision(result, known, facts.apiMode);
+    return isPending(result) ? result.then((r) => decision(r, known, facts.apiMode, minimal)) : decision(result, known, facts.apiMode, minimal);
   };
 }
 
