@@ -186,17 +186,22 @@ describe.each<ExampleProxy>(['nginx', 'caddy'])('examples/%s over HTTPS, rendere
   });
 });
 
+/** Alice's `portcullis-session=<token>`, logged in through the stack's login host. */
+async function aliceSession(stack: ExampleStack): Promise<string> {
+  const body = JSON.stringify({ username: 'alice', password: PASSWORDS.alice });
+  const login = await stack.fetch(HOSTS.auth, '/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  });
+  return ((login.headers['set-cookie'] ?? []).find((c) => c.startsWith('portcullis-session=')) ?? '').split(';')[0];
+}
+
 describe('the forward-auth hop of the nginx example (issue 20: connection reuse)', () => {
   it('asks forward auth with HEAD over one reused connection, not one per request', async () => {
     const stack = await startExampleStack('nginx');
     try {
-      const body = JSON.stringify({ username: 'alice', password: PASSWORDS.alice });
-      const login = await stack.fetch(HOSTS.auth, '/api/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        body,
-      });
-      const cookie = ((login.headers['set-cookie'] ?? [])[0] ?? '').split(';')[0];
+      const cookie = await aliceSession(stack);
       const before = { connections: stack.tap.connections, requests: stack.tap.methods.length };
       for (let i = 0; i < 30; i += 1) {
         const answer = await stack.fetch(HOSTS.app, `/n/${i}`, { headers: { cookie } });
@@ -217,13 +222,7 @@ describe('the forward-auth hop of the Caddy example (issue 20: connection reuse)
   it('keeps one connection to forward auth for allowed requests, cookie and Basic (it asks for the 2xx without a body)', async () => {
     const stack = await startExampleStack('caddy');
     try {
-      const body = JSON.stringify({ username: 'alice', password: PASSWORDS.alice });
-      const login = await stack.fetch(HOSTS.auth, '/api/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        body,
-      });
-      const cookie = ((login.headers['set-cookie'] ?? []).find((c) => c.startsWith('portcullis-session=')) ?? '').split(';')[0];
+      const cookie = await aliceSession(stack);
       const before = { connections: stack.tap.connections, requests: stack.tap.methods.length };
       for (let i = 0; i < 30; i += 1) {
         const headers: Record<string, string> = i % 2 === 0 ? { cookie } : { authorization: basic('alice', PASSWORDS.alice) };

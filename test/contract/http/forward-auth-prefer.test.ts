@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashOf } from '../../support/credentials';
+import { loginCookie } from '../../support/http';
 import { tempDataDir } from '../../support/data-dir';
 import { exchange, rawRequest, type Exchange } from '../../support/raw-exchange';
 import { startGatewayWithUsersFile, type RunningGateway } from '../../support/server';
@@ -55,12 +56,7 @@ describe('Prefer: return=minimal on /api/auth/* (what the shipped Caddyfile asks
       },
     );
     port = Number(new URL(gw.url).port);
-    const login = await fetch(`${gw.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'alice', password: 'pw' }),
-    });
-    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    cookie = await loginCookie(gw, 'alice', 'pw');
   });
   afterAll(async () => {
     await gw.close();
