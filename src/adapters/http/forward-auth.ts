@@ -17,9 +17,8 @@ import type { HttpSettings } from './http-settings';
 import { instrumentation } from './instrumentation';
 import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
-import { readForwardAuthFacts } from './request-facts';
+import { prefersMinimalAnswer, readForwardAuthFacts } from './request-facts';
 import { HANDOFF_START_PATH } from './handoff-paths';
-import { prefersMinimalReturn } from './prefer';
 
 const PREFIX = '/api/auth/';
 const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
@@ -210,7 +209,7 @@ export function forwardAuthDecider(
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
     const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
     // Only an allowed answer is ever minimal: a refusal goes on to the client, body and all.
-    const minimal = prefersMinimalReturn(req.headers.prefer);
+    const minimal = prefersMinimalAnswer(req);
     const result = useCase.execute(facts);
     return isPending(result) ? result.then((r) => decision(r, known, facts.apiMode, minimal)) : decision(result, known, facts.apiMode, minimal);
   };

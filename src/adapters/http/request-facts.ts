@@ -7,6 +7,7 @@ import { isBasicAuthorization, presentedBasicCredentials } from './basic-authori
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
+import { prefersMinimalReturn } from './prefer';
 
 /**
  * Everything the use cases need to know about a request, read in one place: the rest of the HTTP
@@ -80,6 +81,14 @@ export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, req
       originalMethod: header(headers, 'x-original-method'),
     },
   };
+}
+
+/**
+ * Whether the proxy asks for an allowed answer without a body (`Prefer: return=minimal`, see
+ * prefer.ts). Not a fact for the use cases: only the shape of the answer depends on it.
+ */
+export function prefersMinimalAnswer(req: IncomingMessage): boolean {
+  return prefersMinimalReturn(req.headers.prefer);
 }
 
 /** Reading a few more than the cap lets stale extras be cleared. */
