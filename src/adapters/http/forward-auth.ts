@@ -21,12 +21,7 @@ import { prefersMinimalAnswer, readForwardAuthFacts } from './request-facts';
 import { HANDOFF_START_PATH } from './handoff-paths';
 
 const PREFIX = '/api/auth/';
-const PROXIES: ReadonlyMap<string, ProxyIndex> = new Map([
-  ['traefik', 0],
-  ['nginx', 1],
-  ['caddy', 2],
-]);
-/** The proxy kind per index, so the use case gets the constant, not the slice of the URL. */
+/** The proxy kind per index (its ProxyIndex), so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
 /** Unauthenticated answers kept per context (see loginRefusals), and the longest return target kept. */
@@ -86,11 +81,17 @@ export interface ForwardAuthDecision {
   readonly outcome: ForwardAuthOutcome;
 }
 
-/** The proxy a forward-auth path names, by index; UNKNOWN_PROXY_INDEX (3) for any other. */
+/**
+ * The proxy a forward-auth path names, by index; UNKNOWN_PROXY_INDEX (3) for any other. The name is
+ * compared where it stands in the URL: a slice of it would be a new string per request, hashed
+ * again for a Map.
+ */
 export function proxyIndexOf(url: string | undefined): ProxyIndex {
-  const path = url ?? '';
-  const q = path.indexOf('?');
-  return PROXIES.get(path.slice(PREFIX.length, q === -1 ? undefined : q)) ?? UNKNOWN_PROXY_INDEX;
+  if (url === undefined || !url.startsWith(PREFIX)) return UNKNOWN_PROXY_INDEX;
+  const q = url.indexOf('?', PREFIX.length);
+  const length = (q === -1 ? url.length : q) - PREFIX.length;
+  for (let i = 0; i < KINDS.length; i += 1) if (KINDS[i].length === length && url.startsWith(KINDS[i], PREFIX.length)) return i as ProxyIndex;
+  return UNKNOWN_PROXY_INDEX;
 }
 
 /**
