@@ -92,11 +92,39 @@ describe('presentedBasicCredentials', () => {
       'Basic Og',
       'Basic Oh',
       'Basic xOg',
+      // Read where it stands unless there is space around it: padding, characters and spaces
+      // the in-place check must refuse, or hand to the trimming path, just as the decoder does.
+      'Basic =',
+      'Basic ==YQ',
+      'Basic YQ=a',
+      'Basic YWxp=Y2U6cHc',
+      'Basic YWxpY2U6=cHc=',
+      'Basic YWxpY2U6cHc===',
+      `Basic ${b64('alice:pw').slice(0, 4)}\u00e9${b64('alice:pw').slice(4)}`,
+      `Basic ${b64('alice:pw').slice(0, 4)} ${b64('alice:pw').slice(4)}`,
+      `Basic ${b64(`alice:${'x'.repeat(3067)}`)}`,
     ];
     for (const header of headers) expect(plain(presentedBasicCredentials(header))).toEqual(parseBasicAuthorization(header));
   });
 
-  // The colon is found without decoding (see firstColonByte): it must agree with the decoder on
+  it('presents a payload with space around it, or of the longest length, as the decoder reads it', () => {
+    const headers = [
+      `Basic  ${b64('alice:pw')}`,
+      `Basic \t${b64('alice:pw')}`,
+      `Basic ${b64('alice:pw')}\u00a0`,
+      `Basic ${b64('alice:pw')}  `,
+      `Basic ${b64(`alice:${'x'.repeat(3066)}`)}`,
+      `Basic ${b64(`alice:${'x'.repeat(3066)}`)}   `,
+    ];
+    for (const header of headers) {
+      const presented = presentedBasicCredentials(header);
+      expect(presented).not.toBeNull();
+      expect(presented?.encoded).toBe(header.slice(6).trim());
+      expect(plain(presented)).toEqual(parseBasicAuthorization(header));
+    }
+  });
+
+  // The colon is found without decoding (see payloadColon): it must agree with the decoder on
   // every payload, trailing partial groups, padding and bytes that are not UTF-8 included.
   it('agrees with parseBasicAuthorization on random payloads', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
