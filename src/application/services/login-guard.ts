@@ -34,11 +34,14 @@ export class LoginGuard {
     private readonly audit: AuditLog,
   ) {}
 
-  /** Seconds until `login` may try again from `ip`, or 0 when neither is locked (a read; nothing is counted). */
-  retryAfter(login: string, ip: string): Awaitable<number> {
+  /**
+   * Seconds until `login` may try again from `ip`, or 0 when neither is locked (a read; nothing is
+   * counted). `now` is the caller's reading of the clock when it has one (a cached Basic request
+   * reads it once for the cache and the lock).
+   */
+  retryAfter(login: string, ip: string, now: number = this.clock.now()): Awaitable<number> {
     const { lock } = this.settings;
     if (lock.maxAccountFailures === 0) return 0;
-    const now = this.clock.now();
     // Every cached HTTP Basic request asks (a lock wins over the cache); a store that knows no
     // lock is in force answers at once, without building keys or reading two of them.
     if (this.attempts.noLockAfter !== undefined && now >= this.attempts.noLockAfter()) return 0;

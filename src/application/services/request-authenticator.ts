@@ -247,8 +247,9 @@ export class RequestAuthenticator {
     now: number,
   ): Awaitable<Authentication> {
     if (account !== null && account.credentialVersion === hit.credentialVersion && !hasTotp(account)) {
-      // A lock taken since (by any login method) wins over the cache.
-      const retryAfter = this.guard.retryAfter(account.username, ip);
+      // A lock taken since (by any login method) wins over the cache. The clock was read before
+      // the account: a reading older by a store's round trip can only keep a lock in force longer.
+      const retryAfter = this.guard.retryAfter(account.username, ip, now);
       return isPending(retryAfter) ? retryAfter.then((r) => this.cachedBasic(account, r)) : this.cachedBasic(account, retryAfter);
     }
     this.verified.forgetUser(hit.username);

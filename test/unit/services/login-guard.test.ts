@@ -58,6 +58,15 @@ describe('LoginGuard', () => {
     expect(await guard.retryAfter('alice', ip)).toBe(0);
   });
 
+  it('reads a lock at the time its caller read the clock, when given one', async () => {
+    const { guard, clock, wrong } = makeGuard();
+    for (let i = 0; i < 3; i += 1) await wrong('alice', ip);
+    const readBefore = clock.now();
+    clock.advance(60_000);
+    expect(await guard.retryAfter('alice', ip)).toBe(0);
+    expect(await guard.retryAfter('alice', ip, readBefore + 45_000)).toBe(15);
+  });
+
   it('records a lock for operators when the guess that set it fails', async () => {
     const { audit, wrong } = makeGuard();
     for (let i = 0; i < 3; i += 1) await wrong('alice', ip);
