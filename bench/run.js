@@ -601,8 +601,26 @@ function writeDocs(text, marker = 'latest') {
 
 const wanted = (id) => SETTINGS.scenarios === null || SETTINGS.scenarios.includes(id);
 
+/** True when `command` is a program on PATH. */
+function onPath(command) {
+  return (env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, command), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 async function main() {
   if (!fs.existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+  // Said before the in-process scenarios, not after their ten minutes.
+  for (const proxy of ['nginx', 'caddy']) {
+    if (wanted(`proxy-${proxy}`) && !onPath(proxy)) {
+      throw new Error(`${proxy} is not installed: \`bash scripts/e2e-setup.sh\` installs it (or leave proxy-${proxy} out of BENCH_SCENARIOS)`);
+    }
+  }
   const started = Date.now();
   const results = { date: new Date().toISOString(), machine: machine(), settings: SETTINGS, scenarios: [] };
   log(`bench: ${describeMachine(results.machine, SETTINGS)}`);
