@@ -1,4 +1,4 @@
-import type { PasskeyCredentials } from '../../application/ports/passkey-credentials';
+import type { PasskeyCredentials, PasskeyRemoval } from '../../application/ports/passkey-credentials';
 import type { Passkey } from '../../domain/passkey';
 
 /**
@@ -33,10 +33,13 @@ export class InMemoryPasskeyCredentials implements PasskeyCredentials {
     return true;
   }
 
-  async remove(username: string, id: string): Promise<boolean> {
+  async remove(username: string, id: string, keep = 0): Promise<PasskeyRemoval> {
+    // Synchronous from check to delete: nothing runs in between.
     const passkey = this.byId.get(id);
-    if (passkey === undefined || passkey.username !== username) return false;
-    return this.byId.delete(id);
+    if (passkey === undefined || passkey.username !== username) return 'not_found';
+    if (this.owned(username).length - 1 < keep) return 'kept';
+    this.byId.delete(id);
+    return 'removed';
   }
 
   async recordUse(id: string, expected: number, counter: number, at: number): Promise<boolean> {

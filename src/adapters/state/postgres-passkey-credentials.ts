@@ -1,4 +1,4 @@
-import type { PasskeyCredentials } from '../../application/ports/passkey-credentials';
+import type { PasskeyCredentials, PasskeyRemoval } from '../../application/ports/passkey-credentials';
 import type { Passkey } from '../../domain/passkey';
 import type { PostgresDatabase } from '../postgres/postgres-database';
 import { PASSKEY_COLUMNS, passkeyOf, rowOf, type PasskeyRow } from './passkey-rows';
@@ -43,9 +43,19 @@ export class PostgresPasskeyCredentials implements PasskeyCredentials {
     return rows.length === 1;
   }
 
-  async remove(username: string, id: string): Promise<boolean> {
-    const rows = await this.database.query('DELETE FROM passkeys WHERE username = $1 AND id = $2 RETURNING 1 AS removed', [username, id]);
-    return rows.length === 1;
+  async remove(username: string, id: string, keep = 0): Promise<PasskeyRemoval> {
+    // One statement that locks every passkey of the account first: a second removal waits for
+    // the first to commit, then counts without the row it removed (READ COMMITTED re-reads the
+    // locked rows), so two removals on two replicas cannot take the last two.
+    const rows = await this.database.query<{ owned: string; removed: string }>(
+      `WITH held AS (SELECT id FROM passkeys WHERE username = $1 ORDER BY id FOR UPDATE),
+            gone AS (DELETE FROM passkeys WHERE username = $1 AND id = $2 AND id IN (SELECT id FROM held)
+                     AND (SELECT COUNT(*) FROM held) - 1 >= $3 RETURNING 1)
+       SELECT (SELECT COUNT(*) FROM held WHERE id = $2) AS owned, (SELECT COUNT(*) FROM gone) AS removed`,
+      [username, id, keep],
+    );
+    if (Number(rows[0].removed) === 1) return 'removed';
+    return Number(rows[0].owned) === 1 ? 'kept' : 'not_found';
   }
 
   async recordUse(id: string, expected: number, counter: number, at: number): Promise<boolean> {

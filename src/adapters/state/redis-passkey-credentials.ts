@@ -1,4 +1,4 @@
-import type { PasskeyCredentials } from '../../application/ports/passkey-credentials';
+import type { PasskeyCredentials, PasskeyRemoval } from '../../application/ports/passkey-credentials';
 import type { Passkey } from '../../domain/passkey';
 import type { RedisConnection } from '../redis/redis-connection';
 import { keyPart } from '../redis/redis-key';
@@ -7,7 +7,8 @@ import { keyPart } from '../redis/redis-key';
  * Passkeys shared by every replica. Layout: one hash per passkey, `passkey:<id>` (its fields, no
  * TTL: a passkey lives until its owner removes it), and one sorted set per account,
  * `passkeys:<username>`, of its ids by creation time. Every change is one Lua script, so the
- * owner check, the per-account limit and the counter's compare-and-set are atomic across replicas.
+ * owner check, the per-account limit, the passkey an account must keep and the counter's
+ * compare-and-set are atomic across replicas.
  * Throws StateStoreUnavailableError when Redis cannot answer.
  */
 const ADD = `
@@ -24,6 +25,7 @@ return 1
 `;
 const REMOVE = `
 if redis.call('HGET', KEYS[1], 'username') ~= ARGV[1] then return 0 end
+if redis.call('ZCARD', KEYS[2]) - 1 < tonumber(ARGV[3]) then return 2 end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
@@ -38,7 +40,7 @@ return 1
 interface Commands {
   portcullisPasskeyAdd(cred: string, user: string, ...args: (string | number)[]): Promise<number>;
   portcullisPasskeyRename(cred: string, username: string, name: string): Promise<number>;
-  portcullisPasskeyRemove(cred: string, user: string, username: string, id: string): Promise<number>;
+  portcullisPasskeyRemove(cred: string, user: string, username: string, id: string, keep: number): Promise<number>;
   portcullisPasskeyUse(cred: string, expected: string, counter: string, at: string): Promise<number>;
 }
 
@@ -104,8 +106,9 @@ export class RedisPasskeyCredentials implements PasskeyCredentials {
     return (await this.commands((c) => c.portcullisPasskeyRename(this.credKey(id), username, name))) === 1;
   }
 
-  async remove(username: string, id: string): Promise<boolean> {
-    return (await this.commands((c) => c.portcullisPasskeyRemove(this.credKey(id), this.userKey(username), username, id))) === 1;
+  async remove(username: string, id: string, keep = 0): Promise<PasskeyRemoval> {
+    const answer = await this.commands((c) => c.portcullisPasskeyRemove(this.credKey(id), this.userKey(username), username, id, keep));
+    return answer === 1 ? 'removed' : answer === 2 ? 'kept' : 'not_found';
   }
 
   async recordUse(id: string, expected: number, counter: number, at: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { PasskeyCredentials } from '../../application/ports/passkey-credentials';
+import type { PasskeyCredentials, PasskeyRemoval } from '../../application/ports/passkey-credentials';
 import type { Passkey } from '../../domain/passkey';
 import type { SqliteDatabase, Statement } from '../sqlite/sqlite-database';
 import { PASSKEY_COLUMNS, passkeyOf, rowOf, type PasskeyRow } from './passkey-rows';
@@ -55,8 +55,14 @@ export class SqlitePasskeyCredentials implements PasskeyCredentials {
     return this.database.write(() => this.rename_.run(name, username, id).changes === 1);
   }
 
-  remove(username: string, id: string): Promise<boolean> {
-    return this.database.write(() => this.remove_.run(username, id).changes === 1);
+  remove(username: string, id: string, keep = 0): Promise<PasskeyRemoval> {
+    // Count and delete in one transaction, which the database serialises with every other write.
+    return this.database.write(() => {
+      const owned = this.byId.get(id) as PasskeyRow | undefined;
+      if (owned === undefined || owned.username !== username) return 'not_found';
+      if ((this.count.get(username) as { n: number }).n - 1 < keep) return 'kept';
+      return this.remove_.run(username, id).changes === 1 ? 'removed' : 'not_found';
+    });
   }
 
   recordUse(id: string, expected: number, counter: number, at: number): Promise<boolean> {

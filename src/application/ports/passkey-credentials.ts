@@ -1,5 +1,8 @@
 import type { Passkey } from '../../domain/passkey';
 
+/** What a removal did (see PasskeyCredentials.remove). */
+export type PasskeyRemoval = 'removed' | 'not_found' | 'kept';
+
 /**
  * The passkeys people registered, per account, in the durable store. Every method rejects with
  * StateStoreUnavailableError when the store cannot answer (a login then fails closed with 503).
@@ -20,8 +23,13 @@ export interface PasskeyCredentials {
   /** Renames a passkey of `username`; false when `username` holds none with that id. */
   rename(username: string, id: string, name: string): Promise<boolean>;
 
-  /** Removes a passkey of `username`; false when `username` holds none with that id. */
-  remove(username: string, id: string): Promise<boolean>;
+  /**
+   * Removes a passkey of `username`: `not_found` when `username` holds none with that id; `kept`,
+   * removing nothing, when the account would be left with fewer than `keep` passkeys (default 0).
+   * The count and the removal are one atomic step, so of two removals at once that would each
+   * leave the last passkey, one is kept.
+   */
+  remove(username: string, id: string, keep?: number): Promise<PasskeyRemoval>;
 
   /**
    * Records a login with passkey `id`: its counter becomes `counter` and its last use `at`, but

@@ -41,12 +41,11 @@ export class ChangePasskeyUseCase {
         if (!name.ok) return err(name.error);
         return (await this.passkeys.rename(username, input.id, name.value)) ? ok({ changed: true }) : err({ code: 'passkey_not_found' });
       }
-      if (account.passkeyOnly === true) {
-        const held = await this.passkeys.list(username);
-        // Two removals at once could still take the last two: rare, and the administrator's link mends it.
-        if (held.length <= 1 && held.some((p) => p.id === input.id)) return err({ code: 'last_passkey' });
-      }
-      if (!(await this.passkeys.remove(username, input.id))) return err({ code: 'passkey_not_found' });
+      // A passkey-only account keeps one, counted in the same step as the removal: two removals at
+      // once (two tabs, two replicas) cannot take the last two.
+      const removal = await this.passkeys.remove(username, input.id, account.passkeyOnly === true ? 1 : 0);
+      if (removal === 'not_found') return err({ code: 'passkey_not_found' });
+      if (removal === 'kept') return err({ code: 'last_passkey' });
       this.audit.record({ event: 'passkey_removed', username, credential: input.id.slice(0, 12), requestId: input.requestId });
       return ok({ changed: true });
     });

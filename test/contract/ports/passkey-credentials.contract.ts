@@ -77,12 +77,35 @@ export function passkeyCredentialsContract(name: string, makeAdapter: AdapterFac
     it('removes a passkey for its owner only', async () => {
       const p = aPasskey(unique('alice'));
       await store().add(p, 5);
-      expect(await store().remove(unique('mallory'), p.id)).toBe(false);
+      expect(await store().remove(unique('mallory'), p.id)).toBe('not_found');
       expect(await store().find(p.id)).not.toBeNull();
-      expect(await store().remove(p.username, p.id)).toBe(true);
+      expect(await store().remove(p.username, p.id)).toBe('removed');
       expect(await store().find(p.id)).toBeNull();
       expect(await store().list(p.username)).toEqual([]);
-      expect(await store().remove(p.username, p.id)).toBe(false);
+      expect(await store().remove(p.username, p.id)).toBe('not_found');
+    });
+
+    it('keeps a passkey whose removal would leave the account fewer than asked', async () => {
+      const alice = unique('alice');
+      const [first, second] = [aPasskey(alice), aPasskey(alice)];
+      await store().add(first, 5);
+      await store().add(second, 5);
+      expect(await store().remove(alice, first.id, 2)).toBe('kept');
+      expect(await store().remove(alice, first.id, 1)).toBe('removed');
+      expect(await store().remove(alice, second.id, 1)).toBe('kept');
+      expect((await store().list(alice)).map((p) => p.id)).toEqual([second.id]);
+      // Another account's passkey, or one that is gone, is not found whatever is asked to be kept.
+      expect(await store().remove(unique('mallory'), second.id, 1)).toBe('not_found');
+      expect(await store().remove(alice, first.id, 1)).toBe('not_found');
+    });
+
+    it('of two removals at once that would each leave the last passkey, keeps one', async () => {
+      const alice = unique('alice');
+      const held = [aPasskey(alice), aPasskey(alice)];
+      for (const p of held) await store().add(p, 5);
+      const answers = await Promise.all(held.map((p) => store().remove(alice, p.id, 1)));
+      expect([...answers].sort()).toEqual(['kept', 'removed']);
+      expect(await store().list(alice)).toHaveLength(1);
     });
 
     it('records a use while the counter is still the one expected', async () => {
