@@ -49,43 +49,30 @@ const SEXTETS = (() => {
   return table;
 })();
 
-/** What payloadColon answers for a text that `BASE64` refuses. */
-const NOT_BASE64 = -2;
-
 /**
- * Where the first `:` byte lies in what `text` from `start` decodes to (as `Buffer` decodes it:
- * four characters make three bytes, a trailing two or three make one or two, a trailing one
- * none), -1 without one, or NOT_BASE64 when the text is not what `BASE64` accepts: one pass,
- * without decoding into a buffer or a string, and without cutting the text out of the header.
- * A byte, not a character, but the same answer for the question asked: UTF-8 never uses `:`
- * (0x3A) inside a multi-byte sequence and every byte before it decodes to at least one
- * character, so the decoded text has a colon after a non-empty username exactly when this is
- * above 0 (the unit test checks it against the decoder).
+ * Where the first `:` byte lies in what a payload `BASE64` accepts decodes to (as `Buffer` decodes
+ * it: four characters make three bytes, a trailing two or three make one or two, a trailing one
+ * none), or -1: read without decoding into a buffer or a string. A byte, not a character, but the
+ * same answer for the question asked: UTF-8 never uses `:` (0x3A) inside a multi-byte sequence and
+ * every byte before it decodes to at least one character, so the decoded text has a colon after
+ * a non-empty username exactly when this is above 0 (the unit test checks it against the decoder).
  */
-function payloadColon(text: string, start: number): number {
+function firstColonByte(payload: string): number {
   let bits = 0;
   let held = 0;
   let index = 0;
-  let colon = -1;
-  let padding = 0;
-  for (let i = start; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    const sextet = code < 128 && padding === 0 ? SEXTETS[code] : -1;
-    if (sextet >= 0) {
-      bits = ((bits << 6) | sextet) & 0x3fff;
-      held += 6;
-      if (held >= 8) {
-        held -= 8;
-        if (colon === -1 && ((bits >> held) & 0xff) === 0x3a) colon = index;
-        index += 1;
-      }
-    } else if (code === 0x3d && i > start && padding < 2) {
-      padding += 1;
-    } else {
-      return NOT_BASE64;
+  for (let i = 0; i < payload.length; i += 1) {
+    const sextet = SEXTETS[payload.charCodeAt(i)];
+    if (sextet < 0) break;
+    bits = ((bits << 6) | sextet) & 0x3fff;
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      if (((bits >> held) & 0xff) === 0x3a) return index;
+      index += 1;
     }
   }
-  return text.length > start ? colon : NOT_BASE64;
+  return -1;
 }
 
 /**
@@ -110,7 +97,7 @@ class EncodedBasicCredentials implements BasicCredentials {
   }
 
   private decoded(): readonly [string, string] {
-    // payloadColon vouched for the colon and the username, so split finds them.
+    // firstColonByte vouched for the colon and the username, so split finds them.
     this.#pair ??= split(Buffer.from(this.encoded, 'base64').toString('utf8')) as readonly [string, string];
     return this.#pair;
   }
@@ -122,14 +109,6 @@ class EncodedBasicCredentials implements BasicCredentials {
  * and decoded when first read.
  */
 export function presentedBasicCredentials(header: string | undefined): BasicCredentials | null {
-  if (!isBasicAuthorization(header)) return null;
-  // Node hands over a header value without the spaces around it, so the payload nearly always
-  // starts right after `Basic ` and is read where it stands (this runs for every Basic request);
-  // a header with more space in it is cut and trimmed first, as parseBasicAuthorization does.
-  if (header.length - 6 <= MAX_PAYLOAD) {
-    const colon = payloadColon(header, 6);
-    if (colon !== NOT_BASE64) return colon > 0 ? new EncodedBasicCredentials(header.slice(6)) : null;
-  }
   const payload = basicPayload(header);
-  return payload === null || payloadColon(payload, 0) <= 0 ? null : new EncodedBasicCredentials(payload);
+  return payload === null || firstColonByte(payload) <= 0 ? null : new EncodedBasicCredentials(payload);
 }

@@ -124,7 +124,7 @@ describe('presentedBasicCredentials', () => {
     }
   });
 
-  // The colon is found without decoding (see payloadColon): it must agree with the decoder on
+  // The colon is found without decoding (see firstColonByte): it must agree with the decoder on
   // every payload, trailing partial groups, padding and bytes that are not UTF-8 included.
   it('agrees with parseBasicAuthorization on random payloads', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
