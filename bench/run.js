@@ -622,7 +622,9 @@ async function main() {
     }
   }
   const started = Date.now();
-  const results = { date: new Date().toISOString(), machine: machine(), settings: SETTINGS, scenarios: [] };
+  // The before build is named by BENCH_BEFORE_LABEL in the published results, never by its path on this machine.
+  const before = SETTINGS.before === null ? null : (env.BENCH_BEFORE_LABEL ?? 'another build (BENCH_BEFORE)');
+  const results = { date: new Date().toISOString(), machine: machine(), settings: { ...SETTINGS, before }, scenarios: [] };
   log(`bench: ${describeMachine(results.machine, SETTINGS)}`);
   if (CLASSIC.some(wanted)) await classicScenarios(results);
   if (PROXY.some(wanted)) {
