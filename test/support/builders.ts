@@ -1,5 +1,6 @@
 import type { BasicCredentials } from '../../src/domain/credentials';
 import type { Account } from '../../src/domain/account';
+import type { Passkey } from '../../src/domain/passkey';
 
 /** Object mother for accounts: `aUser().named('bob').withTotp().build()`. Passwords use the fake hasher's format. */
 export class UserBuilder {
@@ -52,3 +53,15 @@ export const aUser = (): UserBuilder => new UserBuilder();
 /** An HTTP Basic `Authorization` value (RFC 7617, UTF-8). */
 /** Basic credentials as the HTTP adapter hands them to the use cases. */
 export const basicAuth = (username: string, password: string): BasicCredentials => ({ kind: 'basic', username, password });
+
+/** A stored passkey of `username` (id `cred-<username>` unless given), never used yet. */
+export const aPasskeyOf = (username: string, id = `cred-${username}`): Passkey => ({
+  id,
+  username,
+  name: 'Key',
+  publicKey: 'pk',
+  counter: 0,
+  transports: [],
+  createdAt: 0,
+  lastUsedAt: null,
+});

@@ -3,21 +3,9 @@ import type { PasskeyCredentials } from '../../../src/application/ports/passkey-
 import type { Owner, PasskeyOwners } from '../../../src/application/services/passkey-owner';
 import { ChangePasskeyUseCase } from '../../../src/application/use-cases/change-passkey';
 import type { Account } from '../../../src/domain/account';
-import type { Passkey } from '../../../src/domain/passkey';
 import { identityOf } from '../../../src/domain/session';
-import { aUser } from '../../support/builders';
+import { aPasskeyOf, aUser } from '../../support/builders';
 import { RecordingAuditLog } from '../../support/fakes';
-
-const passkeyOf = (username: string, id: string): Passkey => ({
-  id,
-  username,
-  name: 'Key',
-  publicKey: 'pk',
-  counter: 0,
-  transports: [],
-  createdAt: 0,
-  lastUsedAt: null,
-});
 
 /** The owner step as PasskeyOwners runs it for a logged-in `account` (the session check has its own tests). */
 function ownedBy(account: Account): PasskeyOwners {
@@ -50,8 +38,8 @@ describe('ChangePasskeyUseCase, removal', () => {
 
   it('removes a passkey of a passkey-only account while another stays, then keeps the last one', async () => {
     const store = new InMemoryPasskeyCredentials();
-    await store.add(passkeyOf('dora', 'k1'), 20);
-    await store.add(passkeyOf('dora', 'k2'), 20);
+    await store.add(aPasskeyOf('dora', 'k1'), 20);
+    await store.add(aPasskeyOf('dora', 'k2'), 20);
     const change = new ChangePasskeyUseCase(ownedBy(dora), store, new RecordingAuditLog());
     expect(await change.execute(remove('k1'))).toEqual({ ok: true, value: { changed: true } });
     expect(await change.execute(remove('k2'))).toEqual({ ok: false, error: { code: 'last_passkey' } });
@@ -60,8 +48,8 @@ describe('ChangePasskeyUseCase, removal', () => {
 
   it('of two removals at once of the last two passkeys of a passkey-only account, refuses one', async () => {
     const store = new InMemoryPasskeyCredentials();
-    await store.add(passkeyOf('dora', 'k1'), 20);
-    await store.add(passkeyOf('dora', 'k2'), 20);
+    await store.add(aPasskeyOf('dora', 'k1'), 20);
+    await store.add(aPasskeyOf('dora', 'k2'), 20);
     const change = new ChangePasskeyUseCase(ownedBy(dora), remote(store), new RecordingAuditLog());
     const answers = await Promise.all([change.execute(remove('k1')), change.execute(remove('k2'))]);
     expect(answers.map((a) => (a.ok ? 'removed' : a.error.code)).sort()).toEqual(['last_passkey', 'removed']);
@@ -70,8 +58,8 @@ describe('ChangePasskeyUseCase, removal', () => {
 
   it('lets an account with a password remove its last passkey, and finds no passkey of another account', async () => {
     const store = new InMemoryPasskeyCredentials();
-    await store.add(passkeyOf('alice', 'a1'), 20);
-    await store.add(passkeyOf('dora', 'd1'), 20);
+    await store.add(aPasskeyOf('alice', 'a1'), 20);
+    await store.add(aPasskeyOf('dora', 'd1'), 20);
     const change = new ChangePasskeyUseCase(ownedBy(alice), store, new RecordingAuditLog());
     expect(await change.execute(remove('d1'))).toEqual({ ok: false, error: { code: 'passkey_not_found' } });
     expect(await change.execute(remove('a1'))).toEqual({ ok: true, value: { changed: true } });

@@ -5,21 +5,10 @@ import { StateStoreUnavailableError } from '../../../src/application/ports/state
 import { PasskeySecondFactor } from '../../../src/application/services/passkey-second-factor';
 import { PendingSecondFactors } from '../../../src/application/services/pending-second-factors';
 import { IssuePasskeyEnrolmentLinkUseCase } from '../../../src/application/use-cases/issue-passkey-enrolment-link';
-import type { Passkey } from '../../../src/domain/passkey';
-import { aUser } from '../../support/builders';
+import { aPasskeyOf, aUser } from '../../support/builders';
 import { FakeUserStore, FixedClock, RecordingAuditLog, SequentialIds } from '../../support/fakes';
 
 const DAY = 86_400_000;
-const passkeyOf = (username: string, id = `cred-${username}`): Passkey => ({
-  id,
-  username,
-  name: 'Key',
-  publicKey: 'pk',
-  counter: 0,
-  transports: [],
-  createdAt: 0,
-  lastUsedAt: null,
-});
 
 describe('IssuePasskeyEnrolmentLinkUseCase', () => {
   const dora = aUser().named('dora').withPasskeyOnly().build();
@@ -70,8 +59,8 @@ describe('PasskeySecondFactor', () => {
     await choices.choose('alice', true);
     // Chosen, but no passkey to show: nothing is owed (no lock-out by removing the last one).
     expect(await own.owed('alice')).toBe(false);
-    await passkeys.add(passkeyOf('alice'), 20);
-    await passkeys.add(passkeyOf('bob'), 20);
+    await passkeys.add(aPasskeyOf('alice'), 20);
+    await passkeys.add(aPasskeyOf('bob'), 20);
     expect(await own.owed('alice')).toBe(true);
     expect(await own.owed('bob')).toBe(false);
     expect(await global.owed('bob')).toBe(true);
@@ -83,8 +72,8 @@ describe('PasskeySecondFactor', () => {
 describe('PendingSecondFactors', () => {
   it('lists what a pending login can show: TOTP when the account has it, a passkey when it holds one', async () => {
     const passkeys = new InMemoryPasskeyCredentials();
-    await passkeys.add(passkeyOf('alice'), 20);
-    await passkeys.add(passkeyOf('carol'), 20);
+    await passkeys.add(aPasskeyOf('alice'), 20);
+    await passkeys.add(aPasskeyOf('carol'), 20);
     const users = new FakeUserStore([aUser().named('alice').build(), aUser().named('bob').withTotp().build(), aUser().named('carol').withTotp().build()]);
     const factors = new PendingSecondFactors(users, passkeys);
     expect(await factors.of('alice')).toEqual(['passkey']);
