@@ -14,11 +14,19 @@ export function isOAuthProviderKind(value: string): value is OAuthProviderKind {
 export const OAUTH_PROVIDER_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
 /**
- * Ids a configured generic provider may not take: the built-in kinds (their own options configure
- * them) and the identity sources a session already names (`username`, `basic`, `ldap`), so that a
- * session's `provider` never means two things.
+ * How a local account's full sessions are made, as the session index records them. An OAuth
+ * session is indexed under its provider's id instead, which can never be one of these.
  */
-export const RESERVED_OAUTH_PROVIDER_IDS: readonly string[] = [...OAUTH_PROVIDER_KINDS, 'username', 'basic', 'ldap'];
+export const LOCAL_LOGIN_METHODS = ['password', 'totp', 'passkey'] as const;
+
+/**
+ * Ids a configured generic provider may not take: the built-in kinds (their own options configure
+ * them), the identity sources a session already names (`username`, `basic`, `ldap`), so that a
+ * session's `provider` never means two things, and the local login methods, so that an indexed
+ * session's method tells a local account's sessions from a provider's (the account page lists and
+ * ends them by it).
+ */
+export const RESERVED_OAUTH_PROVIDER_IDS: readonly string[] = [...OAUTH_PROVIDER_KINDS, 'username', 'basic', 'ldap', ...LOCAL_LOGIN_METHODS];
 
 export function isOAuthProviderId(value: string): boolean {
   return OAUTH_PROVIDER_ID_PATTERN.test(value);

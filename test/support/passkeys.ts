@@ -22,8 +22,14 @@ export const ENROL_COOKIE = 'portcullis-passkey-enrol';
  * registration options (their answer must be 200), the authenticator's answer to them, and the
  * registration with the ceremony's cookie. Resolves the registration's answer.
  */
-export async function registerPasskey(gw: RunningGateway, session: string, authenticator: SoftAuthenticator, name = 'Key'): Promise<Response> {
-  const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
+export async function registerPasskey(
+  gw: RunningGateway,
+  session: string,
+  authenticator: SoftAuthenticator,
+  name = 'Key',
+  password?: string,
+): Promise<Response> {
+  const start = await postJson(gw, '/api/passkeys/registration/options', password === undefined ? {} : { password }, { cookie: session, ...SAME_SITE });
   expect(start.status).toBe(200);
   const { options } = (await start.json()) as { options: Record<string, unknown> };
   const challenge = cookieFrom(start, REGISTER_COOKIE)?.value;

@@ -1,3 +1,4 @@
+import { LOCAL_LOGIN_METHODS } from '../../domain/oauth-flow';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity, Session } from '../../domain/session';
 import type { RevokedSessions } from '../ports/revoked-sessions';
@@ -51,13 +52,14 @@ export class ListAccountSessionsUseCase {
   }
 }
 
-/** Methods of a local account's logins (its password, then maybe a TOTP code); OAuth sessions carry their provider's id instead. */
-const LOCAL_METHODS: ReadonlySet<string> = new Set(['password', 'totp']);
+/** Every way a local account logs in (password, TOTP, passkey); OAuth sessions carry their provider's id instead, never one of these. */
+const LOCAL_METHODS: ReadonlySet<string> = new Set(LOCAL_LOGIN_METHODS);
 
 /**
  * Whether an indexed session belongs to the same account as `current`: the same name is not enough,
  * since a local account may be named like an e-mail address an OAuth provider vouches for. Local
- * sessions go with local sessions, OAuth ones with the same provider's.
+ * sessions go with local sessions (whichever local method made them: a session this leaves out is
+ * one its owner can neither see nor end), OAuth ones with the same provider's.
  */
 export function sameAccount(s: IndexedSession, current: Session): boolean {
   return current.oauth ? s.method === current.provider : LOCAL_METHODS.has(s.method);

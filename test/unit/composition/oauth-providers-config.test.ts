@@ -56,6 +56,11 @@ describe('OAUTH_PROVIDERS_<ID>_… (several generic providers)', () => {
     expect(problems({ OAUTH_PROVIDERS_GITHUB_CLIENT_ID: 'x', OAUTH_PROVIDERS_GITHUB_CLIENT_SECRET: 'y', USERS: '' })).toEqual(
       expect.arrayContaining([expect.stringContaining('the provider id github is taken')]),
     );
+    // A provider named like a local login method would read as that account's own sessions on the account page.
+    for (const id of ['PASSWORD', 'TOTP', 'PASSKEY'])
+      expect(problems({ [`OAUTH_PROVIDERS_${id}_CLIENT_ID`]: 'x', [`OAUTH_PROVIDERS_${id}_CLIENT_SECRET`]: 'y', USERS: '' })).toEqual(
+        expect.arrayContaining([expect.stringContaining(`the provider id ${id.toLowerCase()} is taken`)]),
+      );
     expect(problems({ OAUTH_PROVIDERS_A__B_CLIENT_ID: 'x' })).toEqual(
       expect.arrayContaining([expect.stringContaining('OAUTH_PROVIDERS_A__B_CLIENT_ID: the provider id')]),
     );
