@@ -21,7 +21,7 @@ async function loginOn(gw: RunningGateway): Promise<string> {
 /** Start on `starter`, issue on `issuer`: the redeem path and the browser's state cookie. */
 async function issueCode(starter: RunningGateway, issuer: RunningGateway, session: string): Promise<{ redeemPath: string; state: string }> {
   const started = await hostRequest(starter.url, OTHER, `/api/handoff/start?redirect_uri=${encodeURIComponent(TARGET)}`);
-  const state = `portcullis-handoff=${setCookieValue(started, 'portcullis-handoff')}`;
+  const state = `__Host-portcullis-handoff=${setCookieValue(started, '__Host-portcullis-handoff')}`;
   const issued = await hostRequest(issuer.url, PRIMARY, pathOf(started.location ?? ''), { cookie: session });
   expect(issued.status).toBe(302);
   return { redeemPath: pathOf(issued.location ?? ''), state };

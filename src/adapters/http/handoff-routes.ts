@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IssueHandoffCodeUseCase, IssueHandoffCodeError } from '../../application/use-cases/issue-handoff-code';
-import { HANDOFF_STATE } from '../../application/use-cases/issue-handoff-code';
 import type { RedeemHandoffCodeError, RedeemHandoffCodeUseCase } from '../../application/use-cases/redeem-handoff-code';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { answer, fixed, type Answer } from './answer';
 import { STORE_UNAVAILABLE, unmapped } from './answers';
-import { readCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 import { gatewayHostsOf, gatewayIndexOf, type GatewayHost } from './gateway-hosts';
-import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_START_PATH, HANDOFF_STATE_COOKIE } from './handoff-paths';
+import { HANDOFF_ISSUE_PATH, HANDOFF_REDEEM_PATH, HANDOFF_START_PATH, handoffStateCookie } from './handoff-paths';
 import { header } from './header-access';
 import type { HttpSettings } from './http-settings';
 import { callerOf, koaFacts, queryParam } from './koa-facts';
@@ -87,14 +86,15 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     const domain = secondary.host.cookies.domain;
     const target = safeRedirectTarget(queryParam(ctx, 'redirect_uri'), domain);
     if (target === null) return renderAnswer(ctx, INVALID_REDIRECT);
-    // One state per browser while it lives: two tabs starting at once share it instead of evicting each other's.
-    const existing = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
-    const state = existing !== undefined && HANDOFF_STATE.test(existing) ? existing : randomBytes(32).toString('base64url');
+    // A state of its own for every hand-off, never one the browser already holds: a value that
+    // outlives its hand-off is one more thing to leak or plant (issue 29, item 11). Two tabs that
+    // start at once: the later start wins, the other tab's redemption is refused and it starts anew.
+    const state = randomBytes(32).toString('base64url');
     const params = new URLSearchParams({ domain: domain.domain, state, redirect_uri: target });
     renderAnswer(
       ctx,
       redirect(`${primary.url}${HANDOFF_ISSUE_PATH}?${params.toString()}`, [
-        setCookie(HANDOFF_STATE_COOKIE, state, STATE_LIFETIME_SECONDS, secondary.host.cookies, HOST_ONLY),
+        setCookie(handoffStateCookie(secondary.host.cookies.secure), state, STATE_LIFETIME_SECONDS, secondary.host.cookies, HOST_ONLY),
       ]),
     );
   });
@@ -125,11 +125,19 @@ export function handoffRoutes(router: Router, useCases: HandoffUseCases, setting
     const secondary = secondaryOf(ctx);
     if (secondary === null) return renderAnswer(ctx, NOT_HERE);
     const { ip, requestId } = facts(ctx);
-    const state = readCookie(header(ctx.req.headers, 'cookie'), HANDOFF_STATE_COOKIE);
+    const cookies: CookieSettings = secondary.host.cookies;
+    const stateCookie = handoffStateCookie(cookies.secure);
+    const state = readCookie(header(ctx.req.headers, 'cookie'), stateCookie);
     const result = await useCases.redeemHandoffCode.execute({ code: queryParam(ctx, 'code'), secondary: secondary.index - 1, state, ip, requestId });
     if (!result.ok) return renderAnswer(ctx, handoffRedeemRefused(result.error));
-    const cookies: CookieSettings = secondary.host.cookies;
-    renderAnswer(ctx, redirect(result.value.redirectTarget, [setCookie(SESSION_COOKIE, result.value.sessionToken, result.value.maxAgeMs / 1000, cookies)]));
+    renderAnswer(
+      ctx,
+      redirect(result.value.redirectTarget, [
+        setCookie(SESSION_COOKIE, result.value.sessionToken, result.value.maxAgeMs / 1000, cookies),
+        // Spent: the state bound this one hand-off.
+        clearCookie(stateCookie, cookies, HOST_ONLY),
+      ]),
+    );
   });
 }
 

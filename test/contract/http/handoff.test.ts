@@ -16,6 +16,8 @@ const PRIMARY = 'https://auth.example.test';
 const OTHER = 'https://auth.other.test';
 const THIRD = 'https://auth.third.test';
 const APP_OTHER = 'https://app.other.test/dashboard?tab=1';
+/** The secondary's browser-binding cookie: `__Host-`, so no other host of its domain can set or overwrite it. */
+const STATE_COOKIE = '__Host-portcullis-handoff';
 
 describe('one login across several root domains (the hand-off)', () => {
   let gw: RunningGateway;
@@ -48,9 +50,9 @@ describe('one login across several root domains (the hand-off)', () => {
   const start = async (secondary = OTHER, target = APP_OTHER): Promise<{ issueUrl: URL; stateCookie: string }> => {
     const res = await call(secondary, `/api/handoff/start?redirect_uri=${encodeURIComponent(target)}`);
     expect(res.status).toBe(302);
-    const state = setCookieValue(res, 'portcullis-handoff');
+    const state = setCookieValue(res, STATE_COOKIE);
     expect(state).not.toBeNull();
-    return { issueUrl: new URL(res.location ?? ''), stateCookie: `portcullis-handoff=${state}` };
+    return { issueUrl: new URL(res.location ?? ''), stateCookie: `${STATE_COOKIE}=${state}` };
   };
   const issue = (issueUrl: URL, cookie?: string): Promise<Reply> => call(PRIMARY, `${issueUrl.pathname}${issueUrl.search}`, { cookie });
   const redeem = (redeemUrl: string, cookie?: string, origin?: string): Promise<Reply> => {
@@ -181,6 +183,31 @@ describe('one login across several root domains (the hand-off)', () => {
   });
 
   describe('attacks', () => {
+    it('binds each hand-off to a state of its own in a __Host- cookie, cleared once redeemed', async () => {
+      const res = await call(OTHER, `/api/handoff/start?redirect_uri=${encodeURIComponent(APP_OTHER)}`);
+      const line = cookieLine(res, STATE_COOKIE) ?? '';
+      expect(line).toMatch(/; Path=\/;/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).not.toMatch(/Domain=/i);
+      // A second start in the same browser gets a state of its own, never the one it already holds.
+      const first = `${STATE_COOKIE}=${setCookieValue(res, STATE_COOKIE)}`;
+      const again = await call(OTHER, `/api/handoff/start?redirect_uri=${encodeURIComponent(APP_OTHER)}`, { cookie: first });
+      expect(setCookieValue(again, STATE_COOKIE)).not.toBe(setCookieValue(res, STATE_COOKIE));
+      const { reply } = await handOff(await login());
+      expect(reply.status).toBe(302);
+      expect(cookieLine(reply, STATE_COOKIE)).toMatch(/^__Host-portcullis-handoff=; .*Max-Age=0/);
+    });
+
+    it('reads no state from a cookie another host of the domain could set (no __Host- prefix)', async () => {
+      const session = await login();
+      const { issueUrl, stateCookie } = await start();
+      const issued = await issue(issueUrl, session);
+      const planted = stateCookie.replace(`${STATE_COOKIE}=`, 'portcullis-handoff=');
+      const res = await redeem(issued.location ?? '', planted);
+      expect(res.status).toBe(400);
+      expect(setCookieValue(res, SESSION_COOKIE)).toBeNull();
+    });
+
     it('refuses a replayed code: it redeems once', async () => {
       const session = await login();
       const { reply, redeemUrl, stateCookie } = await handOff(session);
@@ -289,7 +316,7 @@ describe('one login across several root domains (the hand-off)', () => {
 
     it('answers malformed codes and states with a JSON 400, never a 500', async () => {
       for (const code of ['', 'x', '%00', 'a'.repeat(5000), '../../etc', '{"$ne":1}']) {
-        const res = await call(OTHER, `/api/handoff/redeem?code=${encodeURIComponent(code)}`, { cookie: 'portcullis-handoff=x' });
+        const res = await call(OTHER, `/api/handoff/redeem?code=${encodeURIComponent(code)}`, { cookie: `${STATE_COOKIE}=x` });
         expect([code.slice(0, 10), res.status, JSON.parse(res.body).code]).toEqual([code.slice(0, 10), 400, 'handoff_invalid_code']);
       }
       const session = await login();
