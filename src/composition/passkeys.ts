@@ -10,6 +10,9 @@ import type { Clock } from '../application/ports/clock';
 import type { PasskeySecondFactorChoices } from '../application/ports/passkey-second-factor-choices';
 import { PasskeyOwners } from '../application/services/passkey-owner';
 import { PasskeySecondFactor } from '../application/services/passkey-second-factor';
+import { PasskeyAssertionCheck } from '../application/services/passkey-assertion-check';
+import { Reauthentication } from '../application/services/reauthentication';
+import { StartPasskeyReauthenticationUseCase } from '../application/use-cases/start-passkey-reauthentication';
 import { ChoosePasskeySecondFactorUseCase } from '../application/use-cases/choose-passkey-second-factor';
 import { FinishPasskeyEnrolmentUseCase } from '../application/use-cases/finish-passkey-enrolment';
 import { StartPasskeyEnrolmentUseCase } from '../application/use-cases/start-passkey-enrolment';
@@ -84,17 +87,17 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
   const used = w.get(TOKENS.UsedOAuthFlows);
   const audit = w.get(TOKENS.AuditLog);
   const owners = new PasskeyOwners(authenticator, users);
+  const assertions = new PasskeyAssertionCheck(passkeys, ceremonies, used, w.get(TOKENS.LoginGuard), clock, audit);
+  const reauthentication = new Reauthentication(w.get(TOKENS.CredentialCheck), assertions, sealer, clock, audit);
   return {
-    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, ids, clock),
+    startPasskeyRegistration: new StartPasskeyRegistrationUseCase(owners, reauthentication, passkeys, ceremonies, sealer, ids, clock),
     finishPasskeyRegistration: new FinishPasskeyRegistrationUseCase(owners, passkeys, ceremonies, sealer, used, clock, audit),
     startPasskeyLogin: new StartPasskeyLoginUseCase(authenticator, passkeys, ceremonies, sealer, ids, clock),
+    startPasskeyReauthentication: new StartPasskeyReauthenticationUseCase(owners, passkeys, ceremonies, sealer, ids, clock),
     finishPasskeyLogin: new FinishPasskeyLoginUseCase(
       users,
-      passkeys,
-      ceremonies,
       sealer,
-      used,
-      w.get(TOKENS.LoginGuard),
+      assertions,
       authenticator,
       w.get(TOKENS.RevokedSessions),
       w.get(TOKENS.CredentialFingerprints),
@@ -108,11 +111,12 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
     listPasskeys: new ListPasskeysUseCase(owners, passkeys, w.get(TOKENS.PasskeySecondFactorChoices), w.get(TOKENS.PasskeySecondFactor)),
     choosePasskeySecondFactor: new ChoosePasskeySecondFactorUseCase(
       owners,
+      reauthentication,
       passkeys,
       w.get(TOKENS.PasskeySecondFactorChoices),
       w.get(TOKENS.PasskeySecondFactor),
     ),
-    changePasskey: new ChangePasskeyUseCase(owners, passkeys, audit),
+    changePasskey: new ChangePasskeyUseCase(owners, reauthentication, passkeys, audit),
     startPasskeyEnrolment: new StartPasskeyEnrolmentUseCase(users, w.get(TOKENS.PasskeyEnrolmentLinks), passkeys, ceremonies, sealer, ids, clock, audit),
     finishPasskeyEnrolment: new FinishPasskeyEnrolmentUseCase(
       users,

@@ -95,6 +95,10 @@ test('a passkey-only person registers from the link, is logged in, signs out and
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   expect(await currentUser(page)).toMatchObject({ isLoggedIn: true, username: 'dora' });
+  // No password to confirm a passkey change with: the account's own passkey does that (issue 29;
+  // the ceremony itself: test/contract/http/passkey-reauthentication.test.ts).
+  expect(await page.locator('#passkey-password').isHidden()).toBe(true);
+  await expect(page.locator('#passkey-confirm-hint').textContent()).resolves.toContain('asks for one of your passkeys first');
   await context.close();
 
   // The link again, in another browser: spent.
@@ -114,11 +118,13 @@ test('an account with a password chooses a passkey as its second factor: the nex
   await submitPassword(page, 'erin', ERIN_PASSWORD);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill('Key');
+  await page.getByLabel('Your password').fill(ERIN_PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.locator('.passkey-name', { hasText: 'Key' }).waitFor();
   const choice = page.getByLabel('Ask for a passkey after my password');
   await pollFor(async () => !(await choice.isDisabled()), 'the choice to be offered');
-  // Keyboard only: Space ticks the focused box.
+  // Keyboard only: Space ticks the focused box (the password confirms the change, issue 29).
+  await page.getByLabel('Your password').fill(ERIN_PASSWORD);
   await choice.focus();
   await page.keyboard.press('Space');
   await page.getByText('Saved. It applies from your next login.').waitFor();

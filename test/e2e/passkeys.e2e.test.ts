@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { submitPassword, totpCode } from './support/flows';
 import { screenshotDir } from './support/screenshots';
 import { startStack, type Stack } from './support/stack';
-import { type Authenticator, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
+import { credentialsOf, currentUser, logOutHidingPasskeys, newPasskeyPage, virtualAuthenticator } from './support/webauthn';
 
 /**
  * Passkeys in a real Chromium, with the DevTools protocol's virtual authenticator (a platform
@@ -41,18 +41,16 @@ async function clickPasskeyButton(page: Page, restore: () => Promise<void>): Pro
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
 }
 
-async function credentialsOf(a: Authenticator) {
-  return (await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.id })).credentials;
-}
-
 async function loginWithPassword(page: Page, username: string, password: string): Promise<void> {
   await page.goto(`${stack.gatewayUrl}/login`);
   await submitPassword(page, username, password);
 }
 
-async function addPasskey(page: Page, name: string): Promise<void> {
+/** Adds a passkey on the account page, confirming with the account's password (issue 29: a session alone adds none). */
+async function addPasskey(page: Page, name: string, password: string): Promise<void> {
   await page.goto(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill(name);
+  await page.getByLabel('Your password').fill(password);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.locator('.passkey-name', { hasText: name }).waitFor();
 }
@@ -75,7 +73,7 @@ test('register a passkey on the account page, sign out, sign in with the button;
   await loginWithPassword(page, 'alice', stack.accounts.alice.password);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
 
-  await addPasskey(page, 'Laptop');
+  await addPasskey(page, 'Laptop', stack.accounts.alice.password);
   await expect(page.locator('.passkey-dates').first().textContent()).resolves.toContain('last used never');
   expect(await credentialsOf(authenticator)).toEqual([expect.objectContaining({ rpId: 'example.test', isResidentCredential: true })]);
   await page.screenshot({ path: join(shots, 'account-passkeys.png'), fullPage: true, animations: 'disabled', caret: 'hide', timeout: 10_000 });
@@ -88,6 +86,17 @@ test('register a passkey on the account page, sign out, sign in with the button;
   expect(gatewayLog()).toMatch(/"method":"passkey"[^\n]*"username":"alice"|"username":"alice"[^\n]*"method":"passkey"/);
 
   await expect(page.locator('.passkey-dates').first().textContent()).resolves.not.toContain('last used never');
+  // The account page names the passkey added lately, for a session that did not add it.
+  await expect(page.locator('#passkeys-recent').textContent()).resolves.toContain('A passkey “Laptop” was added to your account');
+  // Removing asks for the password again: without it, nothing is sent.
+  await page.getByRole('button', { name: 'Remove Laptop' }).click();
+  await page.getByText('Enter your password to confirm it is you.').waitFor();
+  await page.getByLabel('Your password').fill('not-the-password');
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Remove Laptop' }).click();
+  await page.getByText('That password is not right. Try again.').waitFor();
+  await expect(page.locator('.passkey-name').count()).resolves.toBe(1);
+  await page.getByLabel('Your password').fill(stack.accounts.alice.password);
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Remove Laptop' }).click();
   await page.getByText('No passkeys yet.').waitFor();
@@ -103,7 +112,7 @@ test('sign in through the username field’s passkey autofill (conditional media
   const authenticator = await virtualAuthenticator(page);
   await loginWithPassword(page, 'carol', stack.accounts.carol.password);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  await addPasskey(page, 'Phone');
+  await addPasskey(page, 'Phone', stack.accounts.carol.password);
   const restore = await logOutHidingPasskeys(stack, page, authenticator);
   await restore();
   // Loaded again, the login page asks for a conditional (autofill) request.
@@ -129,7 +138,7 @@ test('a TOTP account uses its passkey instead of the code', async () => {
   await page.getByLabel('One-time code').fill(await totpCode(bob));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL(`${stack.gatewayUrl}/account`);
-  await addPasskey(page, 'Key');
+  await addPasskey(page, 'Key', bob.password);
   const restore = await logOutHidingPasskeys(stack, page, authenticator);
 
   await submitPassword(page, 'bob', bob.password);
@@ -146,7 +155,7 @@ test('a cloned authenticator with a stale counter is refused and logged', async 
   const original = await virtualAuthenticator(first.page);
   await loginWithPassword(first.page, 'alice', stack.accounts.alice.password);
   await first.page.waitForURL(`${stack.gatewayUrl}/account`);
-  await addPasskey(first.page, 'Original');
+  await addPasskey(first.page, 'Original', stack.accounts.alice.password);
   const [snapshot] = await credentialsOf(original);
   // Two logins with the original move the stored counter past the snapshot's.
   for (let i = 0; i < 2; i += 1) {

@@ -14,22 +14,24 @@ export const REGISTER_COOKIE = 'portcullis-passkey-register';
 export const LOGIN_COOKIE = 'portcullis-passkey-login';
 /** ... a passkey as the second step after the password, ... */
 export const SECOND_FACTOR_COOKIE = 'portcullis-passkey-2fa';
+/** ... a passkey-only account proving itself again before a passkey change, ... */
+export const REAUTHENTICATE_COOKIE = 'portcullis-passkey-reauth';
 /** ... and a passkey-only account's first passkey from an enrolment link. */
 export const ENROL_COOKIE = 'portcullis-passkey-enrol';
 
 /**
  * Adds a passkey to the account of `session` (a Cookie header) as the account page does: the
- * registration options (their answer must be 200), the authenticator's answer to them, and the
+ * registration options with the account's `password` asked again (their answer must be 200), the authenticator's answer to them, and the
  * registration with the ceremony's cookie. Resolves the registration's answer.
  */
 export async function registerPasskey(
   gw: RunningGateway,
   session: string,
   authenticator: SoftAuthenticator,
-  name = 'Key',
-  password?: string,
+  name: string,
+  password: string,
 ): Promise<Response> {
-  const start = await postJson(gw, '/api/passkeys/registration/options', password === undefined ? {} : { password }, { cookie: session, ...SAME_SITE });
+  const start = await postJson(gw, '/api/passkeys/registration/options', { password }, { cookie: session, ...SAME_SITE });
   expect(start.status).toBe(200);
   const { options } = (await start.json()) as { options: Record<string, unknown> };
   const challenge = cookieFrom(start, REGISTER_COOKIE)?.value;

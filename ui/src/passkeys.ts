@@ -17,7 +17,7 @@ import { call as apiCall, UnreachableError } from './api';
 import type { Answer } from './answer';
 import { alertArea, busy, clearAlert, field, h, showAlert } from './dom';
 import { locale, messageTable, t } from './i18n';
-import { commonProblem, problemText, unreachable } from './messages';
+import { problemText, unreachable } from './messages';
 import { withRedirect } from './navigation';
 import { actions, goTo, render, type PageContext } from './page';
 
@@ -38,6 +38,12 @@ export const PASSKEY_TEXT = messageTable({
 
 /** The passkey-only step's lead, naming the account when the page knows it. */
 const stepLead = (who: string): string => (who === '' ? t('passkeys.stepLead') : t('passkeys.stepLeadFor', { user: who }));
+
+/** How long after a passkey is added the account page points it out to the owner (issue 29). */
+const RECENT_PASSKEY_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** What a change to the account's passkeys asks for again (issue 29): the password, or a passkey for an account without one. */
+type ProofMethod = 'password' | 'passkey';
 
 interface PasskeyView {
   readonly id: string;
@@ -71,6 +77,8 @@ const PASSKEY_PROBLEMS = messageTable({
   not_logged_in: 'passkeys.not_logged_in',
   passkey_not_found: 'passkeys.passkey_not_found',
   last_passkey: 'passkeys.lastPasskey',
+  invalid_credentials: 'passkeys.confirmWrong',
+  reauthentication_required: 'passkeys.confirmMissing',
 });
 
 /** The texts for a passkey login that did not work, by its answer's code. */
@@ -152,26 +160,93 @@ export function passkeySecondFactorButton(done: () => void, problem: (text: stri
   return button;
 }
 
+/** Passkeys added lately, newest first: the owner's other sessions learn of them on the account page (issue 29). */
+function recentlyAdded(passkeys: readonly PasskeyView[], now: number): PasskeyView[] {
+  return passkeys
+    .filter((p) => {
+      const added = new Date(p.createdAt).getTime();
+      return !Number.isNaN(added) && now - added < RECENT_PASSKEY_MS;
+    })
+    .reverse();
+}
+
+/** The notice naming each recently added passkey, with what to do if it was not the reader. */
+function recentNotice(passkeys: readonly PasskeyView[]): HTMLElement {
+  const recent = recentlyAdded(passkeys, Date.now());
+  const notice = h('div', { class: 'notice', id: 'passkeys-recent', role: 'status', hidden: recent.length === 0 });
+  notice.replaceChildren(...recent.map((p) => h('p', {}, t('passkeys.recent', { name: p.name, added: when(p.createdAt) }))));
+  return notice;
+}
+
 /**
- * The account page's "Passkeys" section: the list, each with rename and remove, and "Add a
- * passkey". Null where the browser offers no WebAuthn (or the page is not a secure context).
+ * Proof that the owner is there, asked before a change that outlives the session (issue 29): the
+ * password typed in the section's field, or for a passkey-only account one of its passkeys through
+ * a `reauthenticate` ceremony. `send` makes the change with the proof; null when nothing was sent
+ * (the field was empty, or the person closed the passkey dialog).
+ */
+async function proven(
+  method: ProofMethod,
+  password: HTMLInputElement,
+  alert: HTMLElement,
+  send: (proof: Readonly<Record<string, unknown>>) => Promise<Answer<string>>,
+): Promise<Answer<string> | null> {
+  if (method === 'password') {
+    if (password.value === '') {
+      showAlert(alert, t('passkeys.confirmMissing'));
+      password.focus();
+      return null;
+    }
+    const answer = await send({ password: password.value });
+    password.value = '';
+    if (answer.code === 'invalid_credentials' || answer.code === 'reauthentication_required') password.focus();
+    return answer;
+  }
+  const options = await call('POST', '/api/passkeys/login/options', { purpose: 'reauthenticate' });
+  if (options.code !== 'passkey_options') return options;
+  try {
+    const response = await startAuthentication({ optionsJSON: options.body.options as PublicKeyCredentialRequestOptionsJSON });
+    return await send({ reauthentication: response });
+  } catch (e) {
+    if (e instanceof UnreachableError) throw e;
+    if (!cancelled(e)) showAlert(alert, t('passkeys.cannotUse'));
+    return null;
+  }
+}
+
+/**
+ * The account page's "Passkeys" section: a notice of passkeys added lately, the list, each with
+ * rename and remove, "Add a passkey", and the field that confirms such a change with the password.
+ * Null where the browser offers no WebAuthn (or the page is not a secure context).
  */
 export function passkeysSection(): HTMLElement | null {
   if (!browserSupportsWebAuthn()) return null;
   const alert = alertArea('passkeys-alert');
+  const notice = h('div', { id: 'passkeys-notice' });
   const list = h('ul', { class: 'passkey-list', id: 'passkey-list', 'aria-labelledby': 'passkeys-heading' });
   const name = field('passkey-name', t('passkeys.newName'), { type: 'text', maxlength: '64', placeholder: t('passkeys.namePlaceholder'), autocomplete: 'off' });
   const add = h('button', { type: 'submit', class: 'primary', id: 'passkey-add' }, t('passkeys.add'));
   const form = h('form', { novalidate: true, class: 'passkey-add' }, name.wrapper, add);
-  const choice = secondFactorChoice(alert);
+  const password = field('passkey-password', t('passkeys.confirmLabel'), { type: 'password', autocomplete: 'current-password' });
+  const confirmHint = h('p', { class: 'muted', id: 'passkey-password-hint' }, t('passkeys.confirmHint'));
+  password.input.setAttribute('aria-describedby', 'passkey-password-hint');
+  password.wrapper.append(confirmHint);
+  password.wrapper.hidden = true;
+  const passkeyHint = h('p', { class: 'muted', id: 'passkey-confirm-hint', hidden: true }, t('passkeys.confirmPasskey'));
+  let method: ProofMethod = 'password';
+  const confirm = (send: (proof: Readonly<Record<string, unknown>>) => Promise<Answer<string>>): Promise<Answer<string> | null> =>
+    proven(method, password.input, alert, send);
+  const choice = secondFactorChoice(alert, confirm);
   const section = h(
     'section',
     { class: 'passkeys', id: 'passkeys', 'aria-labelledby': 'passkeys-heading' },
     h('h2', { id: 'passkeys-heading' }, t('passkeys.heading')),
     h('p', {}, t('passkeys.intro')),
+    notice,
     list,
     form,
     choice.wrapper,
+    password.wrapper,
+    passkeyHint,
     alert,
   );
 
@@ -181,6 +256,10 @@ export function passkeysSection(): HTMLElement | null {
     const answer = await call('GET', '/api/passkeys');
     if (answer.code !== 'passkeys') return problem(answer);
     const passkeys = (answer.body.passkeys as PasskeyView[] | undefined) ?? [];
+    method = answer.body.reauthentication === 'passkey' ? 'passkey' : 'password';
+    password.wrapper.hidden = method !== 'password';
+    passkeyHint.hidden = method !== 'passkey';
+    notice.replaceChildren(recentNotice(passkeys));
     choice.show(typeof answer.body.secondFactor === 'string' ? answer.body.secondFactor : 'not_applicable', passkeys.length);
     list.replaceChildren(...(passkeys.length === 0 ? [h('li', { class: 'empty' }, t('passkeys.none'))] : passkeys.map((p) => item(p))));
   };
@@ -201,11 +280,21 @@ export function passkeysSection(): HTMLElement | null {
       await refresh();
     });
     remove.addEventListener('click', async () => {
-      if (!window.confirm(t('passkeys.removeConfirm', { name: p.name }))) return;
       clearAlert(alert);
-      const answer = await call('POST', '/api/passkeys/remove', { id: p.id });
-      if (answer.code !== 'passkey_removed') return problem(answer);
-      await refresh();
+      if (method === 'password' && password.input.value === '') {
+        showAlert(alert, t('passkeys.confirmMissing'));
+        return password.input.focus();
+      }
+      if (!window.confirm(t('passkeys.removeConfirm', { name: p.name }))) return;
+      try {
+        const answer = await confirm((proof) => call('POST', '/api/passkeys/remove', { id: p.id, ...proof }));
+        if (answer === null) return;
+        if (answer.code !== 'passkey_removed') return problem(answer);
+        await refresh();
+      } catch (e) {
+        if (!(e instanceof UnreachableError)) throw e;
+        showAlert(alert, unreachable());
+      }
     });
     return h(
       'li',
@@ -222,8 +311,10 @@ export function passkeysSection(): HTMLElement | null {
     const chosen = name.input.value.trim() === '' ? t('passkeys.defaultName') : name.input.value.trim();
     busy(add, true, t('passkeys.waiting'));
     try {
-      const options = await call('POST', '/api/passkeys/registration/options', {});
-      if (options.code !== 'passkey_options') problem(options);
+      const options = await confirm((proof) => call('POST', '/api/passkeys/registration/options', proof));
+      if (options === null) {
+        // Nothing sent: the alert says why.
+      } else if (options.code !== 'passkey_options') problem(options);
       else {
         let response: unknown = null;
         try {
@@ -258,17 +349,36 @@ export function passkeysSection(): HTMLElement | null {
 export function mountPasskeys(section: HTMLElement, ctx: PageContext): void {
   if (!ctx.app.passkeys || ctx.user.oauth) return;
   const content = passkeysSection();
-  if (content === null) return;
+  if (content === null) return mountRecentNotice(section);
   section.classList.add('passkeys');
   section.replaceChildren(...Array.from(content.childNodes));
   section.hidden = false;
 }
 
 /**
+ * Where the browser cannot manage passkeys, the account page still names the passkeys added lately
+ * (issue 29): a session elsewhere may have added one without its owner.
+ */
+function mountRecentNotice(section: HTMLElement): void {
+  void call('GET', '/api/passkeys')
+    .then((answer) => {
+      if (answer.code !== 'passkeys') return;
+      const notice = recentNotice((answer.body.passkeys as PasskeyView[] | undefined) ?? []);
+      if (notice.hidden) return;
+      section.replaceChildren(h('h2', { id: 'passkeys-heading' }, t('passkeys.heading')), notice);
+      section.hidden = false;
+    })
+    .catch(() => undefined);
+}
+
+/**
  * "Ask for a passkey after my password" (issue 16): a checkbox saved at once. Hidden for
  * passkey-only accounts; a note instead when PASSKEY_SECOND_FACTOR already asks it of everyone.
  */
-function secondFactorChoice(alert: HTMLElement): { wrapper: HTMLElement; show: (state: string, passkeys: number) => void } {
+function secondFactorChoice(
+  alert: HTMLElement,
+  confirm: (send: (proof: Readonly<Record<string, unknown>>) => Promise<Answer<string>>) => Promise<Answer<string> | null>,
+): { wrapper: HTMLElement; show: (state: string, passkeys: number) => void } {
   const box = h('input', { type: 'checkbox', id: 'passkey-second-factor-choice', 'aria-describedby': 'passkey-second-factor-hint' });
   const hint = h('p', { class: 'hint', id: 'passkey-second-factor-hint' }, PASSKEY_TEXT.choiceHint);
   const wrapper = h(
@@ -282,11 +392,12 @@ function secondFactorChoice(alert: HTMLElement): { wrapper: HTMLElement; show: (
     const wanted = box.checked;
     box.disabled = true;
     try {
-      const answer = await call('POST', '/api/passkeys/second-factor', { passkey: wanted });
-      if (answer.code === 'second_factor_chosen') showAlert(alert, PASSKEY_TEXT.choiceSaved);
+      const answer = await confirm((proof) => call('POST', '/api/passkeys/second-factor', { passkey: wanted, ...proof }));
+      if (answer === null) box.checked = !wanted;
+      else if (answer.code === 'second_factor_chosen') showAlert(alert, PASSKEY_TEXT.choiceSaved);
       else {
         box.checked = !wanted;
-        showAlert(alert, answer.code === 'no_passkey' ? PASSKEY_TEXT.choiceNeedsPasskey : commonProblem(answer));
+        showAlert(alert, answer.code === 'no_passkey' ? PASSKEY_TEXT.choiceNeedsPasskey : problemText(answer, PASSKEY_PROBLEMS));
       }
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;

@@ -57,6 +57,7 @@ export const MESSAGES = {
   second_factor_chosen: () => 'Second factor saved: it applies from your next login',
   second_factor_not_applicable: () => 'This account has no choice to make here (no password, or every account must show its passkey)',
   no_passkey: () => 'Add a passkey first',
+  reauthentication_required: () => 'Confirm it is you: send your password with this change (an account without one: a passkey)',
   last_passkey: () => 'This is the only passkey of an account without a password: add another one before removing it',
   enrolment_link_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   // A TOTP code set up on the account page (issue 16)

@@ -7,10 +7,12 @@ import type { ChoosePasskeySecondFactorError } from '../../application/use-cases
 import type { ListPasskeysError, ListPasskeysOutput } from '../../application/use-cases/list-passkeys';
 import type { StartPasskeyLoginError, StartPasskeyLoginOutput } from '../../application/use-cases/start-passkey-login';
 import type { StartPasskeyRegistrationError, StartPasskeyRegistrationOutput } from '../../application/use-cases/start-passkey-registration';
+import type { StartPasskeyReauthenticationError, StartPasskeyReauthenticationOutput } from '../../application/use-cases/start-passkey-reauthentication';
+import type { ReauthenticationError } from '../../application/services/reauthentication';
 import type { Passkey } from '../../domain/passkey';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
-import { invalidFields, locked, NOT_LOGGED_IN, NOT_PENDING, sessionCookie, STORE_UNAVAILABLE, unmapped } from './answers';
+import { INVALID_CREDENTIALS, invalidFields, locked, NOT_LOGGED_IN, NOT_PENDING, sessionCookie, STORE_UNAVAILABLE, unmapped } from './answers';
 import { clearCookie, setCookie, type CookieSettings } from './cookies';
 
 // One pure function per passkey use case, from its result to an answer (see answers.ts).
@@ -21,6 +23,7 @@ export const PASSKEY_COOKIES = {
   login: 'portcullis-passkey-login',
   second_factor: 'portcullis-passkey-2fa',
   enrol: 'portcullis-passkey-enrol',
+  reauthenticate: 'portcullis-passkey-reauth',
 } as const;
 
 export const PASSKEY_CROSS_SITE = fixed(403, 'passkey_cross_site');
@@ -63,12 +66,65 @@ function registrationRefused(code: 'challenge_invalid' | 'passkey_invalid' | 'pa
   return answer(code === 'passkey_not_added' ? 409 : 400, code, [], { cookies: [spent] });
 }
 
+/**
+ * A change that asks the person to prove again who they are, refused for that proof (issue 29):
+ * 403 `reauthentication_required` names what to ask for (`password`, or a `passkey` for an
+ * account without one); a wrong password or passkey answers as at a login. A passkey's
+ * re-authentication ceremony is spent whatever the outcome.
+ */
+export function reauthenticationRefused(error: ReauthenticationError, cookies: CookieSettings): Answer {
+  const spent = [spentCeremony('reauthenticate', cookies)];
+  switch (error.code) {
+    case 'reauthentication_required':
+      return answer(403, 'reauthentication_required', [], { fields: { method: error.method } });
+    case 'invalid_credentials':
+      return INVALID_CREDENTIALS;
+    case 'passkey_invalid':
+      return answer(401, 'passkey_invalid', [], { cookies: spent });
+    case 'challenge_invalid':
+      return answer(400, 'challenge_invalid', [], { cookies: spent });
+    case 'account_locked':
+      return locked(error.retryAfter);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('re-authentication', error);
+  }
+}
+
+/** A change made after a passkey's re-authentication: its ceremony's cookie is spent too. */
+function withSpentReauthentication(done: Answer, cookies: CookieSettings): Answer {
+  return { ...done, cookies: [...(done.cookies ?? []), spentCeremony('reauthenticate', cookies)] };
+}
+
+/** `POST /api/passkeys/login/options` with `purpose: reauthenticate`: a passkey-only account's ceremony before a passkey change. */
+export function reauthenticationOptionsAnswer(
+  result: Result<StartPasskeyReauthenticationOutput, StartPasskeyReauthenticationError>,
+  cookies: CookieSettings,
+  now: number,
+): Answer {
+  if (result.ok) return ceremonyOptions(PASSKEY_COOKIES.reauthenticate, result.value, now, cookies);
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return PASSKEY_CROSS_SITE;
+    case 'not_logged_in':
+      return NOT_LOGGED_IN;
+    case 'no_passkey':
+      return answer(409, 'no_passkey', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('passkey re-authentication options', error);
+  }
+}
+
 export function registrationOptionsAnswer(
   result: Result<StartPasskeyRegistrationOutput, StartPasskeyRegistrationError>,
   cookies: CookieSettings,
   now: number,
 ): Answer {
-  if (result.ok) return ceremonyOptions(PASSKEY_COOKIES.register, result.value, now, cookies);
+  if (result.ok) return withSpentReauthentication(ceremonyOptions(PASSKEY_COOKIES.register, result.value, now, cookies), cookies);
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
@@ -77,10 +133,8 @@ export function registrationOptionsAnswer(
       return NOT_LOGGED_IN;
     case 'too_many_passkeys':
       return TOO_MANY_PASSKEYS;
-    case 'store_unavailable':
-      return STORE_UNAVAILABLE;
     default:
-      return unmapped('passkey registration options', error);
+      return reauthenticationRefused(error, cookies);
   }
 }
 
@@ -147,7 +201,14 @@ export function passkeyLoginAnswer(
 }
 
 export function passkeyListAnswer(result: Result<ListPasskeysOutput, ListPasskeysError>): Answer {
-  if (result.ok) return answer(200, 'passkeys', [], { fields: { passkeys: result.value.passkeys.map(passkeyView), secondFactor: result.value.secondFactor } });
+  if (result.ok)
+    return answer(200, 'passkeys', [], {
+      fields: {
+        passkeys: result.value.passkeys.map(passkeyView),
+        secondFactor: result.value.secondFactor,
+        reauthentication: result.value.reauthentication,
+      },
+    });
   const error = result.error;
   switch (error.code) {
     case 'not_logged_in':
@@ -159,8 +220,8 @@ export function passkeyListAnswer(result: Result<ListPasskeysOutput, ListPasskey
   }
 }
 
-export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>, kind: 'rename' | 'remove'): Answer {
-  if (result.ok) return answer(200, kind === 'rename' ? 'passkey_renamed' : 'passkey_removed', []);
+export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>, kind: 'rename' | 'remove', cookies: CookieSettings): Answer {
+  if (result.ok) return kind === 'rename' ? answer(200, 'passkey_renamed', []) : withSpentReauthentication(answer(200, 'passkey_removed', []), cookies);
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':
@@ -173,10 +234,8 @@ export function passkeyChangeAnswer(result: Result<unknown, ChangePasskeyError>,
       return answer(404, 'passkey_not_found', []);
     case 'last_passkey':
       return answer(409, 'last_passkey', []);
-    case 'store_unavailable':
-      return STORE_UNAVAILABLE;
     default:
-      return unmapped('passkey change', error);
+      return reauthenticationRefused(error, cookies);
   }
 }
 
@@ -228,7 +287,7 @@ export function enrolmentAnswer(result: Result<FinishPasskeyEnrolmentOutput, Fin
 }
 
 /** `POST /api/passkeys/second-factor`: the account's own choice of a passkey after its password. */
-export function secondFactorChoiceAnswer(result: Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>): Answer {
+export function secondFactorChoiceAnswer(result: Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>, cookies: CookieSettings): Answer {
   if (result.ok) return answer(200, 'second_factor_chosen', [], { fields: { secondFactor: result.value.chosen ? 'chosen' : 'off' } });
   const error = result.error;
   switch (error.code) {
@@ -242,9 +301,7 @@ export function secondFactorChoiceAnswer(result: Result<{ readonly chosen: boole
       return answer(409, 'second_factor_not_applicable', []);
     case 'no_passkey':
       return answer(409, 'no_passkey', []);
-    case 'store_unavailable':
-      return STORE_UNAVAILABLE;
     default:
-      return unmapped('passkey second factor', error);
+      return reauthenticationRefused(error, cookies);
   }
 }

@@ -10,6 +10,8 @@ import type { FinishPasskeyRegistrationUseCase } from '../../application/use-cas
 import type { ListPasskeysUseCase } from '../../application/use-cases/list-passkeys';
 import type { StartPasskeyLoginUseCase } from '../../application/use-cases/start-passkey-login';
 import type { StartPasskeyRegistrationUseCase } from '../../application/use-cases/start-passkey-registration';
+import type { StartPasskeyReauthenticationUseCase } from '../../application/use-cases/start-passkey-reauthentication';
+import type { ReauthenticationProof } from '../../application/services/reauthentication';
 import { invalidFields } from './answers';
 import { readCookie } from './cookies';
 import { header } from './header-access';
@@ -26,6 +28,7 @@ import {
   passkeyChangeAnswer,
   passkeyListAnswer,
   passkeyLoginAnswer,
+  reauthenticationOptionsAnswer,
   registrationAnswer,
   registrationOptionsAnswer,
   secondFactorChoiceAnswer,
@@ -37,6 +40,7 @@ export interface PasskeyUseCases {
   readonly startPasskeyRegistration: StartPasskeyRegistrationUseCase;
   readonly finishPasskeyRegistration: FinishPasskeyRegistrationUseCase;
   readonly startPasskeyLogin: StartPasskeyLoginUseCase;
+  readonly startPasskeyReauthentication: StartPasskeyReauthenticationUseCase;
   readonly finishPasskeyLogin: FinishPasskeyLoginUseCase;
   readonly listPasskeys: ListPasskeysUseCase;
   readonly changePasskey: ChangePasskeyUseCase;
@@ -68,6 +72,18 @@ function purposeOf(input: Record<string, unknown>): 'login' | 'second_factor' | 
   return input.purpose === undefined || input.purpose === 'login' ? 'login' : null;
 }
 
+/**
+ * What a request that changes the account's passkeys offers as proof that its owner is there
+ * (issue 29): `password`, or `reauthentication` (a passkey's answer to the ceremony in its cookie).
+ * Unchecked here: the use case decides which the account needs.
+ */
+function proofOf(input: Record<string, unknown>, challengeToken: string | undefined): ReauthenticationProof {
+  return {
+    password: input.password,
+    passkey: input.reauthentication === undefined ? undefined : { response: input.reauthentication, challengeToken },
+  };
+}
+
 /** A WebAuthn response is an object (the use case checks the rest). */
 function lacksResponse(input: Record<string, unknown>): boolean {
   return input.response === undefined || typeof input.response !== 'object';
@@ -92,8 +108,10 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
     renderAnswer(ctx, passkeyListAnswer(await useCases.listPasskeys.execute(caller(ctx))));
   });
 
+  const proof = (ctx: Context): ReauthenticationProof => proofOf(jsonFieldsOf(ctx), cookie(ctx, PASSKEY_COOKIES.reauthenticate));
+
   router.post('/passkeys/registration/options', json, async (ctx) => {
-    const result = await useCases.startPasskeyRegistration.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx) });
+    const result = await useCases.startPasskeyRegistration.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx), proof: proof(ctx) });
     renderAnswer(ctx, registrationOptionsAnswer(result, settings.cookies, now()));
   });
 
@@ -118,19 +136,30 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
         ...caller(ctx),
         fromThisSite: fromThisSite(ctx),
         id: input.id,
-        change: kind === 'rename' ? { kind, name: input.name } : { kind },
+        change: kind === 'rename' ? { kind, name: input.name } : { kind, proof: proof(ctx) },
       });
-      renderAnswer(ctx, passkeyChangeAnswer(result, kind));
+      renderAnswer(ctx, passkeyChangeAnswer(result, kind, settings.cookies));
     });
   }
 
   // Issue 16: "ask for a passkey after my password" on the account page.
   router.post('/passkeys/second-factor', json, async (ctx) => {
-    const result = await useCases.choosePasskeySecondFactor.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx), passkey: jsonFieldsOf(ctx).passkey });
-    renderAnswer(ctx, secondFactorChoiceAnswer(result));
+    const result = await useCases.choosePasskeySecondFactor.execute({
+      ...caller(ctx),
+      fromThisSite: fromThisSite(ctx),
+      passkey: jsonFieldsOf(ctx).passkey,
+      proof: proof(ctx),
+    });
+    renderAnswer(ctx, secondFactorChoiceAnswer(result, settings.cookies));
   });
 
   router.post('/passkeys/login/options', json, async (ctx) => {
+    // A passkey-only account proving itself again before a passkey change (issue 29): a full
+    // session's ceremony, bound to it, answered inside the change request itself.
+    if (jsonFieldsOf(ctx).purpose === 'reauthenticate') {
+      const started = await useCases.startPasskeyReauthentication.execute({ ...caller(ctx), fromThisSite: fromThisSite(ctx) });
+      return renderAnswer(ctx, reauthenticationOptionsAnswer(started, settings.cookies, now()));
+    }
     const purpose = purposeOf(jsonFieldsOf(ctx));
     if (purpose === null) return renderAnswer(ctx, invalidFields(['purpose']));
     const result = await useCases.startPasskeyLogin.execute({ purpose, sessionToken: caller(ctx).sessionToken });

@@ -20,6 +20,8 @@ export type AuditEvent = AuditContext &
         readonly ip: string;
       }
     | { readonly event: 'passkey_registered' | 'passkey_removed'; readonly username: string; readonly credential: string }
+    /** A logged-in person proved again who they are (password, or a passkey-only account's passkey) before a passkey change. */
+    | { readonly event: 'reauthenticated'; readonly username: string; readonly method: 'password' | 'passkey'; readonly ip: string }
     | { readonly event: 'totp_enrolled' | 'totp_removed'; readonly username: string; readonly ip: string }
     /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */
     | {

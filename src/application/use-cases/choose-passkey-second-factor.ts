@@ -3,12 +3,15 @@ import type { PasskeyCredentials } from '../ports/passkey-credentials';
 import type { PasskeySecondFactorChoices } from '../ports/passkey-second-factor-choices';
 import type { PasskeyOwners } from '../services/passkey-owner';
 import type { PasskeySecondFactor } from '../services/passkey-second-factor';
+import type { Reauthentication, ReauthenticationError, ReauthenticationProof } from '../services/reauthentication';
 
 export interface ChoosePasskeySecondFactorInput {
   readonly sessionToken?: string;
   readonly fromThisSite: boolean;
   /** true: a passkey after the password from the next login on; false: the password alone (and TOTP, if any). Unchecked. */
   readonly passkey: unknown;
+  /** The password asked again: a session alone must not turn the second step on or off (issue 29). */
+  readonly proof: ReauthenticationProof;
   readonly ip: string;
   readonly requestId?: string;
 }
@@ -24,7 +27,7 @@ export type ChoosePasskeySecondFactorError =
   | { readonly code: 'invalid_choice' }
   | { readonly code: 'not_applicable' }
   | { readonly code: 'no_passkey' }
-  | { readonly code: 'store_unavailable' };
+  | ReauthenticationError;
 
 /**
  * The account page's "ask for a passkey after my password" switch (issue 16). It applies from the
@@ -34,17 +37,21 @@ export type ChoosePasskeySecondFactorError =
 export class ChoosePasskeySecondFactorUseCase {
   constructor(
     private readonly owners: PasskeyOwners,
+    private readonly reauthentication: Reauthentication,
     private readonly passkeys: PasskeyCredentials,
     private readonly choices: PasskeySecondFactorChoices,
     private readonly policy: PasskeySecondFactor,
   ) {}
 
   async execute(input: ChoosePasskeySecondFactorInput): Promise<Result<{ readonly chosen: boolean }, ChoosePasskeySecondFactorError>> {
-    return this.owners.forOwnerFromThisSite(input, async ({ account }) => {
+    return this.owners.forOwnerFromThisSite(input, async (owner) => {
+      const { account } = owner;
       if (typeof input.passkey !== 'boolean') return err({ code: 'invalid_choice' });
       if (account.passkeyOnly === true || this.policy.required) return err({ code: 'not_applicable' });
       const username = account.username;
       if (input.passkey && (await this.passkeys.list(username)).length === 0) return err({ code: 'no_passkey' });
+      const proven = await this.reauthentication.prove(owner, input.proof, input);
+      if (!proven.ok) return proven;
       await this.choices.choose(username, input.passkey);
       return ok({ chosen: input.passkey });
     });

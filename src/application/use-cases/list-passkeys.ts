@@ -20,6 +20,8 @@ export type PasskeySecondFactorState = 'required' | 'chosen' | 'off' | 'not_appl
 export interface ListPasskeysOutput {
   readonly passkeys: readonly Passkey[];
   readonly secondFactor: PasskeySecondFactorState;
+  /** What a change to the account's passkeys asks for again (issue 29): its password, or a passkey for an account without one. */
+  readonly reauthentication: 'password' | 'passkey';
 }
 
 export type ListPasskeysError = { readonly code: 'not_logged_in' } | { readonly code: 'store_unavailable' };
@@ -38,7 +40,8 @@ export class ListPasskeysUseCase {
       const username = account.username;
       const secondFactor: PasskeySecondFactorState =
         account.passkeyOnly === true ? 'not_applicable' : this.policy.required ? 'required' : (await this.choices.chosen(username)) ? 'chosen' : 'off';
-      return ok({ passkeys: await this.passkeys.list(username), secondFactor });
+      const reauthentication = account.passkeyOnly === true ? 'passkey' : 'password';
+      return ok({ passkeys: await this.passkeys.list(username), secondFactor, reauthentication });
     });
   }
 }

@@ -37,7 +37,8 @@ describe('portcullis passkeys enrol', () => {
     expect((await runCli(['passkeys', 'enrol'], { env })).code).toBe(2);
     expect((await runCli(['passkeys', 'forget', 'dora'], { env })).code).toBe(2);
     expect((await runCli(['passkeys', '--help'], { env })).stdout).toContain('Usage: portcullis passkeys enrol');
-  });
+    // Five processes, each starting Node: seconds on a loaded machine.
+  }, 30_000);
 
   it('refuses without a durable store: a link in memory would never reach the gateway', async () => {
     const noStore: Record<string, string> = { ...env };

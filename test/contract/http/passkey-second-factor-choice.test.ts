@@ -19,11 +19,12 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
   });
   afterAll(() => gw.close());
 
-  async function addPasskey(session: string, authenticator: SoftAuthenticator): Promise<void> {
-    expect((await registerPasskey(gw, session, authenticator)).status).toBe(200);
+  async function addPasskey(session: string, authenticator: SoftAuthenticator, password: string): Promise<void> {
+    expect((await registerPasskey(gw, session, authenticator, 'Key', password)).status).toBe(200);
   }
-  const choose = (session: string, passkey: unknown, headers: Record<string, string> = SAME_SITE): Promise<Response> =>
-    postJson(gw, '/api/passkeys/second-factor', { passkey }, { cookie: session, ...headers });
+  /** The account page's switch, with the password asked again (issue 29) when one is given. */
+  const choose = (session: string, passkey: unknown, headers: Record<string, string> = SAME_SITE, password?: string): Promise<Response> =>
+    postJson(gw, '/api/passkeys/second-factor', password === undefined ? { passkey } : { passkey, password }, { cookie: session, ...headers });
   const state = async (session: string): Promise<unknown> =>
     (await expectEnvelope(await fetch(`${gw.url}/api/passkeys`, { headers: { cookie: session } }), 200)).secondFactor;
   async function passwordLogin(user: string): Promise<{ cookie: string; pending: string }> {
@@ -35,11 +36,14 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
   it('asks for the passkey after the password once chosen, and the pending step offers only the passkey', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
     const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
-    await addPasskey(session, authenticator);
+    await addPasskey(session, authenticator, 'alice-pw');
     expect(await state(session)).toBe('off');
     expect((await passwordLogin('alice')).pending).toBe('false');
 
-    expect(await expectEnvelope(await choose(session, true), 200)).toMatchObject({ code: 'second_factor_chosen', secondFactor: 'chosen' });
+    expect(await expectEnvelope(await choose(session, true, SAME_SITE, 'alice-pw'), 200)).toMatchObject({
+      code: 'second_factor_chosen',
+      secondFactor: 'chosen',
+    });
     expect(await state(session)).toBe('chosen');
 
     const { cookie, pending } = await passwordLogin('alice');
@@ -61,14 +65,14 @@ describe('the per-account choice of a passkey as second factor (/api/passkeys/se
     const full = `${SESSION_COOKIE}=${cookieFrom(done, SESSION_COOKIE)?.value}`;
     expect((await askForwardAuth(gw, 'traefik', { cookie: full, ...forwardedFor(APP) })).status).toBe(200);
 
-    expect(await expectEnvelope(await choose(session, false), 200)).toMatchObject({ secondFactor: 'off' });
+    expect(await expectEnvelope(await choose(session, false, SAME_SITE, 'alice-pw'), 200)).toMatchObject({ secondFactor: 'off' });
     expect((await passwordLogin('alice')).pending).toBe('false');
   });
 
   it('refuses HTTP Basic for an account that chose a passkey after its password, exactly as for a TOTP account', async () => {
     const session = await loginCookie(gw, 'erin', 'erin-pw');
-    await addPasskey(session, new SoftAuthenticator(PASSKEY_ORIGIN));
-    expect((await choose(session, true)).status).toBe(200);
+    await addPasskey(session, new SoftAuthenticator(PASSKEY_ORIGIN), 'erin-pw');
+    expect((await choose(session, true, SAME_SITE, 'erin-pw')).status).toBe(200);
     const totpAccount = await askForwardAuth(gw, 'traefik', { authorization: basic('carol', 'carol-pw'), ...forwardedFor(APP) });
     const res = await askForwardAuth(gw, 'traefik', { authorization: basic('erin', 'erin-pw'), ...forwardedFor(APP) });
     expect(res.status).toBe(totpAccount.status);

@@ -53,7 +53,11 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
   });
 
   /** Registers a passkey for the session `session` (a Cookie header); the authenticator answers. */
-  const register = (session: string, authenticator: SoftAuthenticator, name = 'Laptop'): Promise<Response> => registerPasskey(gw, session, authenticator, name);
+  /** Every account here has the password `<name>-pw`, asked again before a passkey is added (issue 29). */
+  const register = (user: string, session: string, authenticator: SoftAuthenticator, name = 'Laptop'): Promise<Response> =>
+    registerPasskey(gw, session, authenticator, name, `${user}-pw`);
+  const removePasskey = (user: string, session: string, id: string): Promise<Response> =>
+    postJson(gw, '/api/passkeys/remove', { id, password: `${user}-pw` }, { cookie: session, ...SAME_SITE });
 
   /** Starts a passkey login (or second factor): its options and its ceremony cookie. */
   async function loginOptions(purpose: 'login' | 'second_factor' = 'login', session?: string): Promise<{ options: Record<string, unknown>; ceremony: string }> {
@@ -71,14 +75,14 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
   async function registered(user: string): Promise<{ authenticator: SoftAuthenticator; session: string }> {
     const session = await loginCookie(gw, user, `${user}-pw`);
     const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
-    expect((await register(session, authenticator)).status).toBe(200);
+    expect((await register(user, session, authenticator)).status).toBe(200);
     return { authenticator, session };
   }
 
   it('registers, lists, renames and removes a passkey for a logged-in person', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
     const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
-    const added = await register(session, authenticator, 'Work laptop');
+    const added = await register('alice', session, authenticator, 'Work laptop');
     expect(await expectEnvelope(added, 200)).toMatchObject({
       code: 'passkey_added',
       passkey: { id: authenticator.credentialId, name: 'Work laptop', lastUsedAt: null },
@@ -88,7 +92,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
     expect(JSON.stringify(list)).not.toContain('publicKey');
     const renamed = await postJson(gw, '/api/passkeys/rename', { id: authenticator.credentialId, name: 'Laptop' }, { cookie: session, ...SAME_SITE });
     expect(await expectEnvelope(renamed, 200)).toMatchObject({ code: 'passkey_renamed' });
-    const removed = await postJson(gw, '/api/passkeys/remove', { id: authenticator.credentialId }, { cookie: session, ...SAME_SITE });
+    const removed = await removePasskey('alice', session, authenticator.credentialId);
     expect(await expectEnvelope(removed, 200)).toMatchObject({ code: 'passkey_removed' });
     expect((await expectEnvelope(await fetch(`${gw.url}/api/passkeys`, { headers: { cookie: session } }), 200)).passkeys).toEqual([]);
     expect(log.lines().some((l) => l.event === 'passkey_registered' && l.username === 'alice')).toBe(true);
@@ -142,7 +146,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       expect((await postJson(gw, '/api/passkeys/login/options', { purpose: 'second_factor' }, { cookie: pending })).status).toBe(401);
       // Give bob one, then try frank's against bob's ceremony.
       const full = await fetchFullTotpSession('bob');
-      expect((await register(full, new SoftAuthenticator(PASSKEY_ORIGIN))).status).toBe(200);
+      expect((await register('bob', full, new SoftAuthenticator(PASSKEY_ORIGIN))).status).toBe(200);
       const pending2 = await loginCookie(gw, 'bob', 'bob-pw');
       const { options, ceremony } = await loginOptions('second_factor', pending2);
       const res = await finishLogin(franks.assert({ ...options, rpId: 'example.test' }), ceremony, 'second_factor', pending2);
@@ -166,7 +170,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
     it('refuses a registration ceremony started by another session', async () => {
       const a = await loginCookie(gw, 'alice', 'alice-pw');
       const b = await loginCookie(gw, 'alice', 'alice-pw');
-      const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: a, ...SAME_SITE });
+      const start = await postJson(gw, '/api/passkeys/registration/options', { password: 'alice-pw' }, { cookie: a, ...SAME_SITE });
       const { options } = (await start.json()) as { options: Record<string, unknown> };
       const res = await postJson(
         gw,
@@ -198,7 +202,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       ['no user verification', { userVerified: false }],
     ])('refuses a registration made for %s', async (_what, forgery) => {
       const session = await loginCookie(gw, 'alice', 'alice-pw');
-      const start = await postJson(gw, '/api/passkeys/registration/options', {}, { cookie: session, ...SAME_SITE });
+      const start = await postJson(gw, '/api/passkeys/registration/options', { password: 'alice-pw' }, { cookie: session, ...SAME_SITE });
       const { options } = (await start.json()) as { options: Record<string, unknown> };
       const res = await postJson(
         gw,
@@ -219,7 +223,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       const res = await finishLogin(authenticator.assert(options, forgery), ceremony);
       expect(await expectEnvelope(res, 401)).toMatchObject({ code: 'passkey_invalid' });
       const session = await loginCookie(gw, 'alice', 'alice-pw');
-      await postJson(gw, '/api/passkeys/remove', { id: authenticator.credentialId }, { cookie: session, ...SAME_SITE });
+      await removePasskey('alice', session, authenticator.credentialId);
     });
 
     it('refuses a cloned authenticator whose counter went back, and logs it', async () => {
@@ -234,7 +238,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       expect(await expectEnvelope(res, 401)).toMatchObject({ code: 'passkey_invalid' });
       expect(log.lines()).toContainEqual(expect.objectContaining({ event: 'passkey_counter_regressed', username: 'alice', stored: 2, presented: 1 }));
       const session = await loginCookie(gw, 'alice', 'alice-pw');
-      await postJson(gw, '/api/passkeys/remove', { id: authenticator.credentialId }, { cookie: session, ...SAME_SITE });
+      await removePasskey('alice', session, authenticator.credentialId);
     });
 
     it('accepts an authenticator that always reports 0', async () => {
@@ -261,7 +265,7 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
   it("completes a TOTP account's login with its passkey instead of the code", async () => {
     const full = await fetchFullTotpSession('grace');
     const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
-    expect((await register(full, authenticator)).status).toBe(200);
+    expect((await register('grace', full, authenticator)).status).toBe(200);
     const pending = await loginCookie(gw, 'grace', 'grace-pw');
     const { options, ceremony } = await loginOptions('second_factor', pending);
     expect(options.allowCredentials).toEqual([expect.objectContaining({ id: authenticator.credentialId })]);
@@ -310,7 +314,7 @@ describe('PASSKEY_SECOND_FACTOR', () => {
   it('makes a password account that holds a passkey show it after the password; one without stays password-only', async () => {
     const session = await loginCookie(gw, 'alice', 'alice-pw');
     const authenticator = new SoftAuthenticator(PASSKEY_ORIGIN);
-    expect((await registerPasskey(gw, session, authenticator)).status).toBe(200);
+    expect((await registerPasskey(gw, session, authenticator, 'Key', 'alice-pw')).status).toBe(200);
 
     const login = await postJson(gw, '/api/login', { email: 'alice', password: 'alice-pw' });
     expect(await expectEnvelope(login, 200)).toMatchObject({ totpPending: 'true' });

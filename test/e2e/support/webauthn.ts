@@ -28,6 +28,20 @@ export async function virtualAuthenticator(page: Page): Promise<Authenticator> {
   return { cdp, id: authenticatorId };
 }
 
+/** A passkey as the authenticator holds it (the fields the tests read, of CDP's WebAuthn.Credential). */
+export interface HeldCredential {
+  readonly credentialId: string;
+  readonly rpId?: string;
+  readonly isResidentCredential: boolean;
+  readonly signCount: number;
+  readonly privateKey: string;
+}
+
+/** The passkeys an authenticator holds. */
+export async function credentialsOf(a: Authenticator): Promise<HeldCredential[]> {
+  return (await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.id })).credentials;
+}
+
 /**
  * Chromium's virtual authenticator answers a conditional (autofill) request at once when it holds
  * a passkey for the site. Takes the passkeys away (the login page's autofill then waits, as for a

@@ -270,32 +270,32 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   ],
   [
     'passkey rename cross_site_request',
-    passkeyChangeAnswer(err({ code: 'cross_site_request' }), 'rename'),
+    passkeyChangeAnswer(err({ code: 'cross_site_request' }), 'rename', cookies),
     wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
   ],
   [
     'passkey rename not_logged_in',
-    passkeyChangeAnswer(err({ code: 'not_logged_in' }), 'rename'),
+    passkeyChangeAnswer(err({ code: 'not_logged_in' }), 'rename', cookies),
     wire(401, 'not_logged_in', 'Log in first (with a full login, not a pending one)'),
   ],
   [
     'passkey rename invalid_name',
-    passkeyChangeAnswer(err({ code: 'invalid_name' }), 'rename'),
+    passkeyChangeAnswer(err({ code: 'invalid_name' }), 'rename', cookies),
     wire(400, 'invalid_name', 'A passkey name is 1 to 64 characters of text'),
   ],
   [
     'passkey remove passkey_not_found',
-    passkeyChangeAnswer(err({ code: 'passkey_not_found' }), 'remove'),
+    passkeyChangeAnswer(err({ code: 'passkey_not_found' }), 'remove', cookies),
     wire(404, 'passkey_not_found', 'No such passkey on this account'),
   ],
   [
     'passkey remove last_passkey',
-    passkeyChangeAnswer(err({ code: 'last_passkey' }), 'remove'),
+    passkeyChangeAnswer(err({ code: 'last_passkey' }), 'remove', cookies),
     wire(409, 'last_passkey', 'This is the only passkey of an account without a password: add another one before removing it'),
   ],
   [
     'passkey remove store_unavailable',
-    passkeyChangeAnswer(err({ code: 'store_unavailable' }), 'remove'),
+    passkeyChangeAnswer(err({ code: 'store_unavailable' }), 'remove', cookies),
     wire(503, 'store_unavailable', 'Service unavailable, try again later'),
   ],
   [
@@ -350,28 +350,40 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   ],
   [
     'second factor cross_site_request',
-    secondFactorChoiceAnswer(err({ code: 'cross_site_request' })),
+    secondFactorChoiceAnswer(err({ code: 'cross_site_request' }), cookies),
     wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
   ],
   [
     'second factor not_logged_in',
-    secondFactorChoiceAnswer(err({ code: 'not_logged_in' })),
+    secondFactorChoiceAnswer(err({ code: 'not_logged_in' }), cookies),
     wire(401, 'not_logged_in', 'Log in first (with a full login, not a pending one)'),
   ],
   [
     'second factor invalid_choice',
-    secondFactorChoiceAnswer(err({ code: 'invalid_choice' })),
+    secondFactorChoiceAnswer(err({ code: 'invalid_choice' }), cookies),
     wire(400, 'invalid_fields', 'Invalid or missing fields: passkey', { fields: { fields: ['passkey'] } }),
   ],
   [
     'second factor not_applicable',
-    secondFactorChoiceAnswer(err({ code: 'not_applicable' })),
+    secondFactorChoiceAnswer(err({ code: 'not_applicable' }), cookies),
     wire(409, 'second_factor_not_applicable', 'This account has no choice to make here (no password, or every account must show its passkey)'),
   ],
-  ['second factor no_passkey', secondFactorChoiceAnswer(err({ code: 'no_passkey' })), wire(409, 'no_passkey', 'Add a passkey first')],
+  ['second factor no_passkey', secondFactorChoiceAnswer(err({ code: 'no_passkey' }), cookies), wire(409, 'no_passkey', 'Add a passkey first')],
+  [
+    'second factor reauthentication_required',
+    secondFactorChoiceAnswer(err({ code: 'reauthentication_required', method: 'password' }), cookies),
+    wire(403, 'reauthentication_required', 'Confirm it is you: send your password with this change (an account without one: a passkey)', {
+      fields: { method: 'password' },
+    }),
+  ],
+  [
+    'second factor invalid_credentials',
+    secondFactorChoiceAnswer(err({ code: 'invalid_credentials' }), cookies),
+    wire(401, 'invalid_credentials', 'Unauthorized'),
+  ],
   [
     'second factor store_unavailable',
-    secondFactorChoiceAnswer(err({ code: 'store_unavailable' })),
+    secondFactorChoiceAnswer(err({ code: 'store_unavailable' }), cookies),
     wire(503, 'store_unavailable', 'Service unavailable, try again later'),
   ],
   [

@@ -1,7 +1,9 @@
 import { InMemoryPasskeyCredentials } from '../../../src/adapters/state/in-memory-passkey-credentials';
 import type { PasskeyCredentials } from '../../../src/application/ports/passkey-credentials';
 import type { Owner, PasskeyOwners } from '../../../src/application/services/passkey-owner';
+import type { Reauthentication, ReauthenticationError } from '../../../src/application/services/reauthentication';
 import { ChangePasskeyUseCase } from '../../../src/application/use-cases/change-passkey';
+import { err, ok, type Result } from '../../../src/domain/result';
 import type { Account } from '../../../src/domain/account';
 import { identityOf } from '../../../src/domain/session';
 import { aPasskeyOf, aUser } from '../../support/builders';
@@ -30,7 +32,12 @@ function remote(store: PasskeyCredentials): PasskeyCredentials {
   };
 }
 
-const remove = (id: string) => ({ fromThisSite: true, id, change: { kind: 'remove' } as const, ip: '192.0.2.1', sessionToken: 't' });
+/** The re-authentication step's answer, fixed (Reauthentication has its own tests). */
+function proving(answer: Result<void, ReauthenticationError> = ok(undefined)): Reauthentication {
+  return { prove: () => Promise.resolve(answer) } as unknown as Reauthentication;
+}
+
+const remove = (id: string) => ({ fromThisSite: true, id, change: { kind: 'remove', proof: { password: 'pw' } } as const, ip: '192.0.2.1', sessionToken: 't' });
 
 describe('ChangePasskeyUseCase, removal', () => {
   const dora = aUser().named('dora').withPasskeyOnly().build();
@@ -40,7 +47,7 @@ describe('ChangePasskeyUseCase, removal', () => {
     const store = new InMemoryPasskeyCredentials();
     await store.add(aPasskeyOf('dora', 'k1'), 20);
     await store.add(aPasskeyOf('dora', 'k2'), 20);
-    const change = new ChangePasskeyUseCase(ownedBy(dora), store, new RecordingAuditLog());
+    const change = new ChangePasskeyUseCase(ownedBy(dora), proving(), store, new RecordingAuditLog());
     expect(await change.execute(remove('k1'))).toEqual({ ok: true, value: { changed: true } });
     expect(await change.execute(remove('k2'))).toEqual({ ok: false, error: { code: 'last_passkey' } });
     expect((await store.list('dora')).map((p) => p.id)).toEqual(['k2']);
@@ -50,7 +57,7 @@ describe('ChangePasskeyUseCase, removal', () => {
     const store = new InMemoryPasskeyCredentials();
     await store.add(aPasskeyOf('dora', 'k1'), 20);
     await store.add(aPasskeyOf('dora', 'k2'), 20);
-    const change = new ChangePasskeyUseCase(ownedBy(dora), remote(store), new RecordingAuditLog());
+    const change = new ChangePasskeyUseCase(ownedBy(dora), proving(), remote(store), new RecordingAuditLog());
     const answers = await Promise.all([change.execute(remove('k1')), change.execute(remove('k2'))]);
     expect(answers.map((a) => (a.ok ? 'removed' : a.error.code)).sort()).toEqual(['last_passkey', 'removed']);
     expect(await store.list('dora')).toHaveLength(1);
@@ -60,9 +67,19 @@ describe('ChangePasskeyUseCase, removal', () => {
     const store = new InMemoryPasskeyCredentials();
     await store.add(aPasskeyOf('alice', 'a1'), 20);
     await store.add(aPasskeyOf('dora', 'd1'), 20);
-    const change = new ChangePasskeyUseCase(ownedBy(alice), store, new RecordingAuditLog());
+    const change = new ChangePasskeyUseCase(ownedBy(alice), proving(), store, new RecordingAuditLog());
     expect(await change.execute(remove('d1'))).toEqual({ ok: false, error: { code: 'passkey_not_found' } });
     expect(await change.execute(remove('a1'))).toEqual({ ok: true, value: { changed: true } });
     expect(await store.list('alice')).toEqual([]);
+  });
+
+  it('removes nothing when the person does not prove again who they are, and audits nothing', async () => {
+    const store = new InMemoryPasskeyCredentials();
+    await store.add(aPasskeyOf('alice', 'a1'), 20);
+    const audit = new RecordingAuditLog();
+    const change = new ChangePasskeyUseCase(ownedBy(alice), proving(err({ code: 'invalid_credentials' })), store, audit);
+    expect(await change.execute(remove('a1'))).toEqual({ ok: false, error: { code: 'invalid_credentials' } });
+    expect(await store.list('alice')).toHaveLength(1);
+    expect(audit.events).toEqual([]);
   });
 });
