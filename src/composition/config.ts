@@ -1,6 +1,7 @@
 import { readOidcConfig, type OidcConfig } from './oidc-config';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { cannotRead } from './unreadable-file';
 import type { BlockList } from 'node:net';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-file';
@@ -12,7 +13,7 @@ import { parseRedisUrl, type RedisTarget } from '../adapters/redis/redis-url';
 import type { PostgresTarget } from '../adapters/postgres/postgres-database';
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import { isIpLiteral } from '../domain/cookie-domain';
-import { gatewayUrlProblems } from './cookie-domain';
+import { gatewayUrlProblems, onPublicName } from './cookie-domain';
 import type { AccessRules } from '../domain/access-rules';
 import type { GoogleOptions } from '../adapters/providers/google-oauth-provider';
 import type { GenericOptions } from '../adapters/providers/generic-oauth-provider';
@@ -228,8 +229,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     if (file === undefined) return direct;
     try {
       return readFile(file);
-    } catch {
-      problems.push(`${name}_FILE: cannot read ${file}`);
+    } catch (e) {
+      problems.push(`${name}_FILE: ${cannotRead(file, e)}`);
       unreadable.add(name);
       return undefined;
     }
@@ -303,8 +304,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
         if (inUsers.has(entry.username.toLowerCase())) problems.push(`USERS_FILE: duplicate username ${entry.username} (also in USERS)`);
       problems.push(...parsed.problems.map((p) => `USERS_FILE ${p}`));
       problems.push(...exampleCredentials('USERS_FILE', parsed.entries));
-    } catch {
-      problems.push(`USERS_FILE: cannot read ${usersFilePath}`);
+    } catch (e) {
+      problems.push(`USERS_FILE: ${cannotRead(usersFilePath, e)}`);
     }
   }
   const httpUrl = (
@@ -629,6 +630,11 @@ export function configWarnings(config: Config): string[] {
     );
   }
   warnings.push(...config.oidc.warnings);
+  for (const url of config.appUrls.filter((u) => u.startsWith('http:') && onPublicName(u)))
+    warnings.push(
+      `APP_URL ${url} is plain http:// on a public name: cookies lose Secure and sessions cross the network readable. ` +
+        'Serve the login page over https:// (the proxy terminates TLS) and write APP_URL with https://',
+    );
   if (config.ldap !== null && !config.ldap.startTls && config.ldap.url.startsWith('ldap:') && !isLoopbackUrl(config.ldap.url)) {
     warnings.push(
       `LDAP_ADDRESS ${config.ldap.url} is plain ldap:// to another machine: passwords cross the network unencrypted. Set LDAP_START_TLS=true (LDAP_CA_FILE for a private CA) or use ldaps://`,
@@ -736,8 +742,8 @@ function ldapSettings(
       problems.push('LDAP_CA_FILE and LDAP_INSECURE together: LDAP_INSECURE turns verification off, so the CA would be ignored (drop LDAP_INSECURE)');
     try {
       ca = readFile(caFile);
-    } catch {
-      problems.push(`LDAP_CA_FILE: cannot read ${caFile}`);
+    } catch (e) {
+      problems.push(`LDAP_CA_FILE: ${cannotRead(caFile, e)}`);
     }
     if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----'))
       problems.push(`LDAP_CA_FILE: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
@@ -820,8 +826,8 @@ function databaseSettings(
   if (caFile !== null) {
     try {
       ca = readFile(caFile);
-    } catch {
-      problems.push(`DATABASE_CA_FILE: cannot read ${caFile}`);
+    } catch (e) {
+      problems.push(`DATABASE_CA_FILE: ${cannotRead(caFile, e)}`);
     }
   }
   return { url: raw, ssl, ca };

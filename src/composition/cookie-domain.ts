@@ -23,6 +23,11 @@ export function gatewayUrlProblems(appUrls: readonly string[]): string[] {
   );
 }
 
+/** Whether APP_URL's host is a name on the public internet (not localhost, an address, or a .test/.local/.internal name). */
+export function onPublicName(appUrl: string): boolean {
+  return publicSuffixes.isPublicName(new URL(appUrl).hostname);
+}
+
 /** The cookie scope in words, for the start-up log and `config check`. */
 export function describeCookieDomain(domain: ProtectedDomain): string {
   return domain.shareable ? `Domain=${domain.domain} (${domain.domain} and every host under it)` : `host-only (${domain.domain} alone: no Domain attribute)`;

@@ -101,13 +101,28 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   let port: number;
   let forwardAuth: Awaited<ReturnType<typeof gateway.listenForwardAuth>>;
   let metrics: Awaited<ReturnType<typeof gateway.listenMetrics>>;
+  // Which option chose the address being bound, for a message that says what to change.
+  let binding = `PORT ${config.port} (on ADDRESS ${config.address})`;
   try {
     ({ port } = await gateway.listen());
+    binding = `FORWARD_AUTH_PORT ${String(config.forwardAuthPort)} (on FORWARD_AUTH_ADDRESS ${config.forwardAuthAddress})`;
     forwardAuth = await gateway.listenForwardAuth();
+    binding = `METRICS_PORT ${String(config.metricsPort)} (on METRICS_ADDRESS ${config.metricsAddress})`;
     metrics = await gateway.listenMetrics();
   } catch (e) {
     await gateway.close();
     removeThrowaway();
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || code === 'EACCES') {
+      const why =
+        code === 'EADDRINUSE'
+          ? 'another program listens there already (another gateway?): stop it, or choose another port'
+          : code === 'EACCES'
+            ? 'this user may not bind it (ports below 1024 need privileges): choose a port of 1024 or more'
+            : 'no interface of this machine has that address: choose one it has, or 0.0.0.0';
+      process.stderr.write(`Portcullis cannot start; fix the configuration:\n  - ${binding}: ${why}\n`);
+      return 2;
+    }
     throw e;
   }
   // Listening for signals before saying "listening": a supervisor (or a test) that stops the

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { OidcClient } from '../domain/oidc-client';
 import { pemBlocks } from './oidc-keys';
+import { cannotRead } from './unreadable-file';
 
 /** The OpenID Connect provider's configuration: on when at least one client is configured. */
 export interface OidcConfig {
@@ -148,8 +149,8 @@ export function readOidcConfig(
     if (v.file) {
       try {
         fields.set(v.field, readFile(raw.trim()).trim());
-      } catch {
-        problems.push(`${name}: cannot read ${raw.trim()}`);
+      } catch (e) {
+        problems.push(`${name}: ${cannotRead(raw.trim(), e)}`);
       }
     } else fields.set(v.field, raw.trim());
   }
@@ -216,8 +217,8 @@ export function readOidcConfig(
       signingKeyPem = readFile(keyFile);
       const problem = signingKeyProblem(signingKeyPem);
       if (problem !== null) problems.push(`OIDC_SIGNING_KEY_FILE: ${problem}`);
-    } catch {
-      problems.push(`OIDC_SIGNING_KEY_FILE: cannot read ${keyFile}`);
+    } catch (e) {
+      problems.push(`OIDC_SIGNING_KEY_FILE: ${cannotRead(keyFile, e)}`);
     }
   }
   return { config: { clients, signingKeyPem, warnings }, problems };

@@ -19,6 +19,14 @@ const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
 
 /** A username that fits the `USERS` format: a valid identity name (see identity-name) without comma or colon. */
+/**
+ * A hash with no `$` left in it is most often one that a shell (double quotes) or docker compose
+ * expanded: `$2b$10$…` reads as variables and vanishes. Said next to the problem, since the value
+ * the operator typed looks right to them.
+ */
+const EXPANDED_HINT =
+  '; it holds no "$": if it was a hash, a shell or docker compose expanded its $ signs away. Quote the value in single quotes (\'alice:$2b$…\'), write each $ as $$ in a compose file, or keep accounts in USERS_FILE ("portcullis user add")';
+
 export function isValidUsername(username: string): boolean {
   return usernameProblem(username) === null;
 }
@@ -78,7 +86,7 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
       return;
     }
     if (!HASH.test(hash)) {
-      problems.push(`${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)`);
+      problems.push(`${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)${separator !== 'line' && !hash.includes('$') ? EXPANDED_HINT : ''}`);
       return;
     }
     const secret = totp?.replace(/\s+/g, '').toUpperCase();

@@ -1,3 +1,8 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { freePort } from '../../support/net';
 import { runCli as cli, startGatewayProcess } from '../../support/process';
@@ -52,7 +57,42 @@ describe('defaults and messages of the built executable', () => {
       const run = await cli(args, { env });
       expect(run.code).not.toBe(0);
       expect(run.stderr.match(/SECRET/g)).toHaveLength(1);
-      expect(run.stderr).toContain('SECRET_FILE: cannot read /nonexistent/portcullis-secret');
+      expect(run.stderr).toContain('SECRET_FILE: cannot read /nonexistent/portcullis-secret: no such file');
+    }
+  });
+
+  it('says why a *_FILE cannot be read: a directory, or a file the running user may not read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-unreadable-'));
+    try {
+      const asDir = await cli(['config', 'check'], { env: { APP_URL: 'https://auth.example.com', SECRET_FILE: dir, USERS: ENTRY } });
+      expect(asDir.stderr).toContain(`SECRET_FILE: cannot read ${dir}: it is a directory, not a file`);
+      const locked = join(dir, 'secret');
+      writeFileSync(locked, TEST_SECRET, { mode: 0o000 });
+      const denied = await cli(['config', 'check'], { env: { APP_URL: 'https://auth.example.com', SECRET_FILE: locked, USERS: ENTRY } });
+      // root reads any file: the reason is then not the gateway's to give.
+      if (process.getuid?.() !== 0)
+        expect(denied.stderr).toContain(`cannot read ${locked}: not permitted for the user the gateway runs as (${userInfo().username}, uid`);
+      else expect(denied.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('names the option whose port is taken, and exits 2 with no stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const busy = (taken.address() as AddressInfo).port;
+    try {
+      const base = { APP_URL: 'http://localhost', SECRET: TEST_SECRET, USERS: ENTRY, ADDRESS: '127.0.0.1' };
+      const onPort = await cli([], { env: { ...base, PORT: String(busy) } });
+      expect(onPort.code).toBe(2);
+      expect(onPort.stderr).toContain(`PORT ${busy} (on ADDRESS 127.0.0.1): another program listens there already`);
+      expect(onPort.stderr).not.toMatch(/\n\s+at /);
+      const onForwardAuth = await cli([], { env: { ...base, PORT: String(await freePort()), FORWARD_AUTH_PORT: String(busy) } });
+      expect(onForwardAuth.code).toBe(2);
+      expect(onForwardAuth.stderr).toContain(`FORWARD_AUTH_PORT ${busy} (on FORWARD_AUTH_ADDRESS`);
+    } finally {
+      taken.close();
     }
   });
 });

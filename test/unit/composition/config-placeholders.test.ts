@@ -175,6 +175,26 @@ describe('OAuth open to every account of the provider', () => {
   });
 });
 
+describe('a plain http:// APP_URL', () => {
+  it('is warned about on a public name: cookies lose Secure', () => {
+    expect(configWarnings(configOf({ ...VALID, APP_URL: 'http://auth.example.com' }))).toEqual([
+      expect.stringMatching(/^APP_URL http:\/\/auth\.example\.com is plain http:\/\/ on a public name: cookies lose Secure/),
+    ]);
+  });
+
+  it('is not warned about on localhost, an address, or a name for a private network', () => {
+    for (const url of [
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://10.0.0.5',
+      'http://auth.example.test',
+      'http://nas.local',
+      'http://auth.home.arpa',
+    ])
+      expect(configWarnings(configOf({ ...VALID, APP_URL: url }))).toEqual([]);
+  });
+});
+
 describe('secrets given as command-line flags', () => {
   it('are warned about, naming the flag and its file or environment variant, never the value', () => {
     const warnings = secretFlagWarnings([

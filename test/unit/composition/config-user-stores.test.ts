@@ -22,7 +22,7 @@ describe('configuration of user stores', () => {
 
   it('lists the problems of USERS, USERS_FILE and LDAP together', () => {
     const result = load(
-      { USERS: 'alice:nohash', USERS_FILE: '/users', LDAP_ADDRESS: 'http://ldap.example.com', LDAP_SEARCH_FILTER: '(uid=alice)' },
+      { USERS: 'alice:$nohash', USERS_FILE: '/users', LDAP_ADDRESS: 'http://ldap.example.com', LDAP_SEARCH_FILTER: '(uid=alice)' },
       { '/users': `bob:${HASH}\ncarol\n` },
     );
     expect(result.ok).toBe(false);
@@ -36,6 +36,17 @@ describe('configuration of user stores', () => {
         'LDAP_SEARCH_FILTER must contain %s where the login goes, e.g. (uid=%s)',
       ]),
     );
+  });
+
+  it('says when a hash lost its $ signs to a shell or docker compose, and how to keep them', () => {
+    // What `USERS="alice:$2b$04$abc…"` in double quotes leaves: the $-words read as (empty) variables.
+    const result = load({ USERS: 'alice:b4.J6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE' });
+    const problems = !result.ok ? result.problems : [];
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('USERS entry 1 (alice): password must be a bcrypt hash');
+    expect(problems[0]).toContain('a shell or docker compose expanded its $ signs away');
+    expect(problems[0]).toContain("single quotes ('alice:$2b$…')");
+    expect(problems[0]).toContain('$$ in a compose file');
   });
 
   it('says when USERS_FILE cannot be read', () => {
