@@ -272,3 +272,82 @@ describe('examples/kubernetes (no cluster here: the manifests are parsed and che
     expect(forwardAuthRules[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]);
   });
 });
+
+/** A fenced block of a Markdown file, with the file an `<!-- excerpt: path -->` line just above it names. */
+interface Snippet {
+  readonly file: string;
+  readonly line: number;
+  readonly language: string;
+  readonly lines: readonly string[];
+  readonly source: string | undefined;
+}
+
+const ROOT = join(EXAMPLES, '..');
+const PROXY_LANGUAGES = new Set(['nginx', 'caddy', 'caddyfile']);
+/** A block in another language (YAML: Traefik, Kubernetes) is proxy configuration when it says one of these. */
+const PROXY_WORDS = /auth_request|forward_auth|forwardAuth|forwardauth|reverse_proxy|proxy_pass|auth-url|auth-response-headers/;
+
+function fencedSnippets(relative: string): Snippet[] {
+  const lines = readFileSync(join(ROOT, relative), 'utf8').split('\n');
+  const found: Snippet[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = /^\s*```(\S*)\s*$/.exec(lines[i]);
+    if (open === null) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^\s*```\s*$/.test(lines[end])) end += 1;
+    let above = i - 1;
+    while (above >= 0 && lines[above].trim() === '') above -= 1;
+    const source = above >= 0 ? /^\s*<!--\s*excerpt:\s*(\S+)\s*-->\s*$/.exec(lines[above])?.[1] : undefined;
+    found.push({ file: relative, line: i + 1, language: open[1], lines: lines.slice(i + 1, end), source });
+    i = end;
+  }
+  return found;
+}
+
+/** Every line of `snippet`, in order and with none left out, is a run of lines of `text` (indentation aside). */
+function isExcerptOf(snippet: readonly string[], text: string): boolean {
+  const norm = (l: string): string => l.trim();
+  const want = snippet.map(norm);
+  const have = text.split('\n').map(norm);
+  for (let start = 0; start + want.length <= have.length; start += 1) if (want.every((l, j) => have[start + j] === l)) return true;
+  return false;
+}
+
+describe('proxy snippets in README.md and docs/ are word-for-word excerpts of the shipped files', () => {
+  const markdown = [
+    'README.md',
+    ...execFileSync('git', ['ls-files', 'docs/*.md', 'docs/**/*.md', 'examples/**/README.md', 'examples/*/README.md'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f !== ''),
+  ];
+  const snippets = [...new Set(markdown)].flatMap(fencedSnippets);
+  const proxySnippets = snippets.filter((s) => PROXY_LANGUAGES.has(s.language) || (s.language !== 'text' && PROXY_WORDS.test(s.lines.join('\n'))));
+
+  it('finds the nginx snippets of the README and of docs/proxies.md (the test reads what it should)', () => {
+    expect(proxySnippets.filter((s) => s.file === 'README.md').length).toBeGreaterThanOrEqual(2);
+    expect(proxySnippets.filter((s) => s.file === 'docs/proxies.md').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('every proxy snippet names its shipped file in an `<!-- excerpt: path -->` line', () => {
+    const unnamed = proxySnippets.filter((s) => s.source === undefined).map((s) => `${s.file}:${s.line}`);
+    expect(unnamed).toEqual([]);
+  });
+
+  it('every named snippet is a run of lines of that file, none left out (so none can lack a line the file has)', () => {
+    const wrong = snippets
+      .filter((s) => s.source !== undefined)
+      .filter((s) => !isExcerptOf(s.lines, readFileSync(join(ROOT, s.source as string), 'utf8')))
+      .map((s) => `${s.file}:${s.line} is not an excerpt of ${s.source}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('the check fails for the README snippet that lacked X-Forwarded-For (review item 9)', () => {
+    const template = read('nginx/portcullis.conf.template');
+    const auth = fencedSnippets('README.md').find((s) => s.lines.some((l) => l.includes('location = /portcullis-auth')));
+    expect(auth).toBeDefined();
+    expect(isExcerptOf(auth?.lines ?? [], template)).toBe(true);
+    const without = (auth?.lines ?? []).filter((l) => !l.includes('X-Forwarded-For'));
+    expect(without.length).toBe((auth?.lines.length ?? 0) - 1);
+    expect(isExcerptOf(without, template)).toBe(false);
+  });
+});

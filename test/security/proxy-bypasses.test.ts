@@ -376,11 +376,14 @@ describe.each(PROXIES)('through %s (configured from examples/)', (proxy) => {
       expect(app.answer.status).toBe(200);
     });
 
-    it('the probes and other internal API paths are not routed publicly either', async () => {
-      for (const path of ['/api/healthcheck', '/api/ready', '/api', '/api/nope']) {
+    it("the operators' probes are not routed publicly; unknown API paths get the 404 of the gateway itself", async () => {
+      for (const path of ['/api/ready', '/api/health', '/API/READY', '/api', '/api/nope']) {
         const o = await attempt({ proxy, who: 'anonymous', target: path, host: hostHeader(HOSTS.auth, proxy) });
         expect([path, o.answer.status]).toEqual([path, 404]);
       }
+      // The liveness answer of the public API (spec endpoint 1) stays public.
+      const live = await attempt({ proxy, who: 'anonymous', target: '/api/healthcheck', host: hostHeader(HOSTS.auth, proxy) });
+      expect(live.answer.status).toBe(200);
     });
   });
 

@@ -31,6 +31,8 @@ export const MALFORMED_JSON = fixed(400, 'malformed_json');
 export const UNSUPPORTED_MEDIA_TYPE = fixed(415, 'unsupported_media_type');
 export const UNSUPPORTED_ENCODING = fixed(415, 'unsupported_encoding');
 export const BODY_TOO_LARGE = fixed(413, 'body_too_large');
+/** More than one session cookie in one request (see readSoleCookie): refused on every route, forward auth included. */
+export const SEVERAL_SESSION_COOKIES = fixed(400, 'several_session_cookies');
 
 // Refusals that several endpoints give alike, built once here so each is the same bytes wherever
 // it is answered (the route modules' own answers stay next to their mappings).

@@ -1,7 +1,17 @@
 import Koa, { type Context } from 'koa';
 import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
 import type { Answer } from './answer';
-import { BODY_TOO_LARGE, INTERNAL_ERROR, MALFORMED_JSON, methodNotAllowed, NOT_FOUND, UNSUPPORTED_ENCODING, UNSUPPORTED_MEDIA_TYPE } from './answers';
+import {
+  BODY_TOO_LARGE,
+  INTERNAL_ERROR,
+  MALFORMED_JSON,
+  methodNotAllowed,
+  NOT_FOUND,
+  SEVERAL_SESSION_COOKIES,
+  UNSUPPORTED_ENCODING,
+  UNSUPPORTED_MEDIA_TYPE,
+} from './answers';
+import { readSoleCookie, SESSION_COOKIE } from './cookies';
 import { NO_METRICS } from './http-metrics';
 import { instrumentation } from './instrumentation';
 import { UnsupportedBodyEncodingError } from './json-body';
@@ -87,6 +97,12 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
   const ui = uiRoutes(settings);
 
   app.use(instrumented(settings));
+  // Two session cookies are refused on every route, as on forward auth (see readSoleCookie): the
+  // pages, the API and the OpenID provider never pick one of them.
+  app.use(async (ctx, next) => {
+    if (readSoleCookie(ctx.req.headers.cookie, SESSION_COOKIE) === null) return renderAnswer(ctx, SEVERAL_SESSION_COOKIES);
+    await next();
+  });
   // The OpenID Connect provider: discovery and `/oidc/*` only; every other path passes on.
   if (oidc !== null) app.use(oidc);
   app.use(router.routes());

@@ -25,6 +25,34 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
+/** Where the value of the first cookie called `name` at or after `from` starts (after its `=`), or -1. */
+function cookieValueStart(header: string, name: string, from: number): number {
+  while (from < header.length) {
+    const at = header.indexOf(name, from);
+    if (at === -1) return -1;
+    const before = at === 0 ? ' ' : header[at - 1];
+    const eq = at + name.length;
+    if ((before === ' ' || before === ';') && header[eq] === '=') return eq + 1;
+    from = eq;
+  }
+  return -1;
+}
+
+/**
+ * The value of the cookie called `name` when the header holds exactly one; `undefined` when it
+ * holds none, and `null` when it holds several. Two copies are how a cookie planted by another
+ * page of the shared domain (with a longer path, so sent first) would make the gateway decide on
+ * one while the application behind the proxy receives the other: the caller refuses them.
+ */
+export function readSoleCookie(header: string | undefined, name: string): string | undefined | null {
+  if (header === undefined) return undefined;
+  const start = cookieValueStart(header, name, 0);
+  if (start === -1) return undefined;
+  const end = header.indexOf(';', start);
+  if (end !== -1 && cookieValueStart(header, name, end) !== -1) return null;
+  return header.slice(start, end === -1 ? undefined : end).trim();
+}
+
 /** Name prefixes of the per-flow OAuth cookies; the flow id completes the name. */
 export const OAUTH_FLOW_COOKIE_PREFIX = 'portcullis-oauth-';
 export const OAUTH_REDIRECT_COOKIE_PREFIX = 'portcullis-redirect-';

@@ -10,7 +10,7 @@ import type { ProxyKind } from '../../domain/forwarded-request';
 import { ASSERTION_HEADER } from '../../domain/identity-assertion';
 import type { Identity } from '../../domain/session';
 import type { Answer, HeaderPair } from './answer';
-import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
+import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, SEVERAL_SESSION_COOKIES, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
 import { printableHeaderValue } from './header-value';
 import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
@@ -119,6 +119,11 @@ export function forwardAuthDecider(
   // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
   const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
   const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
+  // Two session cookies: the proxy would hand the application whichever copy it does not cut out,
+  // so no decision is made on either (review item 6; docs/security.md).
+  const severalCookies = KINDS.map((_, i): ForwardAuthDecision =>
+    Object.freeze({ answer: SEVERAL_SESSION_COOKIES, proxyIndex: i as ProxyIndex, outcome: OUTCOME.badRequest }),
+  );
   // A session cookie opens to the same frozen identity object for as long as the sealer caches
   // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
   const identityHeadersCache = new WeakMap<Identity, readonly HeaderPair[]>();
@@ -209,6 +214,7 @@ export function forwardAuthDecider(
   return (req, known, requestId) => {
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
     const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
+    if (facts.severalSessionCookies) return severalCookies[known];
     // Only an allowed answer is ever minimal: a refusal goes on to the client, body and all.
     const minimal = prefersMinimalAnswer(req);
     const result = useCase.execute(facts);

@@ -106,6 +106,8 @@ export const MESSAGES = {
   unsupported_media_type: () => 'Request body must be application/json',
   unsupported_encoding: () => 'Request body must not be compressed: Content-Encoding is not supported',
   body_too_large: () => 'Request body too large',
+  several_session_cookies: () =>
+    'Refused: this request carries more than one session cookie of this gateway. Another page of the domain may have set one; clear the cookies of this site and log in again',
   not_found: () => 'Not found',
   method_not_allowed: () => 'Method not allowed',
   // The gateway

@@ -5,7 +5,7 @@ import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { HeldOAuthFlow } from '../../application/use-cases/start-oauth';
 import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
 import type { ClientAddressResolver } from './client-address';
-import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, SESSION_COOKIE } from './cookies';
+import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, readSoleCookie, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
 import { prefersMinimalReturn } from './prefer';
 
@@ -31,6 +31,8 @@ export interface RequestFacts {
 /** A forward-auth request: the facts, the proxy that asks and the original request's headers as it sent them. */
 export interface ForwardAuthFacts extends RequestFacts {
   readonly forwarded: ForwardedHeaders;
+  /** More than one session cookie came (see readSoleCookie): the request is refused before any decision. */
+  readonly severalSessionCookies: boolean;
 }
 
 const HTML = /text\/html/i;
@@ -65,11 +67,13 @@ export function readRequestFacts(req: IncomingMessage, requestId: string, resolv
 export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, requestId: string, resolver: ClientAddressResolver): ForwardAuthFacts {
   const headers = req.headers;
   const authorization = header(headers, 'authorization');
+  const sessionToken = readSoleCookie(header(headers, 'cookie'), SESSION_COOKIE);
   return {
     requestId,
     ip: clientAddressOf(req, resolver),
     apiMode: isApiMode(authorization, headers.accept),
-    sessionToken: readCookie(header(headers, 'cookie'), SESSION_COOKIE),
+    sessionToken: sessionToken ?? undefined,
+    severalSessionCookies: sessionToken === null,
     credentials: authorization === undefined ? undefined : (presentedBasicCredentials(authorization) ?? undefined),
     forwarded: {
       proxy,

@@ -16,7 +16,7 @@ app = Flask(__name__)
 served = []
 lock = threading.Lock()
 HEADERS = [
-    "remote-user", "remote-name", "remote-email", "remote-groups", "authorization",
+    "remote-user", "remote-name", "remote-email", "remote-groups", "authorization", "cookie",
     "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-uri",
     "x-original-url", "x-real-ip", "host",
 ]

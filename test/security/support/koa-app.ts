@@ -21,6 +21,7 @@ export const RECORDED_HEADERS = [
   'remote-email',
   'remote-groups',
   'authorization',
+  'cookie',
   'x-forwarded-for',
   'x-forwarded-host',
   'x-forwarded-proto',

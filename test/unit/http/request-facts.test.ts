@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList } from 'node:net';
 import { ClientAddressResolver } from '../../../src/adapters/http/client-address';
+import { readSoleCookie } from '../../../src/adapters/http/cookies';
 import { readForwardAuthFacts, readRequestFacts } from '../../../src/adapters/http/request-facts';
 
 const resolver = new ClientAddressResolver(new BlockList());
@@ -39,6 +40,30 @@ describe('reading a request into facts', () => {
 
   it('reads the session cookie among others', () => {
     expect(readRequestFacts(request({ cookie: 'a=1; portcullis-session=tok; b=2' }), 'r', resolver).sessionToken).toBe('tok');
+  });
+
+  it('reads one session cookie, and tells several apart from none (review item 6)', () => {
+    const SESSION = 'portcullis-session';
+    expect(readSoleCookie(undefined, SESSION)).toBeUndefined();
+    expect(readSoleCookie('a=1; xportcullis-session=1; portcullis-session-x=2', SESSION)).toBeUndefined();
+    expect(readSoleCookie('portcullis-session=tok', SESSION)).toBe('tok');
+    expect(readSoleCookie('a=1; portcullis-session=tok ; b=2; xportcullis-session=3', SESSION)).toBe('tok');
+    for (const header of [
+      'portcullis-session=evil; portcullis-session=tok',
+      'a=1; portcullis-session=evil; b=2; portcullis-session=tok',
+      'portcullis-session=; portcullis-session=tok',
+      'portcullis-session=tok;portcullis-session=tok',
+      // Two Cookie header lines, as Node joins them.
+      'a=1; portcullis-session=evil; portcullis-session=tok',
+    ]) {
+      expect([header, readSoleCookie(header, SESSION)]).toEqual([header, null]);
+      const facts = readForwardAuthFacts(request({ cookie: header }), 'nginx', 'r', resolver);
+      expect([header, facts.severalSessionCookies, facts.sessionToken]).toEqual([header, true, undefined]);
+    }
+    expect(readForwardAuthFacts(request({ cookie: 'a=1; portcullis-session=tok' }), 'nginx', 'r', resolver)).toMatchObject({
+      severalSessionCookies: false,
+      sessionToken: 'tok',
+    });
   });
 
   it('hands the proxy its forwarded headers joined as Node joined them, for the domain to refuse', () => {
