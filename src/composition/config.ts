@@ -2,6 +2,7 @@ import { readOidcConfig, type OidcConfig } from './oidc-config';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cannotRead } from './unreadable-file';
+import { didYouMean } from '../domain/near-miss';
 import type { BlockList } from 'node:net';
 import { parseUsersList, type UsersListEntry } from '../adapters/users/users-list';
 import { parseUsersFile, type UsersFileEntry } from '../adapters/users/users-file';
@@ -167,6 +168,8 @@ export const OPTIONS = OPTION_NAMES;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const flagOf = (name: string): string => `--${name.toLowerCase().replace(/_/g, '-')}`;
+
 /** Reads `--kebab-case value` and `--kebab-case=value` flags into the matching UPPER_SNAKE names. */
 export function flagsToEnv(argv: readonly string[]): { env: Record<string, string>; problems: string[] } {
   const env: Record<string, string> = {};
@@ -181,7 +184,7 @@ export function flagsToEnv(argv: readonly string[]): { env: Record<string, strin
     }
     const name = m[1].toUpperCase().replace(/-/g, '_');
     if (!known.has(name) && !isProviderVariableName(name)) {
-      problems.push(`unknown option --${m[1]}`);
+      problems.push(`unknown option --${m[1]}${didYouMean(`--${m[1]}`, [...known].map(flagOf))}`);
       if (m[2] === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('--')) i += 1;
       continue;
     }

@@ -11,6 +11,7 @@ import {
   type PatternFieldSpec,
   type RowDoc,
 } from './options';
+import { nearMiss } from '../domain/near-miss';
 import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc-config';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
@@ -128,24 +129,6 @@ const OUR_PREFIXES = [
 /** Common variables of shells, containers and CI that sit within two edits of one of ours. */
 const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
 
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let beforePrevious: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      // Two letters swapped (APP_ULR) count as one edit.
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, beforePrevious[j - 2] + 1);
-      current.push(d);
-    }
-    beforePrevious = previous;
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 /**
  * One warning per environment variable that looks like one of ours but is not (a near miss of a
  * known name, or our prefix with an unknown rest): such a setting is silently ignored otherwise.
@@ -157,10 +140,8 @@ export function unknownOptionWarnings(env: Readonly<Record<string, string | unde
   for (const name of Object.keys(env).sort()) {
     if (known.has(name) || WELL_KNOWN.has(name) || isProviderVariableName(name) || isOidcClientVariableName(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
     // Two edits are a typo of a long name; a short one (PORT, USERS) allows one.
-    const near = OPTION_NAMES.map((option) => ({ option, d: distance(name, option) }))
-      .filter(({ option, d }) => d <= (option.length >= 8 ? 2 : 1))
-      .sort((x, y) => x.d - y.d)[0];
-    if (near !== undefined) warnings.push(`${name} is not a Portcullis option and is ignored: did you mean ${near.option}?`);
+    const near = nearMiss(name, OPTION_NAMES);
+    if (near !== undefined) warnings.push(`${name} is not a Portcullis option and is ignored: did you mean ${near}?`);
     else if (OUR_PREFIXES.some((prefix) => name.startsWith(prefix)))
       warnings.push(`${name} is not a Portcullis option and is ignored (see portcullis serve --help)`);
   }

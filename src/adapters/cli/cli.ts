@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { didYouMean } from '../../domain/near-miss';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
 import type { CliIo } from './cli-io';
@@ -168,6 +169,9 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
   }
 }
 
+/** Every command's first word, for "did you mean" after a typo. */
+const COMMANDS = ['serve', 'explain', 'doctor', 'sessions', 'passkeys', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
+
 async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (command === undefined || (command.startsWith('--') && command !== '--help')) return deps.serve(argv);
@@ -217,7 +221,8 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   }
   if (command === 'oidc' && sub === 'keys') return oidcKeysCommand().oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
   if (command === 'oidc') return oidcCommand(argv.slice(1), io);
-  if (command !== 'user' && command !== 'totp' && command !== 'config') throw new UsageError(`unknown command "${printable(command)}"`);
+  if (command !== 'user' && command !== 'totp' && command !== 'config')
+    throw new UsageError(`unknown command "${printable(command)}"${didYouMean(command, COMMANDS)}`);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     const subs = Object.keys(COMMAND_HELP).filter((k) => k.startsWith(`${command} `));
     if (sub === undefined) throw new UsageError(`"${command}" needs a subcommand: ${subs.map((s) => s.split(' ')[1]).join(', ')}`);
@@ -226,7 +231,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   }
   const name = `${command} ${sub}`;
   const help = COMMAND_HELP[name];
-  if (help === undefined) throw new UsageError(`unknown command "${printable(name)}"`);
+  if (help === undefined) throw new UsageError(`unknown command "${printable(name)}"${didYouMean(name, Object.keys(COMMAND_HELP))}`);
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(help);
     return 0;
@@ -262,7 +267,7 @@ function parseArgs(args: readonly string[], values: readonly string[], switches:
       const value = eq === -1 ? args[(i += 1)] : arg.slice(eq + 1);
       if (value === undefined) throw new UsageError(`${flag} needs a value`);
       flags.set(flag, value);
-    } else throw new UsageError(`unknown option ${printable(flag)}`);
+    } else throw new UsageError(`unknown option ${printable(flag)}${didYouMean(flag, [...values, ...switches])}`);
   }
   return { positional, flags };
 }
@@ -298,7 +303,7 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       if (arg === '--name') name = value;
       else redirectUris.push(value);
-    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${printable(arg)}`);
+    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${printable(arg)}${didYouMean(arg, ['--public', '--redirect-uri', '--name'])}`);
     else positional.push(arg);
   }
   if (positional.length !== 1) throw new UsageError('give exactly one client id: portcullis oidc client add <id>');

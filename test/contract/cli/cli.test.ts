@@ -107,7 +107,9 @@ describe('portcullis CLI (the built executable)', () => {
     expect(await cli(['user', 'verify', ENTRY, 'wrong'])).toMatchObject({ code: 1, stdout: "the password does NOT match alice's entry\n" });
     const malformed = await cli(['user', 'verify', 'alice:plain', 'x']);
     expect(malformed.code).toBe(2);
-    expect(malformed.stderr).toMatch(/^portcullis: the entry \(alice\): password must be a bcrypt hash \(\$2a\$, \$2b\$ or \$2y\$\); it holds no "\$".*\(see portcullis --help\)\n$/);
+    expect(malformed.stderr).toMatch(
+      /^portcullis: the entry \(alice\): password must be a bcrypt hash \(\$2a\$, \$2b\$ or \$2y\$\); it holds no "\$".*\(see portcullis --help\)\n$/,
+    );
   });
 
   it('totp enroll prints a working secret, its otpauth URI, a QR code and the completed entry', async () => {
@@ -306,5 +308,14 @@ describe('portcullis CLI (the built executable)', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('SECRET is a placeholder copied from the examples');
     });
+  });
+
+  it('names the command or option a typo most likely meant', async () => {
+    expect((await cli(['sesions'])).stderr).toBe('portcullis: unknown command "sesions": did you mean sessions? (see portcullis --help)\n');
+    expect((await cli(['config', 'chek'])).stderr).toContain('unknown command "config chek": did you mean config check?');
+    expect((await cli(['backup', '--data-dri', '/tmp/x', 'out.db'])).stderr).toContain('unknown option --data-dri: did you mean --data-dir?');
+    const serve = await cli(['--prot', '3000']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('unknown option --prot: did you mean --port?');
   });
 });
