@@ -14,7 +14,13 @@ export async function openSigningKeysAdmin(env: NodeJS.ProcessEnv, dataDir: stri
     config,
     picked: store,
     close,
-  } = await openAdminStore(env, dataDir, 'a key set kept in memory is generated anew at every start', (c) => c.get(TOKENS.SigningKeys));
+  } = await openAdminStore(
+    env,
+    dataDir,
+    'a key set kept in memory is generated anew at every start',
+    'Stop the gateway, change the keys, start it again',
+    (c) => c.get(TOKENS.SigningKeys),
+  );
   if (config.oidc.signingKeyPem !== null) {
     await close();
     throw new Error('the signing keys come from OIDC_SIGNING_KEY_FILE: rotate by editing that file (see docs/oidc.md)');

@@ -12,20 +12,26 @@ export async function openPasskeyEnrolment(env: NodeJS.ProcessEnv, dataDir: stri
     config,
     picked: issue,
     close,
-  } = await openAdminStore(env, dataDir, 'a link made here would never reach the gateway', (c, config) => {
-    // Checked before the store opens: nothing to close when passkeys are off.
-    if (!config.passkeys) throw new Error('PASSKEYS is off: turn passkeys on first');
-    return new IssuePasskeyEnrolmentLinkUseCase(
-      // The stores as configured: a passkey-only account has no TOTP of its own to lay over it, and
-      // the self-enrolled TOTP view (loaded by a running gateway) is not started in a command.
-      c.get(TOKENS.StoreUsers),
-      c.get(TOKENS.PasskeyEnrolmentLinks),
-      c.get(TOKENS.IdGenerator),
-      c.get(TOKENS.Clock),
-      config.passkeyEnrolLinkLifetimeMs,
-      c.get(TOKENS.AuditLog),
-    );
-  });
+  } = await openAdminStore(
+    env,
+    dataDir,
+    'a link made here would never reach the gateway',
+    'Stop the gateway, make the link, start it again (or keep the state in PostgreSQL or Redis, where it may run)',
+    (c, config) => {
+      // Checked before the store opens: nothing to close when passkeys are off.
+      if (!config.passkeys) throw new Error('PASSKEYS is off: turn passkeys on first');
+      return new IssuePasskeyEnrolmentLinkUseCase(
+        // The stores as configured: a passkey-only account has no TOTP of its own to lay over it, and
+        // the self-enrolled TOTP view (loaded by a running gateway) is not started in a command.
+        c.get(TOKENS.StoreUsers),
+        c.get(TOKENS.PasskeyEnrolmentLinks),
+        c.get(TOKENS.IdGenerator),
+        c.get(TOKENS.Clock),
+        config.passkeyEnrolLinkLifetimeMs,
+        c.get(TOKENS.AuditLog),
+      );
+    },
+  );
   return {
     async enrol(login) {
       const result = await issue.execute({ login });

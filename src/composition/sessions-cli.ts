@@ -20,11 +20,17 @@ export interface SessionsAdmin {
  * command works while the gateway is stopped, and the gateway loads the revocations when it starts.
  */
 export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SessionsAdmin> {
-  const { picked, close } = await openAdminStore(env, dataDir, 'sessions live only in the running gateway', (c) => ({
-    index: c.get(TOKENS.SessionIndex),
-    revoked: c.get(TOKENS.RevokedSessions),
-    audit: c.get(TOKENS.AuditLog),
-  }));
+  const { picked, close } = await openAdminStore(
+    env,
+    dataDir,
+    'sessions live only in the running gateway',
+    'Stop the gateway first, or use the account page ("Sign out everywhere")',
+    (c) => ({
+      index: c.get(TOKENS.SessionIndex),
+      revoked: c.get(TOKENS.RevokedSessions),
+      audit: c.get(TOKENS.AuditLog),
+    }),
+  );
   const { index, revoked } = picked;
   try {
     if (revoked instanceof RedisRevokedSessions) revoked.start();

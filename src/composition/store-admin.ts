@@ -1,3 +1,4 @@
+import { DatabaseInUseError } from '../adapters/sqlite/sqlite-database';
 import type { Config } from './config';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
@@ -17,13 +18,14 @@ export interface AdminStore<T> {
  * Opens the store the gateway configured by `env` uses (the embedded file, PostgreSQL or Redis) for
  * an admin command (`portcullis sessions`, `portcullis oidc keys`, `portcullis passkeys enrol`). `what` says, in the refusal
  * without a durable store, what would be lost; `pick` takes what the command needs from the
- * container. The embedded file is locked by a running gateway:
- * opening it then fails with the database's own message.
+ * container. The embedded file is locked by a running gateway: opening it then fails with the
+ * database's own message and `whileRunning`, what to do instead (issue 30).
  */
 export async function openAdminStore<T>(
   env: NodeJS.ProcessEnv,
   dataDir: string | null,
   what: string,
+  whileRunning: string,
   pick: (c: ReturnType<typeof buildContainer>, config: Config) => T,
 ): Promise<AdminStore<T>> {
   const loaded = loadConfig({ env: { ...env, ...(dataDir === null ? {} : { DATA_DIR: dataDir }), LOG_LEVEL: 'silent' } });
@@ -52,6 +54,7 @@ export async function openAdminStore<T>(
     }
   } catch (e) {
     await close();
+    if (e instanceof DatabaseInUseError) throw new Error(`${e.message}. ${whileRunning}`, { cause: e });
     throw e;
   }
   return { config, picked, close };

@@ -28,6 +28,14 @@ export class DatabaseStartError extends Error {
   }
 }
 
+/** The embedded database is held by another process (a running gateway): a command can say what to do instead. */
+export class DatabaseInUseError extends DatabaseStartError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseInUseError';
+  }
+}
+
 export interface SqliteDatabaseOptions {
   /** better-sqlite3, handed in by composition. */
   readonly driver: SqliteDriver;
@@ -333,7 +341,7 @@ export function takeGatewayLock(dir: string, Driver: SqliteDriver): Database {
   } catch (e) {
     lock?.close();
     if (reasonOf(e) === 'SQLITE_BUSY') {
-      throw new DatabaseStartError(
+      throw new DatabaseInUseError(
         `the database in ${dir} is in use by another Portcullis process; one gateway per DATA_DIR (several replicas share DATABASE_URL or REDIS_URL instead)`,
         { cause: e },
       );

@@ -57,6 +57,7 @@ describe('portcullis sessions on the embedded store', () => {
       const busy = await runCli(['sessions', 'list', 'alice'], { env });
       expect(busy.code).toBe(1);
       expect(busy.stderr).toContain('in use by another Portcullis process');
+      expect(busy.stderr).toContain('Stop the gateway first, or use the account page ("Sign out everywhere")');
     } finally {
       await gw.close();
     }
