@@ -23,7 +23,7 @@ import type { Config } from './config';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { buildOidcState, type OidcState } from './oidc-state';
 import { loadSigningKeys, publicJwks } from './oidc-keys';
-import { optionalModules } from './optional-modules';
+import { optionalModules, takeLibraryNotices } from './optional-modules';
 import { lazyModule } from '../adapters/system/lazy-module';
 import { TOKENS } from './tokens';
 
@@ -114,9 +114,14 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       const authorizeOidcLogin: AuthorizeOidcLoginUseCase = c.get(TOKENS.AuthorizeOidcLoginUseCase);
       const findOidcAccount: FindOidcAccountUseCase = c.get(TOKENS.FindOidcAccountUseCase);
       const logout: LogoutUseCase = c.get(TOKENS.LogoutUseCase);
+      const library = (): ReturnType<typeof optionalModules.oidcProvider> => {
+        const loaded = optionalModules.oidcProvider();
+        for (const notice of takeLibraryNotices()) http.logger.warn('the OpenID Connect library says', { notice });
+        return loaded;
+      };
       const build = async (): Promise<OidcHttp> =>
         providerCode().createOidcHttp(
-          optionalModules.oidcProvider(),
+          library(),
           { authorizeOidcLogin, findOidcAccount, logout },
           {
             issuer: config.appUrl,

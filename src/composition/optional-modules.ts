@@ -4,6 +4,17 @@ import type { OidcProviderModule } from '../adapters/oidc/oidc-provider-module';
 import { lazyModule } from '../adapters/system/lazy-module';
 
 /**
+ * What a library said on its own while loading (see `oidcProvider`), for the gateway to log as a
+ * warning: taken (emptied) by {@link takeLibraryNotices}.
+ */
+const libraryNotices: string[] = [];
+
+/** The notices libraries wrote while loading since the last call, emptied. */
+export function takeLibraryNotices(): string[] {
+  return libraryNotices.splice(0, libraryNotices.length);
+}
+
+/**
  * The libraries of optional features, loaded in this one place and only when the feature is
  * configured: a gateway without metrics, Redis, PostgreSQL, LDAP, OAuth, SQLite, YAML files or a
  * terminal does not carry prom-client, ioredis, pg, ldapts, simple-oauth2, better-sqlite3, yaml or
@@ -44,8 +55,19 @@ export const optionalModules: OptionalModules = {
   otplib: lazyModule(() => require('otplib') as typeof import('otplib')),
   /** OIDC_CLIENTS_<ID>_…: panva's oidc-provider (with jose and its Koa), only when a client is configured. */
   oidcProvider: lazyModule((): OidcProviderModule => {
-    const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };
-    return { Provider: m.default, interactionPolicy: m.interactionPolicy };
+    // The library writes its notices (an unsupported runtime, say) with console.warn as it loads:
+    // kept here and logged by the gateway as warnings, never a raw line in the JSON log.
+    const { warn, info } = console;
+    const keep = (...args: unknown[]): void => void libraryNotices.push(args.map(String).join(' '));
+    console.warn = keep;
+    console.info = keep;
+    try {
+      const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };
+      return { Provider: m.default, interactionPolicy: m.interactionPolicy };
+    } finally {
+      console.warn = warn;
+      console.info = info;
+    }
   }),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {

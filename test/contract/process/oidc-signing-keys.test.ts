@@ -34,4 +34,34 @@ describe('a signing key set stored under another SECRET', () => {
     expect(second.stderr).not.toContain(TEST_SECRET);
     expect(second.stdout).not.toContain('portcullis listening');
   }, 30_000);
+
+  it("writes nothing but JSON log lines, the OpenID Connect library's own notices included", async () => {
+    const port = await freePort();
+    const gw = startGatewayProcess({
+      APP_URL: 'https://auth.example.test',
+      USERS: usersEntry('alice', 'alice-pw'),
+      SECRET: TEST_SECRET,
+      PORT: String(port),
+      ADDRESS: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      OIDC_CLIENTS_APP_CLIENT_ID: 'app',
+      OIDC_CLIENTS_APP_CLIENT_SECRET: 'app-secret-0123456789-0123456789-abcdef',
+      OIDC_CLIENTS_APP_REDIRECT_URIS: 'https://rp.example.test/callback',
+    });
+    try {
+      await gw.waitForLine('portcullis listening');
+      // The library loads with the first OpenID Connect request.
+      expect((await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)).status).toBe(200);
+    } finally {
+      gw.kill();
+      await gw.exited;
+    }
+    const lines = `${gw.stdout}${gw.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    // Where the library has something to say (an unsupported runtime), it is a warning line of ours.
+    const notices = lines.map((l) => JSON.parse(l) as { msg?: string; notice?: string }).filter((l) => l.msg === 'the OpenID Connect library says');
+    if (!process.release.lts || process.release.lts < 'Jod')
+      expect(notices).toEqual([expect.objectContaining({ notice: expect.stringContaining('Unsupported runtime') })]);
+  }, 30_000);
 });
