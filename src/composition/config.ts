@@ -256,7 +256,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       return v !== null && CONFIGURING_PROVIDER_FIELDS.has(v.field) && get(name) !== undefined;
     });
   const port = read('PORT');
-  const address = read('ADDRESS');
+  // The demo prints its password: it listens on this machine only unless ADDRESS says otherwise.
+  const address = demo && get('ADDRESS') === undefined ? '127.0.0.1' : read('ADDRESS');
 
   let appUrl = read('APP_URL') ?? (demo ? `http://localhost:${port}` : undefined);
   let appUrls: string[] = [];

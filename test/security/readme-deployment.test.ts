@@ -76,7 +76,7 @@ beforeAll(async () => {
   // Step 1 as written, on loopback ports; the README's FORWARD_AUTH_PORT (3001) and PORT (3000)
   // become free ones, and an access rule gives each application an `ip.bypass`.
   const start = assignments(startBlock.join('\n'));
-  expect(Object.keys(start).sort()).toEqual(['APP_URL', 'FORWARD_AUTH_PORT', 'SECRET_FILE', 'USERS_FILE']);
+  expect(Object.keys(start).sort()).toEqual(['ADDRESS', 'APP_URL', 'FORWARD_AUTH_PORT', 'SECRET_FILE', 'USERS_FILE']);
   writeFileSync(join(dir, 'users.txt'), `alice:${hashOf('alice-readme-pw')}\n`);
   writeFileSync(join(dir, 'secret.txt'), `${TEST_SECRET}\n`);
   writeFileSync(
@@ -96,6 +96,7 @@ beforeAll(async () => {
       SECRET_FILE: join(dir, start.SECRET_FILE),
       USERS_FILE: join(dir, start.USERS_FILE),
       FORWARD_AUTH_PORT: String(forwardAuthPort),
+      ADDRESS: start.ADDRESS,
       PORT: String(gatewayPort),
       ACCESS_CONFIG: join(dir, 'access.yaml'),
       LOG_LEVEL: 'warn',

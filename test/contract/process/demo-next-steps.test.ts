@@ -32,6 +32,17 @@ describe("the demo's start-up banner", () => {
     expect(banner).toContain('                 uri /api/auth/caddy');
   }, 30_000);
 
+  it('listens on this machine only unless ADDRESS says otherwise: it prints a password', async () => {
+    const port = await freePort();
+    const child = runNode(built('src/main.js'), [], { PORT: String(port) });
+    try {
+      await child.waitFor(/portcullis listening/);
+      expect(JSON.parse(child.stdout.split('\n').find((l) => l.includes('portcullis listening')) ?? '{}')).toMatchObject({ address: '127.0.0.1', port });
+    } finally {
+      await child.stop();
+    }
+  }, 30_000);
+
   it("sends the snippets' forward auth to FORWARD_AUTH_PORT when the demo runs with one", async () => {
     const [port, forwardAuth] = [await freePort(), await freePort()];
     const banner = await bannerOf({ PORT: String(port), FORWARD_AUTH_PORT: String(forwardAuth) });
