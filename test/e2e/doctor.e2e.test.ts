@@ -44,6 +44,7 @@ const ALL_CHECKS = [
   'cookie-domain',
   'auth-api-login-host',
   'auth-api-app-host',
+  'login-host-routes',
   'session',
   'upstream-remote-headers',
   'upstream-x-forwarded-host',
@@ -82,6 +83,11 @@ const MISTAKES: readonly Mistake[] = [
     fails: { nginx: ['auth-api-login-host'], caddy: ['auth-api-login-host'] },
   },
   {
+    name: 'lists the login host paths by hand and misses the account, passkey and OpenID Connect ones',
+    mistakes: { pathsByHand: true },
+    fails: { nginx: ['login-host-routes'], caddy: ['login-host-routes'] },
+  },
+  {
     name: "lets the client's Remote-* headers through to the app",
     mistakes: { clientRemote: true },
     fails: { nginx: ['upstream-remote-headers'], caddy: ['upstream-remote-headers'] },
@@ -108,7 +114,7 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor in front of %s', (
     const run = await doctor(lab);
     expect(run.stdout.split('\n').filter((l) => /^(WARN|FAIL|SKIP)/.test(l))).toEqual([]);
     expect([...run.verdicts.keys()].sort()).toEqual([...ALL_CHECKS].sort());
-    expect(run.stdout).toMatch(/\n22 passed, 0 warnings, 0 failed\n$/);
+    expect(run.stdout).toMatch(/\n23 passed, 0 warnings, 0 failed\n$/);
     expect(run.code).toBe(0);
   });
 

@@ -19,6 +19,8 @@ import { nginxMainHead, startCaddy, startNginx } from './proxies';
  * - publicAuthApi: the login host routes /api/auth/* to Portcullis;
  * - clientRemote: client Remote-* headers reach the app (nginx overwrites only Remote-User;
  *   Caddy drops none);
+ * - pathsByHand: the login host lists the paths it passes (login, TOTP, logout and the pages, as the
+ *   old examples did), so the account, passkey and OpenID Connect paths get the proxy's own 404;
  * - publicPrefix: the proxy itself exempts /public/ from forward auth, so `/public/..;/` reaches an
  *   app that may read it as `/`.
  */
@@ -28,6 +30,7 @@ export interface Mistakes {
   readonly publicAuthApi?: boolean;
   readonly clientRemote?: boolean;
   readonly publicPrefix?: boolean;
+  readonly pathsByHand?: boolean;
 }
 
 export type ProxyKind = 'nginx' | 'caddy';
@@ -143,6 +146,7 @@ server {
     ${listen()}
     server_name auth.example.test;
 ${m.publicAuthApi ? '' : '    location /api/auth/ { return 404; }'}
+${m.pathsByHand ? '    location ~ ^/(account|enrol|oidc/|\\.well-known/|api/(account|passkeys|handoff)) { return 404; }' : ''}
     location / {
         proxy_pass http://127.0.0.1:${ports.gateway};
         proxy_set_header Host $host;
@@ -179,6 +183,7 @@ function caddyfile(ports: Ports, tls: { cert: string; key: string }, m: Mistakes
 https://auth.example.test:${ports.proxy} {
 	${tlsLine}
 ${m.publicAuthApi ? '' : '	handle /api/auth/* {\n		respond 404\n	}'}
+${m.pathsByHand ? '	@byHand path_regexp ^/(account|enrol|oidc/|\\.well-known/|api/(account|passkeys|handoff))\n	handle @byHand {\n		respond 404\n	}' : ''}
 	handle {
 		reverse_proxy 127.0.0.1:${ports.gateway}
 	}

@@ -32,6 +32,8 @@ function site(
     const host = header(req, 'Host') ?? '';
     if (req.hostname === 'auth.example.com') {
       if (req.method === 'POST' && req.target === '/api/login') return loginAnswer;
+      // Everything but forward auth reaches the gateway, which names each answer.
+      if (!req.target.startsWith('/api/auth')) return answer(req.target === '/api/passkeys/login/options' ? 405 : 200, { 'x-request-id': 'r1' });
       return answer(404);
     }
     const absolute = /^https?:\/\/([^/]+)(.*)$/.exec(req.target);
@@ -77,12 +79,26 @@ describe('portcullis doctor: what it concludes from the answers', () => {
       'cookie-domain',
       'auth-api-login-host',
       'auth-api-app-host',
+      'login-host-routes',
       'session',
       'upstream-remote-headers',
       'upstream-x-forwarded-host',
       'upstream-x-forwarded-uri',
       'upstream-x-original-url',
     ]);
+  });
+
+  it('names the paths of the login host that the proxy answers itself, and the shipped file to fix', async () => {
+    const byHand = site((req) =>
+      req.hostname === 'auth.example.com' && /^\/(api\/(account|passkeys)|account)/.test(req.target) ? answer(404, { server: 'nginx/1.22.1' }) : undefined,
+    );
+    const finding = (await run(byHand)).find((f) => f.check === 'login-host-routes');
+    expect(finding).toEqual(expect.objectContaining({ verdict: 'FAIL', message: expect.stringContaining('/account (404); /api/account (404)') }));
+    expect(finding?.message).toContain('/api/passkeys (404)');
+    expect(finding?.message).not.toContain('/enrol');
+    expect(finding?.fix).toContain('examples/nginx/auth.conf.template');
+    const caddy = site((req) => (req.hostname === 'auth.example.com' && req.target === '/oidc/jwks' ? answer(404, { server: 'Caddy' }) : undefined));
+    expect((await run(caddy, false)).find((f) => f.check === 'login-host-routes')?.fix).toContain('examples/caddy/Caddyfile');
   });
 
   it('skips the session checks without --as, and says how to run them', async () => {
@@ -217,6 +233,8 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     const transport = site((req) => {
       if (req.hostname !== 'app.example.com') return undefined;
       if (req.method === 'POST' && req.target === '/api/login') return answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}');
+      // The login's own pages and API on this origin reach the gateway.
+      if (/^\/(account|enrol|api\/(account|passkeys|handoff)|oidc\/|\.well-known\/)/.test(req.target)) return answer(200, { 'x-request-id': 'r2' });
       if ((header(req, 'Cookie') ?? '') !== '' || (header(req, 'Host') ?? '').endsWith('.invalid') || /^https?:/.test(req.target)) return undefined;
       return answer(302, { location: `https://app.example.com/login?redirect_uri=${encodeURIComponent(`https://app.example.com${req.target}`)}` });
     });

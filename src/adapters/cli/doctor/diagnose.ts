@@ -106,7 +106,65 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
     cookie = await logIn(options, send, report, loginOrigin);
   }
   await forwardAuthExposure(options, send, report, loginOrigin, cookie);
+  await loginHostRoutes(send, report, loginOrigin, cookie);
   if (cookie !== null) await spoofedUpstreamHeaders(options, send, report, cookie);
+}
+
+/**
+ * The login host's pages and browser API beyond the login itself (issue 30): the account page,
+ * passkeys, TOTP set-up, the enrolment link, the hand-off and OpenID Connect. Each must reach the
+ * gateway: its answers carry `X-Request-Id`, whatever their status (a feature that is off still
+ * answers, in the gateway's own words); a proxy that lists paths by hand answers 404 itself.
+ */
+const LOGIN_HOST_ROUTES = [
+  '/account',
+  '/enrol',
+  '/api/account',
+  '/api/account/totp',
+  '/api/passkeys',
+  '/api/passkeys/login/options',
+  '/api/handoff/start',
+  '/.well-known/openid-configuration',
+  '/oidc/jwks',
+];
+
+/** The shipped file that routes the login host, by the proxy's `Server` header. */
+function proxyFileOf(server: string | undefined): string {
+  const name = (server ?? '').toLowerCase();
+  if (name.startsWith('nginx')) return 'examples/nginx/auth.conf.template (location / to the gateway)';
+  if (name.includes('caddy')) return 'examples/caddy/Caddyfile (the login host site: reverse_proxy everything but /api/auth/*)';
+  return 'the proxy configuration of the login host: send every path but /api/auth/* to the gateway (docs/proxies.md, rule 1)';
+}
+
+async function loginHostRoutes(send: ProbeTransport, report: Report, loginOrigin: URL, cookie: string | null): Promise<void> {
+  const missed: string[] = [];
+  let server: string | undefined;
+  for (const path of LOGIN_HOST_ROUTES) {
+    const headers: Array<[string, string]> = [
+      ['Host', loginOrigin.host],
+      ['User-Agent', USER_AGENT],
+      ['Accept', path.startsWith('/api/') || path.startsWith('/oidc/') || path.startsWith('/.well-known/') ? 'application/json' : 'text/html'],
+    ];
+    if (cookie !== null) headers.push(['Cookie', cookie]);
+    const answer = await send(probe(loginOrigin, 'GET', path, headers));
+    if (answer.kind === 'answer' && answer.headers.has('x-request-id')) continue;
+    missed.push(`${path} (${describe(answer)})`);
+    if (answer.kind === 'answer') server ??= answer.headers.get('server')?.[0];
+  }
+  if (missed.length === 0) {
+    report({
+      verdict: 'PASS',
+      check: 'login-host-routes',
+      message: `the account, passkey, TOTP, enrolment, hand-off and OpenID Connect paths reach Portcullis through ${loginOrigin.origin}`,
+    });
+    return;
+  }
+  report({
+    verdict: 'FAIL',
+    check: 'login-host-routes',
+    message: `the proxy answers for Portcullis on ${loginOrigin.origin}, so these features fail there: ${missed.join('; ')}`,
+    fix: `fix ${proxyFileOf(server)}`,
+  });
 }
 
 function probe(url: URL, method: string, target: string, headers: Array<[string, string]>, body?: string): ProbeRequest {
