@@ -53,6 +53,7 @@ import type { VerifiedCredentials } from '../application/ports/verified-credenti
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import { AllowAuthenticatedPolicy } from '../application/services/allow-authenticated-policy';
 import { CredentialCheck } from '../application/services/credential-check';
+import { SessionIssuer } from '../application/services/session-issuer';
 import { LoginGuard } from '../application/services/login-guard';
 import type { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings, OAuthProviderPolicy, OAuthSettings } from '../application/settings';
@@ -383,41 +384,28 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
       TOKENS.LastSeenRecorder,
     ],
   );
+  bind(TOKENS.SessionIssuer, (...d: [IdGenerator, Clock, GatewaySettings, SessionIndex, AuditLog, SessionSealer]) => new SessionIssuer(...d), [
+    TOKENS.IdGenerator,
+    TOKENS.Clock,
+    TOKENS.Settings,
+    TOKENS.SessionIndex,
+    TOKENS.AuditLog,
+    TOKENS.SessionSealer,
+  ]);
   bind(
     TOKENS.LoginUseCase,
-    (...d: [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex, PasskeySecondFactor]) =>
-      // PASSKEY_SECOND_FACTOR, or the account's own choice (issue 16): an account holding a passkey owes it after its password.
-      new LoginUseCase(
-        ...(d.slice(0, 7) as [CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]),
-        config.passkeys ? d[7] : null,
-      ),
-    [
-      TOKENS.CredentialCheck,
-      TOKENS.Clock,
-      TOKENS.IdGenerator,
-      TOKENS.Settings,
-      TOKENS.AuditLog,
-      TOKENS.SessionSealer,
-      TOKENS.SessionIndex,
-      TOKENS.PasskeySecondFactor,
-    ],
+    // PASSKEY_SECOND_FACTOR, or the account's own choice (issue 16): an account holding a passkey owes it after its password.
+    (credentials: CredentialCheck, sessions: SessionIssuer, passkeys: PasskeySecondFactor) =>
+      new LoginUseCase(credentials, sessions, config.passkeys ? passkeys : null),
+    [TOKENS.CredentialCheck, TOKENS.SessionIssuer, TOKENS.PasskeySecondFactor],
   );
-  bind(
-    TOKENS.VerifyTotpUseCase,
-    (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, IdGenerator, GatewaySettings, AuditLog, SessionSealer, SessionIndex]) =>
-      new VerifyTotpUseCase(...d),
-    [
-      TOKENS.RevokedSessions,
-      TOKENS.RequestAuthenticator,
-      TOKENS.CredentialCheck,
-      TOKENS.Clock,
-      TOKENS.IdGenerator,
-      TOKENS.Settings,
-      TOKENS.AuditLog,
-      TOKENS.SessionSealer,
-      TOKENS.SessionIndex,
-    ],
-  );
+  bind(TOKENS.VerifyTotpUseCase, (...d: [RevokedSessions, RequestAuthenticator, CredentialCheck, Clock, SessionIssuer]) => new VerifyTotpUseCase(...d), [
+    TOKENS.RevokedSessions,
+    TOKENS.RequestAuthenticator,
+    TOKENS.CredentialCheck,
+    TOKENS.Clock,
+    TOKENS.SessionIssuer,
+  ]);
   bind(TOKENS.LogoutUseCase, (...d: [RequestAuthenticator, RevokedSessions, AuditLog]) => new LogoutUseCase(...d), [
     TOKENS.RequestAuthenticator,
     TOKENS.RevokedSessions,
@@ -447,19 +435,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.CompleteOAuthUseCase,
-    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, IdGenerator, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionSealer, SessionIndex]) =>
-      new CompleteOAuthUseCase(...d),
+    (...d: [OAuthProviders, OAuthFlowSealer, UsedOAuthFlows, Clock, GatewaySettings, OAuthSettings, AuditLog, SessionIssuer]) => new CompleteOAuthUseCase(...d),
     [
       TOKENS.OAuthProviders,
       TOKENS.OAuthFlowSealer,
       TOKENS.UsedOAuthFlows,
-      TOKENS.IdGenerator,
       TOKENS.Clock,
       TOKENS.Settings,
       TOKENS.OAuthSettings,
       TOKENS.AuditLog,
-      TOKENS.SessionSealer,
-      TOKENS.SessionIndex,
+      TOKENS.SessionIssuer,
     ],
   );
   bind(

@@ -39,6 +39,7 @@ import type { EnrolledTotpSecrets } from '../application/ports/enrolled-totp-sec
 import type { TotpSecretSealer } from '../application/ports/totp-secret-sealer';
 import type { VerifiedCredentials } from '../application/ports/verified-credentials';
 import type { CredentialCheck } from '../application/services/credential-check';
+import type { SessionIssuer } from '../application/services/session-issuer';
 import type { LoginGuard } from '../application/services/login-guard';
 import type { RequestAuthenticator } from '../application/services/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
@@ -108,6 +109,7 @@ export const TOKENS = {
   Pkce: token<Pkce>('Pkce'),
   LoginGuard: token<LoginGuard>('LoginGuard'),
   CredentialCheck: token<CredentialCheck>('CredentialCheck'),
+  SessionIssuer: token<SessionIssuer>('SessionIssuer'),
   RequestAuthenticator: token<RequestAuthenticator>('RequestAuthenticator'),
   LoginUseCase: token<LoginUseCase>('LoginUseCase'),
   VerifyTotpUseCase: token<VerifyTotpUseCase>('VerifyTotpUseCase'),

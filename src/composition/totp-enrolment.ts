@@ -66,10 +66,7 @@ export function totpEnrolmentUseCases(config: Config, w: Wiring): TotpEnrolmentU
     w.get(TOKENS.SessionIndex),
     w.get(TOKENS.RevokedSessions),
     w.get(TOKENS.CredentialFingerprints),
-    w.get(TOKENS.IdGenerator),
-    clock,
-    w.get(TOKENS.Settings),
-    w.get(TOKENS.SessionSealer),
+    w.get(TOKENS.SessionIssuer),
   );
   return {
     getTotpEnrolment: new GetTotpEnrolmentUseCase(authenticator, storeUsers, enrolled),

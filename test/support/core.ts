@@ -12,6 +12,7 @@ import { lockPolicy } from '../../src/domain/login-failures';
 import type { AccessPolicy } from '../../src/application/ports/access-policy';
 import type { LoginAttempts } from '../../src/application/ports/login-attempts';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
+import { SessionIssuer } from '../../src/application/services/session-issuer';
 import { CredentialCheck } from '../../src/application/services/credential-check';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { makeRequestAuthenticator } from '../../src/composition/request-authenticator';
@@ -118,6 +119,7 @@ export function makeCore(
     oauth: oauthSettings,
     activity: lastSeen,
   });
+  const issuer = new SessionIssuer(ids, clock, settings, index, audit, sealer);
   return {
     clock,
     ids,
@@ -142,9 +144,10 @@ export function makeCore(
     flowSealer,
     usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
-    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer, index),
-    login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer, index),
-    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer, index),
+    issuer,
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, clock, settings, oauthSettings, audit, issuer),
+    login: new LoginUseCase(credentials, issuer),
+    verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, issuer),
     listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked),
     revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit),
     logout: new LogoutUseCase(authenticator, revoked, audit),

@@ -6,6 +6,7 @@ import { createGuardrails, generate } from 'otplib';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { ClientAddressResolver } from '../../src/adapters/http/client-address';
 import { AllowAuthenticatedPolicy } from '../../src/application/services/allow-authenticated-policy';
+import { SessionIssuer } from '../../src/application/services/session-issuer';
 import { CredentialCheck } from '../../src/application/services/credential-check';
 import { LoginGuard } from '../../src/application/services/login-guard';
 import { RequestAuthenticator } from '../../src/application/services/request-authenticator';
@@ -140,6 +141,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   },
   LoginGuard: isA(LoginGuard),
   CredentialCheck: isA(CredentialCheck),
+  SessionIssuer: isA(SessionIssuer),
   RequestAuthenticator: isA(RequestAuthenticator),
   LoginUseCase: isA(LoginUseCase),
   VerifyTotpUseCase: isA(VerifyTotpUseCase),

@@ -1,13 +1,9 @@
 import type { Account } from '../../domain/account';
 import type { Session } from '../../domain/session';
-import type { Clock } from '../ports/clock';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
-import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
-import type { SessionSealer } from '../ports/session-sealer';
-import type { GatewaySettings } from '../settings';
-import { indexedSessionOf, type LoginDevice } from './session-registration';
+import type { IssueRequest, SessionIssuer } from './session-issuer';
 
 /** The session that replaces the caller's after its account's second factor changed. */
 export interface ReissuedSession {
@@ -31,10 +27,7 @@ export class SecondFactorSessions {
     private readonly index: SessionIndex,
     private readonly revoked: RevokedSessions,
     private readonly fingerprints: CredentialFingerprints,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly settings: GatewaySettings,
-    private readonly sealer: SessionSealer,
+    private readonly sessions: SessionIssuer,
   ) {}
 
   /**
@@ -42,26 +35,18 @@ export class SecondFactorSessions {
    * is now), marked second-factor verified when `totp`. Rejects with StateStoreUnavailableError
    * when the index or a revocation cannot be read or written.
    */
-  async reissue(current: Session, account: Account, totp: boolean, method: string, device: LoginDevice): Promise<ReissuedSession> {
+  async reissue(current: Session, account: Account, totp: boolean, method: string, device: IssueRequest): Promise<ReissuedSession> {
     const sessions = await this.index.list(current.username.toLowerCase());
     const ending = sessions.some((s) => s.id === current.id) ? sessions : [...sessions, { id: current.id, expiresAt: current.expiresAt }];
     // The caller's own session last: if a write fails midway, it still holds a page to retry from.
     ending.sort((a, b) => Number(a.id === current.id) - Number(b.id === current.id));
     for (const s of ending) await this.revoked.revoke(s.id, s.expiresAt);
-    const now = this.clock.now();
-    const session: Session = {
-      ...current,
-      name: account.name,
-      email: account.email,
-      groups: account.groups,
-      totp,
-      totpPending: false,
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
-      credential: this.fingerprints.of(account),
-    };
-    await this.index.register(indexedSessionOf(session, method, device));
-    return { session, token: this.sealer.seal(session), ended: ending.length };
+    // Not a login: the caller changed a second factor (audited as that change by the use case).
+    const issued = await this.sessions.full(
+      { ...current, name: account.name, email: account.email, groups: account.groups, totp, credential: this.fingerprints.of(account) },
+      { method, audited: null },
+      device,
+    );
+    return { ...issued, ended: ending.length };
   }
 }

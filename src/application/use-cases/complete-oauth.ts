@@ -6,13 +6,10 @@ import { err, ok, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
 import type { OAuthFlowSealer } from '../ports/oauth-flow-sealer';
 import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
-import type { SessionSealer } from '../ports/session-sealer';
-import type { SessionIndex } from '../ports/session-index';
-import { indexedSessionOf } from '../services/session-registration';
+import type { SessionIssuer } from '../services/session-issuer';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import { valueOrUnavailable } from '../services/store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
@@ -96,13 +93,11 @@ export class CompleteOAuthUseCase {
     private readonly providers: OAuthProviders,
     private readonly sealer: OAuthFlowSealer,
     private readonly used: UsedOAuthFlows,
-    private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly settings: GatewaySettings,
     private readonly oauth: OAuthSettings,
     private readonly audit: AuditLog,
-    private readonly sessions: SessionSealer,
-    private readonly index: SessionIndex,
+    private readonly sessions: SessionIssuer,
   ) {}
 
   async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
@@ -167,7 +162,7 @@ export class CompleteOAuthUseCase {
     if (!parseUsername(email).ok) return fail({ code: 'identity_invalid', flowId: flow.id });
     if (!this.admits(provider.id, email, identity)) return fail({ code: 'not_whitelisted', flowId: flow.id, email }, email);
 
-    const session: Session = {
+    const claims = {
       // The verified e-mail, not the provider's login name: a GitHub user called `admin` must
       // never arrive upstream as the same Remote-User as a local account `admin`.
       username: email,
@@ -179,18 +174,13 @@ export class CompleteOAuthUseCase {
       provider: provider.id,
       oauth: true,
       totp: false,
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
-      totpPending: false,
     };
     // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
-    const indexed = await valueOrUnavailable(() => this.index.register(indexedSessionOf(session, provider.id, input)));
-    if (!indexed.ok) return fail(indexed.error);
-    this.audit.record({ event: 'login_succeeded', username: session.username, method, ip: input.ip, requestId: input.requestId });
+    const issued = await valueOrUnavailable(() => this.sessions.full(claims, { method: provider.id, audited: method }, input));
+    if (!issued.ok) return fail(issued.error);
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);
-    return ok({ session, token: this.sessions.seal(session), redirectTarget, flowId: flow.id });
+    return ok({ ...issued.value, redirectTarget, flowId: flow.id });
   }
 
   /**

@@ -4,17 +4,13 @@ import { identityOf, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
-import type { IdGenerator } from '../ports/id-generator';
 import type { PasskeyCeremonies } from '../ports/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { PasskeyCredentials } from '../ports/passkey-credentials';
-import type { SessionIndex } from '../ports/session-index';
-import type { SessionSealer } from '../ports/session-sealer';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import type { UserStore } from '../ports/user-store';
-import { indexedSessionOf } from '../services/session-registration';
+import type { SessionIssuer } from '../services/session-issuer';
 import { unavailableAsError } from '../services/store-unavailable';
-import type { GatewaySettings } from '../settings';
 
 export interface FinishPasskeyEnrolmentInput {
   /** The sealed ceremony from the start (the cookie), if any. */
@@ -62,11 +58,8 @@ export class FinishPasskeyEnrolmentUseCase {
     private readonly used: UsedOAuthFlows,
     private readonly fingerprints: CredentialFingerprints,
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
-    private readonly sessions: SessionSealer,
-    private readonly index: SessionIndex,
+    private readonly sessions: SessionIssuer,
   ) {}
 
   async execute(input: FinishPasskeyEnrolmentInput): Promise<Result<FinishPasskeyEnrolmentOutput, FinishPasskeyEnrolmentError>> {
@@ -99,16 +92,11 @@ export class FinishPasskeyEnrolmentUseCase {
     };
     if (!(await this.passkeys.add(passkey, MAX_PASSKEYS_PER_ACCOUNT))) return err({ code: 'passkey_not_added' });
     this.audit.record({ event: 'passkey_registered', username: passkey.username, credential: passkey.id.slice(0, 12), requestId: input.requestId });
-    const session: Session = {
-      ...identityOf(account, 'username', true),
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
-      totpPending: false,
-      credential: this.fingerprints.of(account),
-    };
-    await this.index.register(indexedSessionOf(session, 'passkey', input));
-    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'passkey_enrolment', ip: input.ip, requestId: input.requestId });
-    return ok({ passkey, session, token: this.sessions.seal(session) });
+    const issued = await this.sessions.full(
+      { ...identityOf(account, 'username', true), credential: this.fingerprints.of(account) },
+      { method: 'passkey', audited: 'passkey_enrolment' },
+      input,
+    );
+    return ok({ passkey, ...issued });
   }
 }

@@ -1,19 +1,14 @@
 import { err, ok, type Result } from '../../domain/result';
 import { identityOf, type Session } from '../../domain/session';
-import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
-import type { IdGenerator } from '../ports/id-generator';
 import type { PasskeyChallengeSealer } from '../ports/passkey-challenge-sealer';
 import type { RevokedSessions } from '../ports/revoked-sessions';
-import type { SessionSealer } from '../ports/session-sealer';
-import type { SessionIndex } from '../ports/session-index';
-import { indexedSessionOf } from '../services/session-registration';
 import type { UserStore } from '../ports/user-store';
+import type { SessionIssuer } from '../services/session-issuer';
 import type { PasskeyAssertionCheck } from '../services/passkey-assertion-check';
 import type { RequestAuthenticator } from '../services/request-authenticator';
 import { unavailableAsError } from '../services/store-unavailable';
-import type { GatewaySettings } from '../settings';
 
 export interface FinishPasskeyLoginInput {
   readonly challengeToken?: string;
@@ -56,12 +51,8 @@ export class FinishPasskeyLoginUseCase {
     private readonly revoked: RevokedSessions,
     private readonly fingerprints: CredentialFingerprints,
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly settings: GatewaySettings,
-    private readonly audit: AuditLog,
-    private readonly sessions: SessionSealer,
-    /** The per-account session index ("sign out everywhere"); every full session is registered in it. */
-    private readonly index: SessionIndex,
+    /** Issues the session: indexed for "sign out everywhere", audited, sealed. */
+    private readonly sessions: SessionIssuer,
   ) {}
 
   async execute(input: FinishPasskeyLoginInput): Promise<Result<FinishPasskeyLoginOutput, FinishPasskeyLoginError>> {
@@ -93,17 +84,7 @@ export class FinishPasskeyLoginUseCase {
     if (!checked.ok) return checked;
     const { account, credential } = checked.value;
     if (pending !== null) await this.revoked.revoke(pending.id, pending.expiresAt);
-    const session: Session = {
-      ...identityOf(account, 'username', true),
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
-      totpPending: false,
-      credential,
-    };
     // Indexed before it is handed out, like every full session (a store that cannot answer: 503).
-    await this.index.register(indexedSessionOf(session, 'passkey', input));
-    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'passkey', ip: input.ip, requestId: input.requestId });
-    return ok({ session, token: this.sessions.seal(session) });
+    return ok(await this.sessions.full({ ...identityOf(account, 'username', true), credential }, { method: 'passkey' }, input));
   }
 }

@@ -1,16 +1,10 @@
 import { hasTotp } from '../../domain/account';
 import { err, ok, type Result } from '../../domain/result';
-import { identityOf, TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
-import type { AuditLog } from '../ports/audit-log';
-import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { identityOf, type Session } from '../../domain/session';
 import type { CredentialCheck } from '../services/credential-check';
 import type { PasskeySecondFactor } from '../services/passkey-second-factor';
-import type { SessionSealer } from '../ports/session-sealer';
-import type { SessionIndex } from '../ports/session-index';
-import { indexedSessionOf } from '../services/session-registration';
+import type { SessionIssuer } from '../services/session-issuer';
 import { unavailableAsError } from '../services/store-unavailable';
-import type { GatewaySettings } from '../settings';
 
 export interface LoginInput {
   /** Username or e-mail, as typed. */
@@ -42,12 +36,7 @@ export type LoginError =
 export class LoginUseCase {
   constructor(
     private readonly credentials: CredentialCheck,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly settings: GatewaySettings,
-    private readonly audit: AuditLog,
-    private readonly sealer: SessionSealer,
-    private readonly index: SessionIndex,
+    private readonly sessions: SessionIssuer,
     /** Whether an account owes a passkey (or its TOTP code) after the password (PASSKEY_SECOND_FACTOR or its own choice); null with PASSKEYS off. */
     private readonly passkeySecondFactor: PasskeySecondFactor | null = null,
   ) {}
@@ -59,24 +48,11 @@ export class LoginUseCase {
 
     // Whether a second factor is owed cannot be told, or the session cannot be indexed: fail closed.
     return unavailableAsError(async () => {
-      const now = this.clock.now();
       const pending = hasTotp(account) || (this.passkeySecondFactor !== null && (await this.passkeySecondFactor.owed(account.username)));
-      const session: Session = {
-        ...identityOf(account, 'username', false),
-        id: this.ids.next(),
-        issuedAt: now,
-        expiresAt: now + (pending ? Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs) : this.settings.sessionLifetimeMs),
-        totpPending: pending,
-        // The session ends when this credential changes (see RequestAuthenticator).
-        credential,
-      };
-      if (!pending) {
-        // A full session is indexed before it is handed out: one "sign out everywhere" could not
-        // find must not exist. A pending one is not (it passes nothing but the TOTP step, and lives minutes).
-        await this.index.register(indexedSessionOf(session, 'password', input));
-        this.audit.record({ event: 'login_succeeded', username: account.username, method: 'password', ip: input.ip, requestId: input.requestId });
-      }
-      return ok({ session, token: this.sealer.seal(session) });
+      // The session ends when this credential changes (see RequestAuthenticator).
+      const claims = { ...identityOf(account, 'username', false), credential };
+      // A pending session passes nothing but the second step, and lives minutes: not indexed.
+      return ok(pending ? this.sessions.pending(claims) : await this.sessions.full(claims, { method: 'password' }, input));
     });
   }
 }

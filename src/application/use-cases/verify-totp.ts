@@ -1,16 +1,11 @@
 import { err, ok, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
-import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
 import type { RevokedSessions } from '../ports/revoked-sessions';
-import type { SessionSealer } from '../ports/session-sealer';
-import type { SessionIndex } from '../ports/session-index';
-import { indexedSessionOf } from '../services/session-registration';
 import type { CredentialCheck } from '../services/credential-check';
+import type { SessionIssuer } from '../services/session-issuer';
 import { unavailableAsError } from '../services/store-unavailable';
 import type { RequestAuthenticator } from '../services/request-authenticator';
-import type { GatewaySettings } from '../settings';
 
 export interface VerifyTotpInput {
   /** The session cookie's value from the password step, if any. */
@@ -47,11 +42,7 @@ export class VerifyTotpUseCase {
     private readonly authenticator: RequestAuthenticator,
     private readonly credentials: CredentialCheck,
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly settings: GatewaySettings,
-    private readonly audit: AuditLog,
-    private readonly sealer: SessionSealer,
-    private readonly index: SessionIndex,
+    private readonly sessions: SessionIssuer,
   ) {}
 
   async execute(input: VerifyTotpInput): Promise<Result<VerifyTotpOutput, VerifyTotpError>> {
@@ -76,21 +67,13 @@ export class VerifyTotpUseCase {
     const { account, credential } = checked.value;
 
     await this.revoked.revoke(pending.id, pending.expiresAt);
-    const session: Session = {
-      ...pending,
-      name: account.name,
-      email: account.email,
-      groups: account.groups,
-      totp: true,
-      totpPending: false,
-      id: this.ids.next(),
-      issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
-      credential,
-    };
     // Indexed before it is handed out (a failure here is store_unavailable, see execute).
-    await this.index.register(indexedSessionOf(session, 'totp', input));
-    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'totp', ip: input.ip, requestId: input.requestId });
-    return ok({ session, token: this.sealer.seal(session) });
+    return ok(
+      await this.sessions.full(
+        { ...pending, name: account.name, email: account.email, groups: account.groups, totp: true, credential },
+        { method: 'totp' },
+        input,
+      ),
+    );
   }
 }

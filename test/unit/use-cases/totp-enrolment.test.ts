@@ -33,7 +33,7 @@ function setUp(enrolled: EnrolledTotpSecrets = new InMemoryEnrolledTotpSecrets()
     { enrolled },
   );
   const sealer = new AesGcmTotpSecretSealer(TEST_SECRET);
-  const sessions = new SecondFactorSessions(core.index, core.revoked, core.fingerprints, core.ids, core.clock, core.settings, core.sealer);
+  const sessions = new SecondFactorSessions(core.index, core.revoked, core.fingerprints, core.issuer);
   return {
     core,
     enrolled,
