@@ -81,6 +81,30 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     expect({ status: test.status, stderr: test.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
   });
 
+  it("on Debian's stock nginx.conf: no duplicate ssl_protocols warning, and the clash with sites-enabled/default the README names", () => {
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=example.test'], {
+      stdio: 'ignore',
+    });
+    const run = render({ ...base, TLS_CERTIFICATE: cert, TLS_CERTIFICATE_KEY: key, HTTP_LISTEN: '127.0.0.1:9', APP_LISTEN: '127.0.0.1:10 ssl' });
+    expect(run.status).toBe(0);
+    // Debian's nginx.conf sets ssl_protocols in the http context before it includes conf.d/ and sites-enabled/.
+    const debianHead = [...nginxMainHead(dir), '  ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;', `  include ${join(dir, 'out')}/*.conf;`];
+    const nginxT = (lines: string[]) => {
+      writeFileSync(join(dir, 'nginx.conf'), [...lines, '}', ''].join('\n'));
+      return spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    };
+    const clean = nginxT(debianHead);
+    expect({ status: clean.status, stderr: clean.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
+    expect(clean.stderr).not.toMatch(/duplicate value/);
+    // sites-enabled/default, as Debian installs it: `listen 80 default_server` on the same port as HTTP_LISTEN.
+    const stock = nginxT([...debianHead, '  server { listen 127.0.0.1:9 default_server; server_name _; }']);
+    expect(stock.status).not.toBe(0);
+    expect(stock.stderr).toMatch(/duplicate default server/);
+    expect(read('../README.md')).toMatch(/sites-enabled\/default/);
+  });
+
   it.each([
     ['an upstream with a path or https', { ...base, APP_UPSTREAM: 'https://127.0.0.1:8443' }, /APP_UPSTREAM is host:port/],
     ['a missing value', { ...base, AUTH_HOST: '' }, /AUTH_HOST is not set/],
