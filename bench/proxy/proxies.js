@@ -13,6 +13,8 @@
 // something else:
 // - `unprotected`: the shipped nginx server with `auth_request off;` (same server, same headers,
 //   same app proxying, no auth hop): the reference of ratio (a).
+// - `plain`: not derived from the examples: the plainest keep-alive proxy to the same app (see
+//   plainKeepAliveProxy), the reference for what the shipped configuration costs as a proxy.
 // - `efficient`: MEASUREMENT VARIANT, not a shipped example, while the shipped template lacks it:
 //   issue 20's shape for the auth subrequest (upstream keepalive pool, HTTP/1.1, empty Connection,
 //   `proxy_method HEAD`; the original method already travels in X-Original-Method).
@@ -43,10 +45,17 @@ function variantOfRendered(text, variant, forwardAuthHostPort) {
   let t = text;
   if (variant === 'unprotected') t = editOnce(t, /^(\s*)auth_request\s+\/portcullis-auth\s*;/m, '$1auth_request off;', variant);
   if (variant === 'previous') {
-    t = editOnce(t, /^\s*proxy_method\s+HEAD\s*;\n/m, '', variant);
-    t = editOnce(t, /^\s*proxy_http_version\s+1\.1\s*;\n/m, '', variant);
-    t = editOnce(t, /^\s*proxy_set_header\s+Connection\s+""\s*;\n/m, '', variant);
-    t = editOnce(t, /proxy_pass\s+http:\/\/portcullis_forward_auth(\/api\/auth\/nginx)\s*;/, `proxy_pass http://${forwardAuthHostPort}$1;`, variant);
+    // Only the auth location: the application's location has its own HTTP/1.1 pool.
+    const at = t.indexOf('location = /portcullis-auth');
+    if (at < 0) throw new Error('bench proxy variant "previous": no auth location in the shipped template');
+    return t.slice(0, at) + variantOfRendered(t.slice(at), 'previous-auth-location', forwardAuthHostPort);
+  }
+  if (variant === 'previous-auth-location') {
+    const what = 'previous';
+    t = editOnce(t, /^\s*proxy_method\s+HEAD\s*;\n/m, '', what);
+    t = editOnce(t, /^\s*proxy_http_version\s+1\.1\s*;\n/m, '', what);
+    t = editOnce(t, /^\s*proxy_set_header\s+Connection\s+""\s*;\n/m, '', what);
+    t = editOnce(t, /proxy_pass\s+http:\/\/portcullis_forward_auth(\/api\/auth\/nginx)\s*;/, `proxy_pass http://${forwardAuthHostPort}$1;`, what);
   }
   return t;
 }
@@ -61,7 +70,7 @@ function renderWithScript(out, { port, appHost, appPort, authHost, gatewayPort, 
     PORTCULLIS_UPSTREAM: `127.0.0.1:${gatewayPort}`,
     PORTCULLIS_FORWARD_AUTH: forwardAuthHostPort,
     APP_HOST: appHost,
-    APP_UPSTREAM: `http://127.0.0.1:${appPort}`,
+    APP_UPSTREAM: `127.0.0.1:${appPort}`,
   };
   execFileSync('sh', [RENDER_SCRIPT, out], { env, stdio: 'pipe' });
   return fs
@@ -72,6 +81,30 @@ function renderWithScript(out, { port, appHost, appPort, authHost, gatewayPort, 
       const text = fs.readFileSync(path.join(out, f), 'utf8');
       return [f, f === `portcullis-app-${appHost}.conf` && variant !== 'shipped' ? variantOfRendered(text, variant, forwardAuthHostPort) : text];
     });
+}
+
+/**
+ * The reference for the shipped configuration's cost: the plainest nginx proxy that keeps its
+ * connections to the same app alive (an upstream pool, HTTP/1.1, empty Connection), with none of
+ * the shipped header rewriting and no auth hop.
+ */
+function plainKeepAliveProxy(port, appHost, appPort) {
+  return [
+    'upstream bench_plain_app {',
+    `    server 127.0.0.1:${appPort};`,
+    '    keepalive 16;',
+    '}',
+    'server {',
+    `    listen 127.0.0.1:${port};`,
+    `    server_name ${appHost};`,
+    '    location / {',
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Connection "";',
+    '        proxy_pass http://bench_plain_app;',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** The top of an nginx.conf running in the foreground with every file under `dir` (as the e2e support), one worker. */
@@ -138,7 +171,10 @@ function treePids(pid) {
 async function startNginx({ dir, name, port, appHost, appPort, forwardAuthUrl, authHost, gatewayPort, variant = 'shipped', extraServers = [] }) {
   fs.mkdirSync(dir, { recursive: true });
   const forwardAuthHostPort = new URL(forwardAuthUrl).host;
-  const files = renderWithScript(path.join(dir, 'conf.d'), { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant });
+  const files =
+    variant === 'plain'
+      ? [['plain.conf', plainKeepAliveProxy(port, appHost, appPort)]]
+      : renderWithScript(path.join(dir, 'conf.d'), { port, appHost, appPort, authHost, gatewayPort, forwardAuthHostPort, variant });
   files.push(...extraServers.map((s, i) => [`extra-${i}.conf`, s]));
   const includes = [];
   for (const [file, text] of files) {

@@ -176,7 +176,7 @@ async function proxyScenarios(kit, wanted) {
      * `open` (unprotected), and per configuration a gateway-backed and a bare-backed one (and the
      * BENCH_BEFORE gateway behind the shipped one).
      */
-    const measureCase = async (proxyName, c, configs, open) => {
+    const measureCase = async (proxyName, c, configs, open, plain = null) => {
       const id = `proxy-${proxyName}-${c.key}`;
       // Record the gateway's answer through each bare-backed proxy, then check both answer alike.
       for (const cfg of configs) {
@@ -201,7 +201,7 @@ async function proxyScenarios(kit, wanted) {
           `  ${id}: ${bare.name} answers like the gateway did to ${rec.method} ${rec.path}: ${rec.status}, ${Object.keys(rec.headers).length} headers, ${rec.bodyLength}-byte body`,
         );
       }
-      const targets = [open, ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.before ? [cfg.before] : [])])];
+      const targets = [open, ...(plain === null ? [] : [plain]), ...configs.flatMap((cfg) => [cfg.gateway, cfg.bare, ...(cfg.before ? [cfg.before] : [])])];
       const request = { method: 'GET', path: PATH, headers: c.headers };
       const perRound = [];
       for (let r = 0; r < rounds; r += 1) {
@@ -209,7 +209,7 @@ async function proxyScenarios(kit, wanted) {
         const got = new Map();
         for (const t of order) {
           const res = await run(t, request);
-          checkStatuses(res, t === open ? 200 : c.expected, `${id} ${t.name}`);
+          checkStatuses(res, t === open || t === plain ? 200 : c.expected, `${id} ${t.name}`);
           if (res.total === 0) throw new Error(`${id} ${t.name}: no answer in ${duration} s`);
           got.set(t, res);
         }
@@ -221,6 +221,10 @@ async function proxyScenarios(kit, wanted) {
             ` (CPU ${(got.get(open).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)} / ${(got.get(cfg.bare).chainCpuUs / got.get(cfg.gateway).chainCpuUs).toFixed(2)})` +
             (cfg.before ? `, before the change (b) ${(got.get(cfg.before).rate / got.get(cfg.bare).rate).toFixed(2)}` : ''),
         );
+        if (plain !== null)
+          ratios.push(
+            `unprotected ÷ plain keep-alive ${(got.get(open).rate / got.get(plain).rate).toFixed(2)}, shipped ÷ plain ${(got.get(configs[0].gateway).rate / got.get(plain).rate).toFixed(2)}`,
+          );
         log(`  ${id} round ${r + 1}: ${parts.join(', ')} req/s; ${ratios.join('; ')}`);
       }
       const side = (t) => ({
@@ -242,6 +246,17 @@ async function proxyScenarios(kit, wanted) {
         title: `${proxyName}: ${c.title}`,
         expected: c.expected,
         open: side(open),
+        // The plain keep-alive proxy: what the shipped server (auth off, and with its auth hop) costs against it.
+        plain:
+          plain === null
+            ? undefined
+            : {
+                side: side(plain),
+                open: ratio(open, plain),
+                cpuOpen: cpuRatio(open, plain),
+                shipped: ratio(configs[0].gateway, plain),
+                cpuShipped: cpuRatio(configs[0].gateway, plain),
+              },
         configs: configs.map((cfg) => ({
           label: cfg.label,
           shipped: cfg.shipped === true,
@@ -271,6 +286,7 @@ async function proxyScenarios(kit, wanted) {
       log(`proxy scenarios: nginx ${SETTINGS.proxyRounds} rounds of ${duration} s, one worker, shipped examples/nginx`);
       const target = (p, auth, label, extra = {}) => ({ name: p.name, proxy: p, auth, label, ...extra });
       const open = target(await proxy(startNginx, { name: 'nginx-unprotected', forwardAuthUrl, variant: 'unprotected' }), null, 'unprotected');
+      const plain = target(await proxy(startNginx, { name: 'nginx-plain-keepalive', forwardAuthUrl, variant: 'plain' }), null, 'plain keep-alive proxy');
       const configs = [];
       const configFor = async (variant, label, shipped) => {
         const bare = await bareAuth(`bare-auth-${variant}`);
@@ -330,7 +346,7 @@ async function proxyScenarios(kit, wanted) {
 
       await warm([configs[0].gateway, ...(configs[0].before ? [configs[0].before] : []), ...(configs[1] ? [configs[1].gateway] : [])], all[0]);
       for (const c of all) {
-        const summary = await measureCase('nginx', c, configs, open);
+        const summary = await measureCase('nginx', c, configs, open, plain);
         if (c.key === 'basic') {
           // nginx really checks the bcrypt hash: a wrong password is refused, the right one passes.
           const wrong = { ...c.headers, authorization: `Basic ${Buffer.from(`${USERNAME}:wrong-${PASSWORD}`).toString('base64')}` };
@@ -438,6 +454,12 @@ function proxyTable(results) {
           `| ${s.title} | ${cfg.label}, gateway before the change (BENCH_BEFORE) | ${fmt(b.side.rate)} (${fmt(b.side.p99, 1)}) | | | ${fmt(b.a, 2)} | ${fmt(b.b, 2)} (${fmt(b.cpuB, 2)}) | ${fmt(b.side.chainCpuUs)} / – / – | (before: no budget) |`,
         );
       }
+    }
+    if (s.plain !== undefined) {
+      const p = s.plain;
+      lines.push(
+        `| ${s.title} | plain keep-alive proxy to the same app (reference: no auth, no header rewriting) | ${fmt(p.side.rate)} (${fmt(p.side.p99, 1)}) | | ${fmt(s.open.rate)} | unprotected ÷ plain ${fmt(p.open, 2)} (${fmt(p.cpuOpen, 2)}); shipped ÷ plain ${fmt(p.shipped, 2)} (${fmt(p.cpuShipped, 2)}) | | – / – / ${fmt(p.side.chainCpuUs)} | |`,
+      );
     }
     for (const x of s.extra) {
       lines.push(

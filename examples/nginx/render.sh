@@ -14,7 +14,8 @@
 #   PORTCULLIS_FORWARD_AUTH  Portcullis's forward-auth listener (FORWARD_AUTH_PORT), host:port;
 #                            default 127.0.0.1:3001. Never reachable from the internet.
 #   APP_HOST                 the protected application's host, e.g. app.example.com
-#   APP_UPSTREAM             where it runs, as a proxy_pass URL, e.g. http://127.0.0.1:8080
+#   APP_UPSTREAM             where it runs, host:port, e.g. 127.0.0.1:8080 (plain HTTP, kept-alive
+#                            connections; http://127.0.0.1:8080 is read the same)
 #   TLS_CERTIFICATE          certificate (chain) naming AUTH_HOST and every APP_HOST, PEM file path
 #   TLS_CERTIFICATE_KEY      its private key, PEM file path
 #   HTTPS_PORT               default 443; APP_LISTEN defaults to "<HTTPS_PORT> ssl"
@@ -93,7 +94,21 @@ render() {
   echo "render.sh: wrote $out/$target"
 }
 
-for name in PORTCULLIS_UPSTREAM PORTCULLIS_FORWARD_AUTH; do
+# APP_UPSTREAM used to be a proxy_pass URL: http://host:port[/] still means host:port.
+case ${APP_UPSTREAM:-} in
+  http://*)
+    APP_UPSTREAM=${APP_UPSTREAM#http://}
+    APP_UPSTREAM=${APP_UPSTREAM%/}
+    ;;
+esac
+case ${APP_UPSTREAM:-} in
+  */*)
+    echo "render.sh: APP_UPSTREAM is host:port (the server of an upstream pool), without a path or https://: $APP_UPSTREAM" >&2
+    exit 64
+    ;;
+esac
+
+for name in PORTCULLIS_UPSTREAM PORTCULLIS_FORWARD_AUTH APP_UPSTREAM; do
   eval "value=\${$name}"
   case $value in
     *://*)

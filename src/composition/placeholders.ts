@@ -30,7 +30,7 @@ const MARKERS = [
   'put-your',
 ];
 
-/** bcrypt hashes shown in the examples (the docker-compose demo's is the hash of "portcullis-demo"). */
+/** bcrypt hashes once shown in the examples (the old docker-compose demo hash of "portcullis-demo", which copies may still hold). */
 const EXAMPLE_HASHES = new Set(['$2b$10$qh8XTM/ilzLw1WKUE1404.udAi8OZn8nKDbNvDORqMRu1KM6HS19q']);
 
 /** The base32 TOTP secret every tutorial uses (it spells "Hello!"). */

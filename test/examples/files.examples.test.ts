@@ -23,7 +23,7 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     AUTH_HOST: 'auth.example.test',
     APP_HOST: 'app.example.test',
-    APP_UPSTREAM: 'http://127.0.0.1:8080',
+    APP_UPSTREAM: '127.0.0.1:8080',
     TLS_CERTIFICATE: '/etc/ssl/example.pem',
     TLS_CERTIFICATE_KEY: '/etc/ssl/example.key',
   };
@@ -60,10 +60,56 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     expect({ status: test.status, stderr: test.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
   });
 
+  it('gives each application a pool of kept-alive connections (HTTP/1.1, empty Connection), which nginx -t accepts for two apps', () => {
+    const run = render({ ...base, APP_UPSTREAM: '127.0.0.1:8080', TLS: 'off', APP_LISTEN: '127.0.0.1:9' });
+    expect(run.status).toBe(0);
+    const second = render({ ...base, APP_HOST: 'wiki.example.test', APP_UPSTREAM: 'http://127.0.0.1:8081/', TLS: 'off', APP_LISTEN: '127.0.0.1:9' }, ['--app-only']);
+    expect(second.status).toBe(0);
+    const app = readFileSync(join(dir, 'out', 'portcullis-app-app.example.test.conf'), 'utf8');
+    expect(app).toMatch(/upstream portcullis_app_app\.example\.test \{\s*server 127\.0\.0\.1:8080;\s*keepalive \d+;\s*\}/);
+    const location = app.slice(app.indexOf('location / {'), app.indexOf('location = /portcullis-auth'));
+    expect(location).toContain('proxy_http_version 1.1;');
+    expect(location).toContain('proxy_set_header Connection "";');
+    expect(location).toContain('proxy_pass http://portcullis_app_app.example.test;');
+    // The URL form APP_UPSTREAM once had is read as host:port.
+    expect(readFileSync(join(dir, 'out', 'portcullis-app-wiki.example.test.conf'), 'utf8')).toContain('server 127.0.0.1:8081;');
+    // The auth subrequest keeps its pool too.
+    const shared = readFileSync(join(dir, 'out', 'portcullis-default.conf'), 'utf8');
+    expect(shared).toMatch(/upstream portcullis_forward_auth \{[^}]*keepalive \d+;/);
+    writeFileSync(join(dir, 'nginx.conf'), [...nginxMainHead(dir), `  include ${join(dir, 'out')}/*.conf;`, '}', ''].join('\n'));
+    const test = spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    expect({ status: test.status, stderr: test.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
+  });
+
+  it("on Debian's stock nginx.conf: no duplicate ssl_protocols warning, and the clash with sites-enabled/default the README names", () => {
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=example.test'], {
+      stdio: 'ignore',
+    });
+    const run = render({ ...base, TLS_CERTIFICATE: cert, TLS_CERTIFICATE_KEY: key, HTTP_LISTEN: '127.0.0.1:9', APP_LISTEN: '127.0.0.1:10 ssl' });
+    expect(run.status).toBe(0);
+    // Debian's nginx.conf sets ssl_protocols in the http context before it includes conf.d/ and sites-enabled/.
+    const debianHead = [...nginxMainHead(dir), '  ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;', `  include ${join(dir, 'out')}/*.conf;`];
+    const nginxT = (lines: string[]) => {
+      writeFileSync(join(dir, 'nginx.conf'), [...lines, '}', ''].join('\n'));
+      return spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { encoding: 'utf8' });
+    };
+    const clean = nginxT(debianHead);
+    expect({ status: clean.status, stderr: clean.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
+    expect(clean.stderr).not.toMatch(/duplicate value/);
+    // sites-enabled/default, as Debian installs it: `listen 80 default_server` on the same port as HTTP_LISTEN.
+    const stock = nginxT([...debianHead, '  server { listen 127.0.0.1:9 default_server; server_name _; }']);
+    expect(stock.status).not.toBe(0);
+    expect(stock.stderr).toMatch(/duplicate default server/);
+    expect(read('../README.md')).toMatch(/sites-enabled\/default/);
+  });
+
   it.each([
+    ['an upstream with a path or https', { ...base, APP_UPSTREAM: 'https://127.0.0.1:8443' }, /APP_UPSTREAM is host:port/],
     ['a missing value', { ...base, AUTH_HOST: '' }, /AUTH_HOST is not set/],
     ['a value that would end the directive', { ...base, APP_HOST: 'app.example.test; include /etc/passwd' }, /APP_HOST contains a character/],
-    ['a value with an nginx variable', { ...base, APP_UPSTREAM: 'http://$host' }, /APP_UPSTREAM contains a character/],
+    ['a value with an nginx variable', { ...base, APP_UPSTREAM: '$host:80' }, /APP_UPSTREAM contains a character/],
     ['an upstream written as a URL', { ...base, PORTCULLIS_FORWARD_AUTH: 'http://127.0.0.1:3001' }, /host:port/],
     ['TLS without a certificate', { ...base, TLS_CERTIFICATE: '' }, /TLS_CERTIFICATE is not set/],
   ])('refuses %s before writing anything', (_name, env, message) => {

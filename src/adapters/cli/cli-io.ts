@@ -1,4 +1,4 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 
 /** What the CLI needs of a terminal; tests and hosts may supply their own. */
 export interface CliIo {
@@ -18,6 +18,8 @@ export interface CliIo {
    * link) is removed first, so the new one never inherits its mode.
    */
   writeSecretFile(path: string, data: Uint8Array, overwrite: boolean): Promise<void>;
+  /** Makes a directory (and its parents) that only its owner may enter, when it does not exist yet. */
+  makePrivateDirectory(path: string): Promise<void>;
 }
 
 /** Standard streams of the running process. */
@@ -46,6 +48,12 @@ export class ProcessIo implements CliIo {
     if (overwrite) await unlink(path).catch((e: { code?: string }) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
     // O_EXCL: never follows a link planted at the path, never writes into a file someone else opened.
     await writeFile(path, data, { mode: 0o600, flag: 'wx' });
+  }
+
+  async makePrivateDirectory(path: string): Promise<void> {
+    // mkdir returns the first directory it made; an existing one keeps its mode.
+    const made = await mkdir(path, { recursive: true, mode: 0o700 });
+    if (made !== undefined) await chmod(path, 0o700);
   }
 
   promptHidden(question: string): Promise<string> {

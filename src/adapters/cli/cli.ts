@@ -61,6 +61,7 @@ const HELP = `Usage: portcullis [command]
 
 Commands:
   serve [--option value ...]        start the gateway (the default when no command is given)
+  init <dir> [--demo]               make a random secret and a users file in <dir>, once
   user add <name>                   make a USERS entry with a bcrypt hash (asks for the password)
   user verify <entry>               check a password against a USERS entry (asks, or --password-stdin/-file)
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
@@ -99,6 +100,25 @@ portcullis.db.replaced-<time>.
   --data-dir DIR   the gateway's DATA_DIR (default: the DATA_DIR variable, or ./data)
 `,
 };
+
+const INIT_HELP = `Usage: portcullis init <dir> [--user NAME] [--demo | --password-stdin | --password-file F] [--cost N]
+
+Makes what a first start needs, in <dir> (created, owner-only, when missing):
+  secret   a random secret (48 bytes, base64), for SECRET_FILE
+  users    one account, NAME (default alice) with a bcrypt hash of its password, for USERS_FILE
+A file already there is kept as it is: run it on every start (a compose init service does), and
+the secret (so every session) and the password stay.
+
+  --user NAME         the account's name (default alice)
+  --demo              the password is "portcullis-demo", printed: for a demo on your own machine only
+  --password-stdin    read the password from the first line of standard input
+  --password-file F   read the password from the first line of file F
+  --cost N            bcrypt cost, 4 to 15 (default 10)
+Without --demo the password is asked for (hidden) on a terminal, else read from standard input.
+`;
+
+/** The password `init --demo` gives its account; documented with the compose demo. */
+const DEMO_PASSWORD = 'portcullis-demo';
 
 const COMMAND_HELP: Record<string, string> = {
   'oidc client': `Usage: portcullis oidc client add <id> [--redirect-uri URL ...] [--name TEXT] [--public]
@@ -218,6 +238,13 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     } catch (e) {
       throw new CommandError(e instanceof Error ? e.message : `${command} failed`);
     }
+  }
+  if (command === 'init') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      io.out(INIT_HELP);
+      return 0;
+    }
+    return init(argv.slice(1), io, deps);
   }
   if (command === 'oidc' && sub === 'keys') return oidcKeysCommand().oidcKeysCommand(argv.slice(2), io, deps.signingKeys);
   if (command === 'oidc') return oidcCommand(argv.slice(1), io);
@@ -347,6 +374,56 @@ async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promi
         '',
       ].join('\n'),
     );
+  }
+  return 0;
+}
+
+/**
+ * `portcullis init <dir>`: a random secret and a one-account users file, each written only when
+ * missing (O_EXCL), so running it before every start changes nothing after the first.
+ */
+async function init(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['--user', '--cost', '--password-file'], ['--demo', '--password-stdin']);
+  if (positional.length !== 1 || positional[0] === '') throw new UsageError('init takes exactly one <dir>');
+  const dir = positional[0].replace(/\/+$/, '') || '/';
+  const name = flags.get('--user') ?? 'alice';
+  if (!isValidUsername(name)) throw new UsageError('the name must be 1 to 256 printable characters without spaces, commas, colons or invisible characters');
+  const demo = flags.has('--demo');
+  if (demo && (flags.has('--password-stdin') || flags.has('--password-file')))
+    throw new UsageError('--demo sets the password: give no --password-stdin or --password-file');
+  const costRaw = flags.get('--cost') ?? '10';
+  const cost = Number(costRaw);
+  if (!/^\d+$/.test(costRaw) || cost < 4 || cost > 15) throw new UsageError('--cost must be a whole number from 4 to 15');
+
+  try {
+    await io.makePrivateDirectory(dir);
+  } catch {
+    throw new CommandError(`cannot make the directory ${printable(dir)}`);
+  }
+  const write = async (file: string, data: () => Promise<string>): Promise<boolean> => {
+    const path = `${dir === '/' ? '' : dir}/${file}`;
+    try {
+      await io.writeSecretFile(path, Buffer.from(await data()), false);
+      io.out(`wrote ${path}\n`);
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EEXIST') throw new CommandError(`cannot write ${printable(path)}`);
+      io.out(`kept ${path} (it exists)\n`);
+      return false;
+    }
+  };
+  await write('secret', async () => `${randomBytes(48).toString('base64')}\n`);
+  const usersPath = `${dir === '/' ? '' : dir}/users`;
+  // The password is asked for only when the file is to be written: a rerun never prompts.
+  const exists = await io.readFile(usersPath).then(
+    () => true,
+    () => false,
+  );
+  if (exists) io.out(`kept ${usersPath} (it exists)\n`);
+  else {
+    const password = demo ? DEMO_PASSWORD : await readNewPassword(io, flags);
+    const wrote = await write('users', async () => `${formatUsersEntry({ username: name, hash: await deps.hasher(cost).hash(password) })}\n`);
+    if (wrote && demo) io.out(`demo account: ${name} / ${DEMO_PASSWORD} (a demo on your own machine only: anyone who read this can log in)\n`);
   }
   return 0;
 }

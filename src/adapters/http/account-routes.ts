@@ -140,8 +140,8 @@ export function readRevokeTarget(body: unknown): SessionsToRevoke | null {
 /**
  * `/api/account` and `/api/account/sessions/revoke` (issue 16). Both only for a fully logged-in
  * cookie session, both about the caller's own account only (no input names an account). The POST
- * is refused unless it provably comes from the gateway's own pages, like `/api/logout`, and only
- * takes JSON (a cross-site form cannot send it without a preflight).
+ * is refused on evidence of another site (see isFromThisSite), like `/api/logout`, and only takes
+ * JSON (a cross-site form cannot send it without a preflight).
  */
 export function accountRoutes(router: Router, useCases: AccountUseCases, settings: HttpSettings): void {
   const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
@@ -156,15 +156,15 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
     '/account/sessions/revoke',
     async (ctx, next) => {
       if (ctx.is(JSON_TYPES)) return body(ctx, next);
-      // Not JSON: refused as cross-site first (a form post from anywhere lands here), else as the wrong type.
-      if (!isFromThisSite(ctx.req.headers, appOrigin, false)) {
+      // Not JSON: refused as cross-site first (a form from another site lands here), else as the wrong type.
+      if (!isFromThisSite(ctx.req.headers, appOrigin)) {
         const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite: false, target: { scope: 'others' } });
         return renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
       }
       renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
     },
     async (ctx) => {
-      const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin, true);
+      const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin);
       const target = readRevokeTarget(ctx.request.body);
       if (fromThisSite && target === null) return renderAnswer(ctx, invalidFields(['id', 'scope']));
       const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite, target: target ?? { scope: 'others' } });

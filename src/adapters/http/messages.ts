@@ -15,7 +15,7 @@ const FORWARDED_PROBLEMS: Readonly<Record<ForwardedProblem, string>> = {
 };
 
 /** The passkey and TOTP set-up routes refuse a cross-site request in the same words (each under its own code). */
-const CROSS_SITE_JSON_ONLY = 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)';
+const CROSS_SITE_JSON_ONLY = 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON';
 
 export const MESSAGES = {
   // Success
@@ -38,7 +38,7 @@ export const MESSAGES = {
   totp_invalid: () => 'Invalid TOTP code',
   session_required: () => 'Log in (completely, with the TOTP code if your account has one) to see your account',
   session_not_found: () => 'No such session of your account',
-  cross_site_request: () => 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)',
+  cross_site_request: () => 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site',
   // Passkeys
   passkey_options: () => 'Passkey options',
   passkey_added: () => 'Passkey added',

@@ -99,7 +99,7 @@ export function passkeyRoutes(router: Router, useCases: PasskeyUseCases, setting
   const facts = (ctx: Context) => koaFacts(ctx, settings.clientAddress);
   const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   const appOrigin = new URL(settings.appUrl).origin;
-  const fromThisSite = (ctx: Context): boolean => isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)));
+  const fromThisSite = (ctx: Context): boolean => isFromThisSite(ctx.req.headers, appOrigin);
   const cookie = (ctx: Context, name: string): string | undefined => readCookie(header(ctx.req.headers, 'cookie'), name);
   const metrics = settings.metrics ?? NO_METRICS;
   const now = () => useCases.clock.now();

@@ -98,7 +98,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
 
   router.post('/logout', async (ctx) => {
     const host = hosts[gatewayIndexOf(hosts, ctx)];
-    const fromThisSite = isFromThisSite(ctx.req.headers, host.origin, Boolean(ctx.is(JSON_TYPES)));
+    const fromThisSite = isFromThisSite(ctx.req.headers, host.origin);
     const result = await useCases.logout.execute({ ...caller(ctx), fromThisSite });
     renderAnswer(ctx, logoutAnswer(result, host.cookies));
   });

@@ -48,7 +48,7 @@ export function totpEnrolmentRoutes(router: Router, useCases: TotpEnrolmentUseCa
   const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
   // JSON from this site only: a form post from anywhere is refused as cross-site first, else as the wrong type.
   const guard = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
-    if (!isFromThisSite(ctx.req.headers, appOrigin, Boolean(ctx.is(JSON_TYPES)))) return renderAnswer(ctx, TOTP_CROSS_SITE);
+    if (!isFromThisSite(ctx.req.headers, appOrigin)) return renderAnswer(ctx, TOTP_CROSS_SITE);
     return json(ctx, next);
   };
 

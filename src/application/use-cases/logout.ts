@@ -9,9 +9,9 @@ export interface LogoutInput {
   /** The session cookie's value, if any. */
   readonly sessionToken?: string;
   /**
-   * Whether the request provably comes from the gateway's own pages (the HTTP adapter decides
-   * from Sec-Fetch-Site, Origin and the body type). A cross-site request is refused: another site
-   * must not be able to end a session (login CSRF's twin).
+   * Whether the request may come from the gateway's own pages: false only on positive evidence of
+   * another site (the HTTP adapter reads Sec-Fetch-Site and Origin). A cross-site request is
+   * refused: another site must not be able to end a session (login CSRF's twin).
    */
   readonly fromThisSite: boolean;
   /** The client's address, for the audit of a refused request. */

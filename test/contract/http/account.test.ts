@@ -50,7 +50,7 @@ describe('the account API: /api/account and /api/account/sessions/revoke', () =>
       expect(await expectEnvelope(await revoke(pending, { scope: 'all' }), 401)).toMatchObject({ code: 'session_required' });
     });
 
-    it('refuses a cross-site post (a form from another site, or a same-site sibling app) and ends nothing', async () => {
+    it('refuses a cross-site post (a form from another site, a same-site sibling app, a foreign Origin) and ends nothing', async () => {
       const other = await loginCookie(gw, 'alice', 'alice-pw');
       const cookie = await loginCookie(gw, 'alice', 'alice-pw');
       const form = await fetch(`${gw.url}/api/account/sessions/revoke`, {
@@ -61,8 +61,11 @@ describe('the account API: /api/account and /api/account/sessions/revoke', () =>
       expect(await expectEnvelope(form, 403)).toMatchObject({ code: 'cross_site_request' });
       const sibling = await revoke(cookie, { scope: 'all' }, { 'Sec-Fetch-Site': 'same-site' });
       expect(await expectEnvelope(sibling, 403)).toMatchObject({ code: 'cross_site_request' });
+      const foreign = await revoke(cookie, { scope: 'all' }, { Origin: 'https://evil.example.net' });
+      expect(await expectEnvelope(foreign, 403)).toMatchObject({ code: 'cross_site_request' });
+      // No sign of another site, but no JSON either: the wrong type, not a cross-site request.
       const bare = await fetch(`${gw.url}/api/account/sessions/revoke`, { method: 'POST', headers: { cookie } });
-      expect(bare.status).toBe(403);
+      expect(bare.status).toBe(415);
       expect(await live(cookie)).toBe(true);
       expect(await live(other)).toBe(true);
     });

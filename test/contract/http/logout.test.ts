@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import type { RevokedSessions } from '../../../src/application/ports/revoked-sessions';
 import { TOKENS } from '../../../src/composition/tokens';
@@ -24,8 +25,24 @@ describe('POST /api/logout', () => {
     fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(cookie === undefined ? {} : { cookie }) }, body: '{}' });
   const post = (cookie: string, headers: Record<string, string>, body?: string): Promise<Response> =>
     fetch(`${gw.url}/api/logout`, { method: 'POST', headers: { cookie, ...headers }, body });
+  /** A POST written byte for byte, so that nothing (fetch, node) adds a Content-Type, a Content-Length or a body. */
+  const rawPost = (cookie: string, lines: string[]): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(gw.url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(['POST /api/logout HTTP/1.1', 'Host: auth.example.test', `Cookie: ${cookie}`, ...lines, 'Connection: close', '', ''].join('\r\n'));
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head, ...rest] = text.split('\r\n\r\n');
+        resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
+      });
+    });
   const stillLoggedIn = async (cookie: string): Promise<boolean> => (await askForwardAuth(gw, 'traefik', { cookie, ...forwardedFor(APP) })).status === 200;
-  const CROSS_SITE_MESSAGE = 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)';
+  const CROSS_SITE_MESSAGE = 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site';
 
   describe('cross-site requests (CSRF)', () => {
     it('refuses a cross-site form post with 403, keeps the session and the cookie, and audits it', async () => {
@@ -49,18 +66,41 @@ describe('POST /api/logout', () => {
       );
     });
 
-    it('refuses a text/plain or bodiless post that carries no sign of coming from this site', async () => {
+    it('accepts a bodiless post from a client that sends neither Origin nor Sec-Fetch-Site (curl, a script)', async () => {
       const cookie = await loginCookie(gw, 'alice', 'alice-pw');
-      expect((await post(cookie, { 'Content-Type': 'text/plain' }, '{}')).status).toBe(403);
-      expect((await post(cookie, {})).status).toBe(403);
-      expect((await post(cookie, { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x--')).status).toBe(403);
-      expect(await stillLoggedIn(cookie)).toBe(true);
+      // Exactly what `curl -X POST -b cookie URL/api/logout` sends: no Content-Type, no Content-Length, no body.
+      const res = await rawPost(cookie, ['User-Agent: curl/8.5.0', 'Accept: */*']);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ status: 200, code: 'logged_out', message: 'Logged out' });
+      expect(await stillLoggedIn(cookie)).toBe(false);
+    });
+
+    it('accepts a post with no sign of another site, whatever its body (fetch with no body, text/plain, an empty form)', async () => {
+      for (const [headers, body] of <[Record<string, string>, string | undefined][]>[
+        [{}, undefined],
+        [{ 'Content-Type': 'text/plain' }, '{}'],
+        [{ 'Content-Type': 'application/x-www-form-urlencoded' }, ''],
+      ]) {
+        const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+        expect((await post(cookie, headers, body)).status).toBe(200);
+        expect(await stillLoggedIn(cookie)).toBe(false);
+      }
     });
 
     it('refuses what a browser calls cross-site or same-site (a sibling app), even with a JSON type', async () => {
       const cookie = await loginCookie(gw, 'alice', 'alice-pw');
       expect((await post(cookie, { 'Sec-Fetch-Site': 'same-site', 'Content-Type': 'application/json' }, '{}')).status).toBe(403);
       expect((await post(cookie, { 'Sec-Fetch-Site': 'cross-site', 'Content-Type': 'application/json' }, '{}')).status).toBe(403);
+      expect((await post(cookie, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+      expect((await post(cookie, { 'Sec-Fetch-Site': 'same-site' })).status).toBe(403);
+      expect(await stillLoggedIn(cookie)).toBe(true);
+    });
+
+    it('refuses any request from a foreign Origin, JSON or bodiless, even without Sec-Fetch-Site', async () => {
+      const cookie = await loginCookie(gw, 'alice', 'alice-pw');
+      expect((await post(cookie, { 'Content-Type': 'application/json', Origin: 'https://evil.example.net' }, '{}')).status).toBe(403);
+      expect((await post(cookie, { Origin: 'https://evil.example.net' })).status).toBe(403);
+      expect((await post(cookie, { Origin: 'http://auth.example.test' })).status).toBe(403);
       expect(await stillLoggedIn(cookie)).toBe(true);
     });
 
@@ -78,6 +118,8 @@ describe('POST /api/logout', () => {
         { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/x-www-form-urlencoded' },
         { 'Sec-Fetch-Site': 'none' },
         { Origin: 'https://auth.example.test', 'Content-Type': 'application/x-www-form-urlencoded' },
+        { Origin: 'https://auth.example.test' },
+        { 'Sec-Fetch-Site': 'same-origin' },
       ]) {
         const cookie = await loginCookie(gw, 'alice', 'alice-pw');
         expect((await post(cookie, headers, 'x=1')).status).toBe(200);

@@ -181,12 +181,15 @@ describe('passkeys over HTTP (/api/passkeys)', () => {
       expect(await expectEnvelope(res, 400)).toMatchObject({ code: 'challenge_invalid' });
     });
 
-    it('refuses a cross-site registration, rename or removal', async () => {
+    it('refuses a cross-site registration, rename or removal (Sec-Fetch-Site same-site, or a foreign Origin)', async () => {
       const session = await loginCookie(gw, 'alice', 'alice-pw');
       const crossSite = { cookie: session, 'sec-fetch-site': 'same-site' };
       expect(await expectEnvelope(await postJson(gw, '/api/passkeys/registration/options', {}, crossSite), 403)).toMatchObject({ code: 'passkey_cross_site' });
       expect((await postJson(gw, '/api/passkeys/remove', { id: 'abc' }, crossSite)).status).toBe(403);
       expect((await postJson(gw, '/api/passkeys/rename', { id: 'abc', name: 'x' }, crossSite)).status).toBe(403);
+      const foreign = { cookie: session, origin: 'https://evil.example.net' };
+      expect(await expectEnvelope(await postJson(gw, '/api/passkeys/registration/options', {}, foreign), 403)).toMatchObject({ code: 'passkey_cross_site' });
+      expect((await postJson(gw, '/api/passkeys/remove', { id: 'abc' }, foreign)).status).toBe(403);
       const form = await fetch(`${gw.url}/api/passkeys/remove`, {
         method: 'POST',
         headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' },

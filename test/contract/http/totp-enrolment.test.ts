@@ -121,6 +121,8 @@ describe('self-enrolled TOTP: /api/account/totp*', () => {
       const cookie = await loginCookie(gw, 'gina', 'gina-pw');
       const cross = await postJson(gw, '/api/account/totp/setup', {}, { cookie, origin: 'https://evil.example.net', 'sec-fetch-site': 'cross-site' });
       expect(await expectEnvelope(cross, 403)).toMatchObject({ code: 'totp_cross_site' });
+      const foreign = await postJson(gw, '/api/account/totp/setup', {}, { cookie, origin: 'https://evil.example.net' });
+      expect(await expectEnvelope(foreign, 403)).toMatchObject({ code: 'totp_cross_site' });
       const form = await fetch(`${gw.url}/api/account/totp/confirm`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },

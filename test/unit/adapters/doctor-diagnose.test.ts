@@ -115,6 +115,22 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     ]);
   });
 
+  it('on an untrusted TLS certificate, says how to trust its CA (NODE_EXTRA_CA_CERTS), not how to resolve a name', async () => {
+    const untrusted: ProbeAnswer = {
+      kind: 'unreachable',
+      reason: 'the TLS certificate of app.example.com:443 is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+      failure: 'untrusted_certificate',
+    };
+    const [finding, ...more] = await run(site(() => untrusted));
+    expect(more).toEqual([]);
+    expect(finding).toMatchObject({ verdict: 'FAIL', check: 'baseline' });
+    expect(finding.fix).toContain('NODE_EXTRA_CA_CERTS=');
+    expect(finding.fix).toContain('--insecure');
+    expect(finding.fix).not.toMatch(/resolve/);
+    const [unresolved] = await run(site(() => ({ kind: 'unreachable', reason: 'app.example.com does not resolve' })));
+    expect(unresolved.fix).toContain('--resolve');
+  });
+
   it('names the URL Portcullis decided on when a client header reaches the decision', async () => {
     const transport = site((req) => {
       const spoofed = header(req, 'X-Forwarded-Host');

@@ -108,6 +108,7 @@ describe('near-miss environment variables', () => {
       readLines: async () => [],
       readFile: async () => '',
       writeSecretFile: async () => undefined,
+      makePrivateDirectory: async () => undefined,
     };
     await runPortcullis(['config', 'check'], { APP_URL: 'https://auth.example.com', SECRET: 'k'.repeat(40), USERS_FIEL: '/etc/users' }, io);
     expect(out.join('')).toContain('portcullis: warning: USERS_FIEL is not a Portcullis option and is ignored: did you mean USERS_FILE?');

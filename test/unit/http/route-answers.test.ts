@@ -58,7 +58,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'logout cross_site_request',
     logoutAnswer(err({ code: 'cross_site_request' }), cookies),
-    wire(403, 'cross_site_request', 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)'),
+    wire(403, 'cross_site_request', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site'),
   ],
   [
     'logout store_unavailable',
@@ -74,7 +74,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'revoke cross_site_request',
     revokeSessionsAnswer(err({ code: 'cross_site_request' }), cookies),
-    wire(403, 'cross_site_request', 'Logout refused: cross-site request. Send it from this site, or as JSON (Content-Type: application/json)'),
+    wire(403, 'cross_site_request', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site'),
   ],
   [
     'revoke session_required',
@@ -94,7 +94,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'totp set-up cross-site',
     TOTP_CROSS_SITE,
-    wire(403, 'totp_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'totp_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'totp state not_logged_in',
@@ -176,7 +176,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'passkey registration options cross_site_request',
     registrationOptionsAnswer(err({ code: 'cross_site_request' }), cookies, 0),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'passkey registration options not_logged_in',
@@ -196,7 +196,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'passkey registration cross_site_request',
     registrationAnswer(err({ code: 'cross_site_request' }), cookies),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'passkey registration not_logged_in',
@@ -271,7 +271,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'passkey rename cross_site_request',
     passkeyChangeAnswer(err({ code: 'cross_site_request' }), 'rename', cookies),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'passkey rename not_logged_in',
@@ -301,7 +301,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'passkey enrolment options cross_site_request',
     enrolmentOptionsAnswer(err({ code: 'cross_site_request' }), cookies, 0),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'passkey enrolment options invalid_link',
@@ -321,7 +321,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'passkey enrolment cross_site_request',
     enrolmentAnswer(err({ code: 'cross_site_request' }), cookies),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'passkey enrolment invalid_name',
@@ -351,7 +351,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Answer, Wire]> = [
   [
     'second factor cross_site_request',
     secondFactorChoiceAnswer(err({ code: 'cross_site_request' }), cookies),
-    wire(403, 'passkey_cross_site', 'Refused: cross-site request. Send it from this site as JSON (Content-Type: application/json)'),
+    wire(403, 'passkey_cross_site', 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON'),
   ],
   [
     'second factor not_logged_in',

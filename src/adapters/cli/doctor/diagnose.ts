@@ -65,7 +65,10 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
       verdict: 'FAIL',
       check: 'baseline',
       message: `no answer from ${url.origin}: ${describe(base)}`,
-      fix: 'check the URL, and give --resolve <host>:<address> when its name does not resolve from here',
+      fix:
+        base.kind === 'unreachable' && base.failure === 'untrusted_certificate'
+          ? "trust the proxy's CA for this run: NODE_EXTRA_CA_CERTS=/path/to/root.crt portcullis doctor … (Caddy's internal CA: pki/authorities/local/root.crt in Caddy's data directory, e.g. ~/.local/share/caddy or /var/lib/caddy/.local/share/caddy), or --insecure for a throwaway test proxy"
+          : 'check the URL, and give --resolve <host>:<address> when its name does not resolve from here',
     });
     return;
   }

@@ -23,8 +23,11 @@ export type ProbeAnswer =
     }
   /** The connection was made and then closed without a byte of answer (nginx's `return 444`, Caddy's `abort`). */
   | { readonly kind: 'closed' }
-  /** No connection, a TLS failure or a timeout: `reason` is one plain sentence. */
-  | { readonly kind: 'unreachable'; readonly reason: string };
+  /**
+   * No connection, a TLS failure or a timeout: `reason` is one plain sentence; `failure` says
+   * which, when the fix depends on it (a certificate this machine does not trust).
+   */
+  | { readonly kind: 'unreachable'; readonly reason: string; readonly failure?: 'untrusted_certificate' };
 
 /** Sends one probe; never rejects (every failure is an answer of kind `closed` or `unreachable`). */
 export type ProbeTransport = (request: ProbeRequest) => Promise<ProbeAnswer>;

@@ -69,7 +69,11 @@ export function socketProbeTransport(options: SocketTransportOptions): ProbeTran
         // A reset after the request went out, with nothing read, is a refusal to answer (nginx 444 may reset).
         if (size === 0 && (e.code === 'ECONNRESET' || e.code === 'EPIPE') && socket.bytesWritten > 0) return finish({ kind: 'closed' });
         if (size > 0) return end();
-        finish({ kind: 'unreachable', reason: describeError(e, request) });
+        finish({
+          kind: 'unreachable',
+          reason: describeError(e, request),
+          ...(UNTRUSTED_CERTIFICATE.has(e.code ?? '') ? { failure: 'untrusted_certificate' } : {}),
+        });
       });
     });
 }
@@ -130,6 +134,16 @@ function dechunk(data: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/** Node's codes for a certificate chain or name this machine does not accept. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 function describeError(e: NodeJS.ErrnoException, request: ProbeRequest): string {
   const where = `${request.hostname}:${request.port}`;
   switch (e.code) {
@@ -138,14 +152,9 @@ function describeError(e: NodeJS.ErrnoException, request: ProbeRequest): string 
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `${request.hostname} does not resolve (give --resolve ${request.hostname}:<address> to probe it by address)`;
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-    case 'CERT_HAS_EXPIRED':
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the TLS certificate of ${where} is not trusted (${e.code}); for a test proxy with a self-signed certificate, add --insecure`;
     default:
+      if (UNTRUSTED_CERTIFICATE.has(e.code ?? ''))
+        return `the TLS certificate of ${where} is not trusted (${e.code}); for a test proxy with a self-signed certificate, add --insecure`;
       return `${where}: ${e.code ?? 'connection failed'}`;
   }
 }
