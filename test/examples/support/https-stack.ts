@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -14,6 +15,8 @@ import { startCaddy, startNginx, type ProxyLayout } from '../../e2e/support/prox
 export type ExampleProxy = 'nginx' | 'caddy';
 
 export const HOSTS = { auth: 'auth.example.test', app: 'app.example.test', svc: 'svc.example.test' } as const;
+/** The second root domain's login host and application, served only with `secondDomain` (see {@link ExampleStackOptions}). */
+export const OTHER_HOSTS = { auth: 'auth.other.test', app: 'app.other.test' } as const;
 export const PASSWORDS = { alice: 'alice-Pa55word-examples!', carol: 'carol-Pa55word-examples!' } as const;
 /** The credentials an access rule (`response.basicauth`) gives the svc application. */
 export const SVC_PASSWORD = 'svc-upstream-password-7c1e';
@@ -39,16 +42,46 @@ export interface ForwardAuthTap {
   readonly methods: string[];
 }
 
+/** What a test asks of the stack beyond the default (alice and carol, one root domain). */
+export interface ExampleStackOptions {
+  /** More entries of users.yaml, each a YAML flow mapping, e.g. `{ username: dora, passkey_only: true }`. */
+  readonly users?: readonly string[];
+  /** More gateway environment (OIDC_CLIENTS_*, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * A second root domain, as the README's "One login for several domains" sets it up: APP_URL lists
+   * `https://auth.other.test:<port>` after the primary, and the proxy serves that login host (nginx:
+   * AUTH_HOST lists both; Caddy: AUTH_ADDRESS lists both) and an application on `app.other.test`.
+   */
+  readonly secondDomain?: boolean;
+  /** Runs before the gateway starts (an administrator's CLI step on the embedded store), with the gateway's environment. */
+  readonly beforeStart?: (env: Readonly<Record<string, string>>) => Promise<void>;
+}
+
 export interface ExampleStack {
   readonly proxy: ExampleProxy;
   readonly port: number;
   readonly httpPort: number;
+  /** The primary gateway URL, `https://auth.example.test:<port>` (APP_URL's first entry). */
   readonly appUrl: string;
+  /** The second root domain's gateway URL, with `secondDomain`. */
+  readonly otherUrl: string | null;
+  /** The throwaway directory (gateway.log, data/, the proxy's files). */
+  readonly dir: string;
   /** The CA that signed the proxy's certificate: the test's own for nginx, Caddy's internal root for caddy. */
   readonly ca: Buffer;
   readonly tap: ForwardAuthTap;
   /** Requests the application received that carried `X-Probe: probe`. */
   received(probe: string): Received[];
+  /** Requests the application received for `host` (the proxy's Host header, nginx's without the port) and this path with its query. */
+  receivedAt(host: string, url: string): Received[];
+  /**
+   * The base64 SHA-256 of the public keys that may sign the proxy's certificates (the self-signed
+   * certificate for nginx; Caddy's internal root and intermediate), for Chromium's
+   * `--ignore-certificate-errors-spki-list`: Chromium then treats them as trusted, with no
+   * certificate error (WebAuthn refuses pages with one).
+   */
+  spkiHashes(): string[];
   /** HTTPS to `host` through the proxy, the certificate verified against `ca` for that name. */
   fetch(host: string, path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer>;
   /** Plain HTTP to `host` on the proxy's HTTP port. */
@@ -163,7 +196,7 @@ apps:
  * nginx rendered by `examples/nginx/render.sh` with a self-signed certificate, Caddy's Caddyfile
  * unchanged with its internal CA. Alice has the group `admin`; Carol has no group at all.
  */
-export async function startExampleStack(proxy: ExampleProxy): Promise<ExampleStack> {
+export async function startExampleStack(proxy: ExampleProxy, options: ExampleStackOptions = {}): Promise<ExampleStack> {
   const dir = mkdtempSync(join(tmpdir(), `portcullis-examples-${proxy}-`));
   const children: Child[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -187,48 +220,71 @@ export async function startExampleStack(proxy: ExampleProxy): Promise<ExampleSta
         'users:',
         `  - { username: alice, password: "${hashOf(PASSWORDS.alice)}", groups: [admin] }`,
         `  - { username: carol, password: "${hashOf(PASSWORDS.carol)}" }`,
+        ...(options.users ?? []).map((u) => `  - ${u}`),
         '',
       ].join('\n'),
     );
     const appUrl = `https://${HOSTS.auth}:${port}`;
-    const gateway = startGatewayProcess(
-      {
-        PORT: String(gatewayPort),
-        FORWARD_AUTH_PORT: String(forwardAuthPort),
-        APP_URL: appUrl,
-        SECRET: TEST_SECRET,
-        USERS_FILE: join(dir, 'users.yaml'),
-        ACCESS_CONFIG: join(dir, 'access.yaml'),
-        LOG_LEVEL: 'warn',
-      },
-      { logFile: join(dir, 'gateway.log') },
-    );
+    const otherUrl = options.secondDomain === true ? `https://${OTHER_HOSTS.auth}:${port}` : null;
+    const env: Record<string, string> = {
+      PORT: String(gatewayPort),
+      FORWARD_AUTH_PORT: String(forwardAuthPort),
+      APP_URL: otherUrl === null ? appUrl : `${appUrl},${otherUrl}`,
+      SECRET: TEST_SECRET,
+      USERS_FILE: join(dir, 'users.yaml'),
+      ACCESS_CONFIG: join(dir, 'access.yaml'),
+      DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    };
+    await options.beforeStart?.(env);
+    const gateway = startGatewayProcess(env, { logFile: join(dir, 'gateway.log') });
     children.push(gateway);
     await waitForHttp(gateway, gatewayPort, `${HOSTS.auth}:${port}`);
 
+    // Every login host in one list, as the README says: nginx's AUTH_HOST separated by spaces;
+    // Caddy's AUTH_ADDRESS separated by commas (the support code puts the scheme before the first
+    // and the port after the last, so the list is spelled for that).
+    const authHost =
+      otherUrl === null ? HOSTS.auth : proxy === 'nginx' ? `${HOSTS.auth} ${OTHER_HOSTS.auth}` : `${HOSTS.auth}:${port}, https://${OTHER_HOSTS.auth}`;
+    const names = [...Object.values(HOSTS), ...(otherUrl === null ? [] : Object.values(OTHER_HOSTS))];
     const layout: ProxyLayout = {
       port,
-      authHost: HOSTS.auth,
+      authHost,
       gatewayPort,
       forwardAuthPort: tap.port,
       apps: [
         { host: HOSTS.app, upstreamPort: recorder.port },
         { host: HOSTS.svc, upstreamPort: recorder.port },
+        ...(otherUrl === null ? [] : [{ host: OTHER_HOSTS.app, upstreamPort: recorder.port }]),
       ],
-      tls: { ...(proxy === 'nginx' ? selfSignedCertificate(dir, Object.values(HOSTS)) : { certificate: '', key: '' }), httpPort },
+      tls: { ...(proxy === 'nginx' ? selfSignedCertificate(dir, names) : { certificate: '', key: '' }), httpPort },
     };
     const proxyDir = join(dir, proxy);
     children.push(proxy === 'nginx' ? await startNginx(proxyDir, layout) : await startCaddy(proxyDir, layout));
-    const ca = readFileSync(proxy === 'nginx' ? layout.tls!.certificate : join(proxyDir, 'data', 'caddy', 'pki', 'authorities', 'local', 'root.crt'));
+    const pki = join(proxyDir, 'data', 'caddy', 'pki', 'authorities', 'local');
+    const ca = readFileSync(proxy === 'nginx' ? layout.tls!.certificate : join(pki, 'root.crt'));
+    const signers = proxy === 'nginx' ? [layout.tls!.certificate] : [join(pki, 'root.crt'), join(pki, 'intermediate.crt')];
 
     return {
       proxy,
       port,
       httpPort,
       appUrl,
+      otherUrl,
+      dir,
       ca,
       tap: tap.tap,
       received: (probe) => recorder.seen.filter((r) => r.headers['x-probe'] === probe),
+      receivedAt: (host, url) => recorder.seen.filter((r) => r.url === url && (r.headers.host ?? '').replace(/:\d+$/, '') === host),
+      spkiHashes: () =>
+        signers
+          .filter((file) => existsSync(file))
+          .map((file) =>
+            createHash('sha256')
+              .update(new X509Certificate(readFileSync(file)).publicKey.export({ type: 'spki', format: 'der' }))
+              .digest('base64'),
+          ),
       fetch: (host, path, init) => send(true, port, host, `${host}:${port}`, path, ca, init),
       fetchPlain: (host, path) => send(false, httpPort, host, `${host}:${httpPort}`, path, undefined),
       stop,
