@@ -118,13 +118,13 @@ test('an account with a password chooses a passkey as its second factor: the nex
   await submitPassword(page, 'erin', ERIN_PASSWORD);
   await page.waitForURL(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill('Key');
-  await page.getByLabel('Your password').fill(ERIN_PASSWORD);
+  await page.getByLabel('Password, to confirm passkey changes').fill(ERIN_PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.locator('.passkey-name', { hasText: 'Key' }).waitFor();
   const choice = page.getByLabel('Ask for a passkey after my password');
   await pollFor(async () => !(await choice.isDisabled()), 'the choice to be offered');
   // Keyboard only: Space ticks the focused box (the password confirms the change, issue 29).
-  await page.getByLabel('Your password').fill(ERIN_PASSWORD);
+  await page.getByLabel('Password, to confirm passkey changes').fill(ERIN_PASSWORD);
   await choice.focus();
   await page.keyboard.press('Space');
   await page.getByText('Saved. It applies from your next login.').waitFor();

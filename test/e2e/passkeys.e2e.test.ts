@@ -50,7 +50,7 @@ async function loginWithPassword(page: Page, username: string, password: string)
 async function addPasskey(page: Page, name: string, password: string): Promise<void> {
   await page.goto(`${stack.gatewayUrl}/account`);
   await page.getByLabel('Name for a new passkey').fill(name);
-  await page.getByLabel('Your password').fill(password);
+  await page.getByLabel('Password, to confirm passkey changes').fill(password);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.locator('.passkey-name', { hasText: name }).waitFor();
 }
@@ -91,12 +91,12 @@ test('register a passkey on the account page, sign out, sign in with the button;
   // Removing asks for the password again: without it, nothing is sent.
   await page.getByRole('button', { name: 'Remove Laptop' }).click();
   await page.getByText('Enter your password to confirm it is you.').waitFor();
-  await page.getByLabel('Your password').fill('not-the-password');
+  await page.getByLabel('Password, to confirm passkey changes').fill('not-the-password');
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Remove Laptop' }).click();
   await page.getByText('That password is not right. Try again.').waitFor();
   await expect(page.locator('.passkey-name').count()).resolves.toBe(1);
-  await page.getByLabel('Your password').fill(stack.accounts.alice.password);
+  await page.getByLabel('Password, to confirm passkey changes').fill(stack.accounts.alice.password);
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Remove Laptop' }).click();
   await page.getByText('No passkeys yet.').waitFor();

@@ -219,7 +219,7 @@ describe.each<ExampleProxy>(['nginx', 'caddy'])('examples/%s over HTTPS, in Chro
     const authenticator = await virtualAuthenticator(page);
     await passwordLogin(page, 'pia');
     await page.getByLabel('Name for a new passkey').fill('Laptop');
-    await page.getByLabel('Your password').fill(PASSWORD('pia'));
+    await page.getByLabel('Password, to confirm passkey changes').fill(PASSWORD('pia'));
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.locator('.passkey-name', { hasText: 'Laptop' }).waitFor();
     expect(await credentialsOf(authenticator)).toEqual([expect.objectContaining({ rpId: 'example.test', isResidentCredential: true })]);
