@@ -44,8 +44,12 @@ export const optionalModules: OptionalModules = {
   otplib: lazyModule(() => require('otplib') as typeof import('otplib')),
   /** OIDC_CLIENTS_<ID>_…: panva's oidc-provider (with jose and its Koa), only when a client is configured. */
   oidcProvider: lazyModule((): OidcProviderModule => {
-    const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };
-    return { Provider: m.default, interactionPolicy: m.interactionPolicy };
+    const m = require('oidc-provider') as {
+      default: OidcProviderModule['Provider'];
+      interactionPolicy: OidcProviderModule['interactionPolicy'];
+      errors: OidcProviderModule['errors'];
+    };
+    return { Provider: m.default, interactionPolicy: m.interactionPolicy, errors: m.errors };
   }),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {

@@ -60,6 +60,9 @@ export interface OidcHttp {
   readonly middleware: Koa.Middleware;
 }
 
+/** How the provider's own messages name a model ("AuthorizationCode": "authorization code"). */
+const kindLabel = (kind: string): string => kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
 const isOidcPath = (path: string): boolean => path === DISCOVERY_PATH || path === OIDC_PREFIX || path.startsWith(`${OIDC_PREFIX}/`);
 
 /** The client's registration as oidc-provider reads it. */
@@ -114,7 +117,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   );
 
   const configuration: Record<string, unknown> = {
-    adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
+    adapter: artifactsProviderAdapter(settings.artifacts, settings.clock, (kind) => new module.errors.InvalidGrant(`${kindLabel(kind)} already consumed`)),
     clients: settings.clients.map(clientMetadata),
     jwks: { keys: settings.signingKeys.map((k) => ({ ...k })) },
     cookies: {

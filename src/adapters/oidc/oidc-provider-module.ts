@@ -60,6 +60,10 @@ export interface OidcProviderInstance {
 
 export interface OidcProviderModule {
   readonly Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+  /** The provider's errors, rendered as OAuth error answers (status, `error`, `error_description`). */
+  readonly errors: {
+    readonly InvalidGrant: new (description: string) => Error;
+  };
   readonly interactionPolicy: {
     readonly Check: {
       new (reason: string, description: string, error: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;
