@@ -18,6 +18,12 @@ import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './o
 export const OIDC_PREFIX = '/oidc';
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 const INTERACTION = /^\/oidc\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+const AUTHORIZATION = `${OIDC_PREFIX}/auth`;
+/**
+ * The longest authorization request (its whole URL): the longest address the login page returns
+ * to (see redirect-target), and what bounds the interaction a logged-in person's request stores.
+ */
+const MAX_AUTHORIZATION_URL = 4096;
 /** Where an interaction keeps the instant it was first shown (milliseconds), among its submissions. */
 const STARTED_AT = 'portcullis_started_at';
 
@@ -138,7 +144,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     routes: {
-      authorization: `${OIDC_PREFIX}/auth`,
+      authorization: AUTHORIZATION,
       token: `${OIDC_PREFIX}/token`,
       userinfo: `${OIDC_PREFIX}/me`,
       jwks: `${OIDC_PREFIX}/jwks`,
@@ -372,6 +378,53 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     ctx.redirect(to);
   }
 
+  /**
+   * An authorization request stores an interaction for ten minutes (its parameters included); one
+   * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
+   * first and comes back with the same request, which the provider then starts. A POSTed request
+   * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
+   * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
+   * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
+   * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
+   * storing. True when answered here.
+   */
+  async function authorizationWithoutLogin(ctx: Koa.Context): Promise<boolean> {
+    if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
+      const body = await readFormBody(ctx.req, MAX_AUTHORIZATION_URL);
+      if (body === null) {
+        page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
+        return true;
+      }
+      ctx.status = 303;
+      ctx.redirect(`${settings.issuer}${AUTHORIZATION}?${body}`);
+      return true;
+    }
+    if (ctx.method !== 'GET') return false;
+    if (`${settings.issuer}${ctx.url}`.length > MAX_AUTHORIZATION_URL) {
+      page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
+      return true;
+    }
+    const params = new URLSearchParams(ctx.querystring);
+    const client = byId.get(params.get('client_id') ?? '');
+    const prompts = (params.get('prompt') ?? '').split(' ').filter((p) => p !== '');
+    if (client === undefined || !client.redirectUris.includes(params.get('redirect_uri') ?? '') || prompts.includes('none')) return false;
+    const login = await useCases.authorizeOidcLogin.execute({
+      clientId: client.clientId,
+      sessionToken: sessionTokenOf(ctx.req),
+      ip: ipOf(ctx.req),
+      requestId: requestIdOf(ctx),
+      dryRun: true,
+    });
+    if (login.ok || login.error.code !== 'login_required') return false;
+    const rest = prompts.filter((p) => p !== 'login');
+    if (rest.length === 0) params.delete('prompt');
+    else params.set('prompt', rest.join(' '));
+    params.delete('max_age');
+    ctx.status = 303;
+    ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
+    return true;
+  }
+
   function page(ctx: Koa.Context, status: number, html: string): void {
     ctx.status = status;
     ctx.set(PAGE_SECURITY_HEADERS);
@@ -390,6 +443,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       headers['x-forwarded-for'] = ipOf(ctx.req);
       delete headers['x-forwarded-host'];
       delete headers.forwarded;
+      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(ctx))) return;
       const m = INTERACTION.exec(ctx.path);
       if (m !== null) {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));
@@ -399,4 +453,16 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       await callback(ctx.req, ctx.res);
     },
   };
+}
+
+/** The request's body as text, or null when it is longer than `limit` bytes. */
+async function readFormBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req) {
+    received += (chunk as Buffer).length;
+    if (received > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -22,6 +22,8 @@ export interface AuthorizeOidcLoginInput {
    * this instant (milliseconds since the epoch) does not count, however live it is.
    */
   readonly loggedInSince?: number;
+  /** True to only learn the outcome (a check before the provider starts an interaction): nothing is audited or stored. */
+  readonly dryRun?: boolean;
 }
 
 export interface AuthorizeOidcLoginOutput {
@@ -73,7 +75,7 @@ export class AuthorizeOidcLoginUseCase {
     if (input.loggedInSince !== undefined && auth.session.issuedAt < input.loggedInSince) return err({ code: 'fresh_login_required' });
     const identity = auth.identity;
     if (!mayUseClient(client, identity)) {
-      if (input.recordRefusal !== false)
+      if (input.recordRefusal !== false && input.dryRun !== true)
         this.audit.record({
           event: 'oidc_access_denied',
           username: identity.username,
@@ -85,6 +87,7 @@ export class AuthorizeOidcLoginUseCase {
       return err({ code: 'access_denied' });
     }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
+    if (input.dryRun === true) return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
     const remembered = await valueOrUnavailable(() => this.accounts.remember({ subject, identity }, this.accountTtlSeconds));
     if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });

@@ -115,6 +115,20 @@ describe('AuthorizeOidcLoginUseCase', () => {
     expect(await authorize.execute({ clientId: 'nobody', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'unknown_client' } });
   });
 
+  it('only tells the outcome on a dry run: nothing stored, nothing audited', async () => {
+    const down: OidcAccounts = {
+      remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
+      find: () => Promise.resolve(null),
+    };
+    const { core, authorize } = setUp(down);
+    const { token } = await signIn(core, 'alice', 'pw');
+    const before = core.audit.events.length;
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip, dryRun: true })).toMatchObject({ ok: true });
+    expect(await authorize.execute({ clientId: 'bob-only', sessionToken: token, ip, dryRun: true })).toEqual({ ok: false, error: { code: 'access_denied' } });
+    expect(await authorize.execute({ clientId: 'open', ip, dryRun: true })).toEqual({ ok: false, error: { code: 'login_required' } });
+    expect(core.audit.events.slice(before).filter((e) => e.event.startsWith('oidc_'))).toEqual([]);
+  });
+
   it('answers store_unavailable when what the login proved cannot be stored', async () => {
     const down: OidcAccounts = {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
