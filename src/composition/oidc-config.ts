@@ -61,7 +61,8 @@ export const OIDC_CLIENT_DOCS: readonly {
     fields: ['ALLOWED_USERS', 'ALLOWED_GROUPS'],
     doc: {
       default: 'everyone who can log in',
-      meaning: 'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited)',
+      meaning:
+        'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited); checked again at every refresh and userinfo request',
     },
   },
   {

@@ -101,10 +101,11 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
     [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog],
   );
-  bind(TOKENS.FindOidcAccountUseCase, (accounts: OidcAccounts, users: UserStore) => new (providerCode().FindOidcAccountUseCase)(accounts, users), [
-    TOKENS.OidcAccounts,
-    TOKENS.UserStore,
-  ]);
+  bind(
+    TOKENS.FindOidcAccountUseCase,
+    (accounts: OidcAccounts, users: UserStore, clients: OidcClients) => new (providerCode().FindOidcAccountUseCase)(accounts, users, clients),
+    [TOKENS.OidcAccounts, TOKENS.UserStore, TOKENS.OidcClients],
+  );
   bind(
     TOKENS.OidcHttp,
     (artifacts: OidcArtifacts, signingKeys: SigningKeys, clock: Clock, http: HttpSettings, rules: AccessRulesSource): OidcHttpHolder => {

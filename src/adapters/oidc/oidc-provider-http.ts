@@ -193,8 +193,10 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const known = byId.get(client.clientId);
       return known !== undefined && known.redirectUris.some((uri) => new URL(uri).origin === origin);
     },
-    async findAccount(_ctx: unknown, sub: string) {
-      const found = await useCases.findOidcAccount.execute({ subject: sub });
+    async findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown }) {
+      // The token's client (refresh, userinfo, introspection), else the request's (a code redeemed, an ID token issued).
+      const clientId = typeof token?.clientId === 'string' ? token.clientId : ctx.oidc?.client?.clientId;
+      const found = await useCases.findOidcAccount.execute({ subject: sub, clientId });
       if (!found.ok) return undefined;
       const { identity } = found.value;
       return {

@@ -1,10 +1,17 @@
+import { mayUseClient } from '../../domain/oidc-client';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { OidcAccounts } from '../ports/oidc-accounts';
+import type { OidcClients } from '../ports/oidc-clients';
 import type { UserStore } from '../ports/user-store';
 
 export interface FindOidcAccountInput {
   readonly subject: string;
+  /**
+   * The client the answer is for (the token's): the person must still pass its ALLOWED_USERS and
+   * ALLOWED_GROUPS, as at the login. Undefined only where no client is involved.
+   */
+  readonly clientId?: string;
 }
 
 /** The claims' source: who the subject is now. */
@@ -15,9 +22,11 @@ export interface FindOidcAccountOutput {
 
 /**
  * `unknown_account`: no login of this subject is remembered, or its account was removed or
- * disabled since: tokens and refresh tokens issued to it stop working.
+ * disabled since: tokens and refresh tokens issued to it stop working. `not_allowed`: the account
+ * no longer passes the client's ALLOWED_USERS / ALLOWED_GROUPS (or the client is gone): its tokens
+ * for that client stop working the same way.
  */
-export type FindOidcAccountError = { readonly code: 'unknown_account' };
+export type FindOidcAccountError = { readonly code: 'unknown_account' } | { readonly code: 'not_allowed' };
 
 /** Identity sources whose accounts live in the user store and are read again on every lookup. */
 const STORE_SOURCES: ReadonlySet<string> = new Set(['username', 'ldap']);
@@ -32,10 +41,20 @@ export class FindOidcAccountUseCase {
   constructor(
     private readonly accounts: OidcAccounts,
     private readonly users: UserStore,
+    private readonly clients: OidcClients,
   ) {}
 
   async execute(input: FindOidcAccountInput): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
-    const record = await this.accounts.find(input.subject);
+    const found = await this.current(input.subject);
+    if (!found.ok || input.clientId === undefined) return found;
+    // The same admission as at the login, on who the person is now: leaving the group ends the client's refresh and userinfo at once.
+    const client = this.clients.get(input.clientId);
+    if (client === null || !mayUseClient(client, found.value.identity)) return err({ code: 'not_allowed' });
+    return found;
+  }
+
+  private async current(subject: string): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
+    const record = await this.accounts.find(subject);
     if (record === null) return err({ code: 'unknown_account' });
     const remembered = record.identity;
     if (!STORE_SOURCES.has(remembered.provider)) return ok({ subject: record.subject, identity: remembered });

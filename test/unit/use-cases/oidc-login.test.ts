@@ -42,7 +42,7 @@ function setUp(accountsStore?: OidcAccounts) {
     accounts,
     subjects,
     authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600),
-    find: new FindOidcAccountUseCase(accounts, core.users),
+    find: new FindOidcAccountUseCase(accounts, core.users, clients),
   };
 }
 
@@ -149,6 +149,17 @@ describe('FindOidcAccountUseCase', () => {
     return { ...s, subject: result.value.subject };
   }
 
+  it('refuses a subject for a client whose ALLOWED_GROUPS or ALLOWED_USERS it no longer passes, or an unknown client; no client, no admission', async () => {
+    const { core, find, subject } = await remembered();
+    expect(await find.execute({ subject, clientId: 'admins-only' })).toMatchObject({ ok: true });
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('staff').build()]);
+    expect(await find.execute({ subject, clientId: 'admins-only' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'bob-only' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'gone' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'open' })).toMatchObject({ ok: true });
+    expect(await find.execute({ subject })).toMatchObject({ ok: true });
+  });
+
   it('finds a remembered subject with the account as the store knows it now', async () => {
     const { core, find, subject } = await remembered();
     core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins', 'ops').withEmail('alice@new.example.com').build()]);
@@ -191,7 +202,7 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
     expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
     // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
-    const found = await new FindOidcAccountUseCase(accounts, core.users).execute({ subject: result.value.subject });
+    const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([])).execute({ subject: result.value.subject });
     expect(found).toEqual({
       ok: true,
       value: { subject: result.value.subject, identity: expect.objectContaining({ email: 'dana@example.org', name: 'Dana', groups: ['ops'], oauth: true }) },
