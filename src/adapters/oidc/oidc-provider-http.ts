@@ -5,7 +5,7 @@ import type { OidcArtifacts } from '../../application/ports/oidc-artifacts';
 import type { AuthorizeOidcLoginUseCase } from '../../application/use-cases/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/use-cases/find-oidc-account';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
-import { isPublicClient, type OidcClient } from '../../domain/oidc-client';
+import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
 import type { Logger } from '../system/logger';
 import type { ClientAddressResolver } from '../http/client-address';
 import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
@@ -28,7 +28,7 @@ const MAX_AUTHORIZATION_URL = 4096;
 const STARTED_AT = 'portcullis_started_at';
 
 /** The scopes and the claims each releases (`groups` only with the `groups` scope). */
-const CLAIMS = {
+const CLAIMS: Record<Exclude<OidcScope, 'offline_access'>, string[]> = {
   openid: ['sub'],
   email: ['email', 'email_verified'],
   profile: ['name', 'preferred_username'],
@@ -66,6 +66,15 @@ export interface OidcHttp {
   readonly middleware: Koa.Middleware;
 }
 
+/**
+ * The requested scopes a grant may hold: those of the client's SCOPES. The provider already refuses
+ * a request for another; a grant never relies on that alone.
+ */
+function allowedScope(client: OidcClient | undefined, requested: unknown): string {
+  const asked = typeof requested === 'string' ? requested.split(' ') : ['openid'];
+  return asked.filter((s) => client?.scopes.some((allowed) => allowed === s) === true).join(' ');
+}
+
 /** How the provider's own messages name a model ("AuthorizationCode": "authorization code"). */
 const kindLabel = (kind: string): string => kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
@@ -82,6 +91,8 @@ function clientMetadata(client: OidcClient): Record<string, unknown> {
     response_types: ['code'],
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: isPublicClient(client) ? 'none' : client.tokenEndpointAuthMethod,
+    // What the client may be granted (OIDC_CLIENTS_<ID>_SCOPES): the provider refuses any other with invalid_scope.
+    scope: client.scopes.join(' '),
     // auth_time in every ID token, not only when max_age or prompt=login asked for it: an app can always tell how old the login is.
     require_auth_time: true,
   };
@@ -131,7 +142,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
+    scopes: [...OIDC_SCOPES],
     claims: CLAIMS,
     // Relying parties that read the ID token only (many do) still get e-mail, name and groups.
     conformIdTokenClaims: false,
@@ -227,7 +238,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const existing =
         grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
       const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(accountId, clientId);
-      grant.addOIDCScope(typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : 'openid');
+      grant.addOIDCScope(allowedScope(byId.get(clientId), ctx.oidc.params?.scope));
       await grant.save();
       return grant;
     },
@@ -358,7 +369,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       }
     }
     const grant = fullGrant(result.value.subject, clientId);
-    grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
+    grant.addOIDCScope(allowedScope(byId.get(clientId), details.params.scope));
     const grantId = await grant.save();
     let to: string;
     try {

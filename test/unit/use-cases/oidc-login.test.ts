@@ -21,6 +21,7 @@ const client = (clientId: string, extra: Partial<OidcClient> = {}): OidcClient =
   postLogoutRedirectUris: [],
   allowedUsers: [],
   allowedGroups: [],
+  scopes: ['openid', 'email', 'profile'],
   ...extra,
 });
 

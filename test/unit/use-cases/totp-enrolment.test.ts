@@ -109,6 +109,7 @@ describe('self-enrolled TOTP', () => {
           postLogoutRedirectUris: [],
           allowedUsers: [],
           allowedGroups: [],
+          scopes: ['openid'],
         },
       ]);
       const oidc = new AuthorizeOidcLoginUseCase(
