@@ -208,9 +208,15 @@ export class Browser {
   }
 }
 
-/** A relying party of the gateway at `origin`, found by discovery (plain http on loopback allowed); a public client when there is no secret. */
+/**
+ * A relying party of the gateway at `origin`, found by discovery (plain http on loopback allowed);
+ * a public client when there is no secret, else one sending its secret as it is registered by
+ * default (client_secret_basic: the gateway refuses it any other way).
+ */
 export function discoverClient(origin: string, clientId: string, secret?: string): Promise<client.Configuration> {
-  return client.discovery(new URL(origin), clientId, secret, secret === undefined ? client.None() : undefined, { execute: [client.allowInsecureRequests] });
+  return client.discovery(new URL(origin), clientId, secret, secret === undefined ? client.None() : client.ClientSecretBasic(secret), {
+    execute: [client.allowInsecureRequests],
+  });
 }
 
 /** The start of a code flow with PKCE (S256) and a random state; `params` add to or override the request. */

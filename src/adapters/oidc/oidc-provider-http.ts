@@ -11,7 +11,7 @@ import type { ClientAddressResolver } from '../http/client-address';
 import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
-import type { OidcProviderInstance, OidcProviderModule, ProviderContext, ProviderInteraction } from './oidc-provider-module';
+import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderInteraction } from './oidc-provider-module';
 import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
@@ -147,6 +147,9 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     // Relying parties that read the ID token only (many do) still get e-mail, name and groups.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
+    // What a configured client can be registered for; the library's default list also names JWT methods no client here can use.
+    // In the library's order, basic first: some relying parties (mod_auth_openidc) take the first method discovery lists.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     // The redirect URI is always sent and compared exactly, even for a client with only one.
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === 'none' },
@@ -267,6 +270,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
+  requireRegisteredAuthMethod(module, provider);
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
 
   // RP-initiated logout: once the person confirmed ("Yes, sign me out") and the provider ended
@@ -478,4 +482,21 @@ async function readFormBody(req: IncomingMessage, limit: number): Promise<string
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * oidc-provider takes a client's secret in the Authorization header (client_secret_basic) or the
+ * form (client_secret_post) whichever the client is registered for. The registered method is the
+ * only one: a secret sent the other way is a wrong secret (invalid_client), checked where the
+ * library compares it, before any code is consumed or token issued. The library refuses a request
+ * that uses both ways at once, so a Basic header present means the secret came in it.
+ */
+function requireRegisteredAuthMethod(module: OidcProviderModule, provider: OidcProviderInstance): void {
+  const prototype = provider.Client.prototype;
+  const compare = prototype.compareClientSecret;
+  prototype.compareClientSecret = function compareRegisteredWay(this: ProviderClient, actual: string) {
+    const viaHeader = module.Provider.ctx?.headers.authorization !== undefined;
+    if (viaHeader !== (this.clientAuthMethod === 'client_secret_basic')) return false;
+    return compare.call(this, actual);
+  };
 }
