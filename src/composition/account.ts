@@ -1,5 +1,6 @@
 import { InMemorySessionIndex } from '../adapters/state/in-memory-session-index';
 import { SqliteSessionIndex } from '../adapters/state/sqlite-session-index';
+import type { AppGrants } from '../application/ports/app-grants';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
@@ -55,10 +56,9 @@ export function bindAccount(c: TypedContainer): void {
     TOKENS.SessionIndex,
     TOKENS.RevokedSessions,
   ]);
-  bind(TOKENS.RevokeAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AuditLog]) => new RevokeAccountSessionsUseCase(...d), [
-    TOKENS.RequestAuthenticator,
-    TOKENS.SessionIndex,
-    TOKENS.RevokedSessions,
-    TOKENS.AuditLog,
-  ]);
+  bind(
+    TOKENS.RevokeAccountSessionsUseCase,
+    (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AuditLog, AppGrants]) => new RevokeAccountSessionsUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.SessionIndex, TOKENS.RevokedSessions, TOKENS.AuditLog, TOKENS.AppGrants],
+  );
 }

@@ -2,6 +2,7 @@ import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
 import type { SigningKeys } from '../application/ports/signing-keys';
 import type { OidcClients } from '../application/ports/oidc-clients';
 import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { AppGrants } from '../application/ports/app-grants';
 import type { OidcAccounts } from '../application/ports/oidc-accounts';
 import type { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
@@ -130,6 +131,7 @@ export const TOKENS = {
   OidcClients: token<OidcClients>('OidcClients'),
   SubjectIdentifiers: token<SubjectIdentifiers>('SubjectIdentifiers'),
   OidcAccounts: token<OidcAccounts>('OidcAccounts'),
+  AppGrants: token<AppGrants>('AppGrants'),
   AuthorizeOidcLoginUseCase: token<AuthorizeOidcLoginUseCase>('AuthorizeOidcLoginUseCase'),
   FindOidcAccountUseCase: token<FindOidcAccountUseCase>('FindOidcAccountUseCase'),
   OidcHttp: token<OidcHttpHolder>('OidcHttp'),

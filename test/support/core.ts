@@ -146,7 +146,7 @@ export function makeCore(
     login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer, index),
     verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer, index),
     listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked),
-    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit),
+    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit, { endAll: async () => undefined }),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit, options.assertions ?? null),

@@ -36,7 +36,7 @@ export const APP_CLIENT_ENV: Record<string, string> = {
  * Writes the users file of {@link OIDC_PEOPLE} (with `changes` to some of them) as `users.yml` in
  * `dir`; the running gateway notices a rewrite within a moment. Resolves its path.
  */
-export function writeOidcPeople(dir: string, changes: Partial<Record<keyof typeof OIDC_PEOPLE, { groups: string[] }>> = {}): string {
+export function writeOidcPeople(dir: string, changes: Partial<Record<keyof typeof OIDC_PEOPLE, { groups?: string[]; password?: string }>> = {}): string {
   const usersFile = join(dir, 'users.yml');
   writeFileSync(
     usersFile,

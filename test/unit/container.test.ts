@@ -179,7 +179,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   SigningKeys: hasMethods('getOrCreate', 'replace'),
   OidcClients: (value) => expect((value as OidcClients).all()).toEqual([]),
   SubjectIdentifiers: hasMethods('subjectOf'),
-  OidcAccounts: hasMethods('remember', 'find'),
+  OidcAccounts: hasMethods('remember', 'find', 'endTokensBefore'),
+  AppGrants: hasMethods('endAll'),
   AuthorizeOidcLoginUseCase: isA(AuthorizeOidcLoginUseCase),
   FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
   // No client configured: the provider is off (no discovery, the library never loaded); only the JWKS for signed assertions remains, served while a rule asks for them.

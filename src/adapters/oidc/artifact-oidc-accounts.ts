@@ -10,7 +10,17 @@ const KIND = 'PortcullisAccount';
  * SQLite, PostgreSQL or Redis), its replicas and its restarts.
  */
 export class ArtifactOidcAccounts implements OidcAccounts {
-  constructor(private readonly artifacts: OidcArtifacts) {}
+  constructor(
+    private readonly artifacts: OidcArtifacts,
+    /** How long a record is kept when {@link endTokensBefore} saves it again: the longest token life (the refresh token's). */
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async endTokensBefore(subject: string, atSeconds: number): Promise<void> {
+    const record = await this.find(subject);
+    if (record === null || record.validAfter >= atSeconds) return;
+    await this.remember({ ...record, validAfter: atSeconds }, this.ttlSeconds);
+  }
 
   remember(record: OidcAccountRecord, ttlSeconds: number): Promise<void> {
     const { identity } = record;
@@ -25,6 +35,8 @@ export class ArtifactOidcAccounts implements OidcAccounts {
         provider: identity.provider,
         oauth: identity.oauth,
         totp: identity.totp,
+        ...(record.credential === undefined ? {} : { credential: record.credential }),
+        validAfter: record.validAfter,
       },
       ttlSeconds,
     );
@@ -44,6 +56,11 @@ export class ArtifactOidcAccounts implements OidcAccounts {
       totp: p.totp === true,
     };
     if (identity.username === '' || identity.provider === '') return null;
-    return { subject, identity };
+    return {
+      subject,
+      identity,
+      ...(typeof p.credential === 'string' ? { credential: p.credential } : {}),
+      validAfter: typeof p.validAfter === 'number' && Number.isFinite(p.validAfter) ? p.validAfter : 0,
+    };
   }
 }

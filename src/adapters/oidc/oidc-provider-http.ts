@@ -207,10 +207,13 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const known = byId.get(client.clientId);
       return known !== undefined && known.redirectUris.some((uri) => new URL(uri).origin === origin);
     },
-    async findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown }) {
+    async findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown; iat?: unknown; iiat?: unknown }) {
       // The token's client (refresh, userinfo, introspection), else the request's (a code redeemed, an ID token issued).
       const clientId = typeof token?.clientId === 'string' ? token.clientId : ctx.oidc?.client?.clientId;
-      const found = await useCases.findOidcAccount.execute({ subject: sub, clientId });
+      // When the token (a refresh token: the first of its rotations) was issued: ended grants refuse it.
+      const issued = token?.iiat ?? token?.iat;
+      const issuedAt = typeof issued === 'number' ? issued : undefined;
+      const found = await useCases.findOidcAccount.execute({ subject: sub, clientId, issuedAt });
       if (!found.ok) return undefined;
       const { identity } = found.value;
       return {

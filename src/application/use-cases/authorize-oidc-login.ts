@@ -87,10 +87,18 @@ export class AuthorizeOidcLoginUseCase {
       return err({ code: 'access_denied' });
     }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
-    if (input.dryRun === true) return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
-    const remembered = await valueOrUnavailable(() => this.accounts.remember({ subject, identity }, this.accountTtlSeconds));
+    const authTime = Math.floor(auth.session.issuedAt / 1000);
+    if (input.dryRun === true) return ok({ subject, identity, authTime });
+    const remembered = await valueOrUnavailable(async () => {
+      const before = await this.accounts.find(subject);
+      // A login with another credential than the last one (a changed password or TOTP secret): the tokens issued before this login stay ended.
+      const changed = before?.credential !== undefined && before.credential !== auth.session.credential;
+      const validAfter = Math.max(before?.validAfter ?? 0, changed ? authTime : 0);
+      const credential = auth.session.credential;
+      await this.accounts.remember({ subject, identity, ...(credential === undefined ? {} : { credential }), validAfter }, this.accountTtlSeconds);
+    });
     if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
-    return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
+    return ok({ subject, identity, authTime });
   }
 }

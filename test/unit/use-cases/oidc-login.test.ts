@@ -31,7 +31,7 @@ function setUp(accountsStore?: OidcAccounts) {
     aUser().named('bob').withPassword('pw').build(),
     aUser().named('tom').withPassword('pw').withTotp().build(),
   ]);
-  const accounts = accountsStore ?? new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+  const accounts = accountsStore ?? new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock), 3600);
   const clients = new ConfiguredOidcClients([
     client('open'),
     client('admins-only', { allowedGroups: ['admins'] }),
@@ -43,7 +43,7 @@ function setUp(accountsStore?: OidcAccounts) {
     accounts,
     subjects,
     authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600),
-    find: new FindOidcAccountUseCase(accounts, core.users, clients),
+    find: new FindOidcAccountUseCase(accounts, core.users, clients, core.fingerprints),
   };
 }
 
@@ -120,6 +120,7 @@ describe('AuthorizeOidcLoginUseCase', () => {
     const down: OidcAccounts = {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
       find: () => Promise.resolve(null),
+      endTokensBefore: () => Promise.resolve(),
     };
     const { core, authorize } = setUp(down);
     const { token } = await signIn(core, 'alice', 'pw');
@@ -134,6 +135,7 @@ describe('AuthorizeOidcLoginUseCase', () => {
     const down: OidcAccounts = {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
       find: () => Promise.resolve(null),
+      endTokensBefore: () => Promise.resolve(),
     };
     const { core, authorize } = setUp(down);
     const { token } = await signIn(core, 'alice', 'pw');
@@ -161,6 +163,37 @@ describe('FindOidcAccountUseCase', () => {
     expect(await find.execute({ subject })).toMatchObject({ ok: true });
   });
 
+  it('refuses a token issued before the grants were ended, and takes one issued after', async () => {
+    const { core, find, subject, accounts } = await remembered();
+    const now = Math.floor(core.clock.now() / 1000);
+    await accounts.endTokensBefore(subject, now + 1);
+    expect(await find.execute({ subject, issuedAt: now })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    expect(await find.execute({ subject, issuedAt: now + 1 })).toMatchObject({ ok: true });
+    // Never moved back.
+    await accounts.endTokensBefore(subject, now - 100);
+    expect(await find.execute({ subject, issuedAt: now })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+  });
+
+  it('refuses every token once the password changed, and after a login with the new one only those issued before it', async () => {
+    const { core, find, subject, authorize } = await remembered();
+    const before = Math.floor(core.clock.now() / 1000);
+    core.users.replace([aUser().named('alice').withPassword('new-pw').withGroups('admins').build()]);
+    expect(await find.execute({ subject, issuedAt: before })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    core.clock.advance(5_000);
+    const { token } = await signIn(core, 'alice', 'new-pw');
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toMatchObject({ ok: true });
+    expect(await find.execute({ subject, issuedAt: before })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    expect(await find.execute({ subject, issuedAt: before + 5 })).toMatchObject({ ok: true });
+  });
+
+  it('refuses every token once a TOTP secret was added or changed', async () => {
+    const { core, find, subject } = await remembered();
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins').build()]);
+    expect(await find.execute({ subject })).toMatchObject({ ok: true });
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins').withTotp().build()]);
+    expect(await find.execute({ subject })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+  });
+
   it('finds a remembered subject with the account as the store knows it now', async () => {
     const { core, find, subject } = await remembered();
     core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins', 'ops').withEmail('alice@new.example.com').build()]);
@@ -182,7 +215,7 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
   it('logs in with its gateway session, gets a subject of its provider, and keeps the claims its login proved', async () => {
     const provider = new FakeOAuthProvider('generic');
     const core = makeCore([], { providers: [provider] });
-    const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+    const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock), 3600);
     const subjects = new Sha256SubjectIdentifiers();
     const authorize = new AuthorizeOidcLoginUseCase(core.authenticator, new ConfiguredOidcClients([client('open')]), subjects, accounts, core.audit, 3600);
     provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
@@ -203,7 +236,9 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
     expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
     // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
-    const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([])).execute({ subject: result.value.subject });
+    const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([]), core.fingerprints).execute({
+      subject: result.value.subject,
+    });
     expect(found).toEqual({
       ok: true,
       value: { subject: result.value.subject, identity: expect.objectContaining({ email: 'dana@example.org', name: 'Dana', groups: ['ops'], oauth: true }) },

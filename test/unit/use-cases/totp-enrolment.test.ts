@@ -116,7 +116,7 @@ describe('self-enrolled TOTP', () => {
         s.core.authenticator,
         clients,
         new Sha256SubjectIdentifiers(),
-        new ArtifactOidcAccounts(new InMemoryOidcArtifacts(s.core.clock)),
+        new ArtifactOidcAccounts(new InMemoryOidcArtifacts(s.core.clock), 3600),
         s.core.audit,
         3600,
       );
