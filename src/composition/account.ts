@@ -8,6 +8,7 @@ import type { SessionIndex } from '../application/ports/session-index';
 import { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import type { RequestAuthenticator } from '../application/services/request-authenticator';
 import { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import { SignOutOfAppUseCase } from '../application/use-cases/sign-out-of-app';
 import { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 import type { TypedContainer } from './binding';
 import { bindDurable } from './durable-state';
@@ -51,10 +52,16 @@ export function bindAccount(c: TypedContainer): void {
     },
     [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources],
   );
-  bind(TOKENS.ListAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions]) => new ListAccountSessionsUseCase(...d), [
+  bind(TOKENS.ListAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AppGrants]) => new ListAccountSessionsUseCase(...d), [
     TOKENS.RequestAuthenticator,
     TOKENS.SessionIndex,
     TOKENS.RevokedSessions,
+    TOKENS.AppGrants,
+  ]);
+  bind(TOKENS.SignOutOfAppUseCase, (...d: [RequestAuthenticator, AppGrants, AuditLog]) => new SignOutOfAppUseCase(...d), [
+    TOKENS.RequestAuthenticator,
+    TOKENS.AppGrants,
+    TOKENS.AuditLog,
   ]);
   bind(
     TOKENS.RevokeAccountSessionsUseCase,

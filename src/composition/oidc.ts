@@ -108,14 +108,20 @@ export function bindOidc(c: TypedContainer, config: Config): void {
     (clock: Clock): AppGrants =>
       config.oidc.clients.length === 0
         ? NO_APP_GRANTS
-        : new AccountAppGrants(c.get(TOKENS.OidcAccounts) as OidcAccounts, c.get(TOKENS.SubjectIdentifiers) as SubjectIdentifiers, clock),
+        : new AccountAppGrants(
+            c.get(TOKENS.OidcAccounts) as OidcAccounts,
+            c.get(TOKENS.SubjectIdentifiers) as SubjectIdentifiers,
+            c.get(TOKENS.OidcClients) as OidcClients,
+            clock,
+            config.oidc.refreshTokenTtlSeconds,
+          ),
     [TOKENS.Clock],
   );
   bind(
     TOKENS.AuthorizeOidcLoginUseCase,
-    (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog) =>
-      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
-    [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog],
+    (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog, clock: Clock) =>
+      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds, clock),
+    [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog, TOKENS.Clock],
   );
   bind(
     TOKENS.FindOidcAccountUseCase,

@@ -57,6 +57,7 @@ import type { Resources } from './resources';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import type { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import type { SignOutOfAppUseCase } from '../application/use-cases/sign-out-of-app';
 import type { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 
 declare const resolvesTo: unique symbol;
@@ -144,6 +145,7 @@ export const TOKENS = {
   LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
   ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
   RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
+  SignOutOfAppUseCase: token<SignOutOfAppUseCase>('SignOutOfAppUseCase'),
   // Issue 16: TOTP codes people set up themselves (bound in totp-enrolment.ts).
   StoreUsers: token<UserStore>('StoreUsers'),
   EnrolledTotpSecrets: token<EnrolledTotpSecrets>('EnrolledTotpSecrets'),

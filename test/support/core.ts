@@ -1,3 +1,4 @@
+import { NO_APP_GRANTS } from '../../src/adapters/oidc/account-app-grants';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { KeyedHashVerifiedCredentials } from '../../src/adapters/crypto/keyed-hash-verified-credentials';
 import { HmacCredentialFingerprints } from '../../src/adapters/crypto/hmac-credential-fingerprints';
@@ -145,8 +146,8 @@ export function makeCore(
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, ids, clock, settings, oauthSettings, audit, sealer, index),
     login: new LoginUseCase(credentials, clock, ids, settings, audit, sealer, index),
     verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, ids, settings, audit, sealer, index),
-    listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked),
-    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit, { endAll: async () => undefined }),
+    listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked, NO_APP_GRANTS),
+    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit, NO_APP_GRANTS),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit, options.assertions ?? null),

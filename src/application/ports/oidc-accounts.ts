@@ -10,8 +10,16 @@ export interface OidcAccountRecord {
    * another, the tokens issued from that login stop working.
    */
   readonly credential?: string;
-  /** Tokens issued before this instant (seconds since the epoch) stop working; 0: none. */
-  readonly validAfter: number;
+  /** When the last login with another credential than the one before happened (seconds since the epoch; 0: never): older tokens stop working. */
+  readonly credentialSince: number;
+  /** The clients the person logged in to through the provider, with when they last did (seconds since the epoch). */
+  readonly clients: Readonly<Record<string, number>>;
+}
+
+/** What ended the person's tokens: "sign out everywhere" (`all`) and each app signed out of on its own (`clients`), seconds since the epoch. */
+export interface OidcTokensEnded {
+  readonly all: number;
+  readonly clients: Readonly<Record<string, number>>;
 }
 
 /**
@@ -25,9 +33,11 @@ export interface OidcAccounts {
   /** The record of `subject`, or null when none is kept (never logged in, or expired). */
   find(subject: string): Promise<OidcAccountRecord | null>;
   /**
-   * Every token issued to `subject` before `atSeconds` stops working (the record's
-   * {@link OidcAccountRecord.validAfter} moves there, never back); nothing when no record is kept.
-   * Rejects when the store is down.
+   * Every token issued to `subject` before `atSeconds` (of `clientId` only, when given) stops
+   * working. Kept apart from the record, so a login saving the record at the same moment cannot
+   * undo it; an instant never moves back. Rejects when the store is down.
    */
-  endTokensBefore(subject: string, atSeconds: number): Promise<void>;
+  endTokensBefore(subject: string, atSeconds: number, clientId?: string): Promise<void>;
+  /** What ended the tokens of `subject` so far (zeros when nothing did). */
+  tokensEnded(subject: string): Promise<OidcTokensEnded>;
 }

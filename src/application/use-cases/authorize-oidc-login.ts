@@ -2,6 +2,7 @@ import { mayUseClient } from '../../domain/oidc-client';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
 import type { OidcAccounts } from '../ports/oidc-accounts';
 import type { OidcClients } from '../ports/oidc-clients';
 import type { SubjectIdentifiers } from '../ports/subject-identifiers';
@@ -62,6 +63,7 @@ export class AuthorizeOidcLoginUseCase {
     private readonly audit: AuditLog,
     /** How long what the login proved is kept: the longest life of a token issued from it (the refresh token's). */
     private readonly accountTtlSeconds: number,
+    private readonly clock: Clock,
   ) {}
 
   async execute(input: AuthorizeOidcLoginInput): Promise<Result<AuthorizeOidcLoginOutput, AuthorizeOidcLoginError>> {
@@ -93,9 +95,15 @@ export class AuthorizeOidcLoginUseCase {
       const before = await this.accounts.find(subject);
       // A login with another credential than the last one (a changed password or TOTP secret): the tokens issued before this login stay ended.
       const changed = before?.credential !== undefined && before.credential !== auth.session.credential;
-      const validAfter = Math.max(before?.validAfter ?? 0, changed ? authTime : 0);
+      const credentialSince = changed ? authTime : (before?.credentialSince ?? 0);
       const credential = auth.session.credential;
-      await this.accounts.remember({ subject, identity, ...(credential === undefined ? {} : { credential }), validAfter }, this.accountTtlSeconds);
+      // The apps logged in to (for the account page), without those no configured client has any more.
+      const now = Math.floor(this.clock.now() / 1000);
+      const clients = Object.fromEntries(Object.entries(before?.clients ?? {}).filter(([id]) => this.clients.get(id) !== null));
+      await this.accounts.remember(
+        { subject, identity, ...(credential === undefined ? {} : { credential }), credentialSince, clients: { ...clients, [client.clientId]: now } },
+        this.accountTtlSeconds,
+      );
     });
     if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });

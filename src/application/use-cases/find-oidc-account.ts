@@ -54,7 +54,7 @@ export class FindOidcAccountUseCase {
   ) {}
 
   async execute(input: FindOidcAccountInput): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
-    const found = await this.current(input.subject, input.issuedAt);
+    const found = await this.current(input);
     if (!found.ok || input.clientId === undefined) return found;
     // The same admission as at the login, on who the person is now: leaving the group ends the client's refresh and userinfo at once.
     const client = this.clients.get(input.clientId);
@@ -62,10 +62,13 @@ export class FindOidcAccountUseCase {
     return found;
   }
 
-  private async current(subject: string, issuedAt: number | undefined): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
-    const record = await this.accounts.find(subject);
+  private async current({ subject, issuedAt, clientId }: FindOidcAccountInput): Promise<Result<FindOidcAccountOutput, FindOidcAccountError>> {
+    const [record, ended] = await Promise.all([this.accounts.find(subject), issuedAt === undefined ? null : this.accounts.tokensEnded(subject)]);
     if (record === null) return err({ code: 'unknown_account' });
-    if (issuedAt !== undefined && issuedAt < record.validAfter) return err({ code: 'grant_ended' });
+    if (issuedAt !== undefined && ended !== null) {
+      const endedAt = Math.max(record.credentialSince, ended.all, clientId === undefined ? 0 : (ended.clients[clientId] ?? 0));
+      if (issuedAt < endedAt) return err({ code: 'grant_ended' });
+    }
     const remembered = record.identity;
     if (!STORE_SOURCES.has(remembered.provider)) return ok({ subject: record.subject, identity: remembered });
     const account = await this.users.currentAccount(remembered.username);

@@ -1,3 +1,4 @@
+import { NO_APP_GRANTS } from '../../../src/adapters/oidc/account-app-grants';
 import { RevokeAccountSessionsUseCase } from '../../../src/application/use-cases/revoke-account-sessions';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import type { SessionIndex, SessionSighting } from '../../../src/application/ports/session-index';
@@ -44,7 +45,7 @@ describe('RevokeAccountSessionsUseCase', () => {
   it('ends the grants apps hold for the person with "everywhere" and "everywhere else", not with one session, and fails closed when it cannot', async () => {
     const core = makeCore([alice()]);
     const ended: string[] = [];
-    const grants = { endAll: async (identity: { username: string }) => void ended.push(identity.username) };
+    const grants = { ...NO_APP_GRANTS, endAll: async (identity: { username: string }) => void ended.push(identity.username) };
     const revoke = new RevokeAccountSessionsUseCase(core.authenticator, core.index, core.revoked, core.audit, grants);
     const first = await signIn(core, 'alice', 'pw');
     await revoke.execute({ sessionToken: first.token, fromThisSite: true, target: { scope: 'one', id: first.session.id }, ip });
@@ -56,6 +57,7 @@ describe('RevokeAccountSessionsUseCase', () => {
 
     const third = await signIn(core, 'alice', 'pw');
     const down = new RevokeAccountSessionsUseCase(core.authenticator, core.index, core.revoked, core.audit, {
+      ...NO_APP_GRANTS,
       endAll: () => Promise.reject(new StateStoreUnavailableError('sqlite')),
     });
     expect(await down.execute({ sessionToken: third.token, fromThisSite: true, target: { scope: 'all' }, ip })).toEqual({

@@ -42,7 +42,7 @@ function setUp(accountsStore?: OidcAccounts) {
     core,
     accounts,
     subjects,
-    authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600),
+    authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600, core.clock),
     find: new FindOidcAccountUseCase(accounts, core.users, clients, core.fingerprints),
   };
 }
@@ -121,6 +121,7 @@ describe('AuthorizeOidcLoginUseCase', () => {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
       find: () => Promise.resolve(null),
       endTokensBefore: () => Promise.resolve(),
+      tokensEnded: () => Promise.resolve({ all: 0, clients: {} }),
     };
     const { core, authorize } = setUp(down);
     const { token } = await signIn(core, 'alice', 'pw');
@@ -136,6 +137,7 @@ describe('AuthorizeOidcLoginUseCase', () => {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
       find: () => Promise.resolve(null),
       endTokensBefore: () => Promise.resolve(),
+      tokensEnded: () => Promise.resolve({ all: 0, clients: {} }),
     };
     const { core, authorize } = setUp(down);
     const { token } = await signIn(core, 'alice', 'pw');
@@ -217,7 +219,15 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     const core = makeCore([], { providers: [provider] });
     const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock), 3600);
     const subjects = new Sha256SubjectIdentifiers();
-    const authorize = new AuthorizeOidcLoginUseCase(core.authenticator, new ConfiguredOidcClients([client('open')]), subjects, accounts, core.audit, 3600);
+    const authorize = new AuthorizeOidcLoginUseCase(
+      core.authenticator,
+      new ConfiguredOidcClients([client('open')]),
+      subjects,
+      accounts,
+      core.audit,
+      3600,
+      core.clock,
+    );
     provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
     const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
     if (!started.ok) throw new Error(started.error.code);

@@ -119,6 +119,7 @@ describe('self-enrolled TOTP', () => {
         new ArtifactOidcAccounts(new InMemoryOidcArtifacts(s.core.clock), 3600),
         s.core.audit,
         3600,
+        s.core.clock,
       );
       const before = (await signIn(s.core, 'alice', 'pw')).token;
       const other = (await signIn(s.core, 'alice', 'pw')).token;
