@@ -1,5 +1,6 @@
 import { InMemorySessionIndex } from '../adapters/state/in-memory-session-index';
 import { SqliteSessionIndex } from '../adapters/state/sqlite-session-index';
+import type { AppGrants } from '../application/ports/app-grants';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
@@ -7,6 +8,7 @@ import type { SessionIndex } from '../application/ports/session-index';
 import { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import type { RequestAuthenticator } from '../application/services/request-authenticator';
 import { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import { SignOutOfAppUseCase } from '../application/use-cases/sign-out-of-app';
 import { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 import type { TypedContainer } from './binding';
 import { bindDurable } from './durable-state';
@@ -50,15 +52,20 @@ export function bindAccount(c: TypedContainer): void {
     },
     [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources],
   );
-  bind(TOKENS.ListAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions]) => new ListAccountSessionsUseCase(...d), [
+  bind(TOKENS.ListAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AppGrants]) => new ListAccountSessionsUseCase(...d), [
     TOKENS.RequestAuthenticator,
     TOKENS.SessionIndex,
     TOKENS.RevokedSessions,
+    TOKENS.AppGrants,
   ]);
-  bind(TOKENS.RevokeAccountSessionsUseCase, (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AuditLog]) => new RevokeAccountSessionsUseCase(...d), [
+  bind(TOKENS.SignOutOfAppUseCase, (...d: [RequestAuthenticator, AppGrants, AuditLog]) => new SignOutOfAppUseCase(...d), [
     TOKENS.RequestAuthenticator,
-    TOKENS.SessionIndex,
-    TOKENS.RevokedSessions,
+    TOKENS.AppGrants,
     TOKENS.AuditLog,
   ]);
+  bind(
+    TOKENS.RevokeAccountSessionsUseCase,
+    (...d: [RequestAuthenticator, SessionIndex, RevokedSessions, AuditLog, AppGrants]) => new RevokeAccountSessionsUseCase(...d),
+    [TOKENS.RequestAuthenticator, TOKENS.SessionIndex, TOKENS.RevokedSessions, TOKENS.AuditLog, TOKENS.AppGrants],
+  );
 }

@@ -134,6 +134,7 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
     redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
     listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),
     revokeAccountSessions: container.get(TOKENS.RevokeAccountSessionsUseCase),
+    signOutOfApp: container.get(TOKENS.SignOutOfAppUseCase),
   };
   const logger = container.get(TOKENS.Logger);
   const rulesSource = container.get(TOKENS.AccessRulesSource);

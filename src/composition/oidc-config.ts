@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import type { OidcClient } from '../domain/oidc-client';
+import { isOidcScope, OIDC_SCOPES, type OidcClient } from '../domain/oidc-client';
 import { pemBlocks } from './oidc-keys';
 import { cannotRead } from './unreadable-file';
 
@@ -26,6 +26,7 @@ export const OIDC_CLIENT_FIELDS = {
   ALLOWED_USERS: {},
   ALLOWED_GROUPS: {},
   TOKEN_ENDPOINT_AUTH_METHOD: {},
+  SCOPES: {},
 } as const satisfies Record<string, { file?: true; secret?: true }>;
 export type OidcClientField = keyof typeof OIDC_CLIENT_FIELDS;
 
@@ -62,7 +63,16 @@ export const OIDC_CLIENT_DOCS: readonly {
     fields: ['ALLOWED_USERS', 'ALLOWED_GROUPS'],
     doc: {
       default: 'everyone who can log in',
-      meaning: 'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited)',
+      meaning:
+        'usernames or e-mails / groups allowed into this app, comma separated; anyone else gets `access_denied` (audited); checked again at every refresh and userinfo request',
+    },
+  },
+  {
+    fields: ['SCOPES'],
+    doc: {
+      default: `\`${OIDC_SCOPES.join(' ')}\``,
+      meaning:
+        'the scopes this app may be granted, space or comma separated, `openid` among them; asking for another is refused with `invalid_scope` (leave out `email` / `groups` to keep those claims from it, `offline_access` to give it no refresh tokens)',
     },
   },
   {
@@ -198,6 +208,11 @@ export function readOidcConfig(
     if (method !== 'client_secret_basic' && method !== 'client_secret_post')
       problems.push(`${p}TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post`);
 
+    const scopes = fields.has('SCOPES') ? (fields.get('SCOPES') ?? '').split(/[\s,]+/).filter((s) => s !== '') : [...OIDC_SCOPES];
+    const unknownScopes = scopes.filter((s) => !isOidcScope(s));
+    if (unknownScopes.length > 0) problems.push(`${p}SCOPES: unknown scope ${unknownScopes.join(', ')} (known: ${OIDC_SCOPES.join(' ')})`);
+    if (!scopes.includes('openid')) problems.push(`${p}SCOPES must include openid`);
+
     clients.push({
       clientId,
       name: fields.get('NAME') ?? clientId,
@@ -207,6 +222,7 @@ export function readOidcConfig(
       postLogoutRedirectUris: postLogout,
       allowedUsers: list(fields.get('ALLOWED_USERS')).map((u) => u.toLowerCase()),
       allowedGroups: list(fields.get('ALLOWED_GROUPS')),
+      scopes: [...new Set(scopes.filter(isOidcScope))],
     });
   }
 

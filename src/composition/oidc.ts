@@ -5,7 +5,10 @@ import type { HttpSettings } from '../adapters/http/http-settings';
 import { assertionJwks } from '../adapters/oidc/assertion-jwks';
 import type { OidcHttp } from '../adapters/oidc/oidc-provider-http';
 import type { Logger } from '../adapters/system/logger';
+import { AccountAppGrants, NO_APP_GRANTS } from '../adapters/oidc/account-app-grants';
 import type { AccessRulesSource } from '../application/ports/access-rules-source';
+import type { AppGrants } from '../application/ports/app-grants';
+import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { OidcAccounts } from '../application/ports/oidc-accounts';
@@ -94,17 +97,38 @@ export function bindOidc(c: TypedContainer, config: Config): void {
   bind(TOKENS.SigningKeys, (...d: Parameters<typeof storageOf>): SigningKeys => storageOf(...d).signingKeys, [...storageDeps]);
   bind(TOKENS.OidcClients, (): OidcClients => new (providerCode().ConfiguredOidcClients)(config.oidc.clients));
   bind(TOKENS.SubjectIdentifiers, (): SubjectIdentifiers => new Sha256SubjectIdentifiers());
-  bind(TOKENS.OidcAccounts, (artifacts: OidcArtifacts): OidcAccounts => new (providerCode().ArtifactOidcAccounts)(artifacts), [TOKENS.OidcArtifacts]);
+  bind(
+    TOKENS.OidcAccounts,
+    (artifacts: OidcArtifacts): OidcAccounts => new (providerCode().ArtifactOidcAccounts)(artifacts, config.oidc.refreshTokenTtlSeconds),
+    [TOKENS.OidcArtifacts],
+  );
+  // Without clients no app holds a grant: nothing to end, and the provider's code stays unloaded.
+  bind(
+    TOKENS.AppGrants,
+    (clock: Clock): AppGrants =>
+      config.oidc.clients.length === 0
+        ? NO_APP_GRANTS
+        : new AccountAppGrants(
+            c.get(TOKENS.OidcAccounts) as OidcAccounts,
+            c.get(TOKENS.SubjectIdentifiers) as SubjectIdentifiers,
+            c.get(TOKENS.OidcClients) as OidcClients,
+            clock,
+            config.oidc.refreshTokenTtlSeconds,
+          ),
+    [TOKENS.Clock],
+  );
   bind(
     TOKENS.AuthorizeOidcLoginUseCase,
-    (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog) =>
-      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds),
-    [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog],
+    (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog, clock: Clock) =>
+      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds, clock),
+    [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog, TOKENS.Clock],
   );
-  bind(TOKENS.FindOidcAccountUseCase, (accounts: OidcAccounts, users: UserStore) => new (providerCode().FindOidcAccountUseCase)(accounts, users), [
-    TOKENS.OidcAccounts,
-    TOKENS.UserStore,
-  ]);
+  bind(
+    TOKENS.FindOidcAccountUseCase,
+    (accounts: OidcAccounts, users: UserStore, clients: OidcClients, fingerprints: CredentialFingerprints) =>
+      new (providerCode().FindOidcAccountUseCase)(accounts, users, clients, fingerprints),
+    [TOKENS.OidcAccounts, TOKENS.UserStore, TOKENS.OidcClients, TOKENS.CredentialFingerprints],
+  );
   bind(
     TOKENS.OidcHttp,
     (artifacts: OidcArtifacts, signingKeys: SigningKeys, clock: Clock, http: HttpSettings, rules: AccessRulesSource): OidcHttpHolder => {

@@ -62,8 +62,12 @@ export const optionalModules: OptionalModules = {
     console.warn = keep;
     console.info = keep;
     try {
-      const m = require('oidc-provider') as { default: OidcProviderModule['Provider']; interactionPolicy: OidcProviderModule['interactionPolicy'] };
-      return { Provider: m.default, interactionPolicy: m.interactionPolicy };
+      const m = require('oidc-provider') as {
+        default: OidcProviderModule['Provider'];
+        interactionPolicy: OidcProviderModule['interactionPolicy'];
+        errors: OidcProviderModule['errors'];
+      };
+      return { Provider: m.default, interactionPolicy: m.interactionPolicy, errors: m.errors };
     } finally {
       console.warn = warn;
       console.info = info;

@@ -2,6 +2,7 @@ import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
 import type { SigningKeys } from '../application/ports/signing-keys';
 import type { OidcClients } from '../application/ports/oidc-clients';
 import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { AppGrants } from '../application/ports/app-grants';
 import type { OidcAccounts } from '../application/ports/oidc-accounts';
 import type { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
@@ -57,6 +58,7 @@ import type { Resources } from './resources';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/services/last-seen-recorder';
 import type { ListAccountSessionsUseCase } from '../application/use-cases/list-account-sessions';
+import type { SignOutOfAppUseCase } from '../application/use-cases/sign-out-of-app';
 import type { RevokeAccountSessionsUseCase } from '../application/use-cases/revoke-account-sessions';
 
 declare const resolvesTo: unique symbol;
@@ -132,6 +134,7 @@ export const TOKENS = {
   OidcClients: token<OidcClients>('OidcClients'),
   SubjectIdentifiers: token<SubjectIdentifiers>('SubjectIdentifiers'),
   OidcAccounts: token<OidcAccounts>('OidcAccounts'),
+  AppGrants: token<AppGrants>('AppGrants'),
   AuthorizeOidcLoginUseCase: token<AuthorizeOidcLoginUseCase>('AuthorizeOidcLoginUseCase'),
   FindOidcAccountUseCase: token<FindOidcAccountUseCase>('FindOidcAccountUseCase'),
   OidcHttp: token<OidcHttpHolder>('OidcHttp'),
@@ -144,6 +147,7 @@ export const TOKENS = {
   LastSeenRecorder: token<LastSeenRecorder>('LastSeenRecorder'),
   ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
   RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
+  SignOutOfAppUseCase: token<SignOutOfAppUseCase>('SignOutOfAppUseCase'),
   // Issue 16: TOTP codes people set up themselves (bound in totp-enrolment.ts).
   StoreUsers: token<UserStore>('StoreUsers'),
   EnrolledTotpSecrets: token<EnrolledTotpSecrets>('EnrolledTotpSecrets'),

@@ -18,7 +18,15 @@ export interface OidcClient {
   /** Usernames or e-mails (lower-cased) allowed in; empty with empty `allowedGroups`: everyone logged in. */
   readonly allowedUsers: readonly string[];
   readonly allowedGroups: readonly string[];
+  /** The scopes the client may be granted ({@link OIDC_SCOPES} by default); asking for another is refused (`invalid_scope`). */
+  readonly scopes: readonly OidcScope[];
 }
+
+/** Every scope the provider knows, and the claims each releases are in the provider's table. */
+export const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups'] as const;
+export type OidcScope = (typeof OIDC_SCOPES)[number];
+
+export const isOidcScope = (s: string): s is OidcScope => (OIDC_SCOPES as readonly string[]).includes(s);
 
 export const isPublicClient = (client: OidcClient): boolean => client.secret === null;
 

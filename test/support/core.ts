@@ -1,3 +1,4 @@
+import { NO_APP_GRANTS } from '../../src/adapters/oidc/account-app-grants';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { KeyedHashVerifiedCredentials } from '../../src/adapters/crypto/keyed-hash-verified-credentials';
 import { HmacCredentialFingerprints } from '../../src/adapters/crypto/hmac-credential-fingerprints';
@@ -148,8 +149,8 @@ export function makeCore(
     completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, clock, settings, oauthSettings, audit, issuer),
     login: new LoginUseCase(credentials, issuer),
     verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, issuer),
-    listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked),
-    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit),
+    listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked, NO_APP_GRANTS),
+    revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit, NO_APP_GRANTS),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
     authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit, options.assertions ?? null),

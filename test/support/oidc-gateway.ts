@@ -33,6 +33,28 @@ export const APP_CLIENT_ENV: Record<string, string> = {
 };
 
 /**
+ * Writes the users file of {@link OIDC_PEOPLE} (with `changes` to some of them) as `users.yml` in
+ * `dir`; the running gateway notices a rewrite within a moment. Resolves its path.
+ */
+export function writeOidcPeople(dir: string, changes: Partial<Record<keyof typeof OIDC_PEOPLE, { groups?: string[]; password?: string }>> = {}): string {
+  const usersFile = join(dir, 'users.yml');
+  writeFileSync(
+    usersFile,
+    'users:\n' +
+      Object.entries(OIDC_PEOPLE)
+        .map(([username, person]) => {
+          const p = { ...person, ...changes[username as keyof typeof OIDC_PEOPLE] };
+          return (
+            `  - username: ${username}\n    password: "${cachedHashOf(p.password)}"\n    email: ${p.email}\n    name: ${p.name}\n    groups: [${p.groups.join(', ')}]\n` +
+            ('totp' in p ? `    totp_secret: ${p.totp}\n` : '')
+          );
+        })
+        .join(''),
+  );
+  return usersFile;
+}
+
+/**
  * Starts the real gateway on 127.0.0.1 with APP_URL = its own address (issuer = APP_URL exactly, so
  * a relying-party library can discover it), a users file of {@link OIDC_PEOPLE} and `env` on top.
  */
@@ -40,18 +62,7 @@ export async function startOidcGateway(env: Record<string, string> = {}, overrid
   const port = await freePort();
   const temp = tempDataDir('portcullis-oidc');
   const dir = temp.dir;
-  const usersFile = join(dir, 'users.yml');
-  writeFileSync(
-    usersFile,
-    'users:\n' +
-      Object.entries(OIDC_PEOPLE)
-        .map(
-          ([username, p]) =>
-            `  - username: ${username}\n    password: "${cachedHashOf(p.password)}"\n    email: ${p.email}\n    name: ${p.name}\n    groups: [${p.groups.join(', ')}]\n` +
-            ('totp' in p ? `    totp_secret: ${p.totp}\n` : ''),
-        )
-        .join(''),
-  );
+  const usersFile = writeOidcPeople(dir);
   const url = `http://127.0.0.1:${port}`;
   const loaded = loadConfig({
     env: { APP_URL: url, SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ADDRESS: '127.0.0.1', PORT: String(port), USERS_FILE: usersFile, ...env },
@@ -197,9 +208,15 @@ export class Browser {
   }
 }
 
-/** A relying party of the gateway at `origin`, found by discovery (plain http on loopback allowed); a public client when there is no secret. */
+/**
+ * A relying party of the gateway at `origin`, found by discovery (plain http on loopback allowed);
+ * a public client when there is no secret, else one sending its secret as it is registered by
+ * default (client_secret_basic: the gateway refuses it any other way).
+ */
 export function discoverClient(origin: string, clientId: string, secret?: string): Promise<client.Configuration> {
-  return client.discovery(new URL(origin), clientId, secret, secret === undefined ? client.None() : undefined, { execute: [client.allowInsecureRequests] });
+  return client.discovery(new URL(origin), clientId, secret, secret === undefined ? client.None() : client.ClientSecretBasic(secret), {
+    execute: [client.allowInsecureRequests],
+  });
 }
 
 /** The start of a code flow with PKCE (S256) and a random state; `params` add to or override the request. */

@@ -57,6 +57,8 @@ export async function relyingPartyAt(issuer: string, replica: string): Promise<c
     },
     RP_CLIENT.id,
     RP_CLIENT.secret,
+    // The client is registered for client_secret_basic (the default), the only way the gateway takes its secret.
+    client.ClientSecretBasic(RP_CLIENT.secret),
   );
   client.allowInsecureRequests(config);
   return config;

@@ -161,6 +161,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   LastSeenRecorder: hasMethods('seen', 'flush'),
   ListAccountSessionsUseCase: hasMethods('execute'),
   RevokeAccountSessionsUseCase: hasMethods('execute'),
+  SignOutOfAppUseCase: hasMethods('execute'),
   CompleteOAuthUseCase: isA(CompleteOAuthUseCase),
   Redis: (value) => expect(value).toEqual({ connection: null }),
   Database: (value) => expect(value).toEqual({ database: null }),
@@ -181,7 +182,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   SigningKeys: hasMethods('getOrCreate', 'replace'),
   OidcClients: (value) => expect((value as OidcClients).all()).toEqual([]),
   SubjectIdentifiers: hasMethods('subjectOf'),
-  OidcAccounts: hasMethods('remember', 'find'),
+  OidcAccounts: hasMethods('remember', 'find', 'endTokensBefore', 'tokensEnded'),
+  AppGrants: hasMethods('list', 'end', 'endAll'),
   AuthorizeOidcLoginUseCase: isA(AuthorizeOidcLoginUseCase),
   FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
   // No client configured: the provider is off (no discovery, the library never loaded); only the JWKS for signed assertions remains, served while a rule asks for them.

@@ -41,11 +41,15 @@ export function checkTarget(raw: string, domain: string): TargetCheck {
 
 /**
  * True when `target` is this gateway's own OpenID Connect provider taking the login back (its
- * interaction page, same origin as the page): the person asked an app to log them in, so the
- * "Continue to …?" question would only be an extra click.
+ * interaction page, or the authorization request a browser without a login was sent here from;
+ * same origin as the page): the person asked an app to log them in, so the "Continue to …?"
+ * question would only be an extra click. Going to the authorization endpoint after a login is
+ * what single sign-on does for any link to it anyway.
  */
 export function isProviderReturn(target: URL, pageOrigin: string): boolean {
-  return target.origin === pageOrigin && /^\/oidc\/interaction\/[A-Za-z0-9_-]+$/.test(target.pathname) && target.search === '';
+  if (target.origin !== pageOrigin) return false;
+  if (target.pathname === '/oidc/auth') return target.search !== '';
+  return /^\/oidc\/interaction\/[A-Za-z0-9_-]+$/.test(target.pathname) && target.search === '';
 }
 
 /** `path` with `redirect_uri` carried along when there is one, so login → totp → continue keeps it. */

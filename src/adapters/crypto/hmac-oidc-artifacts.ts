@@ -42,7 +42,7 @@ export class HmacOidcArtifacts implements OidcArtifacts {
     return this.opened(await this.store.findByUserCode(kind, userCode));
   }
 
-  consume(kind: string, id: string, nowSeconds: number): Promise<void> {
+  consume(kind: string, id: string, nowSeconds: number): Promise<boolean> {
     return this.store.consume(kind, this.keyed(kind, id), nowSeconds);
   }
 

@@ -8,6 +8,7 @@ import type {
   RevokeAccountSessionsUseCase,
   SessionsToRevoke,
 } from '../../application/use-cases/revoke-account-sessions';
+import type { SignOutOfAppError, SignOutOfAppUseCase } from '../../application/use-cases/sign-out-of-app';
 import type { Result } from '../../domain/result';
 import { answer, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, SESSION_REQUIRED, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';
@@ -22,12 +23,14 @@ import { describeUserAgent } from './user-agent';
 export interface AccountUseCases {
   readonly listAccountSessions: ListAccountSessionsUseCase;
   readonly revokeAccountSessions: RevokeAccountSessionsUseCase;
+  readonly signOutOfApp: SignOutOfAppUseCase;
 }
 
 /** The account routes and their methods, for the 404/405 fallback. */
 export const ACCOUNT_API_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['/api/account', ['GET', 'HEAD']],
   ['/api/account/sessions/revoke', ['POST']],
+  ['/api/account/apps/revoke', ['POST']],
 ];
 
 /** Session ids are random tokens; anything longer is not one of ours. */
@@ -53,7 +56,7 @@ function sessionView(s: IndexedSession, currentId: string): Record<string, unkno
 /** `GET /api/account`: who you are, how you logged in, your live sessions. */
 export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAccountSessionsError>): Answer {
   if (result.ok) {
-    const { identity, current, sessions } = result.value;
+    const { identity, current, sessions, apps } = result.value;
     const listed = sessions.some((s) => s.id === current.id);
     return answer(200, 'ok', [], {
       fields: {
@@ -67,6 +70,7 @@ export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAcco
           totp: identity.totp,
         },
         currentSession: current.id,
+        apps: apps.map((a) => ({ id: a.clientId, name: a.name, lastLoginAt: iso(a.lastLoginAt) })),
         sessions: [
           ...sessions.map((s) => sessionView(s, current.id)),
           // A session made before the index existed is still this one: shown, without device details.
@@ -127,6 +131,31 @@ export function revokeSessionsAnswer(result: Result<RevokeAccountSessionsOutput,
   }
 }
 
+/** `POST /api/account/apps/revoke`. */
+export function signOutOfAppAnswer(result: Result<Record<string, never>, SignOutOfAppError>): Answer {
+  if (result.ok) return answer(200, 'app_signed_out', []);
+  const error = result.error;
+  switch (error.code) {
+    case 'cross_site_request':
+      return CROSS_SITE_REQUEST;
+    case 'session_required':
+      return SESSION_REQUIRED;
+    case 'app_not_found':
+      return answer(404, 'app_not_found', []);
+    case 'store_unavailable':
+      return STORE_UNAVAILABLE;
+    default:
+      return unmapped('sign out of app', error);
+  }
+}
+
+/** `{ "id": "<client id>" }`: the app's id, or null. */
+export function readAppId(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { id } = body as Record<string, unknown>;
+  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : null;
+}
+
 /** `{ "id": "<session id>" }` or `{ "scope": "others" | "all" }`, exactly one of them; null when neither fits. */
 export function readRevokeTarget(body: unknown): SessionsToRevoke | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -169,6 +198,23 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
       if (fromThisSite && target === null) return renderAnswer(ctx, invalidFields(['id', 'scope']));
       const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite, target: target ?? { scope: 'others' } });
       renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
+    },
+  );
+
+  // Ends what one OpenID Connect app holds for the caller; refused cross-site and JSON only, as above.
+  router.post(
+    '/account/apps/revoke',
+    async (ctx, next) => {
+      if (ctx.is(JSON_TYPES)) return body(ctx, next);
+      if (!isFromThisSite(ctx.req.headers, appOrigin))
+        return renderAnswer(ctx, signOutOfAppAnswer(await useCases.signOutOfApp.execute({ ...caller(ctx), fromThisSite: false, clientId: '' })));
+      renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
+    },
+    async (ctx) => {
+      const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin);
+      const clientId = readAppId(ctx.request.body);
+      if (fromThisSite && clientId === null) return renderAnswer(ctx, invalidFields(['id']));
+      renderAnswer(ctx, signOutOfAppAnswer(await useCases.signOutOfApp.execute({ ...caller(ctx), fromThisSite, clientId: clientId ?? '' })));
     },
   );
 }

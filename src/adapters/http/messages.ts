@@ -28,6 +28,7 @@ export const MESSAGES = {
   totp_pending: () => 'TOTP code required',
   redirecting: () => 'Redirecting',
   sessions_revoked: (count: number) => (count === 1 ? 'Signed out 1 session' : `Signed out ${count} sessions`),
+  app_signed_out: () => 'Signed out of the app',
   // Who the caller is
   unauthorized: () => 'Unauthorized',
   login_required: () => 'Redirecting to login',
@@ -38,6 +39,7 @@ export const MESSAGES = {
   totp_invalid: () => 'Invalid TOTP code',
   session_required: () => 'Log in (completely, with the TOTP code if your account has one) to see your account',
   session_not_found: () => 'No such session of your account',
+  app_not_found: () => 'No app holds a sign-in of your account under that id',
   cross_site_request: () => 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site',
   // Passkeys
   passkey_options: () => 'Passkey options',
@@ -171,6 +173,10 @@ export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';
 /** The codes of `POST /api/account/sessions/revoke`. */
 export type RevokeSessionsCode =
   'sessions_revoked' | 'invalid_fields' | 'cross_site_request' | 'session_required' | 'session_not_found' | 'store_unavailable' | 'unsupported_media_type';
+
+/** The codes of `POST /api/account/apps/revoke`. */
+export type SignOutOfAppCode =
+  'app_signed_out' | 'invalid_fields' | 'cross_site_request' | 'session_required' | 'app_not_found' | 'store_unavailable' | 'unsupported_media_type';
 
 /** The codes of `GET /api/oauth/callback/:provider`, also sent to the UI's error pages as `reason`. */
 export type OAuthCallbackCode =

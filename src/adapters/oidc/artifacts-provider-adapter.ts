@@ -16,8 +16,15 @@ export interface ProviderAdapter {
  * The class oidc-provider instantiates per model ("Session", "AuthorizationCode", ...), each
  * instance speaking to the one {@link OidcArtifacts} port: the library's storage interface stops
  * here, and the durable adapters (memory, SQLite, PostgreSQL, Redis) know nothing of it.
+ *
+ * `alreadyConsumed` is the error the provider answers with (invalid_grant) when a code or refresh
+ * token was consumed by a concurrent request between the provider's read and its consume.
  */
-export function artifactsProviderAdapter(artifacts: OidcArtifacts, clock: Clock): new (kind: string) => ProviderAdapter {
+export function artifactsProviderAdapter(
+  artifacts: OidcArtifacts,
+  clock: Clock,
+  alreadyConsumed: (kind: string) => Error,
+): new (kind: string) => ProviderAdapter {
   return class ArtifactsProviderAdapter implements ProviderAdapter {
     constructor(private readonly kind: string) {}
 
@@ -37,8 +44,18 @@ export function artifactsProviderAdapter(artifacts: OidcArtifacts, clock: Clock)
       return artifacts.findByUid(this.kind, uid);
     }
 
-    consume(id: string): Promise<void> {
-      return artifacts.consume(this.kind, id, Math.floor(clock.now() / 1000));
+    /**
+     * The provider reads a code or refresh token, checks it is not consumed, then consumes it: two
+     * requests with one value can both pass the check. The store's consume is the atomic step; the
+     * loser is treated as the provider treats a replay it sees: the grant is revoked (its tokens,
+     * the winner's included, and the grant itself) and the request fails with invalid_grant.
+     */
+    async consume(id: string): Promise<void> {
+      if (await artifacts.consume(this.kind, id, Math.floor(clock.now() / 1000))) return;
+      const record = await artifacts.find(this.kind, id);
+      const grantId = record?.grantId;
+      if (typeof grantId === 'string' && grantId !== '') await Promise.all([artifacts.revokeByGrantId(grantId), artifacts.destroy('Grant', grantId)]);
+      throw alreadyConsumed(this.kind);
     }
 
     destroy(id: string): Promise<void> {

@@ -5,24 +5,30 @@ import type { OidcArtifacts } from '../../application/ports/oidc-artifacts';
 import type { AuthorizeOidcLoginUseCase } from '../../application/use-cases/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/use-cases/find-oidc-account';
 import type { LogoutUseCase } from '../../application/use-cases/logout';
-import { isPublicClient, type OidcClient } from '../../domain/oidc-client';
+import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
 import type { Logger } from '../system/logger';
 import type { ClientAddressResolver } from '../http/client-address';
 import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
-import type { OidcProviderInstance, OidcProviderModule, ProviderContext, ProviderInteraction } from './oidc-provider-module';
+import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderInteraction } from './oidc-provider-module';
 import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
 export const OIDC_PREFIX = '/oidc';
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 const INTERACTION = /^\/oidc\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+const AUTHORIZATION = `${OIDC_PREFIX}/auth`;
+/**
+ * The longest authorization request (its whole URL): the longest address the login page returns
+ * to (see redirect-target), and what bounds the interaction a logged-in person's request stores.
+ */
+const MAX_AUTHORIZATION_URL = 4096;
 /** Where an interaction keeps the instant it was first shown (milliseconds), among its submissions. */
 const STARTED_AT = 'portcullis_started_at';
 
 /** The scopes and the claims each releases (`groups` only with the `groups` scope). */
-const CLAIMS = {
+const CLAIMS: Record<Exclude<OidcScope, 'offline_access'>, string[]> = {
   openid: ['sub'],
   email: ['email', 'email_verified'],
   profile: ['name', 'preferred_username'],
@@ -60,6 +66,18 @@ export interface OidcHttp {
   readonly middleware: Koa.Middleware;
 }
 
+/**
+ * The requested scopes a grant may hold: those of the client's SCOPES. The provider already refuses
+ * a request for another; a grant never relies on that alone.
+ */
+function allowedScope(client: OidcClient | undefined, requested: unknown): string {
+  const asked = typeof requested === 'string' ? requested.split(' ') : ['openid'];
+  return asked.filter((s) => client?.scopes.some((allowed) => allowed === s) === true).join(' ');
+}
+
+/** How the provider's own messages name a model ("AuthorizationCode": "authorization code"). */
+const kindLabel = (kind: string): string => kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
 const isOidcPath = (path: string): boolean => path === DISCOVERY_PATH || path === OIDC_PREFIX || path.startsWith(`${OIDC_PREFIX}/`);
 
 /** The client's registration as oidc-provider reads it. */
@@ -73,6 +91,8 @@ function clientMetadata(client: OidcClient): Record<string, unknown> {
     response_types: ['code'],
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: isPublicClient(client) ? 'none' : client.tokenEndpointAuthMethod,
+    // What the client may be granted (OIDC_CLIENTS_<ID>_SCOPES): the provider refuses any other with invalid_scope.
+    scope: client.scopes.join(' '),
     // auth_time in every ID token, not only when max_age or prompt=login asked for it: an app can always tell how old the login is.
     require_auth_time: true,
   };
@@ -114,7 +134,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   );
 
   const configuration: Record<string, unknown> = {
-    adapter: artifactsProviderAdapter(settings.artifacts, settings.clock),
+    adapter: artifactsProviderAdapter(settings.artifacts, settings.clock, (kind) => new module.errors.InvalidGrant(`${kindLabel(kind)} already consumed`)),
     clients: settings.clients.map(clientMetadata),
     jwks: { keys: settings.signingKeys.map((k) => ({ ...k })) },
     cookies: {
@@ -122,11 +142,14 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
+    scopes: [...OIDC_SCOPES],
     claims: CLAIMS,
     // Relying parties that read the ID token only (many do) still get e-mail, name and groups.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
+    // What a configured client can be registered for; the library's default list also names JWT methods no client here can use.
+    // In the library's order, basic first: some relying parties (mod_auth_openidc) take the first method discovery lists.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     // The redirect URI is always sent and compared exactly, even for a client with only one.
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === 'none' },
@@ -135,7 +158,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     routes: {
-      authorization: `${OIDC_PREFIX}/auth`,
+      authorization: AUTHORIZATION,
       token: `${OIDC_PREFIX}/token`,
       userinfo: `${OIDC_PREFIX}/me`,
       jwks: `${OIDC_PREFIX}/jwks`,
@@ -184,8 +207,13 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const known = byId.get(client.clientId);
       return known !== undefined && known.redirectUris.some((uri) => new URL(uri).origin === origin);
     },
-    async findAccount(_ctx: unknown, sub: string) {
-      const found = await useCases.findOidcAccount.execute({ subject: sub });
+    async findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown; iat?: unknown; iiat?: unknown }) {
+      // The token's client (refresh, userinfo, introspection), else the request's (a code redeemed, an ID token issued).
+      const clientId = typeof token?.clientId === 'string' ? token.clientId : ctx.oidc?.client?.clientId;
+      // When the token (a refresh token: the first of its rotations) was issued: ended grants refuse it.
+      const issued = token?.iiat ?? token?.iat;
+      const issuedAt = typeof issued === 'number' ? issued : undefined;
+      const found = await useCases.findOidcAccount.execute({ subject: sub, clientId, issuedAt });
       if (!found.ok) return undefined;
       const { identity } = found.value;
       return {
@@ -216,7 +244,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const existing =
         grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
       const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(accountId, clientId);
-      grant.addOIDCScope(typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : 'openid');
+      grant.addOIDCScope(allowedScope(byId.get(clientId), ctx.oidc.params?.scope));
       await grant.save();
       return grant;
     },
@@ -245,6 +273,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
+  requireRegisteredAuthMethod(module, provider);
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
 
   // RP-initiated logout: once the person confirmed ("Yes, sign me out") and the provider ended
@@ -347,7 +376,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       }
     }
     const grant = fullGrant(result.value.subject, clientId);
-    grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
+    grant.addOIDCScope(allowedScope(byId.get(clientId), details.params.scope));
     const grantId = await grant.save();
     let to: string;
     try {
@@ -369,6 +398,53 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     ctx.redirect(to);
   }
 
+  /**
+   * An authorization request stores an interaction for ten minutes (its parameters included); one
+   * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
+   * first and comes back with the same request, which the provider then starts. A POSTed request
+   * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
+   * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
+   * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
+   * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
+   * storing. True when answered here.
+   */
+  async function authorizationWithoutLogin(ctx: Koa.Context): Promise<boolean> {
+    if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
+      const body = await readFormBody(ctx.req, MAX_AUTHORIZATION_URL);
+      if (body === null) {
+        page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
+        return true;
+      }
+      ctx.status = 303;
+      ctx.redirect(`${settings.issuer}${AUTHORIZATION}?${body}`);
+      return true;
+    }
+    if (ctx.method !== 'GET') return false;
+    if (`${settings.issuer}${ctx.url}`.length > MAX_AUTHORIZATION_URL) {
+      page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
+      return true;
+    }
+    const params = new URLSearchParams(ctx.querystring);
+    const client = byId.get(params.get('client_id') ?? '');
+    const prompts = (params.get('prompt') ?? '').split(' ').filter((p) => p !== '');
+    if (client === undefined || !client.redirectUris.includes(params.get('redirect_uri') ?? '') || prompts.includes('none')) return false;
+    const login = await useCases.authorizeOidcLogin.execute({
+      clientId: client.clientId,
+      sessionToken: sessionTokenOf(ctx.req),
+      ip: ipOf(ctx.req),
+      requestId: requestIdOf(ctx),
+      dryRun: true,
+    });
+    if (login.ok || login.error.code !== 'login_required') return false;
+    const rest = prompts.filter((p) => p !== 'login');
+    if (rest.length === 0) params.delete('prompt');
+    else params.set('prompt', rest.join(' '));
+    params.delete('max_age');
+    ctx.status = 303;
+    ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
+    return true;
+  }
+
   function page(ctx: Koa.Context, status: number, html: string): void {
     ctx.status = status;
     ctx.set(PAGE_SECURITY_HEADERS);
@@ -387,6 +463,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       headers['x-forwarded-for'] = ipOf(ctx.req);
       delete headers['x-forwarded-host'];
       delete headers.forwarded;
+      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(ctx))) return;
       const m = INTERACTION.exec(ctx.path);
       if (m !== null) {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));
@@ -395,5 +472,34 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       ctx.respond = false;
       await callback(ctx.req, ctx.res);
     },
+  };
+}
+
+/** The request's body as text, or null when it is longer than `limit` bytes. */
+async function readFormBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req) {
+    received += (chunk as Buffer).length;
+    if (received > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * oidc-provider takes a client's secret in the Authorization header (client_secret_basic) or the
+ * form (client_secret_post) whichever the client is registered for. The registered method is the
+ * only one: a secret sent the other way is a wrong secret (invalid_client), checked where the
+ * library compares it, before any code is consumed or token issued. The library refuses a request
+ * that uses both ways at once, so a Basic header present means the secret came in it.
+ */
+function requireRegisteredAuthMethod(module: OidcProviderModule, provider: OidcProviderInstance): void {
+  const prototype = provider.Client.prototype;
+  const compare = prototype.compareClientSecret;
+  prototype.compareClientSecret = function compareRegisteredWay(this: ProviderClient, actual: string) {
+    const viaHeader = module.Provider.ctx?.headers.authorization !== undefined;
+    if (viaHeader !== (this.clientAuthMethod === 'client_secret_basic')) return false;
+    return compare.call(this, actual);
   };
 }

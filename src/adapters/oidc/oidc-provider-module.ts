@@ -35,6 +35,12 @@ export interface ProviderGrant {
   save(): Promise<string>;
 }
 
+export interface ProviderClient {
+  readonly clientAuthMethod: string;
+  /** Whether `actual` is the client's secret (called for client_secret_basic and client_secret_post alike). */
+  compareClientSecret(actual: string): boolean | Promise<boolean>;
+}
+
 export interface ProviderCheck {
   readonly reason: string;
 }
@@ -52,6 +58,10 @@ export interface OidcProviderInstance {
     result: Record<string, unknown>,
     options?: { mergeWithLastSubmission?: boolean },
   ): Promise<string>;
+  /** The class of the registered clients (one per provider instance). */
+  readonly Client: {
+    readonly prototype: ProviderClient;
+  };
   readonly Grant: {
     new (init: { accountId: string; clientId: string }): ProviderGrant;
     find(id: string): Promise<ProviderGrant | undefined>;
@@ -59,7 +69,14 @@ export interface OidcProviderInstance {
 }
 
 export interface OidcProviderModule {
-  readonly Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+  readonly Provider: (new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance) & {
+    /** The request being handled (the library keeps it per asynchronous context), or undefined outside one. */
+    readonly ctx: Koa.Context | undefined;
+  };
+  /** The provider's errors, rendered as OAuth error answers (status, `error`, `error_description`). */
+  readonly errors: {
+    readonly InvalidGrant: new (description: string) => Error;
+  };
   readonly interactionPolicy: {
     readonly Check: {
       new (reason: string, description: string, error: string, check: (ctx: ProviderContext) => boolean | Promise<boolean>): ProviderCheck;

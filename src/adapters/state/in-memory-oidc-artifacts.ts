@@ -65,14 +65,16 @@ export class InMemoryOidcArtifacts implements OidcArtifacts {
     return this.findIndexed(this.byUserCode.get(keyOf(kind, userCode)), (r) => r.kind === kind && r.userCode === userCode);
   }
 
-  async consume(kind: string, id: string, nowSeconds: number): Promise<void> {
+  async consume(kind: string, id: string, nowSeconds: number): Promise<boolean> {
     const now = this.clock.now();
     const key = keyOf(kind, id);
     const record = this.records.get(key, now);
     const until = this.records.expiryOf(key, now);
-    if (record === undefined || until === undefined) return;
+    // Checked and marked in one synchronous step: no other call runs in between.
+    if (record === undefined || until === undefined || record.consumed !== null) return false;
     // Re-inserted with its own expiry: consuming never extends a record's life.
     this.records.set(key, { ...record, consumed: nowSeconds }, until);
+    return true;
   }
 
   async destroy(kind: string, id: string): Promise<void> {

@@ -46,8 +46,15 @@ export class PostgresOidcArtifacts implements OidcArtifacts {
     return this.one(`SELECT payload, consumed FROM oidc_artifacts WHERE kind = $1 AND user_code = $2 AND ${LIVE} LIMIT 1`, kind, userCode);
   }
 
-  async consume(kind: string, id: string, nowSeconds: number): Promise<void> {
-    await this.database.query(`UPDATE oidc_artifacts SET consumed = $4 WHERE kind = $1 AND id = $2 AND ${LIVE}`, [kind, id, this.clock.now(), nowSeconds]);
+  async consume(kind: string, id: string, nowSeconds: number): Promise<boolean> {
+    // One statement with `consumed IS NULL`: the row lock makes concurrent consumers (of any replica) queue, and only the first changes it.
+    const rows = await this.database.query(`UPDATE oidc_artifacts SET consumed = $4 WHERE kind = $1 AND id = $2 AND consumed IS NULL AND ${LIVE} RETURNING 1`, [
+      kind,
+      id,
+      this.clock.now(),
+      nowSeconds,
+    ]);
+    return rows.length === 1;
   }
 
   async destroy(kind: string, id: string): Promise<void> {

@@ -32,10 +32,13 @@ end
 return 1
 `;
 
-/** Marks a record consumed without touching its payload or its TTL; nothing when it is gone. */
+/**
+ * Marks a record consumed without touching its payload or its TTL, unless it is gone or already
+ * consumed: 1 when this call marked it, 0 otherwise (a script runs alone, so one caller wins).
+ */
 const CONSUME = `
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'c', ARGV[1]) end
-return 1
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('HSETNX', KEYS[1], 'c', ARGV[1])
 `;
 
 /**
@@ -109,8 +112,8 @@ export class RedisOidcArtifacts implements OidcArtifacts {
     return id === null ? undefined : this.read(kind, id, (p) => p.userCode === userCode);
   }
 
-  async consume(kind: string, id: string, nowSeconds: number): Promise<void> {
-    await this.redis.run((c) => (c as unknown as Commands).portcullisOidcConsume(this.record(kind, id), nowSeconds));
+  async consume(kind: string, id: string, nowSeconds: number): Promise<boolean> {
+    return (await this.redis.run((c) => (c as unknown as Commands).portcullisOidcConsume(this.record(kind, id), nowSeconds))) === 1;
   }
 
   async destroy(kind: string, id: string): Promise<void> {

@@ -40,7 +40,7 @@ export class SqliteOidcArtifacts implements OidcArtifacts {
       this.select = db.prepare(`SELECT payload, consumed FROM oidc_artifacts WHERE kind = ? AND id = ? AND ${live}`);
       this.selectByUid = db.prepare(`SELECT payload, consumed FROM oidc_artifacts WHERE kind = ? AND uid = ? AND ${live} LIMIT 1`);
       this.selectByUserCode = db.prepare(`SELECT payload, consumed FROM oidc_artifacts WHERE kind = ? AND user_code = ? AND ${live} LIMIT 1`);
-      this.markConsumed = db.prepare(`UPDATE oidc_artifacts SET consumed = ? WHERE kind = ? AND id = ? AND ${live}`);
+      this.markConsumed = db.prepare(`UPDATE oidc_artifacts SET consumed = ? WHERE kind = ? AND id = ? AND consumed IS NULL AND ${live}`);
       this.remove = db.prepare('DELETE FROM oidc_artifacts WHERE kind = ? AND id = ?');
       this.removeGrant = db.prepare('DELETE FROM oidc_artifacts WHERE grant_id = ?');
     });
@@ -63,9 +63,11 @@ export class SqliteOidcArtifacts implements OidcArtifacts {
     return toRecord(this.selectByUserCode.get(kind, userCode, this.clock.now()));
   }
 
-  async consume(kind: string, id: string, nowSeconds: number): Promise<void> {
+  async consume(kind: string, id: string, nowSeconds: number): Promise<boolean> {
     const now = this.clock.now();
-    await this.database.write(() => this.markConsumed.run(nowSeconds, kind, id, now));
+    // `consumed IS NULL` in the statement: of concurrent consumers only one changes the row.
+    const changed = await this.database.write(() => this.markConsumed.run(nowSeconds, kind, id, now).changes);
+    return changed === 1;
   }
 
   async destroy(kind: string, id: string): Promise<void> {

@@ -86,7 +86,9 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
       return;
     }
     if (!HASH.test(hash)) {
-      problems.push(`${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)${separator !== 'line' && !hash.includes('$') ? EXPANDED_HINT : ''}`);
+      problems.push(
+        `${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)${separator !== 'line' && !hash.includes('$') ? EXPANDED_HINT : ''}`,
+      );
       return;
     }
     const secret = totp?.replace(/\s+/g, '').toUpperCase();

@@ -31,6 +31,8 @@ export type AuditEvent = AuditContext &
         readonly count: number;
         readonly by: 'account' | 'cli';
       }
+    /** What an OpenID Connect app held for the person ended from the account page. */
+    | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }

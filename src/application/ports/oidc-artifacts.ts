@@ -23,11 +23,13 @@ export interface OidcArtifacts {
   /** The unexpired record of `kind` whose `payload.userCode` is `userCode`, or undefined. */
   findByUserCode(kind: string, userCode: string): Promise<OidcArtifact | undefined>;
   /**
-   * Marks the record consumed (sets `payload.consumed` to `nowSeconds`); a consumed code or
-   * rotated refresh token stays findable so the provider can detect its reuse. Never changes the
-   * record's expiry; does nothing for a record that does not exist or has expired.
+   * Marks the record consumed (sets `payload.consumed` to `nowSeconds`) unless it already is, in
+   * one atomic step shared by every replica: of many concurrent calls for one record exactly one
+   * resolves true. False when the record was already consumed, does not exist or has expired (then
+   * nothing changes). A consumed code or rotated refresh token stays findable so the provider can
+   * detect its reuse. Never changes the record's expiry.
    */
-  consume(kind: string, id: string, nowSeconds: number): Promise<void>;
+  consume(kind: string, id: string, nowSeconds: number): Promise<boolean>;
   /** Removes the record; resolves whether or not it existed. */
   destroy(kind: string, id: string): Promise<void>;
   /**

@@ -2,6 +2,7 @@ import { mayUseClient } from '../../domain/oidc-client';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
 import type { OidcAccounts } from '../ports/oidc-accounts';
 import type { OidcClients } from '../ports/oidc-clients';
 import type { SubjectIdentifiers } from '../ports/subject-identifiers';
@@ -22,6 +23,8 @@ export interface AuthorizeOidcLoginInput {
    * this instant (milliseconds since the epoch) does not count, however live it is.
    */
   readonly loggedInSince?: number;
+  /** True to only learn the outcome (a check before the provider starts an interaction): nothing is audited or stored. */
+  readonly dryRun?: boolean;
 }
 
 export interface AuthorizeOidcLoginOutput {
@@ -60,6 +63,7 @@ export class AuthorizeOidcLoginUseCase {
     private readonly audit: AuditLog,
     /** How long what the login proved is kept: the longest life of a token issued from it (the refresh token's). */
     private readonly accountTtlSeconds: number,
+    private readonly clock: Clock,
   ) {}
 
   async execute(input: AuthorizeOidcLoginInput): Promise<Result<AuthorizeOidcLoginOutput, AuthorizeOidcLoginError>> {
@@ -73,7 +77,7 @@ export class AuthorizeOidcLoginUseCase {
     if (input.loggedInSince !== undefined && auth.session.issuedAt < input.loggedInSince) return err({ code: 'fresh_login_required' });
     const identity = auth.identity;
     if (!mayUseClient(client, identity)) {
-      if (input.recordRefusal !== false)
+      if (input.recordRefusal !== false && input.dryRun !== true)
         this.audit.record({
           event: 'oidc_access_denied',
           username: identity.username,
@@ -85,9 +89,24 @@ export class AuthorizeOidcLoginUseCase {
       return err({ code: 'access_denied' });
     }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
-    const remembered = await valueOrUnavailable(() => this.accounts.remember({ subject, identity }, this.accountTtlSeconds));
+    const authTime = Math.floor(auth.session.issuedAt / 1000);
+    if (input.dryRun === true) return ok({ subject, identity, authTime });
+    const remembered = await valueOrUnavailable(async () => {
+      const before = await this.accounts.find(subject);
+      // A login with another credential than the last one (a changed password or TOTP secret): the tokens issued before this login stay ended.
+      const changed = before?.credential !== undefined && before.credential !== auth.session.credential;
+      const credentialSince = changed ? authTime : (before?.credentialSince ?? 0);
+      const credential = auth.session.credential;
+      // The apps logged in to (for the account page), without those no configured client has any more.
+      const now = Math.floor(this.clock.now() / 1000);
+      const clients = Object.fromEntries(Object.entries(before?.clients ?? {}).filter(([id]) => this.clients.get(id) !== null));
+      await this.accounts.remember(
+        { subject, identity, ...(credential === undefined ? {} : { credential }), credentialSince, clients: { ...clients, [client.clientId]: now } },
+        this.accountTtlSeconds,
+      );
+    });
     if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
-    return ok({ subject, identity, authTime: Math.floor(auth.session.issuedAt / 1000) });
+    return ok({ subject, identity, authTime });
   }
 }

@@ -1,6 +1,7 @@
 import { LOCAL_LOGIN_METHODS } from '../../domain/oauth-flow';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity, Session } from '../../domain/session';
+import type { AppGrant, AppGrants } from '../ports/app-grants';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { IndexedSession, SessionIndex } from '../ports/session-index';
 import type { RequestAuthenticator } from '../services/request-authenticator';
@@ -21,6 +22,8 @@ export interface ListAccountSessionsOutput {
   readonly current: Session;
   /** The account's live sessions, newest first; the current one is among them when it was indexed. */
   readonly sessions: readonly IndexedSession[];
+  /** The OpenID Connect apps that may hold tokens for the caller, most recent first. */
+  readonly apps: readonly AppGrant[];
 }
 
 /**
@@ -39,6 +42,7 @@ export class ListAccountSessionsUseCase {
     private readonly authenticator: RequestAuthenticator,
     private readonly index: SessionIndex,
     private readonly revoked: RevokedSessions,
+    private readonly grants: AppGrants,
   ) {}
 
   async execute(input: ListAccountSessionsInput): Promise<Result<ListAccountSessionsOutput, ListAccountSessionsError>> {
@@ -46,8 +50,9 @@ export class ListAccountSessionsUseCase {
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     if (auth.kind !== 'session') return err({ code: 'session_required' });
     return unavailableAsError(async () => {
-      const sessions = (await liveSessionsOf(auth.session.username, this.index, this.revoked)).filter((s) => sameAccount(s, auth.session));
-      return ok({ identity: auth.identity, current: auth.session, sessions });
+      const [listed, apps] = await Promise.all([liveSessionsOf(auth.session.username, this.index, this.revoked), this.grants.list(auth.identity)]);
+      const sessions = listed.filter((s) => sameAccount(s, auth.session));
+      return ok({ identity: auth.identity, current: auth.session, sessions, apps });
     });
   }
 }

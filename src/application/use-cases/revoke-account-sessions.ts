@@ -1,4 +1,5 @@
 import { err, ok, type Result } from '../../domain/result';
+import type { AppGrants } from '../ports/app-grants';
 import type { AuditLog } from '../ports/audit-log';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
@@ -41,7 +42,8 @@ export type RevokeAccountSessionsError =
   | { readonly code: 'store_unavailable' };
 
 /**
- * Ends sessions of the caller's own account: "sign out this one", "everywhere else", "everywhere".
+ * Ends sessions of the caller's own account: "sign out this one", "everywhere else", "everywhere";
+ * the last two end the grants OpenID Connect apps hold for the person too.
  * Answers only once every revocation is stored (as logout does), so a "signed out" is never
  * reported for a session that still works.
  */
@@ -51,6 +53,7 @@ export class RevokeAccountSessionsUseCase {
     private readonly index: SessionIndex,
     private readonly revoked: RevokedSessions,
     private readonly audit: AuditLog,
+    private readonly appGrants: AppGrants,
   ) {}
 
   async execute(input: RevokeAccountSessionsInput): Promise<Result<RevokeAccountSessionsOutput, RevokeAccountSessionsError>> {
@@ -75,6 +78,8 @@ export class RevokeAccountSessionsUseCase {
       if (input.target.scope === 'one' && chosen.length === 0) return err({ code: 'session_not_found' });
       // The current session last: if a write fails midway, the person still holds a working page to retry from.
       chosen.sort((a, b) => Number(a.id === current.id) - Number(b.id === current.id));
+      // Everywhere (or everywhere else) includes the apps: what they hold for the person ends before the sessions do.
+      if (input.target.scope !== 'one') await this.appGrants.endAll(auth.identity);
       for (const s of chosen) await this.revoked.revoke(s.id, s.expiresAt);
       this.audit.record({
         event: 'sessions_revoked',

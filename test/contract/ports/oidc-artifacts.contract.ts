@@ -95,6 +95,30 @@ export function oidcArtifactsContract(name: string, makeAdapter: AdapterFactory<
         expect(await store().find('AuthorizationCode', id)).toBeUndefined();
       });
 
+      it('lets exactly one of many concurrent consumers win: the others learn the record was already consumed', async () => {
+        const id = unique('code');
+        await store().save('AuthorizationCode', id, { accountId: 'alice', grantId: unique('grant') }, 60);
+        const at = nowSeconds();
+        const outcomes = await Promise.all(Array.from({ length: 8 }, () => store().consume('AuthorizationCode', id, at)));
+        expect(outcomes.filter((won) => won)).toHaveLength(1);
+        expect(await store().consume('AuthorizationCode', id, at)).toBe(false);
+      });
+
+      it('answers false for a record that does not exist, and true for the first consumer of a live one', async () => {
+        expect(await store().consume('RefreshToken', unique('rt'), nowSeconds())).toBe(false);
+        const id = unique('rt');
+        await store().save('RefreshToken', id, { grantId: unique('grant') }, 60);
+        expect(await store().consume('RefreshToken', id, nowSeconds())).toBe(true);
+      });
+
+      it('lets a record saved again be consumed again (saving clears the mark)', async () => {
+        const id = unique('session');
+        await store().save('Session', id, { n: 1 }, 60);
+        expect(await store().consume('Session', id, nowSeconds())).toBe(true);
+        await store().save('Session', id, { n: 2 }, 60);
+        expect(await store().consume('Session', id, nowSeconds())).toBe(true);
+      });
+
       it('marks only the record named, not the same id under another kind', async () => {
         const id = unique('rt');
         await store().save('RefreshToken', id, { a: 1 }, 60);

@@ -53,10 +53,25 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
         postLogoutRedirectUris: [],
         allowedUsers: [],
         allowedGroups: ['admins', 'ops'],
+        scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
       },
       expect.objectContaining({ clientId: 'spa', secret: null, redirectUris: ['http://localhost:5173/cb'] }),
     ]);
     expect(configWarnings(loaded.config)).toEqual([]);
+  });
+
+  it('reads _SCOPES (space or comma separated), and refuses an unknown scope or a list without openid', () => {
+    const loaded = load(client('NARROW', { OIDC_CLIENTS_NARROW_SCOPES: 'openid, profile openid' }));
+    expect(loaded.ok && loaded.config.oidc.clients[0].scopes).toEqual(['openid', 'profile']);
+    const bad = load({ ...client('A', { OIDC_CLIENTS_A_SCOPES: 'openid phone' }), ...client('B', { OIDC_CLIENTS_B_SCOPES: 'email' }) });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/OIDC_CLIENTS_A_SCOPES: unknown scope phone/),
+        expect.stringMatching(/OIDC_CLIENTS_B_SCOPES must include openid/),
+      ]),
+    );
   });
 
   it('reads the secret from _CLIENT_SECRET_FILE', () => {

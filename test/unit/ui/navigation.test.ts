@@ -94,12 +94,16 @@ describe('reasonText', () => {
 
 describe('isProviderReturn', () => {
   const origin = 'https://auth.example.com';
-  it("goes straight back to this gateway's OpenID Connect interaction, and nowhere else", () => {
+  it("goes straight back to this gateway's OpenID Connect interaction or authorization request, and nowhere else", () => {
     expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc_DEF-1'), origin)).toBe(true);
     expect(isProviderReturn(new URL('https://app.example.com/oidc/interaction/abc'), origin)).toBe(false);
     expect(isProviderReturn(new URL('http://auth.example.com/oidc/interaction/abc'), origin)).toBe(false);
     expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc/x'), origin)).toBe(false);
     expect(isProviderReturn(new URL('https://auth.example.com/oidc/interaction/abc?next=x'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/auth?client_id=app&response_type=code'), origin)).toBe(true);
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/auth'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://app.example.com/oidc/auth?client_id=app'), origin)).toBe(false);
+    expect(isProviderReturn(new URL('https://auth.example.com/oidc/authx?client_id=app'), origin)).toBe(false);
     expect(isProviderReturn(new URL('https://auth.example.com/logout'), origin)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { NO_APP_GRANTS } from '../../../src/adapters/oidc/account-app-grants';
+import { RevokeAccountSessionsUseCase } from '../../../src/application/use-cases/revoke-account-sessions';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import type { SessionIndex, SessionSighting } from '../../../src/application/ports/session-index';
 import { LastSeenRecorder, LAST_SEEN_RESOLUTION_MS } from '../../../src/application/services/last-seen-recorder';
@@ -38,6 +40,31 @@ describe('RevokeAccountSessionsUseCase', () => {
     expect(result).toEqual({ ok: true, value: { revoked: 2, endedCurrent: true } });
     for (const s of [laptop, phone]) expect(await core.authorize.execute({ forwarded, sessionToken: s.token, ip })).toMatchObject({ ok: false });
     expect(core.audit.events).toContainEqual({ event: 'sessions_revoked', username: 'alice', scope: 'all', count: 2, by: 'account' });
+  });
+
+  it('ends the grants apps hold for the person with "everywhere" and "everywhere else", not with one session, and fails closed when it cannot', async () => {
+    const core = makeCore([alice()]);
+    const ended: string[] = [];
+    const grants = { ...NO_APP_GRANTS, endAll: async (identity: { username: string }) => void ended.push(identity.username) };
+    const revoke = new RevokeAccountSessionsUseCase(core.authenticator, core.index, core.revoked, core.audit, grants);
+    const first = await signIn(core, 'alice', 'pw');
+    await revoke.execute({ sessionToken: first.token, fromThisSite: true, target: { scope: 'one', id: first.session.id }, ip });
+    expect(ended).toEqual([]);
+    const second = await signIn(core, 'alice', 'pw');
+    await revoke.execute({ sessionToken: second.token, fromThisSite: true, target: { scope: 'others' }, ip });
+    await revoke.execute({ sessionToken: second.token, fromThisSite: true, target: { scope: 'all' }, ip });
+    expect(ended).toEqual(['alice', 'alice']);
+
+    const third = await signIn(core, 'alice', 'pw');
+    const down = new RevokeAccountSessionsUseCase(core.authenticator, core.index, core.revoked, core.audit, {
+      ...NO_APP_GRANTS,
+      endAll: () => Promise.reject(new StateStoreUnavailableError('sqlite')),
+    });
+    expect(await down.execute({ sessionToken: third.token, fromThisSite: true, target: { scope: 'all' }, ip })).toEqual({
+      ok: false,
+      error: { code: 'store_unavailable' },
+    });
+    expect(await core.authorize.execute({ forwarded, sessionToken: third.token, ip })).toMatchObject({ ok: true });
   });
 
   it('answers store_unavailable when a revocation cannot be stored', async () => {

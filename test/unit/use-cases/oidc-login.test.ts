@@ -21,6 +21,7 @@ const client = (clientId: string, extra: Partial<OidcClient> = {}): OidcClient =
   postLogoutRedirectUris: [],
   allowedUsers: [],
   allowedGroups: [],
+  scopes: ['openid', 'email', 'profile'],
   ...extra,
 });
 
@@ -30,7 +31,7 @@ function setUp(accountsStore?: OidcAccounts) {
     aUser().named('bob').withPassword('pw').build(),
     aUser().named('tom').withPassword('pw').withTotp().build(),
   ]);
-  const accounts = accountsStore ?? new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+  const accounts = accountsStore ?? new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock), 3600);
   const clients = new ConfiguredOidcClients([
     client('open'),
     client('admins-only', { allowedGroups: ['admins'] }),
@@ -41,8 +42,8 @@ function setUp(accountsStore?: OidcAccounts) {
     core,
     accounts,
     subjects,
-    authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600),
-    find: new FindOidcAccountUseCase(accounts, core.users),
+    authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600, core.clock),
+    find: new FindOidcAccountUseCase(accounts, core.users, clients, core.fingerprints),
   };
 }
 
@@ -115,10 +116,28 @@ describe('AuthorizeOidcLoginUseCase', () => {
     expect(await authorize.execute({ clientId: 'nobody', sessionToken: token, ip })).toEqual({ ok: false, error: { code: 'unknown_client' } });
   });
 
+  it('only tells the outcome on a dry run: nothing stored, nothing audited', async () => {
+    const down: OidcAccounts = {
+      remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
+      find: () => Promise.resolve(null),
+      endTokensBefore: () => Promise.resolve(),
+      tokensEnded: () => Promise.resolve({ all: 0, clients: {} }),
+    };
+    const { core, authorize } = setUp(down);
+    const { token } = await signIn(core, 'alice', 'pw');
+    const before = core.audit.events.length;
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip, dryRun: true })).toMatchObject({ ok: true });
+    expect(await authorize.execute({ clientId: 'bob-only', sessionToken: token, ip, dryRun: true })).toEqual({ ok: false, error: { code: 'access_denied' } });
+    expect(await authorize.execute({ clientId: 'open', ip, dryRun: true })).toEqual({ ok: false, error: { code: 'login_required' } });
+    expect(core.audit.events.slice(before).filter((e) => e.event.startsWith('oidc_'))).toEqual([]);
+  });
+
   it('answers store_unavailable when what the login proved cannot be stored', async () => {
     const down: OidcAccounts = {
       remember: () => Promise.reject(new StateStoreUnavailableError('redis')),
       find: () => Promise.resolve(null),
+      endTokensBefore: () => Promise.resolve(),
+      tokensEnded: () => Promise.resolve({ all: 0, clients: {} }),
     };
     const { core, authorize } = setUp(down);
     const { token } = await signIn(core, 'alice', 'pw');
@@ -134,6 +153,48 @@ describe('FindOidcAccountUseCase', () => {
     if (!result.ok) throw new Error('login refused');
     return { ...s, subject: result.value.subject };
   }
+
+  it('refuses a subject for a client whose ALLOWED_GROUPS or ALLOWED_USERS it no longer passes, or an unknown client; no client, no admission', async () => {
+    const { core, find, subject } = await remembered();
+    expect(await find.execute({ subject, clientId: 'admins-only' })).toMatchObject({ ok: true });
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('staff').build()]);
+    expect(await find.execute({ subject, clientId: 'admins-only' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'bob-only' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'gone' })).toEqual({ ok: false, error: { code: 'not_allowed' } });
+    expect(await find.execute({ subject, clientId: 'open' })).toMatchObject({ ok: true });
+    expect(await find.execute({ subject })).toMatchObject({ ok: true });
+  });
+
+  it('refuses a token issued before the grants were ended, and takes one issued after', async () => {
+    const { core, find, subject, accounts } = await remembered();
+    const now = Math.floor(core.clock.now() / 1000);
+    await accounts.endTokensBefore(subject, now + 1);
+    expect(await find.execute({ subject, issuedAt: now })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    expect(await find.execute({ subject, issuedAt: now + 1 })).toMatchObject({ ok: true });
+    // Never moved back.
+    await accounts.endTokensBefore(subject, now - 100);
+    expect(await find.execute({ subject, issuedAt: now })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+  });
+
+  it('refuses every token once the password changed, and after a login with the new one only those issued before it', async () => {
+    const { core, find, subject, authorize } = await remembered();
+    const before = Math.floor(core.clock.now() / 1000);
+    core.users.replace([aUser().named('alice').withPassword('new-pw').withGroups('admins').build()]);
+    expect(await find.execute({ subject, issuedAt: before })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    core.clock.advance(5_000);
+    const { token } = await signIn(core, 'alice', 'new-pw');
+    expect(await authorize.execute({ clientId: 'open', sessionToken: token, ip })).toMatchObject({ ok: true });
+    expect(await find.execute({ subject, issuedAt: before })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+    expect(await find.execute({ subject, issuedAt: before + 5 })).toMatchObject({ ok: true });
+  });
+
+  it('refuses every token once a TOTP secret was added or changed', async () => {
+    const { core, find, subject } = await remembered();
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins').build()]);
+    expect(await find.execute({ subject })).toMatchObject({ ok: true });
+    core.users.replace([aUser().named('alice').withPassword('pw').withGroups('admins').withTotp().build()]);
+    expect(await find.execute({ subject })).toEqual({ ok: false, error: { code: 'grant_ended' } });
+  });
 
   it('finds a remembered subject with the account as the store knows it now', async () => {
     const { core, find, subject } = await remembered();
@@ -156,9 +217,17 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
   it('logs in with its gateway session, gets a subject of its provider, and keeps the claims its login proved', async () => {
     const provider = new FakeOAuthProvider('generic');
     const core = makeCore([], { providers: [provider] });
-    const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock));
+    const accounts = new ArtifactOidcAccounts(new InMemoryOidcArtifacts(core.clock), 3600);
     const subjects = new Sha256SubjectIdentifiers();
-    const authorize = new AuthorizeOidcLoginUseCase(core.authenticator, new ConfiguredOidcClients([client('open')]), subjects, accounts, core.audit, 3600);
+    const authorize = new AuthorizeOidcLoginUseCase(
+      core.authenticator,
+      new ConfiguredOidcClients([client('open')]),
+      subjects,
+      accounts,
+      core.audit,
+      3600,
+      core.clock,
+    );
     provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
     const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
     if (!started.ok) throw new Error(started.error.code);
@@ -177,7 +246,9 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
     expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
     // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
-    const found = await new FindOidcAccountUseCase(accounts, core.users).execute({ subject: result.value.subject });
+    const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([]), core.fingerprints).execute({
+      subject: result.value.subject,
+    });
     expect(found).toEqual({
       ok: true,
       value: { subject: result.value.subject, identity: expect.objectContaining({ email: 'dana@example.org', name: 'Dana', groups: ['ops'], oauth: true }) },

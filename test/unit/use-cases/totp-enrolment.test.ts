@@ -109,15 +109,17 @@ describe('self-enrolled TOTP', () => {
           postLogoutRedirectUris: [],
           allowedUsers: [],
           allowedGroups: [],
+          scopes: ['openid'],
         },
       ]);
       const oidc = new AuthorizeOidcLoginUseCase(
         s.core.authenticator,
         clients,
         new Sha256SubjectIdentifiers(),
-        new ArtifactOidcAccounts(new InMemoryOidcArtifacts(s.core.clock)),
+        new ArtifactOidcAccounts(new InMemoryOidcArtifacts(s.core.clock), 3600),
         s.core.audit,
         3600,
+        s.core.clock,
       );
       const before = (await signIn(s.core, 'alice', 'pw')).token;
       const other = (await signIn(s.core, 'alice', 'pw')).token;

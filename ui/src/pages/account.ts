@@ -47,9 +47,17 @@ interface SessionView {
   readonly lastSeenAt: string;
 }
 
+interface AppView {
+  readonly id: string;
+  readonly name: string;
+  readonly lastLoginAt: string;
+}
+
 interface AccountView {
   readonly user: { readonly username: string; readonly name: string; readonly email: string; readonly groups: readonly string[]; readonly provider: string };
   readonly sessions: readonly SessionView[];
+  /** The OpenID Connect apps that may hold a sign-in of this account (absent from older gateways). */
+  readonly apps?: readonly AppView[];
 }
 
 const METHOD_LABELS: Readonly<Record<string, MessageKey>> = { password: 'account.method.password', totp: 'account.method.totp', basic: 'account.method.basic' };
@@ -73,7 +81,8 @@ function deviceName(s: SessionView): string {
 
 /**
  * `/account` (and `/logout`, its older address): who is logged in, their sessions with "sign out
- * this one / everywhere else / everywhere", and the mount point of the passkeys section.
+ * this one / everywhere else / everywhere", the apps holding a sign-in with "sign out of this app",
+ * and the mount point of the passkeys section.
  */
 export async function accountPage(ctx: PageContext): Promise<void> {
   if (!ctx.user.isLoggedIn) return replaceWith('/login');
@@ -130,6 +139,55 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     busy(button, false, label);
   };
 
+  const appsHeading = h('h2', { id: 'apps-heading', tabindex: '-1' }, t('account.appsHeading'));
+  const appList = h('ul', { class: 'sessions', id: 'apps', 'aria-labelledby': 'apps-heading' });
+  const appsSection = h(
+    'section',
+    { class: 'account-section', id: 'apps-section', 'aria-labelledby': 'apps-heading', hidden: true },
+    appsHeading,
+    h('p', {}, t('account.appsLead')),
+    appList,
+  );
+
+  /** Ends what one app holds for the person, then shows the new lists. */
+  const signOutOfApp = async (button: HTMLButtonElement, app: AppView): Promise<void> => {
+    busy(button, true, t('account.signingOut'));
+    try {
+      const answer = await api.signOutOfApp(app.id);
+      if (answer.code === 'app_signed_out' || answer.code === 'app_not_found') {
+        if (answer.code === 'app_not_found') showAlert(alert, t('account.app_not_found'));
+        else status.textContent = t('account.signedOutOfApp', { app: app.name });
+        await refresh();
+        appsHeading.focus();
+        return;
+      }
+      if (answer.code === 'session_required') return goTo('/login');
+      showAlert(alert, commonProblem(answer));
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      showAlert(alert, unreachable());
+    }
+    busy(button, false, t('account.signOutOfApp'));
+  };
+
+  const fillApps = (apps: readonly AppView[]): void => {
+    appList.replaceChildren(
+      ...apps.map((app) => {
+        const nameId = `app-${app.id}-name`;
+        const button = h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId }, t('account.signOutOfApp'));
+        button.addEventListener('click', () => void signOutOfApp(button, app));
+        return h(
+          'li',
+          { class: 'session', 'data-app': app.id },
+          h('h3', { id: nameId }, h('bdi', {}, app.name)),
+          h('dl', { class: 'session-facts' }, h('dt', {}, t('account.lastSignIn')), h('dd', {}, when(app.lastLoginAt))),
+          button,
+        );
+      }),
+    );
+    appsSection.hidden = apps.length === 0;
+  };
+
   const fill = (sessions: readonly SessionView[]): void => {
     list.replaceChildren(
       ...sessions.map((s) => {
@@ -161,7 +219,10 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   const refresh = async (): Promise<void> => {
     const answer = await api.account();
     if (answer.code === 'session_required') return goTo('/login');
-    if (answer.code === 'ok') fill((answer.body as unknown as AccountView).sessions);
+    if (answer.code !== 'ok') return;
+    const body = answer.body as unknown as AccountView;
+    fill(body.sessions);
+    fillApps(body.apps ?? []);
   };
   others.addEventListener('click', () => void revoke(others, t('account.signOutOthers'), { scope: 'others' }));
   everywhere.addEventListener('click', () => void revoke(everywhere, t('account.signOutEverywhere'), { scope: 'all' }));
@@ -198,9 +259,13 @@ export async function accountPage(ctx: PageContext): Promise<void> {
         status,
         h('p', { class: 'session-actions' }, others, everywhere),
       ),
+    view !== null && appsSection,
     passkeys,
   );
-  if (view !== null) fill(view.sessions);
+  if (view !== null) {
+    fill(view.sessions);
+    fillApps(view.apps ?? []);
+  }
   mountPasskeys(passkeys, ctx);
   mountTotpEnrolment(passkeys, ctx, () => void refresh());
   ctx.root.classList.add('wide');
