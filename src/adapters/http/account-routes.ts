@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { IndexedSession } from '../../application/ports/session-index';
 import type { ListAccountSessionsError, ListAccountSessionsOutput, ListAccountSessionsUseCase } from '../../application/use-cases/list-account-sessions';
 import type {
@@ -181,17 +181,26 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
     renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute(caller(ctx))));
   });
 
+  /**
+   * The body of a JSON-only change. A request that is not JSON is refused as cross-site first (a
+   * form from another site lands here: `crossSite` answers it, through the use case, so it is
+   * audited like any other refusal), else as the wrong type.
+   */
+  const jsonOnly =
+    (crossSite: (ctx: Context) => Promise<Answer>) =>
+    async (ctx: Context, next: Next): Promise<void> => {
+      if (ctx.is(JSON_TYPES)) return body(ctx, next);
+      renderAnswer(ctx, isFromThisSite(ctx.req.headers, appOrigin) ? UNSUPPORTED_MEDIA_TYPE : await crossSite(ctx));
+    };
+
   router.post(
     '/account/sessions/revoke',
-    async (ctx, next) => {
-      if (ctx.is(JSON_TYPES)) return body(ctx, next);
-      // Not JSON: refused as cross-site first (a form from another site lands here), else as the wrong type.
-      if (!isFromThisSite(ctx.req.headers, appOrigin)) {
-        const result = await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite: false, target: { scope: 'others' } });
-        return renderAnswer(ctx, revokeSessionsAnswer(result, settings.cookies));
-      }
-      renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
-    },
+    jsonOnly(async (ctx) =>
+      revokeSessionsAnswer(
+        await useCases.revokeAccountSessions.execute({ ...caller(ctx), fromThisSite: false, target: { scope: 'others' } }),
+        settings.cookies,
+      ),
+    ),
     async (ctx) => {
       const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin);
       const target = readRevokeTarget(ctx.request.body);
@@ -204,12 +213,7 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
   // Ends what one OpenID Connect app holds for the caller; refused cross-site and JSON only, as above.
   router.post(
     '/account/apps/revoke',
-    async (ctx, next) => {
-      if (ctx.is(JSON_TYPES)) return body(ctx, next);
-      if (!isFromThisSite(ctx.req.headers, appOrigin))
-        return renderAnswer(ctx, signOutOfAppAnswer(await useCases.signOutOfApp.execute({ ...caller(ctx), fromThisSite: false, clientId: '' })));
-      renderAnswer(ctx, UNSUPPORTED_MEDIA_TYPE);
-    },
+    jsonOnly(async (ctx) => signOutOfAppAnswer(await useCases.signOutOfApp.execute({ ...caller(ctx), fromThisSite: false, clientId: '' }))),
     async (ctx) => {
       const fromThisSite = isFromThisSite(ctx.req.headers, appOrigin);
       const clientId = readAppId(ctx.request.body);
