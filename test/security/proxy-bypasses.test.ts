@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Served } from './support/koa-app';
 import { rawHttp, requestHead, type RawAnswer } from './support/raw-http';
-import { HOSTS, PASSWORDS, startSecurityStack, UPSTREAM_BASIC_PASSWORD, type AppName, type ProxyName, type SecurityStack } from './support/stack';
+import {
+  HOSTS,
+  loginThroughNginx,
+  PASSWORDS,
+  startSecurityStack,
+  UPSTREAM_BASIC_PASSWORD,
+  type AppName,
+  type ProxyName,
+  type SecurityStack,
+} from './support/stack';
 
 /**
  * The attack corpus of "Close the bypasses", tried as an attacker would: raw HTTP to real nginx
@@ -21,27 +30,6 @@ const cookies: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
 function hostHeader(host: string, proxy: ProxyName): string {
   return `${host}:${stack.proxies[proxy]}`;
-}
-
-async function login(username: 'alice' | 'bob'): Promise<string> {
-  const body = JSON.stringify({ username, password: PASSWORDS[username] });
-  const answer = await rawHttp(
-    stack.proxies.nginx,
-    requestHead(
-      'POST',
-      '/api/login',
-      [
-        ['Host', hostHeader(HOSTS.auth, 'nginx')],
-        ['Content-Type', 'application/json'],
-        ['Accept', 'application/json'],
-        ['Content-Length', String(Buffer.byteLength(body))],
-      ],
-      body,
-    ),
-  );
-  const cookie = answer.setCookies.find((c) => c.startsWith('portcullis-session='));
-  if (answer.status !== 200 || cookie === undefined) throw new Error(`login of ${username} through nginx failed: ${answer.text}`);
-  return cookie.split(';')[0];
 }
 
 interface Attempt {
@@ -97,8 +85,8 @@ async function expectNoAdmin(a: Attempt): Promise<Outcome> {
 
 beforeAll(async () => {
   stack = await startSecurityStack();
-  cookies.alice = await login('alice');
-  cookies.bob = await login('bob');
+  cookies.alice = await loginThroughNginx(stack, 'alice');
+  cookies.bob = await loginThroughNginx(stack, 'bob');
 }, 60_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS } from '../e2e/support/stack';
 import type { Served } from './support/koa-app';
 import { rawHttp, requestHead, type RawAnswer } from './support/raw-http';
-import { HOSTS, PASSWORDS, startSecurityStack, type AppName, type ProxyName, type SecurityStack } from './support/stack';
+import { HOSTS, loginThroughNginx, PASSWORDS, startSecurityStack, type AppName, type ProxyName, type SecurityStack } from './support/stack';
 
 /**
  * Review item 6: two `portcullis-session` cookies. Any page on the cookie's domain can plant a
@@ -22,27 +22,6 @@ let stack: SecurityStack;
 let browser: Browser;
 const tokens = { alice: '', bob: '' };
 
-async function rawLogin(username: 'alice' | 'bob'): Promise<string> {
-  const body = JSON.stringify({ username, password: PASSWORDS[username] });
-  const answer = await rawHttp(
-    stack.proxies.nginx,
-    requestHead(
-      'POST',
-      '/api/login',
-      [
-        ['Host', `${HOSTS.auth}:${stack.proxies.nginx}`],
-        ['Content-Type', 'application/json'],
-        ['Accept', 'application/json'],
-        ['Content-Length', String(Buffer.byteLength(body))],
-      ],
-      body,
-    ),
-  );
-  const cookie = answer.setCookies.find((c) => c.startsWith(`${SESSION}=`));
-  if (answer.status !== 200 || cookie === undefined) throw new Error(`login of ${username} failed: ${answer.text}`);
-  return cookie.split(';')[0].slice(SESSION.length + 1);
-}
-
 async function servedFor(probe: string): Promise<Served[]> {
   return [...(await stack.served('koa', probe)), ...(await stack.served('flask', probe))];
 }
@@ -60,8 +39,8 @@ function sessionValuesReceived(served: readonly Served[]): string[] {
 
 beforeAll(async () => {
   stack = await startSecurityStack();
-  tokens.alice = await rawLogin('alice');
-  tokens.bob = await rawLogin('bob');
+  tokens.alice = (await loginThroughNginx(stack, 'alice')).slice(SESSION.length + 1);
+  tokens.bob = (await loginThroughNginx(stack, 'bob')).slice(SESSION.length + 1);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }, 60_000);
 

@@ -7,6 +7,7 @@ import { freePort, freePorts } from '../../support/net';
 import { startChild, startGatewayProcess, waitForHttp, type Child } from '../../support/process';
 import { fillTemplate, startCaddy, startNginx } from '../../e2e/support/proxies';
 import { startKoaApp, type Served } from './koa-app';
+import { rawHttp, requestHead } from './raw-http';
 
 /** The shipped examples, and nginx wired like ingress-nginx's auth-url (not shipped; see its template). */
 export type ProxyName = 'nginx' | 'caddy' | 'ingress-nginx';
@@ -194,4 +195,29 @@ async function startIngressShapedNginx(dir: string, port: number, upstreamPort: 
   });
   await waitForHttp(child, port, HOSTS.koa);
   return child;
+}
+
+/**
+ * Logs `username` in through the stack's nginx, as a client on the wire would: the session
+ * cookie's `name=value` pair it was given. Throws when the login fails.
+ */
+export async function loginThroughNginx(stack: SecurityStack, username: keyof typeof PASSWORDS): Promise<string> {
+  const body = JSON.stringify({ username, password: PASSWORDS[username] });
+  const answer = await rawHttp(
+    stack.proxies.nginx,
+    requestHead(
+      'POST',
+      '/api/login',
+      [
+        ['Host', `${HOSTS.auth}:${stack.proxies.nginx}`],
+        ['Content-Type', 'application/json'],
+        ['Accept', 'application/json'],
+        ['Content-Length', String(Buffer.byteLength(body))],
+      ],
+      body,
+    ),
+  );
+  const cookie = answer.setCookies.find((c) => c.startsWith('portcullis-session='));
+  if (answer.status !== 200 || cookie === undefined) throw new Error(`login of ${username} through nginx failed: ${answer.text}`);
+  return cookie.split(';')[0];
 }
