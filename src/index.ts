@@ -23,21 +23,21 @@ export { allowAuthenticatedRules, compileAccessRules, type AccessRules, type App
 export { parseOAuthWhitelist, type OAuthWhitelist } from './domain/oauth-whitelist';
 export type { OAuthFlow, OAuthProviderKind } from './domain/oauth-flow';
 
-export type { AccessPolicy, AccessRequest } from './application/ports/access-policy';
-export type { AccessRulesSource } from './application/ports/access-rules-source';
+export type { AccessPolicy, AccessRequest } from './application/forward-auth/access-policy';
+export type { AccessRulesSource } from './application/forward-auth/access-rules-source';
 export type { AuditLog, AuditEvent, AuditContext } from './application/ports/audit-log';
 export type { Clock } from './application/ports/clock';
 export type { PublicSuffixList } from './application/ports/public-suffix-list';
 export type { IdGenerator } from './application/ports/id-generator';
-export type { LoginAttempts } from './application/ports/login-attempts';
+export type { LoginAttempts } from './application/password/login-attempts';
 export type { OAuthProvider, OAuthIdentity, OAuthProviderFailure } from './application/ports/oauth-provider';
 export { OAuthProviderError } from './application/ports/oauth-provider';
 export type { OAuthProviders } from './application/ports/oauth-providers';
-export type { OAuthFlowSealer } from './application/ports/oauth-flow-sealer';
+export type { OAuthFlowSealer } from './application/oauth/oauth-flow-sealer';
 export type { UsedOAuthFlows } from './application/ports/used-oauth-flows';
-export type { Pkce } from './application/ports/pkce';
+export type { Pkce } from './application/oauth/pkce';
 export type { PasswordHasher } from './application/ports/password-hasher';
-export type { ReadinessCheck } from './application/ports/readiness-check';
+export type { ReadinessCheck } from './application/readiness/readiness-check';
 export { StateStoreUnavailableError } from './application/ports/state-store-unavailable';
 export type { RevokedSessions } from './application/ports/revoked-sessions';
 export type { SessionSealer } from './application/ports/session-sealer';
@@ -45,14 +45,14 @@ export type { TotpVerifier } from './application/ports/totp-verifier';
 export type { UsedTotpSteps } from './application/ports/used-totp-steps';
 export type { UserStore } from './application/ports/user-store';
 export { UserStoreUnavailableError } from './application/ports/user-store';
-export type { VerifiedCredentials } from './application/ports/verified-credentials';
+export type { VerifiedCredentials } from './application/sessions/verified-credentials';
 export type { GatewaySettings, OAuthSettings } from './application/settings';
 
-export { LoginGuard } from './application/services/login-guard';
-export { CredentialCheck, type PasswordGuess, type TotpGuess, type CredentialProof } from './application/services/credential-check';
-export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/services/request-authenticator';
-export { AllowAuthenticatedPolicy } from './application/services/allow-authenticated-policy';
-export { RulesAccessPolicy } from './application/services/rules-access-policy';
+export { LoginGuard } from './application/password/login-guard';
+export { CredentialCheck, type PasswordGuess, type TotpGuess, type CredentialProof } from './application/password/credential-check';
+export { RequestAuthenticator, type Authentication, type RequestCredentials, type OAuthSessionRules } from './application/sessions/request-authenticator';
+export { AllowAuthenticatedPolicy } from './application/forward-auth/allow-authenticated-policy';
+export { RulesAccessPolicy } from './application/forward-auth/rules-access-policy';
 export { InMemoryAccessRulesSource } from './adapters/rules/in-memory-access-rules-source';
 export {
   YamlFileAccessRulesSource,
@@ -61,16 +61,16 @@ export {
   parseAccessRulesYaml,
   type YamlFileAccessRulesOptions,
 } from './adapters/rules/yaml-file-access-rules-source';
-export * from './application/use-cases/login';
-export * from './application/use-cases/verify-totp';
-export * from './application/use-cases/logout';
-export * from './application/use-cases/get-current-user';
-export * from './application/use-cases/authorize-proxy-request';
-export * from './application/use-cases/check-readiness';
-export * from './application/use-cases/start-oauth';
-export * from './application/use-cases/complete-oauth';
+export * from './application/password/login';
+export * from './application/totp/verify-totp';
+export * from './application/sessions/logout';
+export * from './application/sessions/get-current-user';
+export * from './application/forward-auth/authorize-proxy-request';
+export * from './application/readiness/check-readiness';
+export * from './application/oauth/start-oauth';
+export * from './application/oauth/complete-oauth';
 
 export { loadConfig, type Config, type ConfigResult } from './composition/config';
 export { createGateway, type Gateway } from './composition/gateway';
 // A gateway whose config has a dataDir keeps its state there; opening it may throw this (one line for the operator).
-export { DatabaseStartError } from './adapters/sqlite/sqlite-database';
+export { DatabaseStartError } from './adapters/state/sqlite/sqlite-database';

@@ -47,17 +47,17 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
       // With DATABASE_URL the records are in PostgreSQL: pg_dump copies them (a --data-dir still means the embedded file).
       const database = dataDir === null ? postgresBackupTarget(env) : null;
       if (database !== null) {
-        const { backupPostgres } = require('../adapters/postgres/postgres-backup') as typeof import('../adapters/postgres/postgres-backup');
+        const { backupPostgres } = require('../adapters/state/postgres/postgres-backup') as typeof import('../adapters/state/postgres/postgres-backup');
         return backupPostgres(database, file);
       }
-      const { backupDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      const { backupDatabase } = require('../adapters/state/sqlite/sqlite-backup') as typeof import('../adapters/state/sqlite/sqlite-backup');
       return backupDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, optionalModules.betterSqlite3());
     },
     restore: async (file, dataDir) => {
       if (dataDir === null && postgresBackupTarget(env) !== null) {
         throw new Error('with DATABASE_URL, restore a pg_dump backup with pg_restore --clean (see docs/operations.md), the gateways stopped');
       }
-      const { restoreDatabase } = require('../adapters/sqlite/sqlite-backup') as typeof import('../adapters/sqlite/sqlite-backup');
+      const { restoreDatabase } = require('../adapters/state/sqlite/sqlite-backup') as typeof import('../adapters/state/sqlite/sqlite-backup');
       return restoreDatabase(dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR, file, Date.now(), optionalModules.betterSqlite3());
     },
     explain: (args, write) => explain(args, env, write),

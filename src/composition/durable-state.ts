@@ -1,6 +1,6 @@
-import type { PostgresDatabase } from '../adapters/postgres/postgres-database';
-import type { RedisConnection } from '../adapters/redis/redis-connection';
-import type { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
+import type { PostgresDatabase } from '../adapters/state/postgres/postgres-database';
+import type { RedisConnection } from '../adapters/state/redis/redis-connection';
+import type { SqliteDatabase } from '../adapters/state/sqlite/sqlite-database';
 import type { Resolved, TypedContainer } from './binding';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { postgresState, redisState } from './state-adapters';

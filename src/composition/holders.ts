@@ -1,7 +1,7 @@
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
-import type { PostgresDatabase } from '../adapters/postgres/postgres-database';
-import type { RedisConnection } from '../adapters/redis/redis-connection';
-import type { SqliteDatabase } from '../adapters/sqlite/sqlite-database';
+import type { PostgresDatabase } from '../adapters/state/postgres/postgres-database';
+import type { RedisConnection } from '../adapters/state/redis/redis-connection';
+import type { SqliteDatabase } from '../adapters/state/sqlite/sqlite-database';
 
 /** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
 export interface RedisHolder {

@@ -2,9 +2,9 @@ import { NodeCryptoIdentityAssertions } from '../adapters/crypto/node-crypto-ide
 import { currentSigningKey, type SigningKey } from '../adapters/crypto/signing-key-set';
 import type { Logger } from '../adapters/system/logger';
 import type { Clock } from '../application/ports/clock';
-import type { IdentityAssertions } from '../application/ports/identity-assertions';
-import type { SigningKeys } from '../application/ports/signing-keys';
-import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { IdentityAssertions } from '../application/forward-auth/identity-assertions';
+import type { SigningKeys } from '../application/oidc/signing-keys';
+import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
 import type { Config } from './config';
 import { loadSigningKeys } from './oidc-keys';
 

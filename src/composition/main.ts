@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
-import { DatabaseStartError } from '../adapters/sqlite/sqlite-database';
+import { DatabaseStartError } from '../adapters/state/sqlite/sqlite-database';
 import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './config';
 import { DEFAULT_DATA_DIR } from './data-dir';
 import { demoBanner, withDemoAccount } from './demo';

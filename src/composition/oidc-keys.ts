@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import type { KeySetChange } from '../adapters/cli/oidc-keys-command';
-import type { SigningKeys } from '../application/ports/signing-keys';
+import type { SigningKeys } from '../application/oidc/signing-keys';
 
 /** One private signing JWK as the key set stores it (`{"keys":[...]}`, the first RS256 key signs). */
 export type SigningJwk = JsonWebKey & { readonly kid: string; readonly alg: string; readonly use: 'sig' };

@@ -1,12 +1,12 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypto/aes-gcm-signing-keys';
 import { HmacOidcArtifacts } from '../adapters/crypto/hmac-oidc-artifacts';
-import { InMemoryOidcArtifacts } from '../adapters/state/in-memory-oidc-artifacts';
-import { InMemorySigningKeys } from '../adapters/state/in-memory-signing-keys';
-import { SqliteOidcArtifacts } from '../adapters/state/sqlite-oidc-artifacts';
-import { SqliteSigningKeys } from '../adapters/state/sqlite-signing-keys';
+import { InMemoryOidcArtifacts } from '../adapters/state/memory/in-memory-oidc-artifacts';
+import { InMemorySigningKeys } from '../adapters/state/memory/in-memory-signing-keys';
+import { SqliteOidcArtifacts } from '../adapters/state/sqlite/sqlite-oidc-artifacts';
+import { SqliteSigningKeys } from '../adapters/state/sqlite/sqlite-signing-keys';
 import type { Clock } from '../application/ports/clock';
-import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
-import type { SigningKeys } from '../application/ports/signing-keys';
+import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
+import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { durableStoreOf } from './durable-state';
 

@@ -6,21 +6,21 @@ import { assertionJwks } from '../adapters/oidc/assertion-jwks';
 import type { OidcHttp } from '../adapters/oidc/oidc-provider-http';
 import type { Logger } from '../adapters/system/logger';
 import { AccountAppGrants, NO_APP_GRANTS } from '../adapters/oidc/account-app-grants';
-import type { AccessRulesSource } from '../application/ports/access-rules-source';
-import type { AppGrants } from '../application/ports/app-grants';
+import type { AccessRulesSource } from '../application/forward-auth/access-rules-source';
+import type { AppGrants } from '../application/account/app-grants';
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
-import type { OidcAccounts } from '../application/ports/oidc-accounts';
-import type { OidcArtifacts } from '../application/ports/oidc-artifacts';
-import type { OidcClients } from '../application/ports/oidc-clients';
-import type { SigningKeys } from '../application/ports/signing-keys';
-import type { SubjectIdentifiers } from '../application/ports/subject-identifiers';
+import type { OidcAccounts } from '../application/oidc/oidc-accounts';
+import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
+import type { OidcClients } from '../application/oidc/oidc-clients';
+import type { SigningKeys } from '../application/oidc/signing-keys';
+import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
 import type { UserStore } from '../application/ports/user-store';
-import type { RequestAuthenticator } from '../application/services/request-authenticator';
-import type { AuthorizeOidcLoginUseCase } from '../application/use-cases/authorize-oidc-login';
-import type { FindOidcAccountUseCase } from '../application/use-cases/find-oidc-account';
-import type { LogoutUseCase } from '../application/use-cases/logout';
+import type { RequestAuthenticator } from '../application/sessions/request-authenticator';
+import type { AuthorizeOidcLoginUseCase } from '../application/oidc/authorize-oidc-login';
+import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-account';
+import type { LogoutUseCase } from '../application/sessions/logout';
 import type { TypedContainer } from './binding';
 import type { Config } from './config';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
@@ -48,8 +48,8 @@ const providerCode = lazyModule(() => ({
   ...(require('../adapters/oidc/oidc-pages') as typeof import('../adapters/oidc/oidc-pages')),
   ...(require('../adapters/oidc/configured-oidc-clients') as typeof import('../adapters/oidc/configured-oidc-clients')),
   ...(require('../adapters/oidc/artifact-oidc-accounts') as typeof import('../adapters/oidc/artifact-oidc-accounts')),
-  ...(require('../application/use-cases/authorize-oidc-login') as typeof import('../application/use-cases/authorize-oidc-login')),
-  ...(require('../application/use-cases/find-oidc-account') as typeof import('../application/use-cases/find-oidc-account')),
+  ...(require('../application/oidc/authorize-oidc-login') as typeof import('../application/oidc/authorize-oidc-login')),
+  ...(require('../application/oidc/find-oidc-account') as typeof import('../application/oidc/find-oidc-account')),
 }));
 
 /**

@@ -1,5 +1,5 @@
 import type { PasskeyEnrolmentAdmin } from '../adapters/cli/passkeys-command';
-import { IssuePasskeyEnrolmentLinkUseCase } from '../application/use-cases/issue-passkey-enrolment-link';
+import { IssuePasskeyEnrolmentLinkUseCase } from '../application/passkeys/issue-passkey-enrolment-link';
 import { openAdminStore } from './store-admin';
 import { TOKENS } from './tokens';
 

@@ -5,11 +5,11 @@ import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { UserStore } from '../application/ports/user-store';
-import type { VerifiedCredentials } from '../application/ports/verified-credentials';
-import type { CredentialCheck } from '../application/services/credential-check';
-import type { SessionActivity } from '../application/services/last-seen-recorder';
-import type { LoginGuard } from '../application/services/login-guard';
-import { RequestAuthenticator } from '../application/services/request-authenticator';
+import type { VerifiedCredentials } from '../application/sessions/verified-credentials';
+import type { CredentialCheck } from '../application/password/credential-check';
+import type { SessionActivity } from '../application/sessions/last-seen-recorder';
+import type { LoginGuard } from '../application/password/login-guard';
+import { RequestAuthenticator } from '../application/sessions/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
 
 /** What a RequestAuthenticator is made of, by name: a swapped pair of ports of one type cannot compile into the wrong place. */

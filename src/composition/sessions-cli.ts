@@ -1,7 +1,7 @@
 import type { IndexedSession } from '../application/ports/session-index';
-import { liveSessionsOf } from '../application/use-cases/list-account-sessions';
-import { RevokeUserSessionsUseCase } from '../application/use-cases/revoke-user-sessions';
-import { RedisRevokedSessions } from '../adapters/state/redis-revoked-sessions';
+import { liveSessionsOf } from '../application/account/list-account-sessions';
+import { RevokeUserSessionsUseCase } from '../application/sessions/revoke-user-sessions';
+import { RedisRevokedSessions } from '../adapters/state/redis/redis-revoked-sessions';
 import { LOAD_TIMEOUT_MS, openAdminStore } from './store-admin';
 import { TOKENS } from './tokens';
 

@@ -1,4 +1,4 @@
-import { DatabaseInUseError } from '../adapters/sqlite/sqlite-database';
+import { DatabaseInUseError } from '../adapters/state/sqlite/sqlite-database';
 import type { Config } from './config';
 import { loadConfig } from './config';
 import { buildContainer } from './container';

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/composition/config';
 import { createGateway, type Gateway } from '../../src/composition/gateway';
-import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
+import { DatabaseStartError } from '../../src/adapters/state/sqlite/sqlite-database';
 import { hashOf, TEST_SECRET } from '../support/credentials';
 import { PostgresServer } from '../support/postgres-server';
 

@@ -1,7 +1,7 @@
 import * as nodePostgres from 'pg';
 import { AesGcmTotpSecretSealer } from '../../src/adapters/crypto/aes-gcm-totp-secret-sealer';
-import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
-import { PostgresEnrolledTotpSecrets } from '../../src/adapters/state/postgres-enrolled-totp-secrets';
+import { PostgresDatabase } from '../../src/adapters/state/postgres/postgres-database';
+import { PostgresEnrolledTotpSecrets } from '../../src/adapters/state/postgres/postgres-enrolled-totp-secrets';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { enrolledTotpSecretsContract, untilLoaded } from '../contract/ports/enrolled-totp-secrets.contract';
 import { basic, hashOf, TEST_SECRET } from '../support/credentials';

@@ -1,4 +1,4 @@
-import { PostgresHandoffCodes } from '../../src/adapters/state/postgres-handoff-codes';
+import { PostgresHandoffCodes } from '../../src/adapters/state/postgres/postgres-handoff-codes';
 import { handoffCodesContract } from '../contract/ports/handoff-codes.contract';
 import { FixedClock } from '../support/fakes';
 import { sharedPostgres } from './support/shared-postgres';

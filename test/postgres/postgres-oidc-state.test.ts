@@ -1,7 +1,7 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../src/adapters/crypto/aes-gcm-signing-keys';
-import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
-import { PostgresOidcArtifacts } from '../../src/adapters/state/postgres-oidc-artifacts';
-import { PostgresSigningKeys } from '../../src/adapters/state/postgres-signing-keys';
+import { PostgresDatabase } from '../../src/adapters/state/postgres/postgres-database';
+import { PostgresOidcArtifacts } from '../../src/adapters/state/postgres/postgres-oidc-artifacts';
+import { PostgresSigningKeys } from '../../src/adapters/state/postgres/postgres-signing-keys';
 import { oidcArtifactsContract } from '../contract/ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../contract/ports/signing-keys.contract';
 import type { ContractEnv } from '../contract/ports/harness';

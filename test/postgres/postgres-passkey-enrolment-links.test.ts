@@ -1,5 +1,5 @@
-import { PostgresPasskeyEnrolmentLinks } from '../../src/adapters/state/postgres-passkey-enrolment-links';
-import { PostgresPasskeySecondFactorChoices } from '../../src/adapters/state/postgres-passkey-second-factor-choices';
+import { PostgresPasskeyEnrolmentLinks } from '../../src/adapters/state/postgres/postgres-passkey-enrolment-links';
+import { PostgresPasskeySecondFactorChoices } from '../../src/adapters/state/postgres/postgres-passkey-second-factor-choices';
 import { passkeyEnrolmentLinksContract } from '../contract/ports/passkey-enrolment-links.contract';
 import { passkeySecondFactorChoicesContract } from '../contract/ports/passkey-second-factor-choices.contract';
 import { sharedPostgres } from './support/shared-postgres';

@@ -1,6 +1,6 @@
 import * as nodePostgres from 'pg';
-import { PostgresDatabase } from '../../src/adapters/postgres/postgres-database';
-import { DatabaseStartError } from '../../src/adapters/sqlite/sqlite-database';
+import { PostgresDatabase } from '../../src/adapters/state/postgres/postgres-database';
+import { DatabaseStartError } from '../../src/adapters/state/sqlite/sqlite-database';
 import { silentLogger } from '../support/loggers';
 import { FixedClock } from '../support/fakes';
 import { PostgresServer } from '../support/postgres-server';

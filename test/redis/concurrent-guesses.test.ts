@@ -1,4 +1,4 @@
-import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
+import { RedisLoginAttempts } from '../../src/adapters/state/redis/redis-login-attempts';
 import { concurrentGuessesSuite } from '../support/concurrent-guesses';
 import { sharedRedis } from './support/shared-redis';
 

@@ -1,5 +1,5 @@
 import { AesGcmTotpSecretSealer } from '../../src/adapters/crypto/aes-gcm-totp-secret-sealer';
-import { RedisEnrolledTotpSecrets } from '../../src/adapters/state/redis-enrolled-totp-secrets';
+import { RedisEnrolledTotpSecrets } from '../../src/adapters/state/redis/redis-enrolled-totp-secrets';
 import { StateStoreUnavailableError } from '../../src/application/ports/state-store-unavailable';
 import { enrolledTotpSecretsContract, untilLoaded } from '../contract/ports/enrolled-totp-secrets.contract';
 import { basic, hashOf, TEST_SECRET } from '../support/credentials';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as ioredis from 'ioredis';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import { parseRedisUrl } from '../../src/adapters/redis/redis-url';
+import { RedisConnection } from '../../src/adapters/state/redis/redis-connection';
+import { parseRedisUrl } from '../../src/config/redis-url';
 import { TestLogger } from '../support/loggers';
 import { accepts, freePort } from '../support/net';
 import { RedisServer } from '../support/redis-server';

@@ -1,4 +1,4 @@
-import { RedisHandoffCodes } from '../../src/adapters/state/redis-handoff-codes';
+import { RedisHandoffCodes } from '../../src/adapters/state/redis/redis-handoff-codes';
 import { handoffCodesContract } from '../contract/ports/handoff-codes.contract';
 import { FixedClock } from '../support/fakes';
 import { sharedRedis } from './support/shared-redis';

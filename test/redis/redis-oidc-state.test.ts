@@ -1,6 +1,6 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../src/adapters/crypto/aes-gcm-signing-keys';
-import { RedisOidcArtifacts } from '../../src/adapters/state/redis-oidc-artifacts';
-import { RedisSigningKeys } from '../../src/adapters/state/redis-signing-keys';
+import { RedisOidcArtifacts } from '../../src/adapters/state/redis/redis-oidc-artifacts';
+import { RedisSigningKeys } from '../../src/adapters/state/redis/redis-signing-keys';
 import { oidcArtifactsContract } from '../contract/ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../contract/ports/signing-keys.contract';
 import { sharedRedis } from './support/shared-redis';

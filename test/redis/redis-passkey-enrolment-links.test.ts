@@ -1,5 +1,5 @@
-import { RedisPasskeyEnrolmentLinks } from '../../src/adapters/state/redis-passkey-enrolment-links';
-import { RedisPasskeySecondFactorChoices } from '../../src/adapters/state/redis-passkey-second-factor-choices';
+import { RedisPasskeyEnrolmentLinks } from '../../src/adapters/state/redis/redis-passkey-enrolment-links';
+import { RedisPasskeySecondFactorChoices } from '../../src/adapters/state/redis/redis-passkey-second-factor-choices';
 import { passkeyEnrolmentLinksContract } from '../contract/ports/passkey-enrolment-links.contract';
 import { passkeySecondFactorChoicesContract } from '../contract/ports/passkey-second-factor-choices.contract';
 import { FixedClock } from '../support/fakes';

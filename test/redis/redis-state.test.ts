@@ -1,10 +1,10 @@
-import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
-import { RedisRevokedSessions } from '../../src/adapters/state/redis-revoked-sessions';
-import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis-used-oauth-flows';
-import { RedisSessionIndex } from '../../src/adapters/state/redis-session-index';
+import { RedisLoginAttempts } from '../../src/adapters/state/redis/redis-login-attempts';
+import { RedisRevokedSessions } from '../../src/adapters/state/redis/redis-revoked-sessions';
+import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis/redis-used-oauth-flows';
+import { RedisSessionIndex } from '../../src/adapters/state/redis/redis-session-index';
 import { sessionIndexContract } from '../contract/ports/session-index.contract';
-import { RedisUsedTotpSteps } from '../../src/adapters/state/redis-used-totp-steps';
-import { RedisPasskeyCredentials } from '../../src/adapters/state/redis-passkey-credentials';
+import { RedisUsedTotpSteps } from '../../src/adapters/state/redis/redis-used-totp-steps';
+import { RedisPasskeyCredentials } from '../../src/adapters/state/redis/redis-passkey-credentials';
 import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
 import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';

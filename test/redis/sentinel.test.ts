@@ -1,7 +1,7 @@
 import * as ioredis from 'ioredis';
-import { RedisConnection } from '../../src/adapters/redis/redis-connection';
-import { parseRedisUrl } from '../../src/adapters/redis/redis-url';
-import { RedisLoginAttempts } from '../../src/adapters/state/redis-login-attempts';
+import { RedisConnection } from '../../src/adapters/state/redis/redis-connection';
+import { parseRedisUrl } from '../../src/config/redis-url';
+import { RedisLoginAttempts } from '../../src/adapters/state/redis/redis-login-attempts';
 import { silentLogger } from '../support/loggers';
 import { loginAttemptsContract } from '../contract/ports/login-attempts.contract';
 import { RedisSentinel, RedisServer } from '../support/redis-server';

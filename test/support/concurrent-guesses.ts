@@ -1,4 +1,4 @@
-import type { LoginAttempts } from '../../src/application/ports/login-attempts';
+import type { LoginAttempts } from '../../src/application/password/login-attempts';
 import { lockPolicy } from '../../src/domain/login-failures';
 import { aUser, basicAuth } from './builders';
 import { makeCore, signIn, type Core } from './core';

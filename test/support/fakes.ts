@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Account } from '../../src/domain/account';
-import type { AccessDecision, AccessPolicy, AccessRequest } from '../../src/application/ports/access-policy';
+import type { AccessDecision, AccessPolicy, AccessRequest } from '../../src/application/forward-auth/access-policy';
 import type { AuditEvent, AuditLog } from '../../src/application/ports/audit-log';
 import type { Awaitable } from '../../src/application/ports/awaitable';
 import type { Clock } from '../../src/application/ports/clock';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRedisUrl, type RedisTarget } from '../../src/adapters/redis/redis-url';
+import { parseRedisUrl, type RedisTarget } from '../../src/config/redis-url';
 import { freePort } from './net';
 
 function answersPing(port: number): Promise<boolean> {

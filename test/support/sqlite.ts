@@ -1,4 +1,4 @@
-import { SqliteDatabase } from '../../src/adapters/sqlite/sqlite-database';
+import { SqliteDatabase } from '../../src/adapters/state/sqlite/sqlite-database';
 import { optionalModules } from '../../src/composition/optional-modules';
 import type { ContractEnv } from '../contract/ports/harness';
 import type { Clock } from '../../src/application/ports/clock';

@@ -5,12 +5,12 @@
  */
 import type { Clock } from '../../src/application/ports/clock';
 import type { HttpUseCases } from '../../src/adapters/http/app';
-import { LoginUseCase } from '../../src/application/use-cases/login';
+import { LoginUseCase } from '../../src/application/password/login';
 import { TypedContainer, type Wiring } from '../../src/composition/binding';
 import { TOKENS, token } from '../../src/composition/tokens';
 import { bindDurable, type StoreConstructors } from '../../src/composition/durable-state';
-import { InMemoryUsedTotpSteps } from '../../src/adapters/state/in-memory-used-totp-steps';
-import { SqliteUsedTotpSteps } from '../../src/adapters/state/sqlite-used-totp-steps';
+import { InMemoryUsedTotpSteps } from '../../src/adapters/state/memory/in-memory-used-totp-steps';
+import { SqliteUsedTotpSteps } from '../../src/adapters/state/sqlite/sqlite-used-totp-steps';
 import type { UsedTotpSteps } from '../../src/application/ports/used-totp-steps';
 
 declare const c: Wiring;

@@ -20,7 +20,7 @@ describe('architecture', () => {
   });
 
   describe('the checker itself', () => {
-    const useCase = join(SRC, 'application', 'use-cases', 'example.ts');
+    const useCase = join(SRC, 'application', 'password', 'example.ts');
     const domainFile = join(SRC, 'domain', 'example.ts');
 
     it('sees static, type-only, side-effect, re-export, require and dynamic imports', () => {
@@ -60,7 +60,7 @@ describe('architecture', () => {
         'koa/lib/application',
       ];
       for (const name of forbidden) {
-        expect(importViolations(useCase, `import x from '${name}';`, APPLICATION_RULES)).toEqual([`src/application/use-cases/example.ts imports ${name}`]);
+        expect(importViolations(useCase, `import x from '${name}';`, APPLICATION_RULES)).toEqual([`src/application/password/example.ts imports ${name}`]);
       }
     });
 

@@ -42,7 +42,7 @@ jest.setTimeout(60_000);
 describe('the ESLint import boundary mirrors the architecture test', () => {
   it('flags in src/application every package and outer directory the architecture test forbids there', () => {
     const lines = [...plantedImports(APPLICATION_RULES), "import { x } from '../../adapters/http/app';", "import { y } from '../../composition/tokens';"];
-    expect(flaggedLines(lint('src/application/use-cases/planted.ts', lines.join('\n')))).toEqual(lines.map((_, i) => i + 1));
+    expect(flaggedLines(lint('src/application/password/planted.ts', lines.join('\n')))).toEqual(lines.map((_, i) => i + 1));
   });
 
   it('flags in src/domain every package, Node I/O module and layer the architecture test forbids there', () => {
@@ -62,6 +62,6 @@ describe('the ESLint import boundary mirrors the architecture test', () => {
       "import a from 'koa-compose-like';",
       "import b from 'pinot';",
     ].join('\n');
-    expect(flaggedLines(lint('src/application/use-cases/planted.ts', source))).toEqual([]);
+    expect(flaggedLines(lint('src/application/password/planted.ts', source))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { OAuthFlowSealer } from '../../application/ports/oauth-flow-sealer';
+import type { OAuthFlowSealer } from '../../application/oauth/oauth-flow-sealer';
 import { isOAuthProviderId, type OAuthFlow } from '../../domain/oauth-flow';
 import { AesGcmBox } from './aes-gcm-box';
 

@@ -1,4 +1,4 @@
-import type { PasskeyChallengeSealer } from '../../application/ports/passkey-challenge-sealer';
+import type { PasskeyChallengeSealer } from '../../application/passkeys/passkey-challenge-sealer';
 import { PASSKEY_PURPOSES, type PasskeyChallenge } from '../../domain/passkey-challenge';
 import { AesGcmBox } from './aes-gcm-box';
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SigningKeys } from '../../application/ports/signing-keys';
-import { DatabaseStartError } from '../sqlite/sqlite-database';
+import type { SigningKeys } from '../../application/oidc/signing-keys';
+import { DatabaseStartError } from '../state/sqlite/sqlite-database';
 import { deriveKey } from './key-derivation';
 
 const VERSION = 'k1';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { TotpSecretSealer } from '../../application/ports/totp-secret-sealer';
+import type { TotpSecretSealer } from '../../application/totp/totp-secret-sealer';
 import { deriveKey } from './key-derivation';
 
 const VERSION = 'v1';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { OidcArtifact, OidcArtifacts } from '../../application/ports/oidc-artifacts';
+import type { OidcArtifact, OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import { AesGcmBox } from './aes-gcm-box';
 import { deriveKey } from './key-derivation';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { PasskeyEnrolmentLinks } from '../../application/ports/passkey-enrolment-links';
+import type { PasskeyEnrolmentLinks } from '../../application/passkeys/passkey-enrolment-links';
 import { deriveKey } from './key-derivation';
 
 /**

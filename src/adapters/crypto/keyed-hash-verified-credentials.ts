@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { VerifiedCredentials } from '../../application/ports/verified-credentials';
+import type { VerifiedCredentials } from '../../application/sessions/verified-credentials';
 import type { BasicCredentials } from '../../domain/credentials';
 import { BoundedExpiringMap } from '../state/bounded-map';
 import { deriveKey } from './key-derivation';

@@ -1,8 +1,8 @@
 import { sign } from 'node:crypto';
 import type { Awaitable } from '../../application/ports/awaitable';
 import type { Clock } from '../../application/ports/clock';
-import type { IdentityAssertions } from '../../application/ports/identity-assertions';
-import type { SubjectIdentifiers } from '../../application/ports/subject-identifiers';
+import type { IdentityAssertions } from '../../application/forward-auth/identity-assertions';
+import type { SubjectIdentifiers } from '../../application/oidc/subject-identifiers';
 import { ASSERTION_LIFETIME_SECONDS, ASSERTION_RENEW_BEFORE_SECONDS, assertionClaims, subjectSourceOf } from '../../domain/identity-assertion';
 import type { Identity } from '../../domain/session';
 import { BoundedExpiringMap } from '../state/bounded-map';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Pkce } from '../../application/ports/pkce';
+import type { Pkce } from '../../application/oauth/pkce';
 
 /** PKCE S256 with node:crypto: 256-bit verifiers (43 base64url characters). */
 export class NodeCryptoPkce implements Pkce {

@@ -1,4 +1,4 @@
-import type { TotpSecretIssuer } from '../../application/ports/totp-secret-issuer';
+import type { TotpSecretIssuer } from '../../application/totp/totp-secret-issuer';
 
 /**
  * Secrets and otpauth:// URIs through otplib, as `portcullis totp enroll` makes them. otplib comes

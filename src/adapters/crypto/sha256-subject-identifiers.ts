@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SubjectIdentifiers } from '../../application/ports/subject-identifiers';
+import type { SubjectIdentifiers } from '../../application/oidc/subject-identifiers';
 
 /**
  * `sub` = base64url(SHA-256(JSON `["portcullis-sub-v1", source, lower-cased username]`)), 43

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { IndexedSession } from '../../application/ports/session-index';
-import type { ListAccountSessionsError, ListAccountSessionsOutput, ListAccountSessionsUseCase } from '../../application/use-cases/list-account-sessions';
+import type { ListAccountSessionsError, ListAccountSessionsOutput, ListAccountSessionsUseCase } from '../../application/account/list-account-sessions';
 import type {
   RevokeAccountSessionsError,
   RevokeAccountSessionsOutput,
   RevokeAccountSessionsUseCase,
   SessionsToRevoke,
-} from '../../application/use-cases/revoke-account-sessions';
-import type { SignOutOfAppError, SignOutOfAppUseCase } from '../../application/use-cases/sign-out-of-app';
+} from '../../application/account/revoke-account-sessions';
+import type { SignOutOfAppError, SignOutOfAppUseCase } from '../../application/account/sign-out-of-app';
 import type { Result } from '../../domain/result';
 import { answer, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, SESSION_REQUIRED, STORE_UNAVAILABLE, unmapped, UNSUPPORTED_MEDIA_TYPE } from './answers';

@@ -1,5 +1,5 @@
 import Koa, { type Context } from 'koa';
-import type { AuthorizeProxyRequestUseCase } from '../../application/use-cases/authorize-proxy-request';
+import type { AuthorizeProxyRequestUseCase } from '../../application/forward-auth/authorize-proxy-request';
 import type { Answer } from './answer';
 import {
   BODY_TOO_LARGE,

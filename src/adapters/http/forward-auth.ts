@@ -4,7 +4,7 @@ import type {
   AuthorizeProxyRequestError,
   AuthorizeProxyRequestOutput,
   AuthorizeProxyRequestUseCase,
-} from '../../application/use-cases/authorize-proxy-request';
+} from '../../application/forward-auth/authorize-proxy-request';
 import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
 import { ASSERTION_HEADER } from '../../domain/identity-assertion';

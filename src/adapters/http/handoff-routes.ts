@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { IssueHandoffCodeUseCase, IssueHandoffCodeError } from '../../application/use-cases/issue-handoff-code';
-import type { RedeemHandoffCodeError, RedeemHandoffCodeUseCase } from '../../application/use-cases/redeem-handoff-code';
+import type { IssueHandoffCodeUseCase, IssueHandoffCodeError } from '../../application/handoff/issue-handoff-code';
+import type { RedeemHandoffCodeError, RedeemHandoffCodeUseCase } from '../../application/handoff/redeem-handoff-code';
 import { safeRedirectTarget } from '../../domain/redirect-target';
 import { answer, fixed, type Answer } from './answer';
 import { STORE_UNAVAILABLE, unmapped } from './answers';

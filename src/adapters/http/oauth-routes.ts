@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
-import type { CompleteOAuthUseCase } from '../../application/use-cases/complete-oauth';
-import type { StartOAuthUseCase } from '../../application/use-cases/start-oauth';
+import type { CompleteOAuthUseCase } from '../../application/oauth/complete-oauth';
+import type { StartOAuthUseCase } from '../../application/oauth/start-oauth';
 import { oauthCallbackAnswer, oauthStartAnswer } from './answers';
 import type { HttpSettings } from './http-settings';
 import { koaFacts, queryParam, userAgentOf } from './koa-facts';

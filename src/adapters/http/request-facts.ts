@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { PresentedCredentials } from '../../domain/credentials';
 import type { ForwardedHeaders, ProxyKind } from '../../domain/forwarded-request';
 import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
-import type { HeldOAuthFlow } from '../../application/use-cases/start-oauth';
+import type { HeldOAuthFlow } from '../../application/oauth/start-oauth';
 import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, readSoleCookie, SESSION_COOKIE } from './cookies';

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { CheckReadinessUseCase } from '../../application/use-cases/check-readiness';
-import type { GetCurrentUserUseCase } from '../../application/use-cases/get-current-user';
-import type { LoginUseCase } from '../../application/use-cases/login';
-import type { LogoutUseCase } from '../../application/use-cases/logout';
-import type { VerifyTotpUseCase } from '../../application/use-cases/verify-totp';
+import type { CheckReadinessUseCase } from '../../application/readiness/check-readiness';
+import type { GetCurrentUserUseCase } from '../../application/sessions/get-current-user';
+import type { LoginUseCase } from '../../application/password/login';
+import type { LogoutUseCase } from '../../application/sessions/logout';
+import type { VerifyTotpUseCase } from '../../application/totp/verify-totp';
 import { currentUserAnswer, healthAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer } from './answers';
 import { answer } from './answer';
 import { NO_METRICS } from './http-metrics';

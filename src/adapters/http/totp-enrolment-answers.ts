@@ -1,5 +1,5 @@
-import type { GetTotpEnrolmentError, TotpEnrolmentState } from '../../application/use-cases/get-totp-enrolment';
-import type { StartTotpEnrolmentError, StartTotpEnrolmentOutput } from '../../application/use-cases/start-totp-enrolment';
+import type { GetTotpEnrolmentError, TotpEnrolmentState } from '../../application/totp/get-totp-enrolment';
+import type { StartTotpEnrolmentError, StartTotpEnrolmentOutput } from '../../application/totp/start-totp-enrolment';
 import type { Result } from '../../domain/result';
 import type { QrCodeModule } from '../cli/qr-code';
 import { answer, fixed, type Answer } from './answer';

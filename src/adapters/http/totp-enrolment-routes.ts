@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ConfirmTotpEnrolmentUseCase } from '../../application/use-cases/confirm-totp-enrolment';
-import type { GetTotpEnrolmentUseCase } from '../../application/use-cases/get-totp-enrolment';
-import type { RemoveTotpEnrolmentUseCase } from '../../application/use-cases/remove-totp-enrolment';
-import type { StartTotpEnrolmentUseCase } from '../../application/use-cases/start-totp-enrolment';
+import type { ConfirmTotpEnrolmentUseCase } from '../../application/totp/confirm-totp-enrolment';
+import type { GetTotpEnrolmentUseCase } from '../../application/totp/get-totp-enrolment';
+import type { RemoveTotpEnrolmentUseCase } from '../../application/totp/remove-totp-enrolment';
+import type { StartTotpEnrolmentUseCase } from '../../application/totp/start-totp-enrolment';
 import type { QrCodeModule } from '../cli/qr-code';
 import { invalidFields } from './answers';
 import type { HttpSettings } from './http-settings';

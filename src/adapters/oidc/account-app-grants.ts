@@ -1,8 +1,8 @@
-import type { AppGrant, AppGrants } from '../../application/ports/app-grants';
+import type { AppGrant, AppGrants } from '../../application/account/app-grants';
 import type { Clock } from '../../application/ports/clock';
-import type { OidcAccounts } from '../../application/ports/oidc-accounts';
-import type { OidcClients } from '../../application/ports/oidc-clients';
-import type { SubjectIdentifiers } from '../../application/ports/subject-identifiers';
+import type { OidcAccounts } from '../../application/oidc/oidc-accounts';
+import type { OidcClients } from '../../application/oidc/oidc-clients';
+import type { SubjectIdentifiers } from '../../application/oidc/subject-identifiers';
 import type { Identity } from '../../domain/session';
 
 /**

@@ -1,5 +1,5 @@
-import type { OidcAccountRecord, OidcAccounts, OidcTokensEnded } from '../../application/ports/oidc-accounts';
-import type { OidcArtifact, OidcArtifacts } from '../../application/ports/oidc-artifacts';
+import type { OidcAccountRecord, OidcAccounts, OidcTokensEnded } from '../../application/oidc/oidc-accounts';
+import type { OidcArtifact, OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import type { Identity } from '../../domain/session';
 
 /** The record kinds, apart from every model name of oidc-provider. */

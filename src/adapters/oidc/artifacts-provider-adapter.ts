@@ -1,5 +1,5 @@
 import type { Clock } from '../../application/ports/clock';
-import type { OidcArtifact, OidcArtifacts } from '../../application/ports/oidc-artifacts';
+import type { OidcArtifact, OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 
 /** oidc-provider's storage adapter contract (one instance per model name). */
 export interface ProviderAdapter {

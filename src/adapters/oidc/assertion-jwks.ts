@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { AccessRulesSource } from '../../application/ports/access-rules-source';
+import type { AccessRulesSource } from '../../application/forward-auth/access-rules-source';
 import type { AccessRules } from '../../domain/access-rules';
 import type { Logger } from '../system/logger';
 import type { OidcHttp } from './oidc-provider-http';

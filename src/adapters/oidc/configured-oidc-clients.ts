@@ -1,4 +1,4 @@
-import type { OidcClients } from '../../application/ports/oidc-clients';
+import type { OidcClients } from '../../application/oidc/oidc-clients';
 import type { OidcClient } from '../../domain/oidc-client';
 
 /** The clients of the configuration (`OIDC_CLIENTS_<ID>_…`), validated by loadConfig. */

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Clock } from '../../application/ports/clock';
-import type { OidcArtifacts } from '../../application/ports/oidc-artifacts';
-import type { AuthorizeOidcLoginUseCase } from '../../application/use-cases/authorize-oidc-login';
-import type { FindOidcAccountUseCase } from '../../application/use-cases/find-oidc-account';
-import type { LogoutUseCase } from '../../application/use-cases/logout';
+import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
+import type { AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
+import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
+import type { LogoutUseCase } from '../../application/sessions/logout';
 import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
 import type { Logger } from '../system/logger';
 import type { ClientAddressResolver } from '../http/client-address';

@@ -1,4 +1,4 @@
-import type { AccessRulesSource } from '../../application/ports/access-rules-source';
+import type { AccessRulesSource } from '../../application/forward-auth/access-rules-source';
 import type { AccessRules } from '../../domain/access-rules';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { AccessRulesSource } from '../../application/ports/access-rules-source';
+import type { AccessRulesSource } from '../../application/forward-auth/access-rules-source';
 import { compileAccessRules, type AccessRules, type SecretReader } from '../../domain/access-rules';
 import { err, type Result } from '../../domain/result';
 import type { Logger } from '../system/logger';

@@ -1,4 +1,4 @@
-import type { HandoffGrant } from '../../application/ports/handoff-codes';
+import type { HandoffGrant } from '../../application/handoff/handoff-codes';
 import type { SingleUseCodec } from './single-use-codec';
 
 /** A stored grant read back; null for anything that is not one (never trusted blindly, even from our own store). */

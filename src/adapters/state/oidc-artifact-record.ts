@@ -1,4 +1,4 @@
-import type { OidcArtifact } from '../../application/ports/oidc-artifacts';
+import type { OidcArtifact } from '../../application/oidc/oidc-artifacts';
 
 /** The payload fields a store indexes, copied out of the provider's JSON when present as strings. */
 export interface IndexedFields {

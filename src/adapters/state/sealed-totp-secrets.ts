@@ -1,4 +1,4 @@
-import type { TotpSecretSealer } from '../../application/ports/totp-secret-sealer';
+import type { TotpSecretSealer } from '../../application/totp/totp-secret-sealer';
 import { storedSecretContext } from '../../domain/totp-enrolment';
 
 /** One self-enrolled secret as a replica holds it: the plaintext for checks, the stored (sealed) text for compare-and-delete. */

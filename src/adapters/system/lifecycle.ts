@@ -1,4 +1,4 @@
-import type { ReadinessCheck } from '../../application/ports/readiness-check';
+import type { ReadinessCheck } from '../../application/readiness/readiness-check';
 
 /** Whether this gateway still takes traffic: readiness turns to 503 as soon as a shutdown starts. */
 export class GatewayLifecycle implements ReadinessCheck {

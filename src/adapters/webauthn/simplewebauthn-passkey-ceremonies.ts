@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { PasskeyCeremonies, PasskeyDescriptor, RegisteredCredential } from '../../application/ports/passkey-ceremonies';
+import type { PasskeyCeremonies, PasskeyDescriptor, RegisteredCredential } from '../../application/passkeys/passkey-ceremonies';
 import { knownTransports, type Passkey } from '../../domain/passkey';
 import { deriveKey } from '../crypto/key-derivation';
 

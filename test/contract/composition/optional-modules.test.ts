@@ -35,13 +35,13 @@ function loadedOptionalModules(env: Record<string, string>): string[] {
  * adapters, the Prometheus metrics and the OpenID Connect provider's own code (an OIDC client).
  */
 const FEATURE_MODULES: Record<string, RegExp> = {
-  redis: /^adapters\/(redis\/redis-connection|state\/redis-)/,
-  postgres: /^adapters\/(postgres\/|state\/postgres-)/,
+  redis: /^adapters\/state\/redis\//,
+  postgres: /^adapters\/state\/postgres\//,
   ldap: /^adapters\/users\/ldap-user-store/,
   oauthProviders: /^adapters\/providers\/(github|google|generic)-oauth-provider/,
   metrics: /^adapters\/metrics\/prometheus-metrics/,
   oidcProvider:
-    /^(adapters\/oidc\/(oidc-provider-http|oidc-pages|configured-oidc-clients|artifact-oidc-accounts)|application\/use-cases\/(authorize-oidc-login|find-oidc-account))\./,
+    /^(adapters\/oidc\/(oidc-provider-http|oidc-pages|configured-oidc-clients|artifact-oidc-accounts)|application\/oidc\/(authorize-oidc-login|find-oidc-account))\./,
 };
 
 /** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */

@@ -1,5 +1,5 @@
 import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
-import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/in-memory-passkey-enrolment-links';
+import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/memory/in-memory-passkey-enrolment-links';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf, TEST_SECRET, TOTP_SECRET } from '../../support/credentials';

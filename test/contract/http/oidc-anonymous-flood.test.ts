@@ -1,6 +1,6 @@
-import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-memory-oidc-artifacts';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
-import type { OidcArtifact, OidcArtifacts } from '../../../src/application/ports/oidc-artifacts';
+import type { OidcArtifact, OidcArtifacts } from '../../../src/application/oidc/oidc-artifacts';
 import { TOKENS } from '../../../src/composition/tokens';
 import * as client from 'openid-client';
 import { SESSION_COOKIE } from '../../support/http';

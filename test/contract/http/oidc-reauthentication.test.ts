@@ -1,9 +1,9 @@
 import * as client from 'openid-client';
 import { totpCode } from '../../support/http';
 import { authorize, CALLBACK, Browser, codeFlow, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, useOidcGateway } from '../../support/oidc-gateway';
-import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-memory-oidc-artifacts';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
-import type { OidcArtifact, OidcArtifacts } from '../../../src/application/ports/oidc-artifacts';
+import type { OidcArtifact, OidcArtifacts } from '../../../src/application/oidc/oidc-artifacts';
 import { StateStoreUnavailableError } from '../../../src/application/ports/state-store-unavailable';
 import { TOKENS } from '../../../src/composition/tokens';
 

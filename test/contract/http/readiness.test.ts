@@ -1,4 +1,4 @@
-import type { ReadinessCheck } from '../../../src/application/ports/readiness-check';
+import type { ReadinessCheck } from '../../../src/application/readiness/readiness-check';
 import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf } from '../../support/credentials';
 import { startGateway, type RunningGateway } from '../../support/server';

@@ -1,4 +1,4 @@
-import type { AccessRulesSource } from '../../../src/application/ports/access-rules-source';
+import type { AccessRulesSource } from '../../../src/application/forward-auth/access-rules-source';
 import { rulesForHost } from '../../../src/domain/access-evaluation';
 
 /** One adapter under test, with ways to change what it reads. */

@@ -1,4 +1,4 @@
-import type { EnrolledTotpSecrets } from '../../../src/application/ports/enrolled-totp-secrets';
+import type { EnrolledTotpSecrets } from '../../../src/application/totp/enrolled-totp-secrets';
 import { eventually } from '../../support/wait';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 

@@ -1,4 +1,4 @@
-import { InMemoryEnrolledTotpSecrets } from '../../../src/adapters/state/in-memory-enrolled-totp-secrets';
+import { InMemoryEnrolledTotpSecrets } from '../../../src/adapters/state/memory/in-memory-enrolled-totp-secrets';
 import { enrolledTotpSecretsContract } from './enrolled-totp-secrets.contract';
 
 enrolledTotpSecretsContract('InMemoryEnrolledTotpSecrets', () => new InMemoryEnrolledTotpSecrets());

@@ -1,4 +1,4 @@
-import type { HandoffCodes, HandoffGrant } from '../../../src/application/ports/handoff-codes';
+import type { HandoffCodes, HandoffGrant } from '../../../src/application/handoff/handoff-codes';
 import { unique, useAdapter, type AdapterFactory, type ContractOptions } from './harness';
 
 const grant = (over: Partial<HandoffGrant> = {}): HandoffGrant => ({

@@ -1,4 +1,4 @@
-import { InMemoryHandoffCodes } from '../../../src/adapters/state/in-memory-handoff-codes';
+import { InMemoryHandoffCodes } from '../../../src/adapters/state/memory/in-memory-handoff-codes';
 import { FixedClock } from '../../support/fakes';
 import { handoffCodesContract } from './handoff-codes.contract';
 

@@ -1,4 +1,4 @@
-import type { AttemptLimit, LoginAttempts } from '../../../src/application/ports/login-attempts';
+import type { AttemptLimit, LoginAttempts } from '../../../src/application/password/login-attempts';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 
 const MAX = 3;

@@ -1,4 +1,4 @@
-import { InMemoryLoginAttempts } from '../../../src/adapters/state/in-memory-login-attempts';
+import { InMemoryLoginAttempts } from '../../../src/adapters/state/memory/in-memory-login-attempts';
 import { loginAttemptsContract } from './login-attempts.contract';
 
 loginAttemptsContract('InMemoryLoginAttempts', () => new InMemoryLoginAttempts(1000));

@@ -1,4 +1,4 @@
-import type { OAuthFlowSealer } from '../../../src/application/ports/oauth-flow-sealer';
+import type { OAuthFlowSealer } from '../../../src/application/oauth/oauth-flow-sealer';
 import type { OAuthFlow } from '../../../src/domain/oauth-flow';
 import { useAdapter, type ContractEnv } from './harness';
 

@@ -1,4 +1,4 @@
-import type { OidcArtifacts } from '../../../src/application/ports/oidc-artifacts';
+import type { OidcArtifacts } from '../../../src/application/oidc/oidc-artifacts';
 import { unique, useAdapter, type AdapterFactory, type ContractOptions } from './harness';
 
 const HOUR_S = 3600;

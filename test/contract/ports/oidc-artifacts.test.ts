@@ -1,5 +1,5 @@
 import { HmacOidcArtifacts } from '../../../src/adapters/crypto/hmac-oidc-artifacts';
-import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-memory-oidc-artifacts';
 import { FixedClock } from '../../support/fakes';
 import { oidcArtifactsContract } from './oidc-artifacts.contract';
 

@@ -1,4 +1,4 @@
-import type { PasskeyCredentials } from '../../../src/application/ports/passkey-credentials';
+import type { PasskeyCredentials } from '../../../src/application/passkeys/passkey-credentials';
 import type { Passkey } from '../../../src/domain/passkey';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 

@@ -1,4 +1,4 @@
-import { InMemoryPasskeyCredentials } from '../../../src/adapters/state/in-memory-passkey-credentials';
+import { InMemoryPasskeyCredentials } from '../../../src/adapters/state/memory/in-memory-passkey-credentials';
 import { aPasskey, passkeyCredentialsContract } from './passkey-credentials.contract';
 
 passkeyCredentialsContract('InMemoryPasskeyCredentials', () => new InMemoryPasskeyCredentials());

@@ -1,4 +1,4 @@
-import type { PasskeyEnrolmentLinks } from '../../../src/application/ports/passkey-enrolment-links';
+import type { PasskeyEnrolmentLinks } from '../../../src/application/passkeys/passkey-enrolment-links';
 import { unique, useAdapter, type AdapterFactory, type ContractOptions } from './harness';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
-import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/in-memory-passkey-enrolment-links';
-import { InMemoryPasskeySecondFactorChoices } from '../../../src/adapters/state/in-memory-passkey-second-factor-choices';
-import type { PasskeyEnrolmentLinks } from '../../../src/application/ports/passkey-enrolment-links';
+import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/memory/in-memory-passkey-enrolment-links';
+import { InMemoryPasskeySecondFactorChoices } from '../../../src/adapters/state/memory/in-memory-passkey-second-factor-choices';
+import type { PasskeyEnrolmentLinks } from '../../../src/application/passkeys/passkey-enrolment-links';
 import { TEST_SECRET } from '../../support/credentials';
 import { FixedClock } from '../../support/fakes';
 import { passkeyEnrolmentLinksContract } from './passkey-enrolment-links.contract';

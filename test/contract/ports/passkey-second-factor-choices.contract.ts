@@ -1,4 +1,4 @@
-import type { PasskeySecondFactorChoices } from '../../../src/application/ports/passkey-second-factor-choices';
+import type { PasskeySecondFactorChoices } from '../../../src/application/passkeys/passkey-second-factor-choices';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 
 /** The behaviour every PasskeySecondFactorChoices adapter must show (issue 16). */

@@ -1,4 +1,4 @@
-import type { Pkce } from '../../../src/application/ports/pkce';
+import type { Pkce } from '../../../src/application/oauth/pkce';
 import { useAdapter, type AdapterFactory } from './harness';
 
 /** The behaviour every Pkce adapter must show (RFC 7636, S256). */

@@ -1,4 +1,4 @@
-import { InMemoryRevokedSessions } from '../../../src/adapters/state/in-memory-revoked-sessions';
+import { InMemoryRevokedSessions } from '../../../src/adapters/state/memory/in-memory-revoked-sessions';
 import { FixedClock } from '../../support/fakes';
 import { revokedSessionsContract } from './revoked-sessions.contract';
 

@@ -1,4 +1,4 @@
-import { InMemorySessionIndex } from '../../../src/adapters/state/in-memory-session-index';
+import { InMemorySessionIndex } from '../../../src/adapters/state/memory/in-memory-session-index';
 import { FixedClock } from '../../support/fakes';
 import { sessionIndexContract } from './session-index.contract';
 

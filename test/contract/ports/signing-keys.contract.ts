@@ -1,4 +1,4 @@
-import type { SigningKeys } from '../../../src/application/ports/signing-keys';
+import type { SigningKeys } from '../../../src/application/oidc/signing-keys';
 import { useAdapter, type AdapterFactory } from './harness';
 
 /**

@@ -1,6 +1,6 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../../src/adapters/crypto/aes-gcm-signing-keys';
-import { InMemorySigningKeys } from '../../../src/adapters/state/in-memory-signing-keys';
-import { DatabaseStartError } from '../../../src/adapters/sqlite/sqlite-database';
+import { InMemorySigningKeys } from '../../../src/adapters/state/memory/in-memory-signing-keys';
+import { DatabaseStartError } from '../../../src/adapters/state/sqlite/sqlite-database';
 import { signingKeysContract } from './signing-keys.contract';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';

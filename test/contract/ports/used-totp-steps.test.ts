@@ -1,4 +1,4 @@
-import { InMemoryUsedTotpSteps } from '../../../src/adapters/state/in-memory-used-totp-steps';
+import { InMemoryUsedTotpSteps } from '../../../src/adapters/state/memory/in-memory-used-totp-steps';
 import { FixedClock } from '../../support/fakes';
 import { usedTotpStepsContract } from './used-totp-steps.contract';
 

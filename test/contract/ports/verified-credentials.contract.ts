@@ -1,5 +1,5 @@
 import type { BasicCredentials } from '../../../src/domain/credentials';
-import type { VerifiedCredentials } from '../../../src/application/ports/verified-credentials';
+import type { VerifiedCredentials } from '../../../src/application/sessions/verified-credentials';
 import { unique, useAdapter, type AdapterFactory } from './harness';
 
 const TTL = 60_000;

@@ -1,5 +1,5 @@
 import { AesGcmTotpSecretSealer } from '../../../src/adapters/crypto/aes-gcm-totp-secret-sealer';
-import { SqliteEnrolledTotpSecrets } from '../../../src/adapters/state/sqlite-enrolled-totp-secrets';
+import { SqliteEnrolledTotpSecrets } from '../../../src/adapters/state/sqlite/sqlite-enrolled-totp-secrets';
 import { TEST_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
 import { FixedClock } from '../../support/fakes';

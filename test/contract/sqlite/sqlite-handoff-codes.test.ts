@@ -1,5 +1,5 @@
-import { SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
-import { SqliteHandoffCodes } from '../../../src/adapters/state/sqlite-handoff-codes';
+import { SqliteDatabase } from '../../../src/adapters/state/sqlite/sqlite-database';
+import { SqliteHandoffCodes } from '../../../src/adapters/state/sqlite/sqlite-handoff-codes';
 import { handoffCodesContract } from '../ports/handoff-codes.contract';
 import { FixedClock } from '../../support/fakes';
 import { tempDataDir } from '../../support/data-dir';

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../../../src/adapters/crypto/aes-gcm-signing-keys';
-import { EXPIRING_TABLES, MIGRATIONS } from '../../../src/adapters/sqlite/migrations';
-import { SqliteOidcArtifacts } from '../../../src/adapters/state/sqlite-oidc-artifacts';
-import { SqliteSigningKeys } from '../../../src/adapters/state/sqlite-signing-keys';
+import { EXPIRING_TABLES, MIGRATIONS } from '../../../src/adapters/state/sqlite/migrations';
+import { SqliteOidcArtifacts } from '../../../src/adapters/state/sqlite/sqlite-oidc-artifacts';
+import { SqliteSigningKeys } from '../../../src/adapters/state/sqlite/sqlite-signing-keys';
 import { oidcArtifactsContract } from '../ports/oidc-artifacts.contract';
 import { signingKeysContract } from '../ports/signing-keys.contract';
 import { FixedClock } from '../../support/fakes';

@@ -1,7 +1,7 @@
 import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
-import type { SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
-import { SqlitePasskeyEnrolmentLinks } from '../../../src/adapters/state/sqlite-passkey-enrolment-links';
-import { SqlitePasskeySecondFactorChoices } from '../../../src/adapters/state/sqlite-passkey-second-factor-choices';
+import type { SqliteDatabase } from '../../../src/adapters/state/sqlite/sqlite-database';
+import { SqlitePasskeyEnrolmentLinks } from '../../../src/adapters/state/sqlite/sqlite-passkey-enrolment-links';
+import { SqlitePasskeySecondFactorChoices } from '../../../src/adapters/state/sqlite/sqlite-passkey-second-factor-choices';
 import { TEST_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
 import { FixedClock } from '../../support/fakes';

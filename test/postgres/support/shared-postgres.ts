@@ -1,5 +1,5 @@
 import * as nodePostgres from 'pg';
-import { PostgresDatabase } from '../../../src/adapters/postgres/postgres-database';
+import { PostgresDatabase } from '../../../src/adapters/state/postgres/postgres-database';
 import type { Clock } from '../../../src/application/ports/clock';
 import type { ContractEnv } from '../../contract/ports/harness';
 import { silentLogger } from '../../support/loggers';

@@ -1,6 +1,6 @@
 import * as ioredis from 'ioredis';
-import { RedisConnection } from '../../../src/adapters/redis/redis-connection';
-import type { RedisTarget } from '../../../src/adapters/redis/redis-url';
+import { RedisConnection } from '../../../src/adapters/state/redis/redis-connection';
+import type { RedisTarget } from '../../../src/config/redis-url';
 import type { ContractEnv } from '../../contract/ports/harness';
 import { silentLogger } from '../../support/loggers';
 import { RedisServer } from '../../support/redis-server';

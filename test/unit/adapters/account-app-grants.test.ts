@@ -2,7 +2,7 @@ import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-su
 import { AccountAppGrants } from '../../../src/adapters/oidc/account-app-grants';
 import { ArtifactOidcAccounts } from '../../../src/adapters/oidc/artifact-oidc-accounts';
 import { ConfiguredOidcClients } from '../../../src/adapters/oidc/configured-oidc-clients';
-import { InMemoryOidcArtifacts } from '../../../src/adapters/state/in-memory-oidc-artifacts';
+import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-memory-oidc-artifacts';
 import type { OidcClient } from '../../../src/domain/oidc-client';
 import type { Identity } from '../../../src/domain/session';
 import { FixedClock } from '../../support/fakes';

@@ -2,7 +2,7 @@ import { NodeCryptoIdentityAssertions } from '../../../src/adapters/crypto/node-
 import { Sha256SubjectIdentifiers } from '../../../src/adapters/crypto/sha256-subject-identifiers';
 import { currentSigningKey, type SigningKey } from '../../../src/adapters/crypto/signing-key-set';
 import { generateSigningKeySet, loadSigningKeys } from '../../../src/composition/oidc-keys';
-import type { SigningKeys } from '../../../src/application/ports/signing-keys';
+import type { SigningKeys } from '../../../src/application/oidc/signing-keys';
 import { isPending } from '../../../src/application/ports/awaitable';
 import type { Identity } from '../../../src/domain/session';
 import { FixedClock } from '../../support/fakes';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { RedisConnection } from '../../../src/adapters/redis/redis-connection';
+import { RedisConnection } from '../../../src/adapters/state/redis/redis-connection';
 import { TestLogger } from '../../support/loggers';
 
 /** Just enough of an ioredis client to emit the events a real one emits during an outage. */

@@ -1,4 +1,4 @@
-import { describeRedisTarget, parseRedisUrl } from '../../../src/adapters/redis/redis-url';
+import { describeRedisTarget, parseRedisUrl } from '../../../src/config/redis-url';
 
 describe('parseRedisUrl', () => {
   it('reads a plain URL with password and database', () => {

@@ -1,6 +1,6 @@
-import type { PostgresDatabase } from '../../../src/adapters/postgres/postgres-database';
-import type { RedisConnection } from '../../../src/adapters/redis/redis-connection';
-import type { SqliteDatabase } from '../../../src/adapters/sqlite/sqlite-database';
+import type { PostgresDatabase } from '../../../src/adapters/state/postgres/postgres-database';
+import type { RedisConnection } from '../../../src/adapters/state/redis/redis-connection';
+import type { SqliteDatabase } from '../../../src/adapters/state/sqlite/sqlite-database';
 import { durableStoreOf, type StateHolders, type StoreConstructors, type StoreOrder } from '../../../src/composition/durable-state';
 
 // Stand-ins: the choice only asks whether each holder is empty, and hands the value to its constructor.

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { InMemorySigningKeys } from '../../../src/adapters/state/in-memory-signing-keys';
+import { InMemorySigningKeys } from '../../../src/adapters/state/memory/in-memory-signing-keys';
 import {
   changeKeySet,
   generateSigningKeySet,

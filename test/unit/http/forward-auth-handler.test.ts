@@ -4,7 +4,7 @@ import { ClientAddressResolver } from '../../../src/adapters/http/client-address
 import { forwardAuthHandler } from '../../../src/adapters/http/forward-auth';
 import type { HttpSettings } from '../../../src/adapters/http/http-settings';
 import type { Logger } from '../../../src/adapters/system/logger';
-import type { AuthorizeProxyRequestUseCase } from '../../../src/application/use-cases/authorize-proxy-request';
+import type { AuthorizeProxyRequestUseCase } from '../../../src/application/forward-auth/authorize-proxy-request';
 import { err, ok } from '../../../src/domain/result';
 import type { Identity } from '../../../src/domain/session';
 

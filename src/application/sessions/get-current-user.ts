@@ -1,0 +1,36 @@
+import type { Identity } from '../../domain/session';
+import type { PendingSecondFactors, SecondFactor } from './pending-second-factors';
+import type { RequestAuthenticator, RequestCredentials } from './request-authenticator';
+
+export type GetCurrentUserInput = RequestCredentials;
+
+/** Who the caller is, as the UI shows it; never an error: anything unproven is "logged out". */
+export type GetCurrentUserOutput =
+  | { readonly state: 'logged_in'; readonly identity: Identity }
+  /** `secondFactors`: what the pending step accepts (absent: not told, the page offers the code as before). */
+  | { readonly state: 'totp_pending'; readonly identity: Identity; readonly secondFactors?: readonly SecondFactor[] }
+  | { readonly state: 'logged_out' };
+
+/** Tells the UI who is logged in (session cookie or HTTP Basic), or that a TOTP code is still owed. */
+export class GetCurrentUserUseCase {
+  constructor(
+    private readonly authenticator: RequestAuthenticator,
+    private readonly secondFactors: PendingSecondFactors | null = null,
+  ) {}
+
+  async execute(input: GetCurrentUserInput): Promise<GetCurrentUserOutput> {
+    const auth = await this.authenticator.authenticate(input);
+    switch (auth.kind) {
+      case 'session':
+      case 'basic':
+        return { state: 'logged_in', identity: auth.identity };
+      case 'pending': {
+        // Only for a pending login (minutes long, rare): never on a logged-in request.
+        const secondFactors = await this.secondFactors?.of(auth.session.username).catch(() => undefined);
+        return { state: 'totp_pending', identity: auth.session, ...(secondFactors === undefined ? {} : { secondFactors }) };
+      }
+      default:
+        return { state: 'logged_out' };
+    }
+  }
+}

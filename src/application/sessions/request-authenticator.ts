@@ -1,0 +1,314 @@
+import { hasTotp } from '../../domain/account';
+import type { PresentedCredentials } from '../../domain/credentials';
+import type { Account } from '../../domain/account';
+import { identityOf, isActive, type Identity, type Session } from '../../domain/session';
+import { isWhitelisted, ANYONE, type OAuthWhitelist } from '../../domain/oauth-whitelist';
+import { isPending, type Awaitable } from '../ports/awaitable';
+import type { AuditLog } from '../ports/audit-log';
+import type { CredentialFingerprints } from '../ports/credential-fingerprints';
+import type { OAuthProviders } from '../ports/oauth-providers';
+import type { Clock } from '../ports/clock';
+import type { RevokedSessions } from '../ports/revoked-sessions';
+import type { SessionSealer } from '../ports/session-sealer';
+import type { UserStore } from '../ports/user-store';
+import type { VerifiedCredentials } from './verified-credentials';
+import type { GatewaySettings } from '../settings';
+import type { CredentialCheck } from '../password/credential-check';
+import type { LoginGuard } from '../password/login-guard';
+import { isStoreUnavailable } from '../store-unavailable';
+import type { SessionActivity } from './last-seen-recorder';
+
+/** The credentials a request carries. */
+export interface RequestCredentials {
+  /** The session cookie's value, if any. */
+  readonly sessionToken?: string;
+  /** HTTP Basic credentials, decoded by the HTTP adapter, if the request presented any. */
+  readonly credentials?: PresentedCredentials;
+  readonly ip: string;
+  /** Correlates audit events with the request that caused them. */
+  readonly requestId?: string;
+}
+
+export type Authentication =
+  | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session }
+  | { readonly kind: 'basic'; readonly identity: Identity }
+  | { readonly kind: 'pending'; readonly session: Session }
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'locked'; readonly retryAfter: number }
+  | { readonly kind: 'unavailable' };
+
+const ANONYMOUS: Authentication = { kind: 'anonymous' };
+const UNAVAILABLE: Authentication = { kind: 'unavailable' };
+/** Providers whose sessions belong to an account in the user store. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
+
+/** What OAuth sessions are checked against on every request. */
+export interface OAuthSessionRules {
+  readonly providers: OAuthProviders;
+  readonly whitelist: OAuthWhitelist;
+  /** Providers with a whitelist of their own (`OAUTH_PROVIDERS_<ID>_WHITELIST`), which replaces `whitelist` for them. */
+  readonly whitelists?: ReadonlyMap<string, OAuthWhitelist>;
+}
+
+const NO_ACTIVITY: SessionActivity = { seen: () => undefined };
+
+const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
+
+/**
+ * What sessions of one account object may carry: the fingerprint of its credential and the
+ * identities built from it. Stores hand out the same object until a reload (or, for a directory,
+ * a re-check), so this is computed once per account version, not per request.
+ */
+interface AccountView {
+  readonly credential: string;
+  /** By provider and TOTP flag (`1username`). */
+  readonly identities: Map<string, Identity>;
+}
+
+/** How many stale session ids are remembered so that each is audited once, not at every retry of its cookie. */
+const STALE_AUDITED_MAX = 1000;
+
+/**
+ * Finds out who a request comes from: a live, unrevoked session cookie first, else HTTP Basic
+ * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
+ */
+export class RequestAuthenticator {
+  // One Basic answer (and identity object) per account object: a store that keeps its accounts
+  // (USERS) hands out the same identity on every request, so the HTTP adapter can reuse what it built for it.
+  private readonly basicAuthentications = new WeakMap<Account, Authentication>();
+  // What sessions of each account version may carry (see currentIdentity).
+  private readonly views = new WeakMap<Account, AccountView>();
+  private readonly staleAudited = new Set<string>();
+
+  constructor(
+    private readonly sealer: SessionSealer,
+    private readonly revoked: RevokedSessions,
+    private readonly users: UserStore,
+    private readonly verified: VerifiedCredentials,
+    private readonly guard: LoginGuard,
+    private readonly credentials: CredentialCheck,
+    private readonly clock: Clock,
+    private readonly settings: GatewaySettings,
+    private readonly audit: AuditLog,
+    private readonly fingerprints: CredentialFingerprints,
+    private readonly oauth: OAuthSessionRules = NO_OAUTH,
+    /** Told of every full session a request uses, for "last seen" (answers at once, writes later). */
+    private readonly activity: SessionActivity = NO_ACTIVITY,
+  ) {}
+
+  /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
+  async session(token: string | undefined): Promise<Session | null> {
+    const session = this.unexpiredSession(token);
+    if (session === null || (await this.revoked.isRevoked(session.id))) return null;
+    return session;
+  }
+
+  /**
+   * The session in a cookie value when it is genuine and unexpired, without asking whether it was
+   * revoked: for logout, which may revoke it again even when revocations cannot be read.
+   */
+  unexpiredSession(token: string | undefined): Session | null {
+    if (token === undefined || token === '') return null;
+    const session = this.sealer.unseal(token);
+    if (session === null || !isActive(session, this.clock.now())) return null;
+    // A provider removed from the configuration, or an address the whitelist no longer admits, ends the session.
+    if (
+      session.oauth &&
+      (this.oauth.providers.get(session.provider) === null ||
+        !isWhitelisted(this.oauth.whitelists?.get(session.provider) ?? this.oauth.whitelist, session.email))
+    )
+      return null;
+    return session;
+  }
+
+  /**
+   * Who the request comes from. Answers at once when every store it asks answers at once (see
+   * Awaitable): forward auth then runs from request to answer without a single promise.
+   */
+  authenticate(credentials: RequestCredentials): Awaitable<Authentication> {
+    let session: Session | null;
+    let revoked: Awaitable<boolean>;
+    try {
+      session = this.unexpiredSession(credentials.sessionToken);
+      revoked = session === null ? false : this.revoked.isRevoked(session.id);
+    } catch (e) {
+      return unavailableOrThrow(e);
+    }
+    if (isPending(revoked)) {
+      const pending = session;
+      return revoked.then((r) => this.afterRevocationCheck(r ? null : pending, credentials), unavailableOrThrow);
+    }
+    return this.afterRevocationCheck(revoked ? null : session, credentials);
+  }
+
+  /** `session` is the live (unrevoked) session, or null: then HTTP Basic, else anonymous. */
+  private afterRevocationCheck(session: Session | null, credentials: RequestCredentials): Awaitable<Authentication> {
+    if (session !== null) {
+      if (!session.totpPending) this.activity.seen(session.id);
+      const identity = this.currentIdentity(session, credentials.requestId);
+      return isPending(identity) ? identity.then((i) => sessionAuthentication(session, i)) : sessionAuthentication(session, identity);
+    }
+    if (credentials.credentials !== undefined) return this.basic(credentials.credentials, credentials.ip, credentials.requestId);
+    return ANONYMOUS;
+  }
+
+  /**
+   * Who a session speaks for now, or null when it must end. A session of a password account lives
+   * only while its account exists with the credential (password or directory entry, and TOTP
+   * secret) it was made with, and carries the account's current name, e-mail and groups, so an
+   * administrator's change reaches it at its next request (after a reload, or a directory
+   * re-check). Other sessions (OAuth) have no store to ask and keep what the provider said.
+   */
+  private currentIdentity(session: Session, requestId: string | undefined): Awaitable<Identity | null> {
+    if (!LOCAL_PROVIDERS.has(session.provider)) return session;
+    let account: Awaitable<Account | null>;
+    // The session was proven at login; an outage of a remote store must not log everyone out
+    // (nor turn every forward-auth answer into a 503). Logins still report the outage.
+    const sessionDuringOutage = (e: unknown): Session => {
+      if (isStoreUnavailable(e)) return session;
+      throw e;
+    };
+    try {
+      account = this.users.currentAccount(session.username);
+    } catch (e) {
+      return sessionDuringOutage(e);
+    }
+    if (isPending(account)) return account.then((a) => this.identityOf(session, a, requestId), sessionDuringOutage);
+    return this.identityOf(session, account, requestId);
+  }
+
+  /** The identity a session carries now that its account has been read (null: the session must end). */
+  private identityOf(session: Session, account: Account | null, requestId: string | undefined): Identity | null {
+    if (account === null) {
+      this.stale(session, 'account_removed', requestId);
+      return null;
+    }
+    const view = this.viewOf(account);
+    if (session.credential !== view.credential) {
+      this.stale(session, 'credential_changed', requestId);
+      return null;
+    }
+    const key = `${session.totp ? 1 : 0}${session.provider}`;
+    let identity = view.identities.get(key);
+    if (identity === undefined) {
+      identity = Object.freeze(identityOf(account, session.provider, session.totp));
+      view.identities.set(key, identity);
+    }
+    return identity;
+  }
+
+  private viewOf(account: Account): AccountView {
+    let view = this.views.get(account);
+    if (view === undefined) {
+      view = { credential: this.fingerprints.of(account), identities: new Map() };
+      this.views.set(account, view);
+    }
+    return view;
+  }
+
+  /** Audits a refused session once per session id (its cookie keeps coming until the browser drops it). */
+  private stale(session: Session, reason: 'credential_changed' | 'account_removed', requestId: string | undefined): void {
+    if (this.staleAudited.has(session.id)) return;
+    if (this.staleAudited.size >= STALE_AUDITED_MAX) this.staleAudited.clear();
+    this.staleAudited.add(session.id);
+    this.audit.record({ event: 'session_stale', username: session.username, reason, requestId });
+  }
+
+  private basic(parsed: PresentedCredentials, ip: string, requestId: string | undefined): Awaitable<Authentication> {
+    const now = this.clock.now();
+    const cacheTtl = this.settings.basicCacheTtlMs;
+    const key = cacheTtl > 0 ? this.verified.keyFor(parsed) : '';
+    let answer: Awaitable<Authentication>;
+    try {
+      const hit = cacheTtl > 0 ? this.verified.get(key, now) : null;
+      if (hit === null) {
+        answer = this.checkBasic(parsed, ip, requestId, key, now);
+      } else {
+        // Re-read the account: a removed account or changed password must not ride the cache.
+        const account = this.users.findAccount(hit.username);
+        answer = isPending(account)
+          ? account.then((a) => this.afterCacheHit(a, hit, parsed, ip, requestId, key, now))
+          : this.afterCacheHit(account, hit, parsed, ip, requestId, key, now);
+      }
+    } catch (e) {
+      return unavailableOrThrow(e);
+    }
+    return isPending(answer) ? answer.catch(unavailableOrThrow) : answer;
+  }
+
+  /** A cached verdict holds only for the same account with the same credential, no TOTP, and no lock in force. */
+  private afterCacheHit(
+    account: Account | null,
+    hit: { readonly username: string; readonly credentialVersion: string },
+    parsed: PresentedCredentials,
+    ip: string,
+    requestId: string | undefined,
+    key: string,
+    now: number,
+  ): Awaitable<Authentication> {
+    if (account !== null && account.credentialVersion === hit.credentialVersion && !hasTotp(account)) {
+      // A lock taken since (by any login method) wins over the cache. The clock was read before
+      // the account: a reading older by a store's round trip can only keep a lock in force longer.
+      const retryAfter = this.guard.retryAfter(account.username, ip, now);
+      return isPending(retryAfter) ? retryAfter.then((r) => this.cachedBasic(account, r)) : this.cachedBasic(account, retryAfter);
+    }
+    this.verified.forgetUser(hit.username);
+    return this.checkBasic(parsed, ip, requestId, key, now);
+  }
+
+  private cachedBasic(account: Account, retryAfter: number): Authentication {
+    if (retryAfter > 0) return { kind: 'locked', retryAfter };
+    return this.basicAuthentication(account);
+  }
+
+  /** The password check (bcrypt, lock counting, audit) for a header the cache does not vouch for. */
+  private async checkBasic(parsed: PresentedCredentials, ip: string, requestId: string | undefined, key: string, now: number): Promise<Authentication> {
+    const cacheTtl = this.settings.basicCacheTtlMs;
+    const checked = await this.credentials.basicPassword({ login: parsed.username, password: parsed.password, ip, requestId }, key);
+    if (!checked.ok) {
+      switch (checked.error.code) {
+        case 'account_locked':
+          return { kind: 'locked', retryAfter: checked.error.retryAfter };
+        case 'invalid_credentials':
+          // Guesses that locked the account also drop what the cache knew of it.
+          if (checked.error.locked !== null) this.verified.forgetUser(checked.error.locked);
+          return ANONYMOUS;
+        // Basic is disabled for accounts with a second factor: the password alone must not pass.
+        case 'second_factor_required':
+          return ANONYMOUS;
+        case 'store_unavailable':
+          return UNAVAILABLE;
+        default: {
+          const unreachable: never = checked.error;
+          return unreachable;
+        }
+      }
+    }
+    const { account } = checked.value;
+    // Audited when the password was actually checked; cache hits are not new logins.
+    this.audit.record({ event: 'login_succeeded', username: account.username, method: 'basic', ip, requestId });
+    if (cacheTtl > 0) this.verified.put(key, { username: account.username, credentialVersion: account.credentialVersion }, now, cacheTtl);
+    return this.basicAuthentication(account);
+  }
+
+  /** One answer object per account object (and so one identity): see basicAuthentications. */
+  private basicAuthentication(account: Account): Authentication {
+    let answer = this.basicAuthentications.get(account);
+    if (answer === undefined) {
+      answer = Object.freeze({ kind: 'basic', identity: Object.freeze(identityOf(account, 'basic', false)) });
+      this.basicAuthentications.set(account, answer);
+    }
+    return answer;
+  }
+}
+
+function sessionAuthentication(session: Session, identity: Identity | null): Authentication {
+  if (identity === null) return ANONYMOUS;
+  return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
+}
+
+/** An outage of a store answers "unavailable" (a 503), never "anonymous"; anything else is a bug and propagates. */
+function unavailableOrThrow(e: unknown): Authentication {
+  if (isStoreUnavailable(e)) return UNAVAILABLE;
+  throw e;
+}

@@ -1,4 +1,0 @@
-import { InMemoryLoginAttempts } from '../../../src/adapters/state/in-memory-login-attempts';
-import { concurrentGuessesSuite } from '../../support/concurrent-guesses';
-
-concurrentGuessesSuite('in memory', async () => new InMemoryLoginAttempts(1000));
