@@ -32,6 +32,15 @@ export class TypedContainer implements Wiring {
     else this.container.bind(token).toResolvedValue(factory as (...args: unknown[]) => T, [...(deps ?? [])]);
   }
 
+  /**
+   * Binds `token` to `new Class(...deps)`: the dependency tokens' types are checked against the
+   * constructor's parameters in order. The one way a use case or service is bound.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  bindClass<T, const D extends readonly Token<any>[]>(token: Token<T>, Class: new (...deps: Resolved<D>) => T, deps: D): void {
+    this.bind(token, (...resolved: Resolved<D>) => new Class(...resolved), deps);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   get<K extends Token<any>>(token: K): TokenType<K> {
     return this.container.get<TokenType<K>>(token);

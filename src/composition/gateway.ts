@@ -1,20 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createHttpApp, type HttpUseCases } from '../adapters/http/app';
-import { passkeyUseCases } from './passkeys';
-import { totpEnrolmentUseCases } from './totp-enrolment';
 import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
 import type { Config } from './config';
 import { buildContainer, type Overrides } from './container';
+import { httpUseCases } from './http';
 import { TOKENS } from './tokens';
-import { generateSigningKeySet } from './oidc-keys';
-import { openSigningKeysAtStart } from './oidc-state';
-import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
-import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-rules-source';
-import { redisState } from './state-adapters';
 
 export interface Gateway {
   readonly config: Config;
@@ -119,28 +113,10 @@ function drain(server: Server, deadline: number): Promise<boolean> {
 /** Builds a whole gateway from a validated configuration. */
 export function createGateway(config: Config, overrides: Overrides = {}): Gateway {
   const container = buildContainer(config, overrides);
-  const useCases: HttpUseCases = {
-    login: container.get(TOKENS.LoginUseCase),
-    verifyTotp: container.get(TOKENS.VerifyTotpUseCase),
-    logout: container.get(TOKENS.LogoutUseCase),
-    getCurrentUser: container.get(TOKENS.GetCurrentUserUseCase),
-    authorizeProxyRequest: container.get(TOKENS.AuthorizeProxyRequestUseCase),
-    startOAuth: container.get(TOKENS.StartOAuthUseCase),
-    completeOAuth: container.get(TOKENS.CompleteOAuthUseCase),
-    checkReadiness: container.get(TOKENS.CheckReadinessUseCase),
-    passkeys: passkeyUseCases(config, container),
-    totpEnrolment: totpEnrolmentUseCases(config, container),
-    issueHandoffCode: container.get(TOKENS.IssueHandoffCodeUseCase),
-    redeemHandoffCode: container.get(TOKENS.RedeemHandoffCodeUseCase),
-    listAccountSessions: container.get(TOKENS.ListAccountSessionsUseCase),
-    revokeAccountSessions: container.get(TOKENS.RevokeAccountSessionsUseCase),
-    signOutOfApp: container.get(TOKENS.SignOutOfAppUseCase),
-  };
+  // The stores' connections first: they register their start, readiness and close before anything built on them.
+  for (const holder of [TOKENS.Database, TOKENS.Postgres, TOKENS.Redis] as const) container.get(holder);
+  const useCases = httpUseCases(config, container);
   const logger = container.get(TOKENS.Logger);
-  const rulesSource = container.get(TOKENS.AccessRulesSource);
-  const { connection: redis } = container.get(TOKENS.Redis);
-  const { database } = container.get(TOKENS.Database);
-  const { postgres } = container.get(TOKENS.Postgres);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings), container.get(TOKENS.OidcHttp).oidc?.middleware ?? null));
   const separateForwardAuth = config.forwardAuthPort !== null;
@@ -151,48 +127,18 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   const resources = container.get(TOKENS.Resources);
   const servers: Server[] = [];
   let starting: Promise<void> | null = null;
+  // Every part has registered what it starts by now (the use cases above resolved them): start them.
   const start = (): Promise<void> => {
     if (starting !== null) return starting;
-    // Every adapter has registered its mirror by now (the use cases above resolved them): load them.
-    try {
-      // Opened here, not when resolved: building a gateway creates no file (DatabaseStartError rejects start()).
-      database?.start();
-      starting = postgres === null ? Promise.resolve() : postgres.start();
-      // A key set stored under another SECRET stops the start here (see oidc-state.ts), not at the first OIDC request.
-      if (config.oidc.clients.length > 0 && config.oidc.signingKeyPem === null) {
-        const signingKeys = container.get(TOKENS.SigningKeys);
-        starting = starting.then(() => openSigningKeysAtStart(signingKeys, generateSigningKeySet, container.get(TOKENS.Redis)));
-      }
-    } catch (e) {
-      starting = Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    }
+    starting = resources.startAll();
     // Handled here so a host that does not await start() gets no unhandled rejection; awaiting it still sees the error.
     starting.catch(() => undefined);
-    // Connected here, not by the constructor: a command before this would connect on demand.
-    redis?.start();
-    const revoked = container.get(TOKENS.RevokedSessions);
-    if (redis !== null && revoked instanceof redisState().RedisRevokedSessions) revoked.start();
-    if (rulesSource instanceof YamlFileAccessRulesSource) rulesSource.start();
-    // The users file watch (and any other watch a factory registered).
-    resources.startAll();
-    // The decoy for unknown names made now, off the event loop, so the first unknown name does not pay for it (and stand out).
-    const hasher = container.get(TOKENS.PasswordHasher);
-    if (hasher instanceof BcryptPasswordHasher) hasher.verifyDecoy('').catch(() => undefined);
     return starting;
   };
   let closing: Promise<void> | null = null;
   let stopping: Promise<boolean> | null = null;
-  const release = (): Promise<void> => {
-    closing ??= (async () => {
-      rulesSource.close();
-      await resources.closeAll();
-      if (redis !== null) await redis.close();
-      await postgres?.close();
-      // Last: requests drained before this commit their writes first.
-      database?.close();
-    })();
-    return closing;
-  };
+  // Newest first: the connections and the database, registered first, close last.
+  const release = (): Promise<void> => (closing ??= resources.closeAll());
 
   return {
     config,

@@ -1,3 +1,4 @@
+import type { OidcHttp } from '../adapters/oidc/oidc-provider-http';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import type { PostgresDatabase } from '../adapters/state/postgres/postgres-database';
 import type { RedisConnection } from '../adapters/state/redis/redis-connection';
@@ -24,4 +25,12 @@ export interface PostgresHolder {
 }
 export interface MetricsHolder {
   readonly metrics: PrometheusMetrics | null;
+}
+
+/**
+ * The provider's HTTP face; without clients only the JWKS that signed assertions need (published
+ * while an access rule asks for them; ADR 0035). Null is kept for wirings without either.
+ */
+export interface OidcHttpHolder {
+  readonly oidc: OidcHttp | null;
 }

@@ -1,14 +1,9 @@
 import { AesGcmSigningKeys, SigningKeysUnreadableError } from '../adapters/crypto/aes-gcm-signing-keys';
 import { HmacOidcArtifacts } from '../adapters/crypto/hmac-oidc-artifacts';
-import { InMemoryOidcArtifacts } from '../adapters/state/memory/in-memory-oidc-artifacts';
-import { InMemorySigningKeys } from '../adapters/state/memory/in-memory-signing-keys';
-import { SqliteOidcArtifacts } from '../adapters/state/sqlite/sqlite-oidc-artifacts';
-import { SqliteSigningKeys } from '../adapters/state/sqlite/sqlite-signing-keys';
-import type { Clock } from '../application/ports/clock';
 import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
 import type { SigningKeys } from '../application/oidc/signing-keys';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
-import { durableStoreOf } from './durable-state';
+import type { StateStores, StoreKind } from '../adapters/state/state-stores';
+import type { RedisHolder } from './holders';
 
 /** Where the OpenID Connect provider keeps its records and its signing key set. */
 export interface OidcState {
@@ -17,48 +12,25 @@ export interface OidcState {
   /** Sealed with a key derived from SECRET before it reaches the store (getOrCreate rejects with SigningKeysUnreadableError under another SECRET). */
   readonly signingKeys: SigningKeys;
   /** Which store holds them, for logs and `config explain`. */
-  readonly store: 'postgres' | 'redis' | 'sqlite' | 'memory';
-}
-
-export interface OidcStateDeps {
-  readonly secret: string;
-  readonly clock: Clock;
-  readonly redis: RedisHolder;
-  readonly database: DatabaseHolder;
-  readonly postgres: PostgresHolder;
+  readonly store: StoreKind;
 }
 
 /**
- * Picks the OIDC provider's stores like the rest of the state: PostgreSQL when DATABASE_URL is
- * set (durable records belong there, even when Redis holds the short-lived login state), else
- * Redis (REDIS_URL), else the embedded database in DATA_DIR, else this process's memory. Grants
- * and refresh tokens live for days: with both set, keeping them in PostgreSQL keeps them when
- * Redis is flushed or restarted without persistence. See ADR 0025.
+ * The OpenID Connect provider's stores from the bundle chosen for durable records: PostgreSQL when
+ * DATABASE_URL is set (even when Redis holds the short-lived login state), else Redis, else the
+ * embedded database in DATA_DIR, else this process's memory. Grants and refresh tokens live for
+ * days: with both set, keeping them in PostgreSQL keeps them when Redis is flushed or restarted
+ * without persistence. See ADR 0025.
  *
  * Builds objects only: the stores are usable once `gateway.start()` has opened the database.
  */
-export function buildOidcState(deps: OidcStateDeps): OidcState {
-  const { secret } = deps;
-  const chosen = storesOf(deps);
+export function buildOidcState(records: StateStores, secret: string): OidcState {
   // Tokens are stored under an HMAC of their value, the key set sealed: neither is readable from a copy of the store.
-  return { store: chosen.store, artifacts: new HmacOidcArtifacts(chosen.artifacts, secret), signingKeys: new AesGcmSigningKeys(chosen.signingKeys, secret) };
-}
-
-function storesOf({ clock, redis, database, postgres }: OidcStateDeps): OidcState {
-  return durableStoreOf<OidcState>(
-    { redis, database, postgres },
-    {
-      redis: (r, { RedisOidcArtifacts, RedisSigningKeys }) => ({ store: 'redis', artifacts: new RedisOidcArtifacts(r), signingKeys: new RedisSigningKeys(r) }),
-      postgres: (pg, { PostgresOidcArtifacts, PostgresSigningKeys }) => ({
-        store: 'postgres',
-        artifacts: new PostgresOidcArtifacts(pg, clock),
-        signingKeys: new PostgresSigningKeys(pg, clock),
-      }),
-      sqlite: (db) => ({ store: 'sqlite', artifacts: new SqliteOidcArtifacts(db, clock), signingKeys: new SqliteSigningKeys(db, clock) }),
-      memory: () => ({ store: 'memory', artifacts: new InMemoryOidcArtifacts(clock), signingKeys: new InMemorySigningKeys() }),
-    },
-    'records',
-  );
+  return {
+    store: records.kind,
+    artifacts: new HmacOidcArtifacts(records.oidcArtifacts(), secret),
+    signingKeys: new AesGcmSigningKeys(records.signingKeys(), secret),
+  };
 }
 
 /**

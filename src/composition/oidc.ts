@@ -23,20 +23,14 @@ import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-accou
 import type { LogoutUseCase } from '../application/sessions/logout';
 import type { TypedContainer } from './binding';
 import type { Config } from './config';
-import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
-import { buildOidcState, type OidcState } from './oidc-state';
-import { loadSigningKeys, publicJwks } from './oidc-keys';
+import type { OidcHttpHolder, RedisHolder } from './holders';
+import { buildOidcState, openSigningKeysAtStart, type OidcState } from './oidc-state';
+import { generateSigningKeySet, loadSigningKeys, publicJwks } from './oidc-keys';
+import type { Resources } from './resources';
+import type { StateStores } from '../adapters/state/state-stores';
 import { optionalModules, takeLibraryNotices } from './optional-modules';
 import { lazyModule } from '../adapters/system/lazy-module';
 import { TOKENS } from './tokens';
-
-/**
- * The provider's HTTP face; without clients only the JWKS that signed assertions need (published
- * while an access rule asks for them; ADR 0035). Null is kept for wirings without either.
- */
-export interface OidcHttpHolder {
-  readonly oidc: OidcHttp | null;
-}
 
 /**
  * The provider's own code (its HTTP face and pages, the client list, the accounts and the two use
@@ -88,13 +82,21 @@ function lazyOidcHttp(build: () => Promise<OidcHttp>, logger: Logger): OidcHttp 
  */
 export function bindOidc(c: TypedContainer, config: Config): void {
   const bind = c.bind.bind(c) as TypedContainer['bind'];
-  // The same store as the rest of the state (PostgreSQL, Redis, the embedded database or memory), built once for both ports.
+  // The bundle chosen for durable records, built once for both ports.
   let storage: OidcState | null = null;
-  const storageOf = (clock: Clock, redis: RedisHolder, database: DatabaseHolder, postgres: PostgresHolder): OidcState =>
-    (storage ??= buildOidcState({ secret: config.secret, clock, redis, database, postgres }));
-  const storageDeps = [TOKENS.Clock, TOKENS.Redis, TOKENS.Database, TOKENS.Postgres] as const;
-  bind(TOKENS.OidcArtifacts, (...d: Parameters<typeof storageOf>): OidcArtifacts => storageOf(...d).artifacts, [...storageDeps]);
-  bind(TOKENS.SigningKeys, (...d: Parameters<typeof storageOf>): SigningKeys => storageOf(...d).signingKeys, [...storageDeps]);
+  const storageOf = (records: StateStores): OidcState => (storage ??= buildOidcState(records, config.secret));
+  bind(TOKENS.OidcArtifacts, (records: StateStores): OidcArtifacts => storageOf(records).artifacts, [TOKENS.RecordStores]);
+  bind(
+    TOKENS.SigningKeys,
+    (records: StateStores, redis: RedisHolder, resources: Resources): SigningKeys => {
+      const { signingKeys } = storageOf(records);
+      // A key set stored under another SECRET stops the start (see oidc-state.ts), not the first OIDC request.
+      if (config.oidc.clients.length > 0 && config.oidc.signingKeyPem === null)
+        resources.afterStart(() => openSigningKeysAtStart(signingKeys, generateSigningKeySet, redis));
+      return signingKeys;
+    },
+    [TOKENS.RecordStores, TOKENS.Redis, TOKENS.Resources],
+  );
   bind(TOKENS.OidcClients, (): OidcClients => new (providerCode().ConfiguredOidcClients)(config.oidc.clients));
   bind(TOKENS.SubjectIdentifiers, (): SubjectIdentifiers => new Sha256SubjectIdentifiers());
   bind(

@@ -6,7 +6,6 @@ import type { AppGrants } from '../application/account/app-grants';
 import type { OidcAccounts } from '../application/oidc/oidc-accounts';
 import type { AuthorizeOidcLoginUseCase } from '../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-account';
-import type { OidcHttpHolder } from './oidc';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { GatewayLifecycle } from '../adapters/system/lifecycle';
 import type { Logger } from '../adapters/system/logger';
@@ -53,7 +52,30 @@ import type { LogoutUseCase } from '../application/sessions/logout';
 import type { StartOAuthUseCase } from '../application/oauth/start-oauth';
 import type { VerifyTotpUseCase } from '../application/totp/verify-totp';
 import type { Config } from './config';
-import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
+import type { DatabaseHolder, MetricsHolder, OidcHttpHolder, PostgresHolder, RedisHolder } from './holders';
+import type { StateStores } from '../adapters/state/state-stores';
+import type { TotpSecretIssuer } from '../application/totp/totp-secret-issuer';
+import type { SecondFactorSessions } from '../application/totp/second-factor-sessions';
+import type { GetTotpEnrolmentUseCase } from '../application/totp/get-totp-enrolment';
+import type { StartTotpEnrolmentUseCase } from '../application/totp/start-totp-enrolment';
+import type { ConfirmTotpEnrolmentUseCase } from '../application/totp/confirm-totp-enrolment';
+import type { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enrolment';
+import type { PasskeyCeremonies } from '../application/passkeys/passkey-ceremonies';
+import type { PasskeyChallengeSealer } from '../application/passkeys/passkey-challenge-sealer';
+import type { PasskeyOwners } from '../application/passkeys/passkey-owner';
+import type { PasskeyAssertionCheck } from '../application/passkeys/passkey-assertion-check';
+import type { Reauthentication } from '../application/passkeys/reauthentication';
+import type { StartPasskeyRegistrationUseCase } from '../application/passkeys/start-passkey-registration';
+import type { FinishPasskeyRegistrationUseCase } from '../application/passkeys/finish-passkey-registration';
+import type { StartPasskeyLoginUseCase } from '../application/passkeys/start-passkey-login';
+import type { StartPasskeyReauthenticationUseCase } from '../application/passkeys/start-passkey-reauthentication';
+import type { FinishPasskeyLoginUseCase } from '../application/passkeys/finish-passkey-login';
+import type { ListPasskeysUseCase } from '../application/passkeys/list-passkeys';
+import type { ChoosePasskeySecondFactorUseCase } from '../application/passkeys/choose-passkey-second-factor';
+import type { ChangePasskeyUseCase } from '../application/passkeys/change-passkey';
+import type { StartPasskeyEnrolmentUseCase } from '../application/passkeys/start-passkey-enrolment';
+import type { FinishPasskeyEnrolmentUseCase } from '../application/passkeys/finish-passkey-enrolment';
+import type { PendingSecondFactors } from '../application/sessions/pending-second-factors';
 import type { Resources } from './resources';
 import type { SessionIndex } from '../application/ports/session-index';
 import type { LastSeenRecorder } from '../application/sessions/last-seen-recorder';
@@ -108,6 +130,10 @@ export const TOKENS = {
   PasskeyEnrolmentLinks: token<PasskeyEnrolmentLinks>('PasskeyEnrolmentLinks'),
   PasskeySecondFactorChoices: token<PasskeySecondFactorChoices>('PasskeySecondFactorChoices'),
   PasskeySecondFactor: token<PasskeySecondFactor>('PasskeySecondFactor'),
+  /** The passkey second step with PASSKEYS on, else null (issue 16). */
+  PasskeySecondFactorIfOn: token<PasskeySecondFactor | null>('PasskeySecondFactorIfOn'),
+  /** The passkey store with PASSKEYS on, else null. */
+  PasskeyCredentialsIfOn: token<PasskeyCredentials | null>('PasskeyCredentialsIfOn'),
   Pkce: token<Pkce>('Pkce'),
   LoginGuard: token<LoginGuard>('LoginGuard'),
   CredentialCheck: token<CredentialCheck>('CredentialCheck'),
@@ -127,7 +153,7 @@ export const TOKENS = {
   Postgres: token<PostgresHolder>('Postgres'),
   Metrics: token<MetricsHolder>('Metrics'),
   Lifecycle: token<GatewayLifecycle>('Lifecycle'),
-  ReadinessChecks: token<ReadinessCheck[]>('ReadinessChecks'),
+  ReadinessChecks: token<readonly ReadinessCheck[]>('ReadinessChecks'),
   CheckReadinessUseCase: token<CheckReadinessUseCase>('CheckReadinessUseCase'),
   OidcArtifacts: token<OidcArtifacts>('OidcArtifacts'),
   SigningKeys: token<SigningKeys>('SigningKeys'),
@@ -148,10 +174,36 @@ export const TOKENS = {
   ListAccountSessionsUseCase: token<ListAccountSessionsUseCase>('ListAccountSessionsUseCase'),
   RevokeAccountSessionsUseCase: token<RevokeAccountSessionsUseCase>('RevokeAccountSessionsUseCase'),
   SignOutOfAppUseCase: token<SignOutOfAppUseCase>('SignOutOfAppUseCase'),
-  // Issue 16: TOTP codes people set up themselves (bound in totp-enrolment.ts).
+  // Issue 16: TOTP codes people set up themselves (bound in totp.ts).
   StoreUsers: token<UserStore>('StoreUsers'),
   EnrolledTotpSecrets: token<EnrolledTotpSecrets>('EnrolledTotpSecrets'),
   TotpSecretSealer: token<TotpSecretSealer>('TotpSecretSealer'),
+  TotpSecretIssuer: token<TotpSecretIssuer>('TotpSecretIssuer'),
+  SecondFactorSessions: token<SecondFactorSessions>('SecondFactorSessions'),
+  GetTotpEnrolmentUseCase: token<GetTotpEnrolmentUseCase>('GetTotpEnrolmentUseCase'),
+  StartTotpEnrolmentUseCase: token<StartTotpEnrolmentUseCase>('StartTotpEnrolmentUseCase'),
+  ConfirmTotpEnrolmentUseCase: token<ConfirmTotpEnrolmentUseCase>('ConfirmTotpEnrolmentUseCase'),
+  RemoveTotpEnrolmentUseCase: token<RemoveTotpEnrolmentUseCase>('RemoveTotpEnrolmentUseCase'),
+  PendingSecondFactors: token<PendingSecondFactors>('PendingSecondFactors'),
+  // The passkey ceremonies and use cases (bound in passkeys.ts; resolved only with PASSKEYS on).
+  PasskeyCeremonies: token<PasskeyCeremonies>('PasskeyCeremonies'),
+  PasskeyChallengeSealer: token<PasskeyChallengeSealer>('PasskeyChallengeSealer'),
+  PasskeyOwners: token<PasskeyOwners>('PasskeyOwners'),
+  PasskeyAssertionCheck: token<PasskeyAssertionCheck>('PasskeyAssertionCheck'),
+  Reauthentication: token<Reauthentication>('Reauthentication'),
+  StartPasskeyRegistrationUseCase: token<StartPasskeyRegistrationUseCase>('StartPasskeyRegistrationUseCase'),
+  FinishPasskeyRegistrationUseCase: token<FinishPasskeyRegistrationUseCase>('FinishPasskeyRegistrationUseCase'),
+  StartPasskeyLoginUseCase: token<StartPasskeyLoginUseCase>('StartPasskeyLoginUseCase'),
+  StartPasskeyReauthenticationUseCase: token<StartPasskeyReauthenticationUseCase>('StartPasskeyReauthenticationUseCase'),
+  FinishPasskeyLoginUseCase: token<FinishPasskeyLoginUseCase>('FinishPasskeyLoginUseCase'),
+  ListPasskeysUseCase: token<ListPasskeysUseCase>('ListPasskeysUseCase'),
+  ChoosePasskeySecondFactorUseCase: token<ChoosePasskeySecondFactorUseCase>('ChoosePasskeySecondFactorUseCase'),
+  ChangePasskeyUseCase: token<ChangePasskeyUseCase>('ChangePasskeyUseCase'),
+  StartPasskeyEnrolmentUseCase: token<StartPasskeyEnrolmentUseCase>('StartPasskeyEnrolmentUseCase'),
+  FinishPasskeyEnrolmentUseCase: token<FinishPasskeyEnrolmentUseCase>('FinishPasskeyEnrolmentUseCase'),
+  // The stores of the backend chosen for durable records and for short-lived state (state.ts).
+  RecordStores: token<StateStores>('RecordStores'),
+  ShortLivedStores: token<StateStores>('ShortLivedStores'),
 } as const;
 
 /** Any of the container's tokens. */

@@ -9,10 +9,13 @@ import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { UserStore } from '../application/ports/user-store';
 import type { Config } from './config';
 import type { Resources } from './resources';
+import type { TypedContainer } from './binding';
+import { protectedDomainOfAppUrl } from './cookie-domain';
+import { TOKENS } from './tokens';
 
 /** The configured stores in their fixed order, USERS → USERS_FILE → LDAP; one store is used bare. */
 export function buildUserStore(
-  config: Config,
+  config: Pick<Config, 'users' | 'usersFile' | 'ldap'>,
   domain: string,
   deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources },
 ): UserStore {
@@ -39,4 +42,15 @@ export function buildUserStore(
     stores.push(ldap);
   }
   return stores.length === 1 ? stores[0] : new CompositeUserStore(stores);
+}
+
+/** The configured user stores (the TOTP binder lays the self-enrolled secrets over them as TOKENS.UserStore). */
+export function bindUsers(c: TypedContainer, config: Pick<Config, 'appUrl' | 'users' | 'usersFile' | 'ldap'>): void {
+  const domain = protectedDomainOfAppUrl(config.appUrl).domain;
+  c.bind(
+    TOKENS.StoreUsers,
+    (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
+      buildUserStore(config, domain, { hasher, clock, logger, resources }),
+    [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
+  );
 }

@@ -6,12 +6,10 @@
 import type { Clock } from '../../src/application/ports/clock';
 import type { HttpUseCases } from '../../src/adapters/http/app';
 import { LoginUseCase } from '../../src/application/password/login';
+import { LogoutUseCase } from '../../src/application/sessions/logout';
 import { TypedContainer, type Wiring } from '../../src/composition/binding';
 import { TOKENS, token } from '../../src/composition/tokens';
-import { bindDurable, type StoreConstructors } from '../../src/composition/durable-state';
-import { InMemoryUsedTotpSteps } from '../../src/adapters/state/memory/in-memory-used-totp-steps';
-import { SqliteUsedTotpSteps } from '../../src/adapters/state/sqlite/sqlite-used-totp-steps';
-import type { UsedTotpSteps } from '../../src/application/ports/used-totp-steps';
+import { bindStore } from '../../src/composition/state';
 
 declare const c: Wiring;
 declare const container: TypedContainer;
@@ -43,19 +41,14 @@ container.bind(TOKENS.Clock, (clock: Clock) => clock, [TOKENS.IdGenerator]);
 // @ts-expect-error a factory that returns something else than the token's type
 container.bind(TOKENS.LogoutUseCase, (...d) => new LoginUseCase(...d), [...loginDeps]);
 
-/** One port's adapter on each store. */
-const usedTotpStepsStores = (clock: Clock): StoreConstructors<UsedTotpSteps> => ({
-  redis: (redis, { RedisUsedTotpSteps }) => new RedisUsedTotpSteps(redis, clock),
-  postgres: (pg, { PostgresUsedTotpSteps }) => new PostgresUsedTotpSteps(pg, clock),
-  sqlite: (db) => new SqliteUsedTotpSteps(db, clock),
-  memory: () => new InMemoryUsedTotpSteps(clock),
-});
+// A store is bound from the bundle of the backend chosen for its order, checked like a binding.
+bindStore(container, TOKENS.UsedTotpSteps, 'short-lived', (stores) => stores.usedTotpSteps());
 
-// The store choice is checked like a binding: it compiles with the right token and dependencies.
-bindDurable(container, TOKENS.UsedTotpSteps, [TOKENS.Clock], usedTotpStepsStores);
+// @ts-expect-error a store of another port
+bindStore(container, TOKENS.HandoffCodes, 'short-lived', (stores) => stores.usedTotpSteps());
 
-// @ts-expect-error a dependency token that does not match the constructors' declared parameter
-bindDurable(container, TOKENS.UsedTotpSteps, [TOKENS.IdGenerator], usedTotpStepsStores);
+// A use case or service bound to its class: the dependency tokens are checked against its constructor.
+container.bindClass(TOKENS.LogoutUseCase, LogoutUseCase, [TOKENS.RequestAuthenticator, TOKENS.RevokedSessions, TOKENS.AuditLog]);
 
-// @ts-expect-error constructors that build another port's adapters
-bindDurable(container, TOKENS.HandoffCodes, [TOKENS.Clock], usedTotpStepsStores);
+// @ts-expect-error dependencies in the wrong order
+container.bindClass(TOKENS.LogoutUseCase, LogoutUseCase, [TOKENS.RevokedSessions, TOKENS.RequestAuthenticator, TOKENS.AuditLog]);

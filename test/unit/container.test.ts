@@ -188,6 +188,33 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
   // No client configured: the provider is off (no discovery, the library never loaded); only the JWKS for signed assertions remains, served while a rule asks for them.
   OidcHttp: (value) => expect(value).toEqual({ oidc: { middleware: expect.any(Function) } }),
+  // PASSKEYS is on by default: the passkey second step and store are handed to the login paths.
+  PasskeySecondFactorIfOn: hasMethods('owed'),
+  PasskeyCredentialsIfOn: hasMethods('add', 'find', 'list'),
+  TotpSecretIssuer: hasMethods('newSecret', 'uri'),
+  SecondFactorSessions: hasMethods('reissue'),
+  GetTotpEnrolmentUseCase: hasMethods('execute'),
+  StartTotpEnrolmentUseCase: hasMethods('execute'),
+  ConfirmTotpEnrolmentUseCase: hasMethods('execute'),
+  RemoveTotpEnrolmentUseCase: hasMethods('execute'),
+  PendingSecondFactors: hasMethods('of'),
+  PasskeyCeremonies: hasMethods('registrationOptions'),
+  PasskeyChallengeSealer: hasMethods('seal', 'unseal'),
+  PasskeyOwners: hasMethods('of'),
+  PasskeyAssertionCheck: hasMethods('check'),
+  Reauthentication: hasMethods('prove'),
+  StartPasskeyRegistrationUseCase: hasMethods('execute'),
+  FinishPasskeyRegistrationUseCase: hasMethods('execute'),
+  StartPasskeyLoginUseCase: hasMethods('execute'),
+  StartPasskeyReauthenticationUseCase: hasMethods('execute'),
+  FinishPasskeyLoginUseCase: hasMethods('execute'),
+  ListPasskeysUseCase: hasMethods('execute'),
+  ChoosePasskeySecondFactorUseCase: hasMethods('execute'),
+  ChangePasskeyUseCase: hasMethods('execute'),
+  StartPasskeyEnrolmentUseCase: hasMethods('execute'),
+  FinishPasskeyEnrolmentUseCase: hasMethods('execute'),
+  RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
+  ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };
 
 describe('buildContainer', () => {

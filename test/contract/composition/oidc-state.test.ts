@@ -9,7 +9,9 @@ import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-mem
 import { PostgresOidcArtifacts } from '../../../src/adapters/state/postgres/postgres-oidc-artifacts';
 import { RedisOidcArtifacts } from '../../../src/adapters/state/redis/redis-oidc-artifacts';
 import { SqliteOidcArtifacts } from '../../../src/adapters/state/sqlite/sqlite-oidc-artifacts';
-import { buildOidcState, type OidcStateDeps } from '../../../src/composition/oidc-state';
+import { buildOidcState } from '../../../src/composition/oidc-state';
+import { storesOf, type StateHolders } from '../../../src/composition/state';
+import { Resources } from '../../../src/composition/resources';
 import { optionalModules } from '../../../src/composition/optional-modules';
 import { FixedClock } from '../../support/fakes';
 import { silentLogger } from '../../support/loggers';
@@ -30,7 +32,8 @@ const sqlite = (): SqliteDatabase =>
   SqliteDatabase.create('/nonexistent-never-opened', { driver: optionalModules.betterSqlite3(), logger: silentLogger, clock });
 
 describe('buildOidcState picks the store like the rest of the state', () => {
-  const build = (holders: Partial<OidcStateDeps>) => buildOidcState({ clock, secret, ...none, ...holders });
+  const build = (holders: Partial<StateHolders>) =>
+    buildOidcState(storesOf({ ...none, ...holders }, { clock, logger: silentLogger, registry: new Resources() }, 'records'), secret);
 
   it('keeps it in memory when there is no data directory, Redis or PostgreSQL', () => {
     const state = build({});

@@ -1,0 +1,76 @@
+import type { Clock } from '../application/ports/clock';
+import type { SessionIndex } from '../application/ports/session-index';
+import { KeyedHashVerifiedCredentials } from '../adapters/crypto/keyed-hash-verified-credentials';
+import { GetCurrentUserUseCase } from '../application/sessions/get-current-user';
+import { LastSeenRecorder } from '../application/sessions/last-seen-recorder';
+import { LogoutUseCase } from '../application/sessions/logout';
+import { PendingSecondFactors } from '../application/sessions/pending-second-factors';
+import type { RequestAuthenticator } from '../application/sessions/request-authenticator';
+import { SessionIssuer } from '../application/sessions/session-issuer';
+import type { VerifiedCredentials } from '../application/sessions/verified-credentials';
+import type { TypedContainer } from './binding';
+import type { Config } from './config';
+import { makeRequestAuthenticator } from './request-authenticator';
+import type { Resources } from './resources';
+import { bindStore } from './state';
+import { TOKENS } from './tokens';
+
+/** How often the noted "last seen" times are written, in one batch each time. */
+const LAST_SEEN_FLUSH_MS = 15_000;
+
+/**
+ * Sessions: the one issuer, the one request authenticator (cookie, Basic), the revocations and
+ * the session index (durable records: PostgreSQL whenever it is configured, Redis or not), the
+ * last-seen recorder, logout and the current user.
+ */
+export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>): void {
+  bindStore(c, TOKENS.RevokedSessions, 'records', (s) => s.revokedSessions());
+  bindStore(c, TOKENS.SessionIndex, 'records', (s) => s.sessionIndex());
+  c.bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
+  c.bind(
+    TOKENS.LastSeenRecorder,
+    (index: SessionIndex, clock: Clock, resources: Resources) => {
+      const recorder = new LastSeenRecorder(index, clock);
+      let timer: NodeJS.Timeout | null = null;
+      resources.onStart(() => {
+        timer = setInterval(() => void recorder.flush(), LAST_SEEN_FLUSH_MS);
+        // The flush must never keep a process alive that has nothing else to do.
+        timer.unref();
+      });
+      resources.add(async () => {
+        if (timer !== null) clearInterval(timer);
+        await recorder.flush();
+      });
+      return recorder;
+    },
+    [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources],
+  );
+  c.bind(TOKENS.RequestAuthenticator, (): RequestAuthenticator =>
+    makeRequestAuthenticator({
+      sealer: c.get(TOKENS.SessionSealer),
+      revoked: c.get(TOKENS.RevokedSessions),
+      users: c.get(TOKENS.UserStore),
+      verified: c.get(TOKENS.VerifiedCredentials),
+      guard: c.get(TOKENS.LoginGuard),
+      credentials: c.get(TOKENS.CredentialCheck),
+      clock: c.get(TOKENS.Clock),
+      settings: c.get(TOKENS.Settings),
+      audit: c.get(TOKENS.AuditLog),
+      fingerprints: c.get(TOKENS.CredentialFingerprints),
+      providers: c.get(TOKENS.OAuthProviders),
+      oauth: c.get(TOKENS.OAuthSettings),
+      activity: c.get(TOKENS.LastSeenRecorder),
+    }),
+  );
+  c.bindClass(TOKENS.SessionIssuer, SessionIssuer, [
+    TOKENS.IdGenerator,
+    TOKENS.Clock,
+    TOKENS.Settings,
+    TOKENS.SessionIndex,
+    TOKENS.AuditLog,
+    TOKENS.SessionSealer,
+  ]);
+  c.bindClass(TOKENS.LogoutUseCase, LogoutUseCase, [TOKENS.RequestAuthenticator, TOKENS.RevokedSessions, TOKENS.AuditLog]);
+  c.bindClass(TOKENS.PendingSecondFactors, PendingSecondFactors, [TOKENS.UserStore, TOKENS.PasskeyCredentialsIfOn]);
+  c.bindClass(TOKENS.GetCurrentUserUseCase, GetCurrentUserUseCase, [TOKENS.RequestAuthenticator, TOKENS.PendingSecondFactors]);
+}
