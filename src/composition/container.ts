@@ -24,7 +24,7 @@ import { YamlFileAccessRulesSource } from '../adapters/rules/yaml-file-access-ru
 import type { AccessRulesSource } from '../application/forward-auth/access-rules-source';
 import { RulesAccessPolicy } from '../application/forward-auth/rules-access-policy';
 import { allowAuthenticatedRules } from '../domain/access-rules';
-import { typicalBcryptCost } from '../adapters/users/users-list';
+import { typicalBcryptCost } from '../domain/users-list';
 import type { AccessPolicy } from '../application/forward-auth/access-policy';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -67,7 +67,7 @@ import type { PasskeyCredentials } from '../application/passkeys/passkey-credent
 import { LogoutUseCase } from '../application/sessions/logout';
 import { VerifyTotpUseCase } from '../application/totp/verify-totp';
 import { lockPolicy } from '../domain/login-failures';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
 import { bindHandoff } from './handoff';
 import { identityAssertionsOf, providerKeySet } from './identity-assertions';

@@ -27,7 +27,7 @@ import { ListPasskeysUseCase } from '../application/passkeys/list-passkeys';
 import { StartPasskeyLoginUseCase } from '../application/passkeys/start-passkey-login';
 import { StartPasskeyRegistrationUseCase } from '../application/passkeys/start-passkey-registration';
 import type { TypedContainer, Wiring } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { protectedDomainOfAppUrl } from './cookie-domain';
 import { bindDurable } from './durable-state';
 import { TOKENS } from './tokens';

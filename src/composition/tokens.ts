@@ -52,7 +52,7 @@ import type { LoginUseCase } from '../application/password/login';
 import type { LogoutUseCase } from '../application/sessions/logout';
 import type { StartOAuthUseCase } from '../application/oauth/start-oauth';
 import type { VerifyTotpUseCase } from '../application/totp/verify-totp';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import type { Resources } from './resources';
 import type { SessionIndex } from '../application/ports/session-index';

@@ -15,7 +15,7 @@ import { GetTotpEnrolmentUseCase } from '../application/totp/get-totp-enrolment'
 import { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enrolment';
 import { StartTotpEnrolmentUseCase } from '../application/totp/start-totp-enrolment';
 import type { TypedContainer, Wiring } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { bindDurable } from './durable-state';
 import { optionalModules } from './optional-modules';
 import type { Resources } from './resources';

@@ -2,12 +2,12 @@ import { CompositeUserStore } from '../adapters/users/composite-user-store';
 import { FileUserStore } from '../adapters/users/file-user-store';
 import { optionalModules } from './optional-modules';
 import { StaticUserStore } from '../adapters/users/static-user-store';
-import { accountFromEntry } from '../adapters/users/users-list';
+import { accountFromEntry } from '../domain/users-list';
 import type { Logger } from '../adapters/system/logger';
 import type { Clock } from '../application/ports/clock';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { UserStore } from '../application/ports/user-store';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import type { Resources } from './resources';
 
 /** The configured stores in their fixed order, USERS → USERS_FILE → LDAP; one store is used bare. */
