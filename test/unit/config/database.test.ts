@@ -1,5 +1,5 @@
-import { loadConfig } from '../../src/composition/config';
-import { secretFlagWarnings } from '../../src/config/flags';
+import { loadConfig } from '../../../src/composition/config';
+import { secretFlagWarnings } from '../../../src/config/flags';
 
 const BASE = {
   APP_URL: 'https://auth.example.com',
