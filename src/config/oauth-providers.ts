@@ -12,7 +12,7 @@ import type { RowDoc } from './option-spec';
  * style of tinyauth v4 (`PROVIDERS_<ID>_CLIENT_ID`, ...), under our `OAUTH_` prefix. The id is the
  * `<ID>` in lower case with `_` read as `-` (`OAUTH_PROVIDERS_CORP_SSO_NAME` → `corp-sso`); it names
  * the provider in `/api/oauth/url/<id>`, the callback `/api/oauth/callback/<id>` and the session.
- * Parsing and the rules between the fields stay in `loadConfig`; this table feeds the flags,
+ * Parsing and the rules between the fields are in {@link readPatternProviders}; this table feeds the flags,
  * `--help`, the near-miss warnings and docs/configuration.md.
  */
 export const OAUTH_PROVIDER_PREFIX = 'OAUTH_PROVIDERS_';

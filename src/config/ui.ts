@@ -89,7 +89,11 @@ export const UI_OPTIONS = options({
   DISABLE_CONTINUE: { group: 'gateway', parse: boolean, fallback: false, doc: { default: '`false`', meaning: 'skip the "continue to …" page after login' } },
 });
 
-/** Where accounts live, for the default forgot-password text (the UI translates that default). */
+/**
+ * Where accounts live, for the default forgot-password text (the UI translates that default).
+ * `/api/app` reports it as src/adapters/http/app-context.ts's copy of this shape, which stays free
+ * of imports for the UI's compiler; composition hands one to the other, so the compiler keeps them in step.
+ */
 export interface ForgotPasswordStores {
   readonly users: boolean;
   readonly usersFile: boolean;
