@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Regenerates the option tables of docs/configuration.md (between the options markers) from the
-// option table in src/config/options.ts. test/unit/config/option-docs.test.ts fails
-// when the two differ, so run this after changing an option.
+// option rows of src/config (one file per section, put together in src/config/options.ts).
+// test/unit/config/option-docs.test.ts fails when the two differ, so run this after changing an option.
 const { buildSync } = require('esbuild');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
