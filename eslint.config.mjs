@@ -49,6 +49,9 @@ const NODE_IO_MODULES = [
 const packagePatterns = (names) => names.flatMap((name) => [name, `${name}/**`]);
 
 const OUTER_LAYERS = ['**/adapters', '**/adapters/**', '**/composition', '**/composition/**'];
+/** src/config: read by composition and handed over as values, never imported by the domain or the application. */
+const CONFIG_LAYER = ['**/config', '**/config/**'];
+const APPLICATION_LAYER = ['**/application', '**/application/**'];
 
 const layerRule = (message, packages, directories) => [
   'error',
@@ -107,9 +110,9 @@ export default tseslint.config(
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': layerRule(
-        'src/domain is the innermost ring: no framework, no Node I/O, no adapter, composition or application module',
+        'src/domain is the innermost ring: no framework, no Node I/O, no adapter, composition, config or application module',
         [...INFRASTRUCTURE_PACKAGES, ...NODE_IO_MODULES, ...NODE_IO_MODULES.map((m) => `node:${m}`)],
-        [...OUTER_LAYERS, '**/application', '**/application/**'],
+        [...OUTER_LAYERS, ...CONFIG_LAYER, ...APPLICATION_LAYER],
       ),
     },
   },
@@ -117,10 +120,22 @@ export default tseslint.config(
     files: ['src/application/**/*.ts'],
     rules: {
       'no-restricted-imports': layerRule(
-        'src/application knows ports and the domain only: no framework, infrastructure library, adapter or composition module',
+        'src/application knows ports and the domain only: no framework, infrastructure library, adapter, composition or config module',
         INFRASTRUCTURE_PACKAGES,
-        OUTER_LAYERS,
+        [...OUTER_LAYERS, ...CONFIG_LAYER],
       ),
+    },
+  },
+  {
+    files: ['src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        'src/config reads the environment with the domain alone (Node built-ins and yaml allowed): no framework, infrastructure library, adapter, application or composition module',
+        INFRASTRUCTURE_PACKAGES,
+        [...OUTER_LAYERS, ...APPLICATION_LAYER],
+      ),
+      // Issue 31: a section reads its options in functions a reader can take in at once.
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
     },
   },
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Regenerates the option tables of docs/configuration.md (between the options markers) from the
-// option table in src/composition/options.ts. test/unit/composition/option-docs.test.ts fails
-// when the two differ, so run this after changing an option.
+// option rows of src/config (one file per section, put together in src/config/options.ts).
+// test/unit/config/option-docs.test.ts fails when the two differ, so run this after changing an option.
 const { buildSync } = require('esbuild');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -11,7 +11,7 @@ const root = join(__dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'portcullis-docs-'));
 try {
   const outfile = join(dir, 'option-docs.js');
-  buildSync({ entryPoints: [join(root, 'src/composition/option-docs.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
+  buildSync({ entryPoints: [join(root, 'src/config/option-docs.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error' });
   const { withOptionsDoc } = require(outfile);
   const file = join(root, 'docs/configuration.md');
   const before = readFileSync(file, 'utf8');

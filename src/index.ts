@@ -54,13 +54,8 @@ export { RequestAuthenticator, type Authentication, type RequestCredentials, typ
 export { AllowAuthenticatedPolicy } from './application/forward-auth/allow-authenticated-policy';
 export { RulesAccessPolicy } from './application/forward-auth/rules-access-policy';
 export { InMemoryAccessRulesSource } from './adapters/rules/in-memory-access-rules-source';
-export {
-  YamlFileAccessRulesSource,
-  InvalidAccessRulesError,
-  loadAccessRulesFile,
-  parseAccessRulesYaml,
-  type YamlFileAccessRulesOptions,
-} from './adapters/rules/yaml-file-access-rules-source';
+export { YamlFileAccessRulesSource, InvalidAccessRulesError, type YamlFileAccessRulesOptions } from './adapters/rules/yaml-file-access-rules-source';
+export { loadAccessRulesFile, parseAccessRulesYaml } from './config/rules';
 export * from './application/password/login';
 export * from './application/totp/verify-totp';
 export * from './application/sessions/logout';
@@ -70,7 +65,8 @@ export * from './application/readiness/check-readiness';
 export * from './application/oauth/start-oauth';
 export * from './application/oauth/complete-oauth';
 
-export { loadConfig, type Config, type ConfigResult } from './composition/config';
+export { loadConfig } from './composition/config';
+export type { Config, ConfigResult } from './config/load';
 export { createGateway, type Gateway } from './composition/gateway';
 // A gateway whose config has a dataDir keeps its state there; opening it may throw this (one line for the operator).
 export { DatabaseStartError } from './adapters/state/sqlite/sqlite-database';

@@ -1,6 +1,6 @@
 import { bindAccount } from './account';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { bindCore } from './core';
 import { bindForwardAuth } from './forward-auth';
 import { bindHandoff } from './handoff';

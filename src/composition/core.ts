@@ -7,7 +7,7 @@ import { lazyModule } from '../adapters/system/lazy-module';
 import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
-import { typicalBcryptCost } from '../adapters/users/users-list';
+import { typicalBcryptCost } from '../domain/users-list';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
@@ -19,7 +19,7 @@ import { CheckReadinessUseCase } from '../application/readiness/check-readiness'
 import type { GatewaySettings } from '../application/settings';
 import { lockPolicy } from '../domain/login-failures';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
 import type { DatabaseHolder, MetricsHolder, PostgresHolder, RedisHolder } from './holders';
 import { optionalModules, terminalLogStream } from './optional-modules';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import { caddyFirstApp, FIRST_APP, nginxFirstApp, PROXIES_DOC, reachableAt } from '../adapters/http/first-app';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 
 export const DEMO_USERNAME = 'demo';
 

@@ -1,4 +1,4 @@
-import { loadAccessRulesFile } from '../adapters/rules/yaml-file-access-rules-source';
+import { loadAccessRulesFile } from '../config/rules';
 import { optionalModules } from './optional-modules';
 import { evaluateAccess } from '../domain/access-evaluation';
 import { parseForwarded } from '../domain/forwarded-request';

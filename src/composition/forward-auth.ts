@@ -11,7 +11,7 @@ import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
 import { allowAuthenticatedRules } from '../domain/access-rules';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { identityAssertionsOf, providerKeySet } from './identity-assertions';
 import { optionalModules } from './optional-modules';
 import type { Resources } from './resources';

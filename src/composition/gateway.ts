@@ -5,7 +5,7 @@ import { forwardAuthHandler } from '../adapters/http/forward-auth';
 import { forwardAuthFirst, forwardAuthOnly, publicOnly, type GatewayRequestListener } from '../adapters/http/request-listener';
 import type { SessionSealer } from '../application/ports/session-sealer';
 import type { Logger } from '../adapters/system/logger';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { buildContainer, type Overrides } from './container';
 import { httpUseCases } from './http';
 import { TOKENS } from './tokens';

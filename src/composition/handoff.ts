@@ -1,7 +1,7 @@
 import { IssueHandoffCodeUseCase, MAX_HANDOFF_CODE_LIFETIME_MS, type HandoffSettings } from '../application/handoff/issue-handoff-code';
 import { RedeemHandoffCodeUseCase } from '../application/handoff/redeem-handoff-code';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { gatewayDomainsOf } from './cookie-domain';
 import { bindStore } from './state';
 import { TOKENS } from './tokens';

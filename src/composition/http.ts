@@ -4,7 +4,7 @@ import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
 import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { TypedContainer, Wiring } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
 import { demoForwardAuth } from './demo';
 import type { MetricsHolder } from './holders';

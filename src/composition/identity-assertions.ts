@@ -5,7 +5,7 @@ import type { Clock } from '../application/ports/clock';
 import type { IdentityAssertions } from '../application/forward-auth/identity-assertions';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { loadSigningKeys } from './oidc-keys';
 
 /** Reads the provider's current key set, serialized (`{"keys":[...]}`, the first RS256 key signs). */

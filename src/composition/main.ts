@@ -4,12 +4,14 @@ import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { DatabaseStartError } from '../adapters/state/sqlite/sqlite-database';
-import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './config';
-import { DEFAULT_DATA_DIR } from './data-dir';
+import { configWarnings, loadConfig } from './config';
+import type { Config } from '../config/load';
+import { secretFlagWarnings } from '../config/flags';
+import { DEFAULT_DATA_DIR } from '../config/state';
 import { demoBanner, withDemoAccount } from './demo';
 import { createGateway } from './gateway';
 import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
-import { unknownOptionWarnings } from './option-docs';
+import { unknownOptionWarnings } from '../config/option-docs';
 
 /**
  * The state store of the gateway process: Redis when REDIS_URL is set (shared by replicas, so it

@@ -11,7 +11,7 @@ import type { OAuthProviders } from '../application/ports/oauth-providers';
 import type { OAuthProviderPolicy, OAuthSettings } from '../application/settings';
 import { MAX_LIVE_OAUTH_FLOWS, OAUTH_FLOW_LIFETIME_MS } from '../domain/oauth-flow';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { optionalModules } from './optional-modules';
 import { bindStore } from './state';
 import { TOKENS } from './tokens';

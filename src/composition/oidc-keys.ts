@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import type { KeySetChange } from '../adapters/cli/oidc-keys-command';
 import type { SigningKeys } from '../application/oidc/signing-keys';
+import { pemBlocks } from '../config/oidc';
 
 /** One private signing JWK as the key set stores it (`{"keys":[...]}`, the first RS256 key signs). */
 export type SigningJwk = JsonWebKey & { readonly kid: string; readonly alg: string; readonly use: 'sig' };
@@ -13,14 +14,6 @@ function thumbprint(jwk: JsonWebKey): string {
 
 function rsaJwk(privateJwk: JsonWebKey): SigningJwk {
   return { ...privateJwk, kid: thumbprint(privateJwk), alg: 'RS256', use: 'sig' };
-}
-
-/**
- * The private keys of a PEM file, in order. Several keys in one file are a rotation in progress:
- * the first signs, the others are published so that tokens they signed still verify.
- */
-export function pemBlocks(pem: string): string[] {
-  return pem.match(/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g) ?? [];
 }
 
 /** A new RSA 2048 key for RS256 (what every relying party supports), named by its thumbprint. */

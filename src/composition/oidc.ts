@@ -22,7 +22,7 @@ import type { AuthorizeOidcLoginUseCase } from '../application/oidc/authorize-oi
 import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-account';
 import type { LogoutUseCase } from '../application/sessions/logout';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import type { OidcHttpHolder, RedisHolder } from './holders';
 import { buildOidcState, openSigningKeysAtStart, type OidcState } from './oidc-state';
 import { generateSigningKeySet, loadSigningKeys, publicJwks } from './oidc-keys';

@@ -22,7 +22,7 @@ import { StartPasskeyLoginUseCase } from '../application/passkeys/start-passkey-
 import { StartPasskeyReauthenticationUseCase } from '../application/passkeys/start-passkey-reauthentication';
 import { StartPasskeyRegistrationUseCase } from '../application/passkeys/start-passkey-registration';
 import type { TypedContainer, Wiring } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { protectedDomainOfAppUrl } from './cookie-domain';
 import { bindStore } from './state';
 import { TOKENS } from './tokens';

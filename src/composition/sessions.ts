@@ -9,7 +9,7 @@ import type { RequestAuthenticator } from '../application/sessions/request-authe
 import { SessionIssuer } from '../application/sessions/session-issuer';
 import type { VerifiedCredentials } from '../application/sessions/verified-credentials';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { makeRequestAuthenticator } from './request-authenticator';
 import type { Resources } from './resources';
 import { bindStore } from './state';

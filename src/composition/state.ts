@@ -6,7 +6,7 @@ import type { Logger } from '../adapters/system/logger';
 import { lazyModule } from '../adapters/system/lazy-module';
 import type { Clock } from '../application/ports/clock';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import type { DatabaseHolder, PostgresHolder, RedisHolder } from './holders';
 import { optionalModules } from './optional-modules';
 import type { Resources } from './resources';

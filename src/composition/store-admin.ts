@@ -1,5 +1,5 @@
 import { DatabaseInUseError } from '../adapters/state/sqlite/sqlite-database';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
 import { TOKENS } from './tokens';

@@ -51,7 +51,7 @@ import type { LoginUseCase } from '../application/password/login';
 import type { LogoutUseCase } from '../application/sessions/logout';
 import type { StartOAuthUseCase } from '../application/oauth/start-oauth';
 import type { VerifyTotpUseCase } from '../application/totp/verify-totp';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import type { DatabaseHolder, MetricsHolder, OidcHttpHolder, PostgresHolder, RedisHolder } from './holders';
 import type { StateStores } from '../adapters/state/state-stores';
 import type { TotpSecretIssuer } from '../application/totp/totp-secret-issuer';

@@ -12,7 +12,7 @@ import { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enro
 import { StartTotpEnrolmentUseCase } from '../application/totp/start-totp-enrolment';
 import { VerifyTotpUseCase } from '../application/totp/verify-totp';
 import type { TypedContainer } from './binding';
-import type { Config } from './config';
+import type { Config } from '../config/load';
 import { optionalModules } from './optional-modules';
 import { TOKENS } from './tokens';
 

@@ -3,7 +3,7 @@ import { optionalModules } from '../../src/composition/optional-modules';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LdapUserStore, type LdapUserStoreSettings } from '../../src/adapters/users/ldap-user-store';
 import { UserStoreUnavailableError } from '../../src/application/ports/user-store';
-import { DEFAULT_LDAP_GROUP_FILTER } from '../../src/composition/config';
+import { DEFAULT_LDAP_GROUP_FILTER } from '../../src/config/ldap';
 import { userStoreContract } from '../contract/ports/user-store.contract';
 import { FixedClock } from '../support/fakes';
 import { capturedLogger, silentLogger } from '../support/loggers';

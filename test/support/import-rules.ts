@@ -54,13 +54,24 @@ export interface LayerRules {
 
 export const APPLICATION_RULES: LayerRules = {
   packages: INFRASTRUCTURE_PACKAGES,
-  directories: [join(SRC, 'adapters'), join(SRC, 'composition')],
+  // The configuration is read by composition and handed over as values; the application never imports it.
+  directories: [join(SRC, 'adapters'), join(SRC, 'composition'), join(SRC, 'config')],
 };
 
 export const DOMAIN_RULES: LayerRules = {
   packages: [...INFRASTRUCTURE_PACKAGES, ...NODE_IO_MODULES, ...NODE_IO_MODULES.map((m) => `node:${m}`)],
   // The domain is the innermost ring: it does not depend on the application either.
   directories: [...APPLICATION_RULES.directories, join(SRC, 'application')],
+};
+
+/**
+ * src/config reads and validates the environment with the domain alone: Node built-ins (files,
+ * addresses) and yaml are fine, a framework, an infrastructure library, an adapter, the
+ * application or composition are not (composition hands in what needs one, see ConfigLibraries).
+ */
+export const CONFIG_RULES: LayerRules = {
+  packages: INFRASTRUCTURE_PACKAGES,
+  directories: [join(SRC, 'adapters'), join(SRC, 'composition'), join(SRC, 'application')],
 };
 
 /** Every module specifier in a source text: static and type imports, re-exports, `require`, dynamic `import()`. */

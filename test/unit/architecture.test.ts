@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APPLICATION_RULES, DOMAIN_RULES, importViolations, importsOf, sourceFiles, SRC } from '../support/import-rules';
+import { APPLICATION_RULES, CONFIG_RULES, DOMAIN_RULES, importViolations, importsOf, sourceFiles, SRC } from '../support/import-rules';
 
 const checkLayer = (directory: string, rules: typeof DOMAIN_RULES): string[] =>
   sourceFiles(join(SRC, directory)).flatMap((file) => importViolations(file, readFileSync(file, 'utf8'), rules));
@@ -9,14 +9,19 @@ describe('architecture', () => {
   it('finds the source files it is meant to police', () => {
     expect(sourceFiles(join(SRC, 'domain')).length).toBeGreaterThanOrEqual(5);
     expect(sourceFiles(join(SRC, 'application')).length).toBeGreaterThanOrEqual(10);
+    expect(sourceFiles(join(SRC, 'config')).length).toBeGreaterThanOrEqual(10);
   });
 
-  it('keeps src/domain free of frameworks, infrastructure, Node I/O, adapters, composition and the application layer', () => {
+  it('keeps src/domain free of frameworks, infrastructure, Node I/O, adapters, composition, config and the application layer', () => {
     expect(checkLayer('domain', DOMAIN_RULES)).toEqual([]);
   });
 
-  it('keeps src/application free of frameworks, infrastructure libraries, adapters and composition', () => {
+  it('keeps src/application free of frameworks, infrastructure libraries, adapters, composition and config', () => {
     expect(checkLayer('application', APPLICATION_RULES)).toEqual([]);
+  });
+
+  it('keeps src/config to the domain: no framework, infrastructure library, adapter, application or composition module', () => {
+    expect(checkLayer('config', CONFIG_RULES)).toEqual([]);
   });
 
   describe('the checker itself', () => {
@@ -91,6 +96,37 @@ describe('architecture', () => {
       }
       expect(importViolations(domainFile, "import type { Clock } from '../application/ports/clock';", DOMAIN_RULES)).toHaveLength(1);
       expect(importViolations(domainFile, "export const b64 = (s: string) => Buffer.from(s).toString('base64');", DOMAIN_RULES)).toEqual([]);
+    });
+
+    it('lets src/config import the domain, itself, Node built-ins and yaml, and nothing further out', () => {
+      const configFile = join(SRC, 'config', 'example.ts');
+      const allowed = [
+        "import { parseUsersList } from '../domain/users-list';",
+        "import type { EnvReader } from './env';",
+        "import { readFileSync } from 'node:fs';",
+        "import { BlockList } from 'node:net';",
+        "import type { Document } from 'yaml';",
+      ].join('\n');
+      expect(importViolations(configFile, allowed, CONFIG_RULES)).toEqual([]);
+      const forbidden = [
+        "import { ClientAddressResolver } from '../adapters/http/client-address';",
+        "import type { Clock } from '../application/ports/clock';",
+        "import { optionalModules } from '../composition/optional-modules';",
+        "import { FilterParser } from 'ldapts';",
+        "import Koa from 'koa';",
+      ].join('\n');
+      expect(importViolations(configFile, forbidden, CONFIG_RULES)).toEqual([
+        'src/config/example.ts imports ../adapters/http/client-address (inside adapters/)',
+        'src/config/example.ts imports ../application/ports/clock (inside application/)',
+        'src/config/example.ts imports ../composition/optional-modules (inside composition/)',
+        'src/config/example.ts imports ldapts',
+        'src/config/example.ts imports koa',
+      ]);
+    });
+
+    it('flags src/config in the domain and the application', () => {
+      expect(importViolations(domainFile, "import type { Config } from '../config/load';", DOMAIN_RULES)).toHaveLength(1);
+      expect(importViolations(useCase, "import type { Config } from '../../config/load';", APPLICATION_RULES)).toHaveLength(1);
     });
 
     it('fails the layer check for a planted bad file', () => {

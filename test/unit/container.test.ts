@@ -21,7 +21,8 @@ import { GetCurrentUserUseCase } from '../../src/application/sessions/get-curren
 import { LoginUseCase } from '../../src/application/password/login';
 import { LogoutUseCase } from '../../src/application/sessions/logout';
 import { VerifyTotpUseCase } from '../../src/application/totp/verify-totp';
-import { loadConfig, type Config } from '../../src/composition/config';
+import { loadConfig } from '../../src/composition/config';
+import type { Config } from '../../src/config/load';
 import { buildContainer } from '../../src/composition/container';
 import { SqliteDatabase } from '../../src/adapters/state/sqlite/sqlite-database';
 import { RedisEnrolledTotpSecrets } from '../../src/adapters/state/redis/redis-enrolled-totp-secrets';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { APPLICATION_RULES, DOMAIN_RULES, type LayerRules } from '../support/import-rules';
+import { APPLICATION_RULES, CONFIG_RULES, DOMAIN_RULES, type LayerRules } from '../support/import-rules';
 
 const ROOT = resolve(__dirname, '../..');
 // eslint's exports map hides its bin script from require.resolve; node_modules is where npm put it.
@@ -41,7 +41,12 @@ jest.setTimeout(60_000);
 
 describe('the ESLint import boundary mirrors the architecture test', () => {
   it('flags in src/application every package and outer directory the architecture test forbids there', () => {
-    const lines = [...plantedImports(APPLICATION_RULES), "import { x } from '../../adapters/http/app';", "import { y } from '../../composition/tokens';"];
+    const lines = [
+      ...plantedImports(APPLICATION_RULES),
+      "import { x } from '../../adapters/http/app';",
+      "import { y } from '../../composition/tokens';",
+      "import type { Config } from '../../config/load';",
+    ];
     expect(flaggedLines(lint('src/application/password/planted.ts', lines.join('\n')))).toEqual(lines.map((_, i) => i + 1));
   });
 
@@ -50,8 +55,26 @@ describe('the ESLint import boundary mirrors the architecture test', () => {
       ...plantedImports(DOMAIN_RULES),
       "import { x } from '../adapters/users/static-user-store';",
       "import type { Clock } from '../application/ports/clock';",
+      "import type { Config } from '../config/load';",
     ];
     expect(flaggedLines(lint('src/domain/planted.ts', lines.join('\n')))).toEqual(lines.map((_, i) => i + 1));
+  });
+
+  it('flags in src/config every package and layer the architecture test forbids there, and lets it import the domain, Node and yaml', () => {
+    const lines = [
+      ...plantedImports(CONFIG_RULES),
+      "import { x } from '../adapters/http/client-address';",
+      "import type { Clock } from '../application/ports/clock';",
+      "import { optionalModules } from '../composition/optional-modules';",
+    ];
+    expect(flaggedLines(lint('src/config/planted.ts', lines.join('\n')))).toEqual(lines.map((_, i) => i + 1));
+    const allowed = [
+      "import { parseUsersList } from '../domain/users-list';",
+      "import type { EnvReader } from './env';",
+      "import { readFileSync } from 'node:fs';",
+      "import type { Document } from 'yaml';",
+    ].join('\n');
+    expect(flaggedLines(lint('src/config/planted.ts', allowed))).toEqual([]);
   });
 
   it('lets the application import its ports, the domain and Node built-ins, and packages that merely share a prefix', () => {

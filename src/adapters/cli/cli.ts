@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { didYouMean } from '../../domain/near-miss';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
-import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../users/users-list';
+import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../../domain/users-list';
 import type { CliIo } from './cli-io';
 import type { QrCodeModule } from './qr-code';
 import type { DoctorDeps } from './doctor/doctor-command';

@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP, type BlockList } from 'node:net';
 
 /** Strips the IPv4-in-IPv6 prefix a dual-stack socket reports, so `::ffff:10.0.0.1` is `10.0.0.1`. */
 function plain(ip: string): string {
@@ -8,23 +8,6 @@ function plain(ip: string): string {
 function typeOf(ip: string): 'ipv4' | 'ipv6' | null {
   const v = isIP(ip);
   return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
-}
-
-/** Parses CIDRs (or bare addresses) into a BlockList; returns the problems for those that do not parse. */
-export function buildTrustedProxies(cidrs: readonly string[]): { list: BlockList; problems: string[] } {
-  const list = new BlockList();
-  const problems: string[] = [];
-  for (const raw of cidrs) {
-    const [addr, bits, extra] = raw.trim().split('/');
-    const type = typeOf(addr);
-    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
-    if (type === null || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) {
-      problems.push(`TRUSTED_PROXIES: "${raw}" is not an IP address or CIDR`);
-      continue;
-    }
-    list.addSubnet(addr, prefix, type);
-  }
-  return { list, problems };
 }
 
 /** A chain without a single hop (empty, or only commas) resolves to the peer that sent it. */

@@ -1,3 +1,4 @@
+import type { GitHubGroups } from '../../config/oauth';
 import type { OAuthIdentity, OAuthProvider } from '../../application/ports/oauth-provider';
 import type { IssuerExpectation } from '../../domain/oauth-flow';
 import { SimpleOAuth2Client, stringField } from './simple-oauth2-client';
@@ -17,7 +18,7 @@ export interface GitHubOptions {
   readonly groups?: GitHubGroups;
 }
 
-export type GitHubGroups = 'off' | 'orgs' | 'teams';
+export type { GitHubGroups };
 
 /** One page of memberships is read (GitHub's maximum, 100 each); more than that is not a person we expect. */
 const PER_PAGE = 100;

@@ -1,6 +1,8 @@
 import type { AuditEvent, AuditLog } from '../../application/ports/audit-log';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+import type { LogLevel } from '../../config/server';
+
+export type { LogLevel };
 
 /** What the adapters log through. Fields must never hold a secret, password, cookie or token. */
 export interface Logger {

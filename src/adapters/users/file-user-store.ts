@@ -6,7 +6,7 @@ import type { UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import { WatchedFile } from '../system/watched-file';
 import { StaticUserStore } from './static-user-store';
-import { accountFromFileEntry, parseUsersFile, type UsersFileEntry, type YamlLoader } from './users-file';
+import { accountFromFileEntry, parseUsersFile, type UsersFileEntry, type YamlLoader } from '../../config/users-file';
 
 export interface FileUserStoreOptions {
   /** How often the file's size, time and inode are compared, for file systems without change events. */

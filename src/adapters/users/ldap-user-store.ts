@@ -7,7 +7,7 @@ import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsern
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
-import { escapeFilterValue, fillFilter } from './ldap-filter';
+import { escapeFilterValue, fillFilter } from '../../domain/ldap-filter';
 
 /** How group memberships that come through other groups are found (`LDAP_NESTED_GROUPS`). */
 export type LdapNestedGroups = 'off' | 'ad' | 'recursive';

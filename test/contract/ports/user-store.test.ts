@@ -7,7 +7,7 @@ import { silentLogger } from '../../support/loggers';
 import { CompositeUserStore } from '../../../src/adapters/users/composite-user-store';
 import { FileUserStore } from '../../../src/adapters/users/file-user-store';
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
-import { parseUsersFile } from '../../../src/adapters/users/users-file';
+import { parseUsersFile } from '../../../src/config/users-file';
 import type { Account } from '../../../src/domain/account';
 import { cachedHashOf } from '../../support/credentials';
 import { FakePasswordHasher, FakeUserStore } from '../../support/fakes';

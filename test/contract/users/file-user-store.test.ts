@@ -6,7 +6,7 @@ import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-passwo
 import type { LogLevel } from '../../../src/adapters/system/logger';
 import { TestLogger } from '../../support/loggers';
 import { FileUserStore, type FileUserStoreOptions, type ReloadOutcome } from '../../../src/adapters/users/file-user-store';
-import { parseUsersFile } from '../../../src/adapters/users/users-file';
+import { parseUsersFile } from '../../../src/config/users-file';
 import { hashOf } from '../../support/credentials';
 
 const HASH = hashOf('pw');

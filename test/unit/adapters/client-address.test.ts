@@ -1,5 +1,6 @@
-import { buildTrustedProxies, ClientAddressResolver } from '../../../src/adapters/http/client-address';
-import { DEFAULT_TRUSTED_PROXIES } from '../../../src/composition/config';
+import { ClientAddressResolver } from '../../../src/adapters/http/client-address';
+import { buildTrustedProxies } from '../../../src/config/server';
+import { DEFAULT_TRUSTED_PROXIES } from '../../../src/config/server';
 
 const resolverFor = (cidrs: readonly string[]): ClientAddressResolver => new ClientAddressResolver(buildTrustedProxies(cidrs).list);
 

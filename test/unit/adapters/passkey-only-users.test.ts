@@ -1,6 +1,6 @@
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
-import { accountFromFileEntry, parseUsersFile } from '../../../src/adapters/users/users-file';
-import { formatUsersEntry, parseUsersList, typicalBcryptCost } from '../../../src/adapters/users/users-list';
+import { accountFromFileEntry, parseUsersFile } from '../../../src/config/users-file';
+import { formatUsersEntry, parseUsersList, typicalBcryptCost } from '../../../src/domain/users-list';
 import { optionalModules } from '../../../src/composition/optional-modules';
 import { FakePasswordHasher } from '../../support/fakes';
 

@@ -2,7 +2,8 @@ import fs, { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadConfig, type Config } from '../../../src/composition/config';
+import { loadConfig } from '../../../src/composition/config';
+import type { Config } from '../../../src/config/load';
 import { createGateway } from '../../../src/composition/gateway';
 import { hashOf } from '../../support/credentials';
 

@@ -49,7 +49,8 @@ import { SqliteSessionIndex } from '../../../src/adapters/state/sqlite/sqlite-se
 import { SqliteSigningKeys } from '../../../src/adapters/state/sqlite/sqlite-signing-keys';
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite/sqlite-used-oauth-flows';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite/sqlite-used-totp-steps';
-import { loadConfig, type Config } from '../../../src/composition/config';
+import { loadConfig } from '../../../src/composition/config';
+import type { Config } from '../../../src/config/load';
 import { buildContainer } from '../../../src/composition/container';
 import type { Wiring } from '../../../src/composition/binding';
 import { TOKENS } from '../../../src/composition/tokens';

@@ -1,4 +1,4 @@
-import { UI_LANGUAGE_TAGS } from '../../../src/adapters/http/ui-languages';
+import { UI_LANGUAGE_TAGS } from '../../../src/domain/ui-languages';
 import { catalogProblems, readCatalogs, readUiSources, unusedKeys, type CatalogFile } from '../../support/catalogs';
 
 /**

@@ -1,5 +1,5 @@
 import type { ForgotPasswordStores } from '../../../src/adapters/http/app-context';
-import { defaultForgotPasswordMessage } from '../../../src/composition/config';
+import { defaultForgotPasswordMessage } from '../../../src/config/ui';
 import type { Answer } from '../../../ui/src/answer';
 import { messageTable, useCatalog } from '../../../ui/src/i18n';
 import { commonProblem, defaultForgotPasswordText, problemText } from '../../../ui/src/messages';

@@ -1,3 +1,4 @@
+import type { PostgresTarget } from '../../../config/state';
 import type { Client, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Clock } from '../../../application/ports/clock';
 import type { ReadinessCheck } from '../../../application/readiness/readiness-check';
@@ -6,15 +7,8 @@ import { DatabaseStartError, reasonOf } from '../sqlite/sqlite-database';
 import { EXPIRING_TABLES, MIGRATIONS, type Migration } from '../sqlite/migrations';
 import type { Logger } from '../../system/logger';
 
-/** Where the database is and how to reach it (from DATABASE_URL, DATABASE_SSL, DATABASE_CA_FILE). */
-export interface PostgresTarget {
-  /** `postgres://user:password@host:port/database`; holds a password, never logged. */
-  readonly url: string;
-  /** null: as the URL says (`sslmode`), otherwise plain TCP. */
-  readonly ssl: 'require' | 'verify-full' | null;
-  /** PEM of the CA that signed the server's certificate (verify-full); null: the system's CAs. */
-  readonly ca: string | null;
-}
+/** Where the database is and how to reach it (from DATABASE_URL, DATABASE_SSL, DATABASE_CA_FILE): defined by the configuration. */
+export type { PostgresTarget };
 
 export interface PostgresDatabaseOptions {
   /**

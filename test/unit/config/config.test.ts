@@ -1,4 +1,7 @@
-import { DEFAULT_TRUSTED_PROXIES, flagsToEnv, loadConfig, type Config } from '../../src/composition/config';
+import { loadConfig } from '../../../src/composition/config';
+import { DEFAULT_TRUSTED_PROXIES } from '../../../src/config/server';
+import { flagsToEnv } from '../../../src/config/flags';
+import type { Config } from '../../../src/config/load';
 
 const HASH = '$2b$04$abcdefghijklmnopqrstuuG7SUDEqQ3DYgpmGkv9SOcr9cfM0zpa2';
 const SECRET = 'a-secret-that-is-long-enough-0123456789';

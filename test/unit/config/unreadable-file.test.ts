@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { cannotRead } from '../../../src/composition/unreadable-file';
+import { cannotRead } from '../../../src/config/unreadable-file';
 
 const failure = (code: string): Error => Object.assign(new Error('x'), { code });
 

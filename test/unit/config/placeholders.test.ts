@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWarnings, loadConfig, secretFlagWarnings, type Config } from '../../../src/composition/config';
+import { configWarnings, loadConfig } from '../../../src/composition/config';
+import { secretFlagWarnings } from '../../../src/config/flags';
+import type { Config } from '../../../src/config/load';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const HASH = '$2b$04$abcdefghijklmnopqrstuuG7SUDEqQ3DYgpmGkv9SOcr9cfM0zpa2';

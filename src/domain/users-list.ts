@@ -1,5 +1,5 @@
-import { localAccountEmail, type Account } from '../../domain/account';
-import { describeIdentityNameError, parseUsername } from '../../domain/identity-name';
+import { localAccountEmail, type Account } from './account';
+import { describeIdentityNameError, parseUsername } from './identity-name';
 
 /** One account as written in `USERS`: `username:bcrypt-hash[:base32-totp-secret]`. */
 export interface UsersListEntry {

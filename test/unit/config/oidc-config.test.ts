@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { configWarnings, loadConfig } from '../../../src/composition/config';
-import { unknownOptionWarnings } from '../../../src/composition/option-docs';
+import { unknownOptionWarnings } from '../../../src/config/option-docs';
 import { TEST_SECRET } from '../../support/credentials';
 
 const SECRET32 = 'x'.repeat(32);

@@ -1,7 +1,35 @@
 import { createPrivateKey } from 'node:crypto';
 import { isOidcScope, OIDC_SCOPES, type OidcClient } from '../domain/oidc-client';
-import { pemBlocks } from './oidc-keys';
+import type { EnvReader } from './env';
+import { integer, options, text } from './option-spec';
 import { cannotRead } from './unreadable-file';
+
+/** The oidc section: the OpenID Connect provider (`OIDC_*`), on when at least one client is configured. */
+
+export const OIDC_OPTIONS = options({
+  OIDC_SIGNING_KEY_FILE: {
+    group: 'oidc',
+    parse: text,
+    fallback: undefined,
+    doc: {
+      default: 'a key set generated once and kept in the durable store',
+      meaning:
+        'PEM file of private RSA keys (2048 bits or more): the first signs ID tokens (RS256), the others stay published for verification; see [key rotation](oidc.md#signing-keys-and-rotation)',
+    },
+  },
+  OIDC_ACCESS_TOKEN_TTL: {
+    group: 'oidc',
+    parse: integer(60, 86400),
+    fallback: 3600,
+    doc: { default: '`3600`', meaning: 'lifetime of access and ID tokens in seconds' },
+  },
+  OIDC_REFRESH_TOKEN_TTL: {
+    group: 'oidc',
+    parse: integer(300, 366 * 86400),
+    fallback: 30 * 86400,
+    doc: { default: '`2592000` (30 days)', meaning: 'lifetime of a refresh token (issued with the `offline_access` scope, rotated on every use) in seconds' },
+  },
+});
 
 /** The OpenID Connect provider's configuration: on when at least one client is configured. */
 export interface OidcConfig {
@@ -11,6 +39,28 @@ export interface OidcConfig {
   readonly signingKeyPem: string | null;
   /** What start-up logs and `config check` prints for a valid but risky set-up (plain-http redirect URIs). */
   readonly warnings: readonly string[];
+}
+
+export interface OidcSectionConfig {
+  /** The OpenID Connect provider (`OIDC_*`): off when no client is configured. */
+  readonly oidc: OidcConfig & { readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number };
+}
+
+/** The clients, the signing key file and the token lifetimes. */
+export function readOidc(r: EnvReader): OidcSectionConfig {
+  const oidc = readOidcConfig(r.env, r.readFile);
+  r.problems.push(...oidc.problems);
+  return {
+    oidc: { ...oidc.config, accessTokenTtlSeconds: r.read('OIDC_ACCESS_TOKEN_TTL'), refreshTokenTtlSeconds: r.read('OIDC_REFRESH_TOKEN_TTL') },
+  };
+}
+
+/**
+ * The private keys of a PEM file, in order. Several keys in one file are a rotation in progress:
+ * the first signs, the others are published so that tokens they signed still verify.
+ */
+export function pemBlocks(pem: string): string[] {
+  return pem.match(/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g) ?? [];
 }
 
 export const OIDC_CLIENT_PREFIX = 'OIDC_CLIENTS_';

@@ -1,4 +1,5 @@
-import { loadConfig, secretFlagWarnings } from '../../src/composition/config';
+import { loadConfig } from '../../../src/composition/config';
+import { secretFlagWarnings } from '../../../src/config/flags';
 
 const BASE = {
   APP_URL: 'https://auth.example.com',

@@ -1,18 +1,8 @@
-import {
-  isProviderVariableName,
-  OAUTH_PROVIDER_FIELDS,
-  OAUTH_PROVIDER_PREFIX,
-  OPTION_GROUPS,
-  OPTION_NAMES,
-  OPTION_TABLE,
-  optionsIn,
-  type OAuthProviderField,
-  type OptionName,
-  type PatternFieldSpec,
-  type RowDoc,
-} from './options';
+import { OPTION_NAMES, OPTION_TABLE, optionsIn, type OptionName } from './options';
+import { isProviderVariableName, OAUTH_PROVIDER_FIELDS, OAUTH_PROVIDER_PREFIX, type OAuthProviderField, type PatternFieldSpec } from './oauth-providers';
+import { OPTION_GROUPS, type RowDoc } from './option-spec';
 import { nearMiss } from '../domain/near-miss';
-import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc-config';
+import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
 export const OPTIONS_END = '<!-- options:end -->';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { flagsToEnv, loadConfig } from '../../../src/composition/config';
-import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings, withOptionsDoc } from '../../../src/composition/option-docs';
-import { OPTION_NAMES, OPTION_TABLE } from '../../../src/composition/options';
+import { loadConfig } from '../../../src/composition/config';
+import { flagsToEnv } from '../../../src/config/flags';
+import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings, withOptionsDoc } from '../../../src/config/option-docs';
+import { OPTION_NAMES, OPTION_TABLE } from '../../../src/config/options';
 import { runPortcullis } from '../../../src/composition/cli';
 import type { CliIo } from '../../../src/adapters/cli/cli-io';
 

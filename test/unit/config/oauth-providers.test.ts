@@ -1,6 +1,7 @@
-import { loadConfig, secretFlagWarnings } from '../../../src/composition/config';
-import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings } from '../../../src/composition/option-docs';
-import { providerVariable } from '../../../src/composition/options';
+import { loadConfig } from '../../../src/composition/config';
+import { secretFlagWarnings } from '../../../src/config/flags';
+import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings } from '../../../src/config/option-docs';
+import { providerVariable } from '../../../src/config/oauth-providers';
 
 const BASE = { APP_URL: 'https://auth.example.com', SECRET: 's'.repeat(40) };
 const POCKET = {

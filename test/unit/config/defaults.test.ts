@@ -1,4 +1,5 @@
-import { loadConfig, type Config } from '../../../src/composition/config';
+import { loadConfig } from '../../../src/composition/config';
+import type { Config } from '../../../src/config/load';
 
 const HASH = '$2b$04$abcdefghijklmnopqrstuuG7SUDEqQ3DYgpmGkv9SOcr9cfM0zpa2';
 const SECRET = 'a-secret-that-is-long-enough-0123456789';

@@ -1,5 +1,5 @@
 import { optionalModules } from '../../../src/composition/optional-modules';
-import { accountFromFileEntry, detectUsersFileFormat, parseUsersFile } from '../../../src/adapters/users/users-file';
+import { accountFromFileEntry, detectUsersFileFormat, parseUsersFile } from '../../../src/config/users-file';
 
 const HASH = '$2b$04$abcdefghijklmnopqrstuuJ6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE';
 

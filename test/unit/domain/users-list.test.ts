@@ -1,4 +1,4 @@
-import { accountFromEntry, parseUsersList, typicalBcryptCost } from '../../../src/adapters/users/users-list';
+import { accountFromEntry, parseUsersList, typicalBcryptCost } from '../../../src/domain/users-list';
 
 const hash = (cost: string, tail = 'a'): string => `$2b$${cost}$${tail.repeat(53)}`;
 

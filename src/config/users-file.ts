@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import type { Node as YamlNode } from 'yaml';
-import { localAccountEmail, PASSKEY_ONLY_CREDENTIAL, type Account } from '../../domain/account';
-import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
-import { parseUsersList, usernameProblem, type UsersListEntry } from './users-list';
+import { localAccountEmail, PASSKEY_ONLY_CREDENTIAL, type Account } from '../domain/account';
+import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../domain/identity-name';
+import { parseUsersList, usernameProblem, type UsersListEntry } from '../domain/users-list';
 
 /**
  * Hands over the `yaml` library when it is first needed: composition loads it (optional-modules.ts),

@@ -44,16 +44,17 @@ export function fillFilter(template: string, values: { readonly s: string; reado
 
 /**
  * Null when `template` is a usable filter with `%s` (or `%d` where allowed); else what is wrong.
- * `ldapts` (its filter parser) is handed in by the caller: composition loads it only with LDAP.
+ * `parseFilter` is an RFC 4515 parser that throws on a bad filter (ldapts's, handed in by
+ * composition, which loads it only with LDAP).
  */
-export function filterTemplateProblem(template: string, placeholders: 's' | 'sd', ldapts: typeof import('ldapts')): string | null {
+export function filterTemplateProblem(template: string, placeholders: 's' | 'sd', parseFilter: (filter: string) => unknown): string | null {
   if (!/%s/.test(template) && !(placeholders === 'sd' && /%d/.test(template))) {
     return placeholders === 's' ? 'must contain %s where the login goes, e.g. (uid=%s)' : 'must contain %s (username) or %d (user DN)';
   }
   if (!template.startsWith('(') || !template.endsWith(')')) return 'must be a parenthesized LDAP filter, e.g. (uid=%s)';
   if (!balanced(template)) return 'is not a valid LDAP filter (RFC 4515): its parentheses do not match';
   try {
-    ldapts.FilterParser.parseString(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
+    parseFilter(fillFilter(template, { s: 'probe', d: 'cn=probe' }));
     return null;
   } catch {
     return 'is not a valid LDAP filter (RFC 4515)';
