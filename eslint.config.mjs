@@ -48,7 +48,10 @@ const NODE_IO_MODULES = [
 /** A package and its subpaths (`koa`, `koa/lib/x`); a scope pattern (`@koa/*`) covers the scope's packages and their subpaths. */
 const packagePatterns = (names) => names.flatMap((name) => [name, `${name}/**`]);
 
-const OUTER_LAYERS = ['**/adapters', '**/adapters/**', '**/composition', '**/composition/**'];
+/** src/cli: the entry points (commands, `serve`, `explain`). Only src/main.ts and src/cli itself import them. */
+const ENTRY_POINTS = ['**/cli', '**/cli/**'];
+
+const OUTER_LAYERS = ['**/adapters', '**/adapters/**', '**/composition', '**/composition/**', ...ENTRY_POINTS];
 
 const layerRule = (message, packages, directories) => [
   'error',
@@ -85,14 +88,20 @@ export default tseslint.config(
   },
   {
     files: ['src/composition/**/*.ts'],
-    // Optional feature modules are loaded lazily with a typed require() in one place
-    // (optional-modules.ts), and cli.ts loads the gateway or a backup command only for the command run (ADR 0015).
+    // Optional feature modules are loaded lazily with a typed require() in one place (optional-modules.ts, ADR 0015).
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['src/adapters/http/json-body.ts', 'src/adapters/http/routes.ts', 'src/adapters/http/user-agent.ts', 'src/adapters/cli/cli.ts'],
+    files: [
+      'src/adapters/http/json-body.ts',
+      'src/adapters/http/routes.ts',
+      'src/adapters/http/user-agent.ts',
+      'src/cli/commands/run-cli.ts',
+      'src/cli/run-portcullis.ts',
+    ],
     // koa-body and the login DTOs load with the first request body, inside the HTTP adapter that owns them;
-    // the CLI's doctor, sessions and passkeys commands and its QR renderer with their command (ADR 0015).
+    // the CLI's doctor, sessions and passkeys commands and its QR renderer with their command, and
+    // run-portcullis.ts the gateway or a backup command only for the command run (ADR 0015).
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -121,6 +130,15 @@ export default tseslint.config(
         INFRASTRUCTURE_PACKAGES,
         OUTER_LAYERS,
       ),
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts', 'src/composition/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ENTRY_POINTS, message: 'src/cli holds the entry points: only src/main.ts and src/cli import it' }] },
+      ],
     },
   },
 );

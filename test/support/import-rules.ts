@@ -52,9 +52,21 @@ export interface LayerRules {
   readonly directories: readonly string[];
 }
 
+/**
+ * src/cli holds the entry points (the commands, `serve`, `explain`): the outermost ring. Only
+ * src/main.ts (the bin target) and src/cli itself import it.
+ */
+export const ENTRY_POINTS = join(SRC, 'cli');
+
 export const APPLICATION_RULES: LayerRules = {
   packages: INFRASTRUCTURE_PACKAGES,
-  directories: [join(SRC, 'adapters'), join(SRC, 'composition')],
+  directories: [join(SRC, 'adapters'), join(SRC, 'composition'), ENTRY_POINTS],
+};
+
+/** Adapters and composition may use any package and the inner rings, but not the entry points. */
+export const OUTER_RING_RULES: LayerRules = {
+  packages: [],
+  directories: [ENTRY_POINTS],
 };
 
 export const DOMAIN_RULES: LayerRules = {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { flagsToEnv, loadConfig } from '../../../src/composition/config';
 import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings, withOptionsDoc } from '../../../src/composition/option-docs';
 import { OPTION_NAMES, OPTION_TABLE } from '../../../src/composition/options';
-import { runPortcullis } from '../../../src/composition/cli';
-import type { CliIo } from '../../../src/adapters/cli/cli-io';
+import { runPortcullis } from '../../../src/cli/run-portcullis';
+import type { CliIo } from '../../../src/cli/cli-io';
 
 const CONFIGURATION = join(__dirname, '..', '..', '..', 'docs', 'configuration.md');
 

@@ -1,5 +1,5 @@
-import { isWithinDomain, protectedDomainOf } from '../../../domain/cookie-domain';
-import { TldtsPublicSuffixList } from '../../system/tldts-public-suffix-list';
+import { isWithinDomain, protectedDomainOf } from '../../domain/cookie-domain';
+import { TldtsPublicSuffixList } from '../../adapters/system/tldts-public-suffix-list';
 import type { Finding } from './findings';
 import { headerOf, type ProbeAnswer, type ProbeRequest, type ProbeTransport } from './probe-transport';
 

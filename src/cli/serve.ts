@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { DatabaseStartError } from '../adapters/state/sqlite/sqlite-database';
-import { configWarnings, loadConfig, secretFlagWarnings, type Config } from './config';
-import { DEFAULT_DATA_DIR } from './data-dir';
-import { demoBanner, withDemoAccount } from './demo';
-import { createGateway } from './gateway';
-import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
-import { unknownOptionWarnings } from './option-docs';
+import { configWarnings, loadConfig, secretFlagWarnings, type Config } from '../composition/config';
+import { DEFAULT_DATA_DIR } from '../composition/data-dir';
+import { demoBanner, withDemoAccount } from './demo-banner';
+import { createGateway } from '../composition/gateway';
+import { describeCookieDomain, protectedDomainOfAppUrl } from '../composition/cookie-domain';
+import { unknownOptionWarnings } from '../composition/option-docs';
 
 /**
  * The state store of the gateway process: Redis when REDIS_URL is set (shared by replicas, so it
