@@ -117,9 +117,7 @@ export function passkeyUseCases(config: Config, w: Wiring): PasskeyUseCases | un
     finishPasskeyEnrolment: new FinishPasskeyEnrolmentUseCase(
       users,
       passkeys,
-      ceremonies,
-      sealer,
-      used,
+      { ceremonies, sealer, used },
       w.get(TOKENS.CredentialFingerprints),
       clock,
       audit,
