@@ -33,10 +33,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     optionsHelp: renderOptionsHelp,
     // The probes' sockets (and node:tls with them) load only for `doctor`, not in every gateway.
     doctor: {
-      transport: (options) =>
-        (require('./doctor/socket-probe-transport') as typeof import('./doctor/socket-probe-transport')).socketProbeTransport(
-          options,
-        ),
+      transport: (options) => (require('./doctor/socket-probe-transport') as typeof import('./doctor/socket-probe-transport')).socketProbeTransport(options),
     },
     // The gateway's container and store load only for this command.
     sessions: (dataDir) => (require('./admin/sessions-admin') as typeof import('./admin/sessions-admin')).openSessionsAdmin(env, dataDir),
