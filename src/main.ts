@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runPortcullis } from './composition/cli';
+import { runPortcullis } from './cli/run-portcullis';
 
 runPortcullis(process.argv.slice(2), process.env).then(
   (code) => {

@@ -1,68 +1,15 @@
-import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import type { KeySetChange } from '../adapters/cli/oidc-keys-command';
 import type { SigningKeys } from '../application/oidc/signing-keys';
-import { pemBlocks } from '../config/oidc';
+import { generateSigningKey, generateSigningKeySet, signingJwkOfPem, type SigningJwk } from '../adapters/crypto/rsa-signing-key-generator';
+import { changeKeySet as changeKeySetBy, KeySetChangeError, pemBlocks, type KeySetChange } from '../domain/signing-key-set';
 
-/** One private signing JWK as the key set stores it (`{"keys":[...]}`, the first RS256 key signs). */
-export type SigningJwk = JsonWebKey & { readonly kid: string; readonly alg: string; readonly use: 'sig' };
-
-/** The RFC 7638 thumbprint of a public RSA or EC key: a `kid` that names the key, not its holder. */
-function thumbprint(jwk: JsonWebKey): string {
-  const members = jwk.kty === 'RSA' ? { e: jwk.e, kty: jwk.kty, n: jwk.n } : { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y };
-  return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
-}
-
-function rsaJwk(privateJwk: JsonWebKey): SigningJwk {
-  return { ...privateJwk, kid: thumbprint(privateJwk), alg: 'RS256', use: 'sig' };
-}
-
-/** A new RSA 2048 key for RS256 (what every relying party supports), named by its thumbprint. */
-export function generateSigningKey(): SigningJwk {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return rsaJwk(privateKey.export({ format: 'jwk' }));
-}
-
-/** A new key set: one RS256 key. */
-export function generateSigningKeySet(): string {
-  return JSON.stringify({ keys: [generateSigningKey()] });
-}
-
-/**
- * A change to the stored key set (`portcullis oidc keys ...`). `rotate`: a new key signs from each
- * gateway's next start, the old ones stay published. `add`: a new key is published but does not
- * sign yet (several replicas: publish everywhere first, then `promote`). `promote`: a published key
- * signs. `retire`: a key that no longer signs leaves the JWKS (tokens it signed stop verifying).
- */
-export type { KeySetChange };
-
-/** Why a change was refused: one line for the operator, never key material. */
-export class KeySetChangeError extends Error {}
+// Key generation is the crypto adapter's; the key set's rules are the domain's. This module wires
+// them to the store, and re-exports them for the callers that knew them here.
+export { generateSigningKey, generateSigningKeySet, type SigningJwk };
+export { KeySetChangeError, pemBlocks, type KeySetChange };
 
 /** The key set after `change`, the signing key first; `fresh` makes a new key. Throws {@link KeySetChangeError}. */
 export function changeKeySet(keys: readonly SigningJwk[], change: KeySetChange, fresh: () => SigningJwk = generateSigningKey): SigningJwk[] {
-  switch (change.kind) {
-    case 'rotate':
-      return [fresh(), ...keys];
-    case 'add':
-      return [...keys, fresh()];
-    case 'promote': {
-      const key = keys.find((k) => k.kid === change.kid);
-      if (key === undefined) throw new KeySetChangeError(`there is no key ${change.kid} in the set`);
-      if (key.alg !== 'RS256') throw new KeySetChangeError(`${change.kid} is a ${key.alg} key; only an RS256 key signs`);
-      return [key, ...keys.filter((k) => k !== key)];
-    }
-    case 'retire': {
-      const index = keys.findIndex((k) => k.kid === change.kid);
-      if (index === -1) throw new KeySetChangeError(`there is no key ${change.kid} in the set`);
-      // The signing key cannot go: a set without it would leave the gateways nothing to sign with.
-      if (index === 0) throw new KeySetChangeError(`${change.kid} is the key that signs: rotate (or promote another key) first`);
-      return keys.filter((_, i) => i !== index);
-    }
-    default: {
-      const never: never = change;
-      return never;
-    }
-  }
+  return changeKeySetBy(keys, change, fresh);
 }
 
 /** A stored key set read back; throws (a fixed message, never the key) when it is not one. */
@@ -92,7 +39,7 @@ export function parseSigningKeySet(stored: string): SigningJwk[] {
  * publishes, the same keys).
  */
 export async function loadSigningKeys(pem: string | null, store: SigningKeys): Promise<SigningJwk[]> {
-  if (pem !== null) return pemBlocks(pem).map((block) => rsaJwk(createPrivateKey(block).export({ format: 'jwk' })));
+  if (pem !== null) return pemBlocks(pem).map(signingJwkOfPem);
   return parseSigningKeySet(await store.getOrCreate(generateSigningKeySet));
 }
 

@@ -118,12 +118,11 @@ function bindPasskeyUseCases(c: TypedContainer): void {
     clock,
     audit,
   ]);
+  c.bind(TOKENS.PasskeyEnrolmentCeremony, (...[ceremonies, sealer, used]) => ({ ceremonies, sealer, used }), [ceremonies, sealer, used]);
   c.bindClass(TOKENS.FinishPasskeyEnrolmentUseCase, FinishPasskeyEnrolmentUseCase, [
     TOKENS.UserStore,
     passkeys,
-    ceremonies,
-    sealer,
-    used,
+    TOKENS.PasskeyEnrolmentCeremony,
     TOKENS.CredentialFingerprints,
     clock,
     audit,

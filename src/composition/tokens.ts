@@ -58,7 +58,7 @@ import type { TotpSecretIssuer } from '../application/totp/totp-secret-issuer';
 import type { SecondFactorSessions } from '../application/totp/second-factor-sessions';
 import type { GetTotpEnrolmentUseCase } from '../application/totp/get-totp-enrolment';
 import type { StartTotpEnrolmentUseCase } from '../application/totp/start-totp-enrolment';
-import type { ConfirmTotpEnrolmentUseCase } from '../application/totp/confirm-totp-enrolment';
+import type { ConfirmTotpEnrolmentUseCase, TotpEnrolmentProofs } from '../application/totp/confirm-totp-enrolment';
 import type { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enrolment';
 import type { PasskeyCeremonies } from '../application/passkeys/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../application/passkeys/passkey-challenge-sealer';
@@ -74,7 +74,7 @@ import type { ListPasskeysUseCase } from '../application/passkeys/list-passkeys'
 import type { ChoosePasskeySecondFactorUseCase } from '../application/passkeys/choose-passkey-second-factor';
 import type { ChangePasskeyUseCase } from '../application/passkeys/change-passkey';
 import type { StartPasskeyEnrolmentUseCase } from '../application/passkeys/start-passkey-enrolment';
-import type { FinishPasskeyEnrolmentUseCase } from '../application/passkeys/finish-passkey-enrolment';
+import type { FinishPasskeyEnrolmentUseCase, PasskeyEnrolmentCeremony } from '../application/passkeys/finish-passkey-enrolment';
 import type { PendingSecondFactors } from '../application/sessions/pending-second-factors';
 import type { Resources } from './resources';
 import type { SessionIndex } from '../application/ports/session-index';
@@ -182,6 +182,7 @@ export const TOKENS = {
   SecondFactorSessions: token<SecondFactorSessions>('SecondFactorSessions'),
   GetTotpEnrolmentUseCase: token<GetTotpEnrolmentUseCase>('GetTotpEnrolmentUseCase'),
   StartTotpEnrolmentUseCase: token<StartTotpEnrolmentUseCase>('StartTotpEnrolmentUseCase'),
+  TotpEnrolmentProofs: token<TotpEnrolmentProofs>('TotpEnrolmentProofs'),
   ConfirmTotpEnrolmentUseCase: token<ConfirmTotpEnrolmentUseCase>('ConfirmTotpEnrolmentUseCase'),
   RemoveTotpEnrolmentUseCase: token<RemoveTotpEnrolmentUseCase>('RemoveTotpEnrolmentUseCase'),
   PendingSecondFactors: token<PendingSecondFactors>('PendingSecondFactors'),
@@ -200,6 +201,7 @@ export const TOKENS = {
   ChoosePasskeySecondFactorUseCase: token<ChoosePasskeySecondFactorUseCase>('ChoosePasskeySecondFactorUseCase'),
   ChangePasskeyUseCase: token<ChangePasskeyUseCase>('ChangePasskeyUseCase'),
   StartPasskeyEnrolmentUseCase: token<StartPasskeyEnrolmentUseCase>('StartPasskeyEnrolmentUseCase'),
+  PasskeyEnrolmentCeremony: token<PasskeyEnrolmentCeremony>('PasskeyEnrolmentCeremony'),
   FinishPasskeyEnrolmentUseCase: token<FinishPasskeyEnrolmentUseCase>('FinishPasskeyEnrolmentUseCase'),
   // The stores of the backend chosen for durable records and for short-lived state (state.ts).
   RecordStores: token<StateStores>('RecordStores'),

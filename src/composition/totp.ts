@@ -53,14 +53,17 @@ export function bindTotp(c: TypedContainer, config: Pick<Config, 'secret' | 'app
       new StartTotpEnrolmentUseCase(...d, config.appTitle),
     [TOKENS.RequestAuthenticator, TOKENS.StoreUsers, TOKENS.EnrolledTotpSecrets, TOKENS.TotpSecretIssuer, TOKENS.TotpSecretSealer, TOKENS.Clock],
   );
+  c.bind(TOKENS.TotpEnrolmentProofs, (...[credentials, totp, usedSteps]) => ({ credentials, totp, usedSteps }), [
+    TOKENS.CredentialCheck,
+    TOKENS.TotpVerifier,
+    TOKENS.UsedTotpSteps,
+  ]);
   c.bindClass(TOKENS.ConfirmTotpEnrolmentUseCase, ConfirmTotpEnrolmentUseCase, [
     TOKENS.RequestAuthenticator,
     TOKENS.StoreUsers,
     TOKENS.EnrolledTotpSecrets,
     TOKENS.TotpSecretSealer,
-    TOKENS.CredentialCheck,
-    TOKENS.TotpVerifier,
-    TOKENS.UsedTotpSteps,
+    TOKENS.TotpEnrolmentProofs,
     TOKENS.SecondFactorSessions,
     TOKENS.Clock,
     TOKENS.AuditLog,

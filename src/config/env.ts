@@ -1,6 +1,9 @@
-import { OPTION_TABLE, type OptionName, type OptionValue } from './options';
+import type { OptionSpec, Parser } from './option-spec';
 import { placeholderMarkerIn } from './placeholders';
 import { cannotRead } from './unreadable-file';
+
+/** What one row reads as: its parser's value, or its fallback. */
+export type RowValue<S> = S extends { parse: Parser<infer V>; fallback: infer F } ? V | F : never;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,7 +24,8 @@ export interface EnvReader {
   /** Whether `<NAME>_FILE` could not be read: already reported, so "X is required" would only say it again. */
   unreadable(name: string): boolean;
   /** A plain value through the option table: its parser, or its fallback when unset or invalid (the problem reported). */
-  read<K extends OptionName>(name: K): OptionValue<K>;
+  /** The option `name` of the section table `table`, parsed; its fallback when unset or invalid (the problem is noted). */
+  option<T extends Readonly<Record<string, OptionSpec>>, K extends keyof T & string>(table: T, name: K): RowValue<T[K]>;
   /** Reports `value` when it holds a placeholder from the examples (naming the option and the marker, never the value). */
   placeholder(name: string, value: string | undefined, fix: string): boolean;
 }
@@ -51,14 +55,14 @@ export function envReader(env: Env, readFile: (path: string) => string, problems
       }
     },
     unreadable: (name) => unreadable.has(name),
-    read<K extends OptionName>(name: K): OptionValue<K> {
-      const spec = OPTION_TABLE[name];
+    option<T extends Readonly<Record<string, OptionSpec>>, K extends keyof T & string>(table: T, name: K): RowValue<T[K]> {
+      const spec = table[name];
       const raw = get(name);
-      if (raw === undefined) return spec.fallback as OptionValue<K>;
+      if (raw === undefined) return spec.fallback as RowValue<T[K]>;
       const parsed = spec.parse(raw, name);
-      if (parsed.ok) return parsed.value as OptionValue<K>;
+      if (parsed.ok) return parsed.value as RowValue<T[K]>;
       problems.push(parsed.problem);
-      return spec.fallback as OptionValue<K>;
+      return spec.fallback as RowValue<T[K]>;
     },
     placeholder(name, value, fix) {
       const marker = value === undefined ? null : placeholderMarkerIn(value);

@@ -176,7 +176,7 @@ type AttributeOption =
 
 /** The LDAP options, checked together; null when LDAP_ADDRESS is unset (other LDAP_ options are then an error). */
 export function readLdap(r: EnvReader, libraries: Pick<ConfigLibraries, 'parseLdapFilter'>): LdapConfig {
-  const address = r.read('LDAP_ADDRESS');
+  const address = r.option(LDAP_OPTIONS, 'LDAP_ADDRESS');
   if (address === undefined) {
     const stray = (Object.keys(LDAP_OPTIONS) as (keyof typeof LDAP_OPTIONS)[])
       .flatMap((name) => ('file' in LDAP_OPTIONS[name] ? [name, `${name}_FILE`] : [name]))
@@ -186,28 +186,28 @@ export function readLdap(r: EnvReader, libraries: Pick<ConfigLibraries, 'parseLd
   }
   const before = r.problems.length;
   const url = ldapUrl(r, address);
-  const baseDn = r.read('LDAP_BASE_DN');
+  const baseDn = r.option(LDAP_OPTIONS, 'LDAP_BASE_DN');
   if (baseDn === undefined) r.problems.push('LDAP_BASE_DN is required with LDAP_ADDRESS (e.g. dc=example,dc=com)');
   else if (!baseDn.includes('=')) r.problems.push('LDAP_BASE_DN must be a DN such as dc=example,dc=com');
-  const bindDn = r.read('LDAP_BIND_DN');
+  const bindDn = r.option(LDAP_OPTIONS, 'LDAP_BIND_DN');
   // Keep the password exactly as written, apart from the newline most files end with.
   const bindPassword = r.fromFile('LDAP_BIND_PASSWORD')?.replace(/\r?\n$/, '');
   if (bindDn !== undefined && (bindPassword === undefined || bindPassword === '') && !r.unreadable('LDAP_BIND_PASSWORD'))
     r.problems.push('LDAP_BIND_PASSWORD (or LDAP_BIND_PASSWORD_FILE) is required with LDAP_BIND_DN');
   if (bindDn === undefined && bindPassword !== undefined) r.problems.push('LDAP_BIND_PASSWORD is set but LDAP_BIND_DN is not');
   const { searchFilter, groupBaseDn, groupFilter } = ldapFilters(r, libraries.parseLdapFilter);
-  const startTls = r.read('LDAP_START_TLS');
+  const startTls = r.option(LDAP_OPTIONS, 'LDAP_START_TLS');
   if (startTls && url.startsWith('ldaps:')) r.problems.push('LDAP_START_TLS is for ldap:// addresses: ldaps:// is TLS from the start (drop one of them)');
   const ca = ldapCa(r, url, startTls);
-  const nestedGroups = r.read('LDAP_NESTED_GROUPS');
+  const nestedGroups = r.option(LDAP_OPTIONS, 'LDAP_NESTED_GROUPS');
   if (nestedGroups === 'ad' && r.get('LDAP_GROUP_FILTER') !== undefined)
     r.problems.push(
       'LDAP_GROUP_FILTER and LDAP_NESTED_GROUPS=ad together: ad searches groups with its own filter (member:1.2.840.113556.1.4.1941:=<DN>); drop one',
     );
-  if (nestedGroups === 'recursive' && r.read('LDAP_GROUP_ATTRIBUTE') === undefined && groupBaseDn === undefined)
+  if (nestedGroups === 'recursive' && r.option(LDAP_OPTIONS, 'LDAP_GROUP_ATTRIBUTE') === undefined && groupBaseDn === undefined)
     r.problems.push("LDAP_NESTED_GROUPS=recursive needs the person's own groups first: set LDAP_GROUP_ATTRIBUTE (e.g. memberOf) or LDAP_GROUP_BASE_DN");
   const attribute = (name: AttributeOption): string | undefined => {
-    const value: string | undefined = r.read(name);
+    const value: string | undefined = r.option(LDAP_OPTIONS, name);
     const example: string | undefined = LDAP_OPTIONS[name].fallback;
     if (value !== undefined && !ATTRIBUTE.test(value)) r.problems.push(`${name} must be an attribute name such as ${example ?? 'memberOf'}`);
     return value;
@@ -228,10 +228,10 @@ export function readLdap(r: EnvReader, libraries: Pick<ConfigLibraries, 'parseLd
     totpAttribute: attribute('LDAP_TOTP_ATTRIBUTE'),
     startTls,
     ...(ca !== undefined ? { ca } : {}),
-    insecure: r.read('LDAP_INSECURE'),
+    insecure: r.option(LDAP_OPTIONS, 'LDAP_INSECURE'),
     nestedGroups,
-    timeoutMs: r.read('LDAP_TIMEOUT') * 1000,
-    cacheTtlMs: r.read('LDAP_CACHE_TTL') * 1000,
+    timeoutMs: r.option(LDAP_OPTIONS, 'LDAP_TIMEOUT') * 1000,
+    cacheTtlMs: r.option(LDAP_OPTIONS, 'LDAP_CACHE_TTL') * 1000,
   };
   if (r.problems.length !== before) return { ldap: null };
   if (settings.bindPassword !== undefined) r.placeholder('LDAP_BIND_PASSWORD', settings.bindPassword, "use the bind account's real password");
@@ -261,11 +261,11 @@ function ldapUrl(r: EnvReader, address: string): string {
 
 /** LDAP_SEARCH_FILTER, LDAP_GROUP_BASE_DN and LDAP_GROUP_FILTER, each filter parsed with `parseFilter`. */
 function ldapFilters(r: EnvReader, parseFilter: (filter: string) => unknown): { searchFilter: string; groupBaseDn: string | undefined; groupFilter: string } {
-  const searchFilter = r.read('LDAP_SEARCH_FILTER');
+  const searchFilter = r.option(LDAP_OPTIONS, 'LDAP_SEARCH_FILTER');
   const searchProblem = filterTemplateProblem(searchFilter, 's', parseFilter);
   if (searchProblem !== null) r.problems.push(`LDAP_SEARCH_FILTER ${searchProblem}`);
-  const groupBaseDn = r.read('LDAP_GROUP_BASE_DN');
-  const groupFilter = r.read('LDAP_GROUP_FILTER');
+  const groupBaseDn = r.option(LDAP_OPTIONS, 'LDAP_GROUP_BASE_DN');
+  const groupFilter = r.option(LDAP_OPTIONS, 'LDAP_GROUP_FILTER');
   if (r.get('LDAP_GROUP_FILTER') !== undefined && groupBaseDn === undefined) r.problems.push('LDAP_GROUP_FILTER needs LDAP_GROUP_BASE_DN');
   const groupProblem = filterTemplateProblem(groupFilter, 'sd', parseFilter);
   if (groupProblem !== null) r.problems.push(`LDAP_GROUP_FILTER ${groupProblem}`);
@@ -275,12 +275,12 @@ function ldapFilters(r: EnvReader, parseFilter: (filter: string) => unknown): { 
 
 /** LDAP_CA_FILE's PEM, read now; undefined when unset or unreadable (the problem reported). */
 function ldapCa(r: EnvReader, url: string, startTls: boolean): string | undefined {
-  const caFile = r.read('LDAP_CA_FILE');
+  const caFile = r.option(LDAP_OPTIONS, 'LDAP_CA_FILE');
   if (caFile === undefined) return undefined;
   let ca: string | undefined;
   if (!startTls && !url.startsWith('ldaps:'))
     r.problems.push('LDAP_CA_FILE needs TLS: set LDAP_START_TLS=true, or use an ldaps:// LDAP_ADDRESS (on plain ldap:// it would never be used)');
-  if (r.read('LDAP_INSECURE'))
+  if (r.option(LDAP_OPTIONS, 'LDAP_INSECURE'))
     r.problems.push('LDAP_CA_FILE and LDAP_INSECURE together: LDAP_INSECURE turns verification off, so the CA would be ignored (drop LDAP_INSECURE)');
   try {
     ca = r.readFile(caFile);

@@ -14,6 +14,7 @@ import { readSessions, type SessionsConfig } from './sessions';
 import { readState, type StateConfig } from './state';
 import { readUi, type UiConfig } from './ui';
 import { checkSomeWayToLogIn, readUsers, type UsersConfig } from './users';
+import { USERS_OPTIONS } from './users';
 
 /** Everything Portcullis reads from its environment, validated: the slices of every section. */
 export type Config = {
@@ -65,8 +66,8 @@ export function loadConfig(sources: ConfigSources, libraries: ConfigLibraries): 
   const ldap = readLdap(r, libraries);
   checkSomeWayToLogIn(r, demo, configuredProviders(oauth.oauth));
   const ui = readUi(r, {
-    users: r.read('USERS') !== undefined,
-    usersFile: r.read('USERS_FILE') !== undefined,
+    users: r.option(USERS_OPTIONS, 'USERS') !== undefined,
+    usersFile: r.option(USERS_OPTIONS, 'USERS_FILE') !== undefined,
     ldap: ldap.ldap !== null,
     providers: providerNames(oauth.oauth),
   });

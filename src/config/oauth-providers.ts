@@ -2,8 +2,25 @@ import { isOAuthProviderId, RESERVED_OAUTH_PROVIDER_IDS } from '../domain/oauth-
 import { parseDisplayName } from '../domain/identity-name';
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import type { EnvReader } from './env';
-import type { GenericConfig } from './oauth';
 import type { RowDoc } from './option-spec';
+
+/** A generic OAuth/OIDC provider: `GENERIC_*` (id `generic`) or one of `OAUTH_PROVIDERS_<ID>_…`. */
+export interface GenericConfig {
+  readonly id: string;
+  /** How the login page names it. */
+  readonly name: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Endpoints; each one left out is read from the issuer's OpenID Connect discovery document. */
+  readonly authUrl?: string;
+  readonly tokenUrl?: string;
+  readonly userUrl?: string;
+  /** The issuer identifier: enables discovery and the RFC 9207 `iss` check. */
+  readonly issuer?: string;
+  readonly scopes: readonly string[];
+  /** `OAUTH_PROVIDERS_<ID>_WHITELIST`, replacing `OAUTH_WHITELIST` for this provider; undefined: the global one. */
+  readonly whitelist?: OAuthWhitelist;
+}
 
 /** The generic providers of `OAUTH_PROVIDERS_<ID>_…` (part of the oauth section), and what every provider's client reads. */
 

@@ -1,6 +1,6 @@
 import { parseOAuthWhitelist, type OAuthWhitelist } from '../domain/oauth-whitelist';
 import type { EnvReader } from './env';
-import { httpUrlValue, issuerValue, oauthClient, readPatternProviders, SCOPE } from './oauth-providers';
+import { httpUrlValue, issuerValue, oauthClient, readPatternProviders, SCOPE, type GenericConfig } from './oauth-providers';
 import { integer, list, lowercase, oneOf, options, text } from './option-spec';
 
 /** The oauth section: GitHub, Google, the GENERIC_ provider, the `OAUTH_PROVIDERS_<ID>_…` ones, and the rules for all of them. */
@@ -177,23 +177,7 @@ export interface GoogleConfig {
   readonly hostedDomains?: readonly string[];
 }
 
-/** A generic OAuth/OIDC provider: `GENERIC_*` (id `generic`) or one of `OAUTH_PROVIDERS_<ID>_…`. */
-export interface GenericConfig {
-  readonly id: string;
-  /** How the login page names it. */
-  readonly name: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  /** Endpoints; each one left out is read from the issuer's OpenID Connect discovery document. */
-  readonly authUrl?: string;
-  readonly tokenUrl?: string;
-  readonly userUrl?: string;
-  /** The issuer identifier: enables discovery and the RFC 9207 `iss` check. */
-  readonly issuer?: string;
-  readonly scopes: readonly string[];
-  /** `OAUTH_PROVIDERS_<ID>_WHITELIST`, replacing `OAUTH_WHITELIST` for this provider; undefined: the global one. */
-  readonly whitelist?: OAuthWhitelist;
-}
+export type { GenericConfig } from './oauth-providers';
 
 /** The OAuth providers that are on (each present only when fully configured) and the rules for all of them. */
 export interface OAuthConfig {
@@ -235,10 +219,10 @@ type HttpUrlOption =
 
 /** Every provider, OAUTH_WHITELIST, OAUTH_AUTO_REDIRECT (a configured provider or none) and OAUTH_TIMEOUT. */
 export function readOAuth(r: EnvReader, appUrl: string): OAuthSectionConfig {
-  const httpUrl = (name: HttpUrlOption): string | undefined => httpUrlValue(r, name, r.read(name));
+  const httpUrl = (name: HttpUrlOption): string | undefined => httpUrlValue(r, name, r.option(OAUTH_OPTIONS, name));
   const github = readGitHub(r, httpUrl);
   const googleClient = oauthClient(r, 'GOOGLE', []);
-  const hostedDomains = r.read('GOOGLE_HOSTED_DOMAINS').map((d) => d.toLowerCase());
+  const hostedDomains = r.option(OAUTH_OPTIONS, 'GOOGLE_HOSTED_DOMAINS').map((d) => d.toLowerCase());
   if (hostedDomains.some((d) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(d)))
     r.problems.push('GOOGLE_HOSTED_DOMAINS holds an entry that is not a domain name');
   const google = googleClient && {
@@ -248,14 +232,14 @@ export function readOAuth(r: EnvReader, appUrl: string): OAuthSectionConfig {
     userUrl: httpUrl('GOOGLE_USER_URL') ?? '',
     hostedDomains,
   };
-  const genericIssuer = issuerValue(r, 'GENERIC_ISSUER', r.read('GENERIC_ISSUER'));
+  const genericIssuer = issuerValue(r, 'GENERIC_ISSUER', r.option(OAUTH_OPTIONS, 'GENERIC_ISSUER'));
   const genericClient = oauthClient(r, 'GENERIC', genericIssuer === undefined ? ['GENERIC_AUTH_URL', 'GENERIC_TOKEN_URL', 'GENERIC_USER_URL'] : []);
-  const scopes = [...r.read('GENERIC_SCOPES')];
+  const scopes = [...r.option(OAUTH_OPTIONS, 'GENERIC_SCOPES')];
   if (scopes.some((s) => !SCOPE.test(s))) r.problems.push('GENERIC_SCOPES holds a character a scope may not contain');
   const generic: GenericConfig | undefined = genericClient && {
     ...genericClient,
     id: 'generic',
-    name: r.read('GENERIC_NAME'),
+    name: r.option(OAUTH_OPTIONS, 'GENERIC_NAME'),
     authUrl: httpUrl('GENERIC_AUTH_URL'),
     tokenUrl: httpUrl('GENERIC_TOKEN_URL'),
     userUrl: httpUrl('GENERIC_USER_URL'),
@@ -263,19 +247,19 @@ export function readOAuth(r: EnvReader, appUrl: string): OAuthSectionConfig {
     scopes,
   };
   const providers = readPatternProviders(r, appUrl);
-  const parsedWhitelist = parseOAuthWhitelist(r.read('OAUTH_WHITELIST'));
+  const parsedWhitelist = parseOAuthWhitelist(r.option(OAUTH_OPTIONS, 'OAUTH_WHITELIST'));
   if (!parsedWhitelist.ok) r.problems.push(`OAUTH_WHITELIST ${parsedWhitelist.error}`);
   // Only reached in a returned Config when there is no problem, so the fallback is never used; it admits nobody.
   const whitelist: OAuthWhitelist = parsedWhitelist.ok ? parsedWhitelist.value : { kind: 'list', emails: new Set(), domains: new Set() };
-  const oauth: OAuthConfig = { github, google, generic, providers, whitelist, timeoutSeconds: r.read('OAUTH_TIMEOUT') };
-  return { oauth, genericName: r.read('GENERIC_NAME'), oauthAutoRedirect: readAutoRedirect(r, configuredProviders(oauth)) };
+  const oauth: OAuthConfig = { github, google, generic, providers, whitelist, timeoutSeconds: r.option(OAUTH_OPTIONS, 'OAUTH_TIMEOUT') };
+  return { oauth, genericName: r.option(OAUTH_OPTIONS, 'GENERIC_NAME'), oauthAutoRedirect: readAutoRedirect(r, configuredProviders(oauth)) };
 }
 
 function readGitHub(r: EnvReader, httpUrl: (name: HttpUrlOption) => string | undefined): GitHubConfig | undefined {
   const githubClient = oauthClient(r, 'GITHUB', []);
-  const githubOrgs = r.read('GITHUB_ORGS').map((o) => o.toLowerCase());
+  const githubOrgs = r.option(OAUTH_OPTIONS, 'GITHUB_ORGS').map((o) => o.toLowerCase());
   if (githubOrgs.some((o) => !/^[a-z0-9](?:[a-z0-9-]{0,38})$/.test(o))) r.problems.push('GITHUB_ORGS holds a name that is not a GitHub organisation name');
-  const githubGroupsRead = r.read('GITHUB_GROUPS');
+  const githubGroupsRead = r.option(OAUTH_OPTIONS, 'GITHUB_GROUPS');
   // Membership of an organisation can only be checked by reading the organisations.
   const groups: GitHubGroups = githubOrgs.length > 0 && githubGroupsRead === 'off' ? 'orgs' : githubGroupsRead;
   return (
@@ -290,7 +274,7 @@ function readGitHub(r: EnvReader, httpUrl: (name: HttpUrlOption) => string | und
 }
 
 function readAutoRedirect(r: EnvReader, configured: readonly string[]): string {
-  const oauthAutoRedirect = r.read('OAUTH_AUTO_REDIRECT');
+  const oauthAutoRedirect = r.option(OAUTH_OPTIONS, 'OAUTH_AUTO_REDIRECT');
   if (oauthAutoRedirect !== 'none' && !configured.includes(oauthAutoRedirect)) {
     r.problems.push(
       configured.length === 0

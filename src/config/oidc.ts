@@ -3,6 +3,7 @@ import { isOidcScope, OIDC_SCOPES, type OidcClient } from '../domain/oidc-client
 import type { EnvReader } from './env';
 import { integer, options, text } from './option-spec';
 import { cannotRead } from './unreadable-file';
+import { pemBlocks } from '../domain/signing-key-set';
 
 /** The oidc section: the OpenID Connect provider (`OIDC_*`), on when at least one client is configured. */
 
@@ -51,16 +52,12 @@ export function readOidc(r: EnvReader): OidcSectionConfig {
   const oidc = readOidcConfig(r.env, r.readFile);
   r.problems.push(...oidc.problems);
   return {
-    oidc: { ...oidc.config, accessTokenTtlSeconds: r.read('OIDC_ACCESS_TOKEN_TTL'), refreshTokenTtlSeconds: r.read('OIDC_REFRESH_TOKEN_TTL') },
+    oidc: {
+      ...oidc.config,
+      accessTokenTtlSeconds: r.option(OIDC_OPTIONS, 'OIDC_ACCESS_TOKEN_TTL'),
+      refreshTokenTtlSeconds: r.option(OIDC_OPTIONS, 'OIDC_REFRESH_TOKEN_TTL'),
+    },
   };
-}
-
-/**
- * The private keys of a PEM file, in order. Several keys in one file are a rotation in progress:
- * the first signs, the others are published so that tokens they signed still verify.
- */
-export function pemBlocks(pem: string): string[] {
-  return pem.match(/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g) ?? [];
 }
 
 export const OIDC_CLIENT_PREFIX = 'OIDC_CLIENTS_';

@@ -46,8 +46,8 @@ export interface PasskeysConfig {
 
 export function readPasskeys(r: EnvReader): PasskeysConfig {
   return {
-    passkeys: r.read('PASSKEYS'),
-    passkeySecondFactor: r.read('PASSKEY_SECOND_FACTOR'),
-    passkeyEnrolLinkLifetimeMs: r.read('PASSKEY_ENROL_LINK_LIFETIME') * 1000,
+    passkeys: r.option(PASSKEY_OPTIONS, 'PASSKEYS'),
+    passkeySecondFactor: r.option(PASSKEY_OPTIONS, 'PASSKEY_SECOND_FACTOR'),
+    passkeyEnrolLinkLifetimeMs: r.option(PASSKEY_OPTIONS, 'PASSKEY_ENROL_LINK_LIFETIME') * 1000,
   };
 }

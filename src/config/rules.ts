@@ -29,7 +29,7 @@ export interface RulesConfig {
 
 /** The rules file is validated now, so that start-up lists its problems with all the others. */
 export function readRules(r: EnvReader, yaml: () => typeof import('yaml')): RulesConfig {
-  const accessConfig = r.read('ACCESS_CONFIG');
+  const accessConfig = r.option(RULES_OPTIONS, 'ACCESS_CONFIG');
   let accessRules: AccessRules | null = null;
   if (accessConfig !== null) {
     const rules = loadAccessRulesFile(accessConfig, yaml(), r.readFile);

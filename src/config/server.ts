@@ -110,19 +110,19 @@ export interface ServerConfig {
 
 /** PORT, ADDRESS, APP_URL (required but for the demo), TRUSTED_PROXIES, LOG_LEVEL, metrics, forward auth and shutdown. */
 export function readServer(r: EnvReader, demo: boolean, libraries: Pick<ConfigLibraries, 'registrableDomain'>): ServerConfig {
-  const port = r.read('PORT');
+  const port = r.option(LISTENER_OPTIONS, 'PORT');
   // The demo prints its password: it listens on this machine only unless ADDRESS says otherwise.
-  const address = demo && r.get('ADDRESS') === undefined ? '127.0.0.1' : r.read('ADDRESS');
+  const address = demo && r.get('ADDRESS') === undefined ? '127.0.0.1' : r.option(LISTENER_OPTIONS, 'ADDRESS');
   const { appUrl, appUrls } = readAppUrls(r, demo ? `http://localhost:${port}` : undefined, libraries);
-  const { list: trustedProxies, problems: proxyProblems } = buildTrustedProxies(r.read('TRUSTED_PROXIES'));
+  const { list: trustedProxies, problems: proxyProblems } = buildTrustedProxies(r.option(PROXY_OPTIONS, 'TRUSTED_PROXIES'));
   r.problems.push(...proxyProblems);
-  const logLevel = r.read('LOG_LEVEL');
-  const metricsPortRaw = r.read('METRICS_PORT');
+  const logLevel = r.option(PROXY_OPTIONS, 'LOG_LEVEL');
+  const metricsPortRaw = r.option(OPERATIONS_OPTIONS, 'METRICS_PORT');
   // Forward auth on its own listener: the proxy asks there, and the public port never answers it.
   // Loopback by default, the proxy being on the same machine; a container or pod sets an
   // address its proxy can reach, and does not publish the port.
-  const forwardAuthPort = r.read('FORWARD_AUTH_PORT');
-  const forwardAuthAddress = r.read('FORWARD_AUTH_ADDRESS');
+  const forwardAuthPort = r.option(PROXY_OPTIONS, 'FORWARD_AUTH_PORT');
+  const forwardAuthAddress = r.option(PROXY_OPTIONS, 'FORWARD_AUTH_ADDRESS');
   if (r.get('FORWARD_AUTH_PORT') === undefined && r.get('FORWARD_AUTH_ADDRESS') !== undefined)
     r.problems.push('FORWARD_AUTH_ADDRESS is set but FORWARD_AUTH_PORT is not');
   if (forwardAuthPort !== null) {
@@ -137,10 +137,10 @@ export function readServer(r: EnvReader, demo: boolean, libraries: Pick<ConfigLi
     trustedProxies,
     logLevel,
     metricsPort: metricsPortRaw === 0 ? null : metricsPortRaw,
-    metricsAddress: r.read('METRICS_ADDRESS'),
+    metricsAddress: r.option(OPERATIONS_OPTIONS, 'METRICS_ADDRESS'),
     forwardAuthPort,
     forwardAuthAddress,
-    shutdownTimeoutSeconds: r.read('SHUTDOWN_TIMEOUT'),
+    shutdownTimeoutSeconds: r.option(OPERATIONS_OPTIONS, 'SHUTDOWN_TIMEOUT'),
   };
 }
 
@@ -154,7 +154,7 @@ function readAppUrls(
   fallback: string | undefined,
   libraries: Pick<ConfigLibraries, 'registrableDomain'>,
 ): { appUrl: string; appUrls: readonly string[] } {
-  const raw = r.read('APP_URL') ?? fallback;
+  const raw = r.option(LISTENER_OPTIONS, 'APP_URL') ?? fallback;
   if (raw === undefined) {
     r.problems.push('APP_URL is required (the public URL of the gateway, e.g. https://auth.example.com)');
     return { appUrl: '', appUrls: [''] };

@@ -56,7 +56,7 @@ export function readSessions(r: EnvReader, demo: boolean, appUrls: readonly stri
     else if (!r.unreadable('SECRET')) r.problems.push('SECRET (or SECRET_FILE) is required: at least 32 random characters');
   } else if (secret.length < 32) r.problems.push('SECRET must be at least 32 characters long');
   else r.placeholder('SECRET', secret, 'make a real one, e.g. openssl rand -base64 48');
-  const cookieSecure = r.read('COOKIE_SECURE') ?? appUrls[0].startsWith('https://');
+  const cookieSecure = r.option(SESSION_OPTIONS, 'COOKIE_SECURE') ?? appUrls[0].startsWith('https://');
   // Issue 17: one Secure flag for every gateway URL; a browser drops a Secure cookie set over http.
   if (cookieSecure && appUrls.length > 1 && appUrls.some((u) => u.startsWith('http://')))
     r.problems.push(
@@ -64,10 +64,10 @@ export function readSessions(r: EnvReader, demo: boolean, appUrls: readonly stri
     );
   return {
     secret: secret ?? '',
-    sessionExpirySeconds: r.read('SESSION_EXPIRY'),
+    sessionExpirySeconds: r.option(SESSION_OPTIONS, 'SESSION_EXPIRY'),
     cookieSecure,
-    loginMaxRetries: r.read('LOGIN_MAX_RETRIES'),
-    loginTimeoutSeconds: r.read('LOGIN_TIMEOUT'),
-    basicCacheTtlSeconds: r.read('BASIC_CACHE_TTL'),
+    loginMaxRetries: r.option(SESSION_OPTIONS, 'LOGIN_MAX_RETRIES'),
+    loginTimeoutSeconds: r.option(SESSION_OPTIONS, 'LOGIN_TIMEOUT'),
+    basicCacheTtlSeconds: r.option(SESSION_OPTIONS, 'BASIC_CACHE_TTL'),
   };
 }

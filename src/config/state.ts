@@ -117,10 +117,10 @@ export function readState(r: EnvReader): StateConfig {
       }
     } else r.problems.push(parsed.problem);
   }
-  const redisPrefix = r.read('REDIS_PREFIX');
+  const redisPrefix = r.option(SHARED_STATE_OPTIONS, 'REDIS_PREFIX');
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) r.problems.push('REDIS_PREFIX must be 1 to 64 characters of letters, digits and :_.{}-');
   const database = readDatabase(r);
-  return { redis, redisPrefix, dataDir: r.read('DATA_DIR'), database };
+  return { redis, redisPrefix, dataDir: r.option(DATA_DIR_OPTIONS, 'DATA_DIR'), database };
 }
 
 /**
@@ -129,8 +129,8 @@ export function readState(r: EnvReader): StateConfig {
  */
 function readDatabase(r: EnvReader): PostgresTarget | null {
   const raw = r.fromFile('DATABASE_URL')?.trim();
-  const ssl = r.read('DATABASE_SSL');
-  const caFile = r.read('DATABASE_CA_FILE');
+  const ssl = r.option(SHARED_STATE_OPTIONS, 'DATABASE_SSL');
+  const caFile = r.option(SHARED_STATE_OPTIONS, 'DATABASE_CA_FILE');
   if (raw === undefined || raw === '') {
     if (r.get('DATABASE_SSL') !== undefined || caFile !== null) r.problems.push('DATABASE_SSL and DATABASE_CA_FILE need DATABASE_URL');
     return null;

@@ -118,17 +118,17 @@ export interface UiConfig {
 
 /** The UI options; `stores` says where accounts live, for the default forgot-password text. */
 export function readUi(r: EnvReader, stores: ForgotPasswordStores): UiConfig {
-  const uiLanguage = r.read('UI_LANGUAGE');
-  const uiLanguages = r.read('UI_LANGUAGES');
+  const uiLanguage = r.option(UI_OPTIONS, 'UI_LANGUAGE');
+  const uiLanguages = r.option(UI_OPTIONS, 'UI_LANGUAGES');
   if (uiLanguage !== '' && uiLanguages.length > 0 && !uiLanguages.includes(uiLanguage))
     r.problems.push(`UI_LANGUAGE (${uiLanguage}) is not among UI_LANGUAGES (${uiLanguages.join(', ')}): add it there or unset one of them`);
-  const message = r.read('FORGOT_PASSWORD_MESSAGE');
+  const message = r.option(UI_OPTIONS, 'FORGOT_PASSWORD_MESSAGE');
   return {
-    appTitle: r.read('APP_TITLE'),
+    appTitle: r.option(UI_OPTIONS, 'APP_TITLE'),
     forgotPasswordMessage: message ?? defaultForgotPasswordMessage(stores),
     forgotPasswordStores: message === undefined ? stores : null,
-    disableContinue: r.read('DISABLE_CONTINUE'),
-    backgroundImage: r.read('BACKGROUND_IMAGE'),
+    disableContinue: r.option(UI_OPTIONS, 'DISABLE_CONTINUE'),
+    backgroundImage: r.option(UI_OPTIONS, 'BACKGROUND_IMAGE'),
     uiLanguage,
     uiLanguages,
   };

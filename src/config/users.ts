@@ -4,6 +4,7 @@ import { options, text } from './option-spec';
 import { isExampleTotpSecret, isPlaceholderHash } from './placeholders';
 import { cannotRead } from './unreadable-file';
 import { parseUsersFile, type UsersFileEntry } from './users-file';
+import { LDAP_OPTIONS } from './ldap';
 
 /** The users section: the accounts of USERS and USERS_FILE (LDAP and OAuth have sections of their own). */
 
@@ -32,7 +33,7 @@ export interface UsersConfig {
 /** USERS, and USERS_FILE read once, so that its problems join all the others at start-up; afterwards its store watches and reloads it. */
 export function readUsers(r: EnvReader, yaml: () => typeof import('yaml')): UsersConfig {
   const users: UsersListEntry[] = [];
-  const usersVar = r.read('USERS');
+  const usersVar = r.option(USERS_OPTIONS, 'USERS');
   if (usersVar !== undefined) {
     const parsed = parseUsersList(usersVar, 'comma');
     users.push(...parsed.entries);
@@ -40,7 +41,7 @@ export function readUsers(r: EnvReader, yaml: () => typeof import('yaml')): User
     r.problems.push(...exampleCredentials('USERS', parsed.entries));
   }
   let usersFile: UsersConfig['usersFile'] = null;
-  const usersFilePath = r.read('USERS_FILE');
+  const usersFilePath = r.option(USERS_OPTIONS, 'USERS_FILE');
   if (usersFilePath !== undefined) {
     try {
       const parsed = parseUsersFile(r.readFile(usersFilePath), usersFilePath, yaml);
@@ -60,7 +61,10 @@ export function readUsers(r: EnvReader, yaml: () => typeof import('yaml')): User
 
 /** Outside the demo, some way to log in: USERS, USERS_FILE, LDAP_ADDRESS or an OAuth provider. */
 export function checkSomeWayToLogIn(r: EnvReader, demo: boolean, configuredProviders: readonly string[]): void {
-  const anyStore = r.read('USERS') !== undefined || r.read('USERS_FILE') !== undefined || r.read('LDAP_ADDRESS') !== undefined;
+  const anyStore =
+    r.option(USERS_OPTIONS, 'USERS') !== undefined ||
+    r.option(USERS_OPTIONS, 'USERS_FILE') !== undefined ||
+    r.option(LDAP_OPTIONS, 'LDAP_ADDRESS') !== undefined;
   if (!demo && !anyStore && configuredProviders.length === 0) {
     r.problems.push(
       'no way to log in: set USERS, USERS_FILE or LDAP_ADDRESS, or configure an OAuth provider (GITHUB_, GOOGLE_, GENERIC_ or OAUTH_PROVIDERS_<ID>_CLIENT_ID and _SECRET)',

@@ -52,10 +52,22 @@ export interface LayerRules {
   readonly directories: readonly string[];
 }
 
+/**
+ * src/cli holds the entry points (the commands, `serve`, `explain`): the outermost ring. Only
+ * src/main.ts (the bin target) and src/cli itself import it.
+ */
+export const ENTRY_POINTS = join(SRC, 'cli');
+
 export const APPLICATION_RULES: LayerRules = {
   packages: INFRASTRUCTURE_PACKAGES,
   // The configuration is read by composition and handed over as values; the application never imports it.
-  directories: [join(SRC, 'adapters'), join(SRC, 'composition'), join(SRC, 'config')],
+  directories: [join(SRC, 'adapters'), join(SRC, 'composition'), join(SRC, 'config'), ENTRY_POINTS],
+};
+
+/** Adapters and composition may use any package and the inner rings, but not the entry points. */
+export const OUTER_RING_RULES: LayerRules = {
+  packages: [],
+  directories: [ENTRY_POINTS],
 };
 
 export const DOMAIN_RULES: LayerRules = {

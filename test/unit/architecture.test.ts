@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APPLICATION_RULES, CONFIG_RULES, DOMAIN_RULES, importViolations, importsOf, sourceFiles, SRC } from '../support/import-rules';
+import { APPLICATION_RULES, CONFIG_RULES, DOMAIN_RULES, OUTER_RING_RULES, importViolations, importsOf, sourceFiles, SRC } from '../support/import-rules';
 
 const checkLayer = (directory: string, rules: typeof DOMAIN_RULES): string[] =>
   sourceFiles(join(SRC, directory)).flatMap((file) => importViolations(file, readFileSync(file, 'utf8'), rules));
@@ -16,12 +16,18 @@ describe('architecture', () => {
     expect(checkLayer('domain', DOMAIN_RULES)).toEqual([]);
   });
 
-  it('keeps src/application free of frameworks, infrastructure libraries, adapters, composition and config', () => {
+  it('keeps src/application free of frameworks, infrastructure libraries, adapters, composition, config and the entry points', () => {
     expect(checkLayer('application', APPLICATION_RULES)).toEqual([]);
   });
 
   it('keeps src/config to the domain: no framework, infrastructure library, adapter, application or composition module', () => {
     expect(checkLayer('config', CONFIG_RULES)).toEqual([]);
+  });
+
+  it('keeps the entry points in src/cli out of reach of src/adapters and src/composition (only src/main.ts and src/cli import them)', () => {
+    expect(sourceFiles(join(SRC, 'cli')).length).toBeGreaterThanOrEqual(5);
+    expect(checkLayer('adapters', OUTER_RING_RULES)).toEqual([]);
+    expect(checkLayer('composition', OUTER_RING_RULES)).toEqual([]);
   });
 
   describe('the checker itself', () => {
@@ -83,6 +89,17 @@ describe('architecture', () => {
       ].join('\n');
       expect(importViolations(useCase, source, APPLICATION_RULES)).toHaveLength(3);
       expect(importViolations(domainFile, "import { StaticUserStore } from '../adapters/users/static-user-store';", DOMAIN_RULES)).toHaveLength(1);
+    });
+
+    it('flags an import of the entry points from adapters, composition and the inner rings', () => {
+      const adapter = join(SRC, 'adapters', 'http', 'example.ts');
+      expect(importViolations(adapter, "import type { CliIo } from '../../cli/cli-io';", OUTER_RING_RULES)).toEqual([
+        'src/adapters/http/example.ts imports ../../cli/cli-io (inside cli/)',
+      ]);
+      expect(importViolations(join(SRC, 'composition', 'example.ts'), "import { main } from '../cli/serve';", OUTER_RING_RULES)).toHaveLength(1);
+      expect(importViolations(useCase, "import { explain } from '../../cli/explain';", APPLICATION_RULES)).toHaveLength(1);
+      expect(importViolations(domainFile, "import { explain } from '../cli/explain';", DOMAIN_RULES)).toHaveLength(1);
+      expect(importViolations(adapter, "import { reachableAt } from './first-app';\nimport ms from 'cli-table';", OUTER_RING_RULES)).toEqual([]);
     });
 
     it('lets the application import its own ports, services and the domain', () => {

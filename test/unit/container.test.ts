@@ -214,6 +214,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   ChangePasskeyUseCase: hasMethods('execute'),
   StartPasskeyEnrolmentUseCase: hasMethods('execute'),
   FinishPasskeyEnrolmentUseCase: hasMethods('execute'),
+  PasskeyEnrolmentCeremony: (value) => expect(Object.keys(value as object).sort()).toEqual(['ceremonies', 'sealer', 'used']),
+  TotpEnrolmentProofs: (value) => expect(Object.keys(value as object).sort()).toEqual(['credentials', 'totp', 'usedSteps']),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };

@@ -88,3 +88,37 @@ describe('the ESLint import boundary mirrors the architecture test', () => {
     expect(flaggedLines(lint('src/application/password/planted.ts', source))).toEqual([]);
   });
 });
+
+const flagged = (messages: LintMessage[], rule: string): number[] => messages.filter((m) => m.ruleId === rule).map((m) => m.line);
+
+describe('the ESLint import boundary keeps the entry points in src/cli to themselves', () => {
+  it('flags an import of src/cli in adapters and composition, and lets src/main.ts and src/cli import it', () => {
+    const adapterImport = "import type { CliIo } from '../../cli/cli-io';";
+    expect(flaggedLines(lint('src/adapters/http/planted.ts', adapterImport))).toEqual([1]);
+    expect(flaggedLines(lint('src/composition/planted.ts', "import { main } from '../cli/serve';"))).toEqual([1]);
+    expect(flaggedLines(lint('src/application/password/planted.ts', "import { explain } from '../../cli/explain';"))).toEqual([1]);
+    expect(flaggedLines(lint('src/main.ts', "import { runPortcullis } from './cli/run-portcullis';"))).toEqual([]);
+    expect(flaggedLines(lint('src/cli/planted.ts', "import type { CliIo } from './cli-io';\nimport { createGateway } from '../composition/gateway';"))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('the ESLint size limits', () => {
+  /** A function of `lines` statements, each on its own line. */
+  const functionOf = (lines: number): string =>
+    ['export function planted(): number {', '  let n = 0;', ...Array.from({ length: lines - 4 }, () => '  n += 1;'), '  return n;', '}'].join('\n');
+  /** A class whose constructor takes `count` parameters. */
+  const constructorOf = (count: number): string =>
+    ['export class Planted {', `  constructor(${Array.from({ length: count }, (_, i) => `readonly p${i}: number`).join(', ')}) {}`, '}'].join('\n');
+
+  it('flags a function of 101 lines and a constructor of 9 parameters in src/', () => {
+    expect(flagged(lint('src/application/password/planted.ts', functionOf(101)), 'max-lines-per-function')).toEqual([1]);
+    expect(flagged(lint('src/adapters/http/planted.ts', constructorOf(9)), 'max-params')).toEqual([2]);
+  });
+
+  it('lets a function of 100 lines and a constructor of 8 parameters pass', () => {
+    expect(flagged(lint('src/application/password/planted.ts', functionOf(100)), 'max-lines-per-function')).toEqual([]);
+    expect(flagged(lint('src/adapters/http/planted.ts', constructorOf(8)), 'max-params')).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { GetTotpEnrolmentError, TotpEnrolmentState } from '../../application/totp/get-totp-enrolment';
 import type { StartTotpEnrolmentError, StartTotpEnrolmentOutput } from '../../application/totp/start-totp-enrolment';
 import type { Result } from '../../domain/result';
-import type { QrCodeModule } from '../cli/qr-code';
+import type { QrCodeModule } from '../qrcode/qr-code';
 import { answer, fixed, type Answer } from './answer';
 import { INVALID_CREDENTIALS, locked, NOT_LOGGED_IN, sessionCookie, STORE_UNAVAILABLE, TOTP_INVALID, unmapped } from './answers';
 import type { CookieSettings } from './cookies';

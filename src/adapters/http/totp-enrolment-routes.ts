@@ -4,7 +4,7 @@ import type { ConfirmTotpEnrolmentUseCase } from '../../application/totp/confirm
 import type { GetTotpEnrolmentUseCase } from '../../application/totp/get-totp-enrolment';
 import type { RemoveTotpEnrolmentUseCase } from '../../application/totp/remove-totp-enrolment';
 import type { StartTotpEnrolmentUseCase } from '../../application/totp/start-totp-enrolment';
-import type { QrCodeModule } from '../cli/qr-code';
+import type { QrCodeModule } from '../qrcode/qr-code';
 import { invalidFields } from './answers';
 import type { HttpSettings } from './http-settings';
 import { JSON_TYPES, jsonBody, jsonFieldsOf, jsonOnly } from './json-body';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Clock } from '../../application/ports/clock';
 import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
-import type { AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
+import type { AuthorizeOidcLoginError, AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
 import type { LogoutUseCase } from '../../application/sessions/logout';
 import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
@@ -11,7 +11,7 @@ import type { ClientAddressResolver } from '../http/client-address';
 import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '../http/cookies';
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
-import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderInteraction } from './oidc-provider-module';
+import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderGrant, ProviderInteraction } from './oidc-provider-module';
 import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
@@ -98,25 +98,31 @@ function clientMetadata(client: OidcClient): Record<string, unknown> {
   };
 }
 
-/**
- * panva's oidc-provider mounted in the gateway: issuer = APP_URL, discovery at
- * `/.well-known/openid-configuration`, everything else under `/oidc`. The login step is the
- * gateway's own (its session, its login page with every method, TOTP included); what the library
- * stores goes through the {@link OidcArtifacts} port.
- */
-export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCases, settings: OidcProviderSettings): OidcHttp {
-  const issuer = new URL(settings.issuer);
-  const byId = new Map(settings.clients.map((c) => [c.clientId, c]));
-  const { Check } = module.interactionPolicy;
-  const requestIdOf = (ctx: Koa.Context): string | undefined =>
-    (ctx.state as { requestId?: string }).requestId ?? (ctx.req.headers['x-request-id'] as string | undefined);
-  const sessionTokenOf = (req: IncomingMessage): string | undefined => readCookie(req.headers.cookie, SESSION_COOKIE);
-  const ipOf = (req: IncomingMessage): string => clientAddressOf(req, settings.clientAddress);
+/** What the provider's pieces share: the library, the use cases, the settings and the configured clients by id. */
+interface OidcWiring {
+  readonly module: OidcProviderModule;
+  readonly useCases: OidcUseCases;
+  readonly settings: OidcProviderSettings;
+  readonly byId: ReadonlyMap<string, OidcClient>;
+}
 
+const requestIdOf = (ctx: Koa.Context): string | undefined =>
+  (ctx.state as { requestId?: string }).requestId ?? (ctx.req.headers['x-request-id'] as string | undefined);
+const sessionTokenOf = (req: IncomingMessage): string | undefined => readCookie(req.headers.cookie, SESSION_COOKIE);
+const ipOf = (req: IncomingMessage, settings: OidcProviderSettings): string => clientAddressOf(req, settings.clientAddress);
+
+/** A grant to the client for a person (configured clients are first-party: no consent screen). */
+const fullGrant = (provider: OidcProviderInstance, accountId: string, clientId: string): ProviderGrant => new provider.Grant({ accountId, clientId });
+
+/**
+ * The library's interaction policy with one more login check. The provider's own session is only a
+ * cache of the gateway's: a gateway logout, an expired or revoked session, a TOTP code still owed
+ * or another person now logged in sends the person through the login step again (and
+ * `prompt=none` answers login_required).
+ */
+function interactionPolicy({ module, useCases, settings }: OidcWiring): ReturnType<OidcProviderModule['interactionPolicy']['base']> {
+  const { Check } = module.interactionPolicy;
   const policy = module.interactionPolicy.base();
-  // The provider's own session is only a cache of the gateway's: a gateway logout, an expired or
-  // revoked session, a TOTP code still owed or another person now logged in sends the person
-  // through the login step again (and `prompt=none` answers login_required).
   policy.get('login')?.checks.add(
     new Check('gateway_session', 'the gateway session ended or belongs to someone else', 'login_required', async (ctx) => {
       const clientId = ctx.oidc.client?.clientId;
@@ -125,15 +131,135 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       const result = await useCases.authorizeOidcLogin.execute({
         clientId,
         sessionToken: sessionTokenOf(ctx.req),
-        ip: ipOf(ctx.req),
+        ip: ipOf(ctx.req, settings),
         requestId: requestIdOf(ctx),
         recordRefusal: false,
       });
       return result.ok && result.value.subject === accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
     }),
   );
+  return policy;
+}
 
-  const configuration: Record<string, unknown> = {
+/** Every route of the provider under {@link OIDC_PREFIX}. */
+const PROVIDER_ROUTES = {
+  authorization: AUTHORIZATION,
+  token: `${OIDC_PREFIX}/token`,
+  userinfo: `${OIDC_PREFIX}/me`,
+  jwks: `${OIDC_PREFIX}/jwks`,
+  revocation: `${OIDC_PREFIX}/token/revocation`,
+  introspection: `${OIDC_PREFIX}/token/introspection`,
+  end_session: `${OIDC_PREFIX}/session/end`,
+  // Unused features keep their routes under the prefix too, off the login UI's paths.
+  registration: `${OIDC_PREFIX}/reg`,
+  pushed_authorization_request: `${OIDC_PREFIX}/request`,
+  code_verification: `${OIDC_PREFIX}/device`,
+  device_authorization: `${OIDC_PREFIX}/device/auth`,
+  backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+  challenge: `${OIDC_PREFIX}/challenge`,
+  credential: `${OIDC_PREFIX}/credential`,
+};
+
+/** The library's token lifetimes: the configured ones, and short fixed ones for the rest. */
+function providerTtl(settings: OidcProviderSettings): Record<string, number> {
+  return {
+    AccessToken: settings.ttl.accessTokenSeconds,
+    AuthorizationCode: 60,
+    IdToken: settings.ttl.accessTokenSeconds,
+    RefreshToken: settings.ttl.refreshTokenSeconds,
+    Grant: settings.ttl.refreshTokenSeconds,
+    Session: settings.ttl.sessionSeconds,
+    Interaction: 10 * 60,
+    ClientCredentials: 10 * 60,
+    DeviceCode: 10 * 60,
+    BackchannelAuthenticationRequest: 10 * 60,
+    PreAuthorizedCode: 10 * 60,
+  };
+}
+
+/** The provider's features: userinfo, revocation and introspection of a client's own tokens, RP-initiated logout with the gateway's pages. */
+function providerFeatures({ settings, byId }: OidcWiring): Record<string, unknown> {
+  return {
+    devInteractions: { enabled: false },
+    userinfo: { enabled: true },
+    revocation: {
+      enabled: true,
+      // A client revokes its own tokens only.
+      allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
+    },
+    introspection: {
+      enabled: true,
+      // A client learns about its own tokens only, never another client's.
+      allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
+    },
+    rpInitiatedLogout: {
+      enabled: true,
+      logoutSource: async (ctx: ProviderContext, form: string) => {
+        const client = ctx.oidc.client === undefined ? undefined : byId.get(ctx.oidc.client.clientId);
+        ctx.set(PAGE_SECURITY_HEADERS);
+        ctx.type = 'html';
+        ctx.body = logoutPage(form, client?.name ?? null);
+      },
+      postLogoutSuccessSource: async (ctx: ProviderContext) => {
+        ctx.set(PAGE_SECURITY_HEADERS);
+        ctx.type = 'html';
+        ctx.body = loggedOutPage(settings.issuer);
+      },
+    },
+  };
+}
+
+/** The account a token or an authorization names, with its claims; undefined when the person may no longer use the client. */
+function accountFinder({ useCases }: OidcWiring) {
+  return async function findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown; iat?: unknown; iiat?: unknown }) {
+    // The token's client (refresh, userinfo, introspection), else the request's (a code redeemed, an ID token issued).
+    const clientId = typeof token?.clientId === 'string' ? token.clientId : ctx.oidc?.client?.clientId;
+    // When the token (a refresh token: the first of its rotations) was issued: ended grants refuse it.
+    const issued = token?.iiat ?? token?.iat;
+    const issuedAt = typeof issued === 'number' ? issued : undefined;
+    const found = await useCases.findOidcAccount.execute({ subject: sub, clientId, issuedAt });
+    if (!found.ok) return undefined;
+    const { identity } = found.value;
+    return {
+      accountId: sub,
+      async claims() {
+        return {
+          sub,
+          email: identity.email,
+          // Addresses come from the administrator (USERS, the users file, the directory) or from a provider that verified them (the OAuth login refuses unverified ones).
+          email_verified: true,
+          name: identity.name === '' ? identity.username : identity.name,
+          preferred_username: identity.username,
+          groups: [...identity.groups],
+        };
+      },
+    };
+  };
+}
+
+/** The existing grant of the session's person for the client, or a new one: configured clients are first-party, no consent screen. */
+function existingGrantLoader({ byId }: OidcWiring, provider: () => OidcProviderInstance) {
+  return async function loadExistingGrant(
+    ctx: ProviderContext & {
+      oidc: { result?: { consent?: { grantId?: string } }; session: { accountId?: string; grantIdFor(id: string): string | undefined } };
+    },
+  ) {
+    const accountId = ctx.oidc.session.accountId;
+    const clientId = ctx.oidc.client?.clientId;
+    if (accountId === undefined || clientId === undefined) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
+    const existing = grantId === undefined ? undefined : ((await provider().Grant.find(grantId)) as (ProviderGrant & { accountId?: string }) | undefined);
+    const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(provider(), accountId, clientId);
+    grant.addOIDCScope(allowedScope(byId.get(clientId), ctx.oidc.params?.scope));
+    await grant.save();
+    return grant;
+  };
+}
+
+/** oidc-provider's configuration; `provider` is the instance built from it (grants are looked up in it once it exists). */
+function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderInstance): Record<string, unknown> {
+  const { module, settings, byId } = wiring;
+  return {
     adapter: artifactsProviderAdapter(settings.artifacts, settings.clock, (kind) => new module.errors.InvalidGrant(`${kindLabel(kind)} already consumed`)),
     clients: settings.clients.map(clientMetadata),
     jwks: { keys: settings.signingKeys.map((k) => ({ ...k })) },
@@ -154,136 +280,45 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: (_ctx: unknown, client: { clientAuthMethod: string }) => client.clientAuthMethod === 'none' },
     interactions: {
-      policy,
+      policy: interactionPolicy(wiring),
       url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
-    routes: {
-      authorization: AUTHORIZATION,
-      token: `${OIDC_PREFIX}/token`,
-      userinfo: `${OIDC_PREFIX}/me`,
-      jwks: `${OIDC_PREFIX}/jwks`,
-      revocation: `${OIDC_PREFIX}/token/revocation`,
-      introspection: `${OIDC_PREFIX}/token/introspection`,
-      end_session: `${OIDC_PREFIX}/session/end`,
-      // Unused features keep their routes under the prefix too, off the login UI's paths.
-      registration: `${OIDC_PREFIX}/reg`,
-      pushed_authorization_request: `${OIDC_PREFIX}/request`,
-      code_verification: `${OIDC_PREFIX}/device`,
-      device_authorization: `${OIDC_PREFIX}/device/auth`,
-      backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
-      challenge: `${OIDC_PREFIX}/challenge`,
-      credential: `${OIDC_PREFIX}/credential`,
-    },
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: true },
-      revocation: {
-        enabled: true,
-        // A client revokes its own tokens only.
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
-      },
-      introspection: {
-        enabled: true,
-        // A client learns about its own tokens only, never another client's.
-        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
-      },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource: async (ctx: ProviderContext, form: string) => {
-          const client = ctx.oidc.client === undefined ? undefined : byId.get(ctx.oidc.client.clientId);
-          ctx.set(PAGE_SECURITY_HEADERS);
-          ctx.type = 'html';
-          ctx.body = logoutPage(form, client?.name ?? null);
-        },
-        postLogoutSuccessSource: async (ctx: ProviderContext) => {
-          ctx.set(PAGE_SECURITY_HEADERS);
-          ctx.type = 'html';
-          ctx.body = loggedOutPage(settings.issuer);
-        },
-      },
-    },
+    routes: { ...PROVIDER_ROUTES },
+    features: providerFeatures(wiring),
     // Only configured clients, and they share origins with their redirect URIs (single-page apps).
     clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => {
       const known = byId.get(client.clientId);
       return known !== undefined && known.redirectUris.some((uri) => new URL(uri).origin === origin);
     },
-    async findAccount(ctx: ProviderContext, sub: string, token?: { clientId?: unknown; iat?: unknown; iiat?: unknown }) {
-      // The token's client (refresh, userinfo, introspection), else the request's (a code redeemed, an ID token issued).
-      const clientId = typeof token?.clientId === 'string' ? token.clientId : ctx.oidc?.client?.clientId;
-      // When the token (a refresh token: the first of its rotations) was issued: ended grants refuse it.
-      const issued = token?.iiat ?? token?.iat;
-      const issuedAt = typeof issued === 'number' ? issued : undefined;
-      const found = await useCases.findOidcAccount.execute({ subject: sub, clientId, issuedAt });
-      if (!found.ok) return undefined;
-      const { identity } = found.value;
-      return {
-        accountId: sub,
-        async claims() {
-          return {
-            sub,
-            email: identity.email,
-            // Addresses come from the administrator (USERS, the users file, the directory) or from a provider that verified them (the OAuth login refuses unverified ones).
-            email_verified: true,
-            name: identity.name === '' ? identity.username : identity.name,
-            preferred_username: identity.username,
-            groups: [...identity.groups],
-          };
-        },
-      };
-    },
+    findAccount: accountFinder(wiring),
     // Configured clients are first-party: the grant covers what the client asked for, no consent screen.
-    async loadExistingGrant(
-      ctx: ProviderContext & {
-        oidc: { result?: { consent?: { grantId?: string } }; session: { accountId?: string; grantIdFor(id: string): string | undefined } };
-      },
-    ) {
-      const accountId = ctx.oidc.session.accountId;
-      const clientId = ctx.oidc.client?.clientId;
-      if (accountId === undefined || clientId === undefined) return undefined;
-      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
-      const existing =
-        grantId === undefined ? undefined : ((await provider.Grant.find(grantId)) as (ReturnType<typeof fullGrant> & { accountId?: string }) | undefined);
-      const grant = existing !== undefined && existing.accountId === accountId ? existing : fullGrant(accountId, clientId);
-      grant.addOIDCScope(allowedScope(byId.get(clientId), ctx.oidc.params?.scope));
-      await grant.save();
-      return grant;
-    },
+    loadExistingGrant: existingGrantLoader(wiring, provider),
     rotateRefreshToken: true,
-    ttl: {
-      AccessToken: settings.ttl.accessTokenSeconds,
-      AuthorizationCode: 60,
-      IdToken: settings.ttl.accessTokenSeconds,
-      RefreshToken: settings.ttl.refreshTokenSeconds,
-      Grant: settings.ttl.refreshTokenSeconds,
-      Session: settings.ttl.sessionSeconds,
-      Interaction: 10 * 60,
-      ClientCredentials: 10 * 60,
-      DeviceCode: 10 * 60,
-      BackchannelAuthenticationRequest: 10 * 60,
-      PreAuthorizedCode: 10 * 60,
-    },
+    ttl: providerTtl(settings),
     async renderError(ctx: ProviderContext, out: { error?: unknown; error_description?: unknown }) {
       ctx.set(PAGE_SECURITY_HEADERS);
       ctx.type = 'html';
       ctx.body = errorPage(String(out.error ?? 'server_error'), typeof out.error_description === 'string' ? out.error_description : '');
     },
   };
-  const fullGrant = (accountId: string, clientId: string) => new provider.Grant({ accountId, clientId });
+}
 
-  const provider: OidcProviderInstance = new module.Provider(settings.issuer, configuration);
-  // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
-  provider.proxy = true;
-  requireRegisteredAuthMethod(module, provider);
-  provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
-
-  // RP-initiated logout: once the person confirmed ("Yes, sign me out") and the provider ended
-  // its session, the gateway session ends too, through the logout use case (durable revocation).
-  // The confirmation form carries the provider's xsrf token bound to its session cookie, so a
-  // cross-site page cannot submit it: it is a request from this site.
+/**
+ * RP-initiated logout: once the person confirmed ("Yes, sign me out") and the provider ended its
+ * session, the gateway session ends too, through the logout use case (durable revocation). The
+ * confirmation form carries the provider's xsrf token bound to its session cookie, so a
+ * cross-site page cannot submit it: it is a request from this site.
+ */
+function endGatewaySessionOnLogout({ useCases, settings }: OidcWiring, provider: OidcProviderInstance): void {
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || ctx.oidc.params?.logout === undefined) return;
-    const ended = await useCases.logout.execute({ sessionToken: sessionTokenOf(ctx.req), fromThisSite: true, ip: ipOf(ctx.req), requestId: requestIdOf(ctx) });
+    const ended = await useCases.logout.execute({
+      sessionToken: sessionTokenOf(ctx.req),
+      fromThisSite: true,
+      ip: ipOf(ctx.req, settings),
+      requestId: requestIdOf(ctx),
+    });
     if (ended.ok) {
       ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
       return;
@@ -294,163 +329,188 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
     ctx.type = 'html';
     ctx.body = errorPage('temporarily_unavailable', 'Your session could not be ended right now. Try again in a moment.');
   });
+}
 
-  const callback = provider.callback();
+function page(ctx: Koa.Context, status: number, html: string): void {
+  ctx.status = status;
+  ctx.set(PAGE_SECURITY_HEADERS);
+  ctx.type = 'html';
+  ctx.body = html;
+}
 
-  /**
-   * The instant the gateway login must not be older than when the relying party asked for a fresh
-   * one (`prompt=login`, or `max_age` seconds), else undefined. Measured from the authorization's
-   * start, kept in the interaction (so every replica, and every later visit, agrees): the person
-   * logs in after it, and `auth_time` is that login's. A visit time would move on with every visit.
-   */
-  async function loggedInSince(details: ProviderInteraction): Promise<number | undefined> {
-    const prompts = typeof details.params.prompt === 'string' ? details.params.prompt.split(' ') : [];
-    const maxAge = details.params.max_age === undefined ? NaN : Number(details.params.max_age);
-    const loginPrompt = prompts.includes('login');
-    if (!loginPrompt && !Number.isFinite(maxAge)) return undefined;
-    const stored = details.result?.[STARTED_AT];
-    const started = typeof stored === 'number' ? stored : settings.clock.now();
-    if (stored !== started) {
-      details.result = { ...details.result, [STARTED_AT]: started };
-      await details.persist();
-    }
-    return loginPrompt ? started : started - maxAge * 1000;
+/**
+ * The instant the gateway login must not be older than when the relying party asked for a fresh
+ * one (`prompt=login`, or `max_age` seconds), else undefined. Measured from the authorization's
+ * start, kept in the interaction (so every replica, and every later visit, agrees): the person
+ * logs in after it, and `auth_time` is that login's. A visit time would move on with every visit.
+ */
+async function loggedInSince(details: ProviderInteraction, clock: Clock): Promise<number | undefined> {
+  const prompts = typeof details.params.prompt === 'string' ? details.params.prompt.split(' ') : [];
+  const maxAge = details.params.max_age === undefined ? NaN : Number(details.params.max_age);
+  const loginPrompt = prompts.includes('login');
+  if (!loginPrompt && !Number.isFinite(maxAge)) return undefined;
+  const stored = details.result?.[STARTED_AT];
+  const started = typeof stored === 'number' ? stored : clock.now();
+  if (stored !== started) {
+    details.result = { ...details.result, [STARTED_AT]: started };
+    await details.persist();
   }
+  return loginPrompt ? started : started - maxAge * 1000;
+}
 
-  async function interaction(ctx: Koa.Context, uid: string): Promise<void> {
-    const { req, res } = ctx;
-    let details;
-    try {
-      details = await provider.interactionDetails(req, res);
-    } catch {
-      details = null;
-    }
-    if (details === null || details.uid !== uid)
-      return page(
-        ctx,
-        400,
-        errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
-      );
-    const clientId = String(details.params.client_id ?? '');
-    let since: number | undefined;
-    try {
-      since = await loggedInSince(details);
-    } catch {
-      // The interaction could not be saved (the store is down): never fall back to accepting the old login.
-      return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
-    }
-    const result = await useCases.authorizeOidcLogin.execute({
-      clientId,
-      sessionToken: sessionTokenOf(req),
-      ip: ipOf(req),
-      requestId: requestIdOf(ctx),
-      loggedInSince: since,
-    });
-    const back = encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`);
-    if (!result.ok) {
-      switch (result.error.code) {
-        case 'login_required':
-          // The gateway's own login page, every method and TOTP included, then back here.
-          return ctx.redirect(`/login?redirect_uri=${back}`);
-        case 'fresh_login_required':
-          // The same page, shown although a session is live: the relying party wants the person to log in again now.
-          return ctx.redirect(`/login?redirect_uri=${back}&prompt=login`);
-        case 'access_denied': {
-          const to = await provider.interactionResult(
-            req,
-            res,
-            { error: 'access_denied', error_description: 'this account may not use this application' },
-            { mergeWithLastSubmission: false },
-          );
-          ctx.status = 303;
-          return ctx.redirect(to);
-        }
-        case 'unknown_client':
-          return page(ctx, 400, errorPage('invalid_client', 'This application is not configured here.'));
-        case 'store_unavailable':
-          return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
-        default: {
-          const never: never = result.error;
-          return never;
-        }
-      }
-    }
-    const grant = fullGrant(result.value.subject, clientId);
-    grant.addOIDCScope(allowedScope(byId.get(clientId), details.params.scope));
-    const grantId = await grant.save();
-    let to: string;
-    try {
-      to = await provider.interactionResult(
+/** Where a person goes whose gateway login does not open the client: the login page (again), the client with access_denied, or an error page. */
+async function refusedInteraction(ctx: Koa.Context, provider: OidcProviderInstance, error: AuthorizeOidcLoginError, back: string): Promise<void> {
+  const { req, res } = ctx;
+  switch (error.code) {
+    case 'login_required':
+      // The gateway's own login page, every method and TOTP included, then back here.
+      return ctx.redirect(`/login?redirect_uri=${back}`);
+    case 'fresh_login_required':
+      // The same page, shown although a session is live: the relying party wants the person to log in again now.
+      return ctx.redirect(`/login?redirect_uri=${back}&prompt=login`);
+    case 'access_denied': {
+      const to = await provider.interactionResult(
         req,
         res,
-        {
-          // auth_time is the gateway login's, not this redirect's: an app asking max_age sees how old the login really is.
-          login: { accountId: result.value.subject, ts: result.value.authTime },
-          consent: { grantId },
-        },
+        { error: 'access_denied', error_description: 'this account may not use this application' },
         { mergeWithLastSubmission: false },
       );
-    } catch {
-      // The interaction expired (or its cookie went) between the two reads: start again from the app.
-      return page(ctx, 400, errorPage('invalid_request', 'This login request expired. Go back to the application and start again.'));
-    }
-    ctx.status = 303;
-    ctx.redirect(to);
-  }
-
-  /**
-   * An authorization request stores an interaction for ten minutes (its parameters included); one
-   * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
-   * first and comes back with the same request, which the provider then starts. A POSTed request
-   * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
-   * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
-   * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
-   * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
-   * storing. True when answered here.
-   */
-  async function authorizationWithoutLogin(ctx: Koa.Context): Promise<boolean> {
-    if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
-      const body = await readFormBody(ctx.req, MAX_AUTHORIZATION_URL);
-      if (body === null) {
-        page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
-        return true;
-      }
       ctx.status = 303;
-      ctx.redirect(`${settings.issuer}${AUTHORIZATION}?${body}`);
-      return true;
+      return ctx.redirect(to);
     }
-    if (ctx.method !== 'GET') return false;
-    if (`${settings.issuer}${ctx.url}`.length > MAX_AUTHORIZATION_URL) {
+    case 'unknown_client':
+      return page(ctx, 400, errorPage('invalid_client', 'This application is not configured here.'));
+    case 'store_unavailable':
+      return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
+
+/** The interaction page: the gateway login decides, and the provider is told who logged in (or why not). */
+async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, ctx: Koa.Context, uid: string): Promise<void> {
+  const { useCases, settings, byId } = wiring;
+  const { req, res } = ctx;
+  let details;
+  try {
+    details = await provider.interactionDetails(req, res);
+  } catch {
+    details = null;
+  }
+  if (details === null || details.uid !== uid)
+    return page(
+      ctx,
+      400,
+      errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
+    );
+  const clientId = String(details.params.client_id ?? '');
+  let since: number | undefined;
+  try {
+    since = await loggedInSince(details, settings.clock);
+  } catch {
+    // The interaction could not be saved (the store is down): never fall back to accepting the old login.
+    return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
+  }
+  const result = await useCases.authorizeOidcLogin.execute({
+    clientId,
+    sessionToken: sessionTokenOf(req),
+    ip: ipOf(req, settings),
+    requestId: requestIdOf(ctx),
+    loggedInSince: since,
+  });
+  const back = encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`);
+  if (!result.ok) return refusedInteraction(ctx, provider, result.error, back);
+  const grant = fullGrant(provider, result.value.subject, clientId);
+  grant.addOIDCScope(allowedScope(byId.get(clientId), details.params.scope));
+  const grantId = await grant.save();
+  let to: string;
+  try {
+    to = await provider.interactionResult(
+      req,
+      res,
+      {
+        // auth_time is the gateway login's, not this redirect's: an app asking max_age sees how old the login really is.
+        login: { accountId: result.value.subject, ts: result.value.authTime },
+        consent: { grantId },
+      },
+      { mergeWithLastSubmission: false },
+    );
+  } catch {
+    // The interaction expired (or its cookie went) between the two reads: start again from the app.
+    return page(ctx, 400, errorPage('invalid_request', 'This login request expired. Go back to the application and start again.'));
+  }
+  ctx.status = 303;
+  ctx.redirect(to);
+}
+
+/**
+ * An authorization request stores an interaction for ten minutes (its parameters included); one
+ * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
+ * first and comes back with the same request, which the provider then starts. A POSTed request
+ * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
+ * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
+ * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
+ * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
+ * storing. True when answered here.
+ */
+async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWiring, ctx: Koa.Context): Promise<boolean> {
+  if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
+    const body = await readFormBody(ctx.req, MAX_AUTHORIZATION_URL);
+    if (body === null) {
       page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
       return true;
     }
-    const params = new URLSearchParams(ctx.querystring);
-    const client = byId.get(params.get('client_id') ?? '');
-    const prompts = (params.get('prompt') ?? '').split(' ').filter((p) => p !== '');
-    if (client === undefined || !client.redirectUris.includes(params.get('redirect_uri') ?? '') || prompts.includes('none')) return false;
-    const login = await useCases.authorizeOidcLogin.execute({
-      clientId: client.clientId,
-      sessionToken: sessionTokenOf(ctx.req),
-      ip: ipOf(ctx.req),
-      requestId: requestIdOf(ctx),
-      dryRun: true,
-    });
-    if (login.ok || login.error.code !== 'login_required') return false;
-    const rest = prompts.filter((p) => p !== 'login');
-    if (rest.length === 0) params.delete('prompt');
-    else params.set('prompt', rest.join(' '));
-    params.delete('max_age');
     ctx.status = 303;
-    ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
+    ctx.redirect(`${settings.issuer}${AUTHORIZATION}?${body}`);
     return true;
   }
-
-  function page(ctx: Koa.Context, status: number, html: string): void {
-    ctx.status = status;
-    ctx.set(PAGE_SECURITY_HEADERS);
-    ctx.type = 'html';
-    ctx.body = html;
+  if (ctx.method !== 'GET') return false;
+  if (`${settings.issuer}${ctx.url}`.length > MAX_AUTHORIZATION_URL) {
+    page(ctx, 400, errorPage('invalid_request', 'This login request is too long.'));
+    return true;
   }
+  const params = new URLSearchParams(ctx.querystring);
+  const client = byId.get(params.get('client_id') ?? '');
+  const prompts = (params.get('prompt') ?? '').split(' ').filter((p) => p !== '');
+  if (client === undefined || !client.redirectUris.includes(params.get('redirect_uri') ?? '') || prompts.includes('none')) return false;
+  const login = await useCases.authorizeOidcLogin.execute({
+    clientId: client.clientId,
+    sessionToken: sessionTokenOf(ctx.req),
+    ip: ipOf(ctx.req, settings),
+    requestId: requestIdOf(ctx),
+    dryRun: true,
+  });
+  if (login.ok || login.error.code !== 'login_required') return false;
+  const rest = prompts.filter((p) => p !== 'login');
+  if (rest.length === 0) params.delete('prompt');
+  else params.set('prompt', rest.join(' '));
+  params.delete('max_age');
+  ctx.status = 303;
+  ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
+  return true;
+}
+
+/**
+ * panva's oidc-provider mounted in the gateway: issuer = APP_URL, discovery at
+ * `/.well-known/openid-configuration`, everything else under `/oidc`. The login step is the
+ * gateway's own (its session, its login page with every method, TOTP included); what the library
+ * stores goes through the {@link OidcArtifacts} port.
+ */
+export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCases, settings: OidcProviderSettings): OidcHttp {
+  const issuer = new URL(settings.issuer);
+  const wiring: OidcWiring = { module, useCases, settings, byId: new Map(settings.clients.map((c) => [c.clientId, c])) };
+  const provider: OidcProviderInstance = new module.Provider(
+    settings.issuer,
+    providerConfiguration(wiring, () => provider),
+  );
+  // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
+  provider.proxy = true;
+  requireRegisteredAuthMethod(module, provider);
+  provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
+  endGatewaySessionOnLogout(wiring, provider);
+  const callback = provider.callback();
 
   return {
     async middleware(ctx, next) {
@@ -460,14 +520,14 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       // never taken from the request (a forged Host must not rewrite discovery or redirects).
       headers.host = issuer.host;
       headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
-      headers['x-forwarded-for'] = ipOf(ctx.req);
+      headers['x-forwarded-for'] = ipOf(ctx.req, settings);
       delete headers['x-forwarded-host'];
       delete headers.forwarded;
-      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(ctx))) return;
+      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(wiring, ctx))) return;
       const m = INTERACTION.exec(ctx.path);
       if (m !== null) {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));
-        return interaction(ctx, m[1]);
+        return interaction(wiring, provider, ctx, m[1]);
       }
       ctx.respond = false;
       await callback(ctx.req, ctx.res);

@@ -43,6 +43,14 @@ export type FinishPasskeyEnrolmentError =
   | { readonly code: 'passkey_not_added' }
   | { readonly code: 'store_unavailable' };
 
+/** The enrolment ceremony's parts: the registration check, the sealed challenge, and its single use. */
+export interface PasskeyEnrolmentCeremony {
+  readonly ceremonies: PasskeyCeremonies;
+  readonly sealer: PasskeyChallengeSealer;
+  /** Where a ceremony is claimed, on every replica, before its answer is checked. */
+  readonly used: UsedOAuthFlows;
+}
+
 /**
  * Stores the passkey an enrolment ceremony's registration response proves and logs the person in
  * (issue 16). The ceremony is claimed before the response is checked, so an answer works once.
@@ -53,9 +61,7 @@ export class FinishPasskeyEnrolmentUseCase {
   constructor(
     private readonly users: UserStore,
     private readonly passkeys: PasskeyCredentials,
-    private readonly ceremonies: PasskeyCeremonies,
-    private readonly sealer: PasskeyChallengeSealer,
-    private readonly used: UsedOAuthFlows,
+    private readonly ceremony: PasskeyEnrolmentCeremony,
     private readonly fingerprints: CredentialFingerprints,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
@@ -71,12 +77,12 @@ export class FinishPasskeyEnrolmentUseCase {
     const name = parsePasskeyName(input.name);
     if (!name.ok) return err(name.error);
     const now = this.clock.now();
-    const challenge = input.challengeToken === undefined ? null : this.sealer.unseal(input.challengeToken);
+    const challenge = input.challengeToken === undefined ? null : this.ceremony.sealer.unseal(input.challengeToken);
     if (challenge === null || challenge.purpose !== 'enrol' || challenge.expiresAt <= now || challenge.username === null)
       return err({ code: 'challenge_invalid' });
     // Single use, on every replica: claimed before it is checked, so a replayed answer finds it used.
-    if (!(await this.used.use(`passkey:${challenge.id}`, challenge.expiresAt))) return err({ code: 'challenge_invalid' });
-    const credential = await this.ceremonies.verifyRegistration(input.response, challenge.challenge);
+    if (!(await this.ceremony.used.use(`passkey:${challenge.id}`, challenge.expiresAt))) return err({ code: 'challenge_invalid' });
+    const credential = await this.ceremony.ceremonies.verifyRegistration(input.response, challenge.challenge);
     if (credential === null) return err({ code: 'passkey_invalid' });
     const account = await this.users.currentAccount(challenge.username);
     if (account === null || account.passkeyOnly !== true) return err({ code: 'passkey_not_added' });

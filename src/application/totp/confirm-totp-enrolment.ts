@@ -48,6 +48,13 @@ export type ConfirmTotpEnrolmentError =
   | { readonly code: 'totp_replayed' }
   | { readonly code: 'store_unavailable' };
 
+/** What confirming a set-up checks: the account's password, the first code, and that the code is spent. */
+export interface TotpEnrolmentProofs {
+  readonly credentials: CredentialCheck;
+  readonly totp: TotpVerifier;
+  readonly usedSteps: UsedTotpSteps;
+}
+
 /**
  * Finishes setting up a TOTP code: the account's password (asked again, and counted like a login:
  * a cookie taken from the person must not be enough to set a code only the taker has, which would
@@ -65,9 +72,7 @@ export class ConfirmTotpEnrolmentUseCase {
     storeUsers: UserStore,
     private readonly enrolled: EnrolledTotpSecrets,
     private readonly sealer: TotpSecretSealer,
-    private readonly credentials: CredentialCheck,
-    private readonly totp: TotpVerifier,
-    private readonly usedSteps: UsedTotpSteps,
+    private readonly proofs: TotpEnrolmentProofs,
     private readonly sessions: SecondFactorSessions,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
@@ -82,13 +87,13 @@ export class ConfirmTotpEnrolmentUseCase {
       const now = this.clock.now();
       const secret = readEnrolment(this.sealer.open(enrolmentContext(account.username, session.id), input.enrolment), now);
       if (secret === null) return err({ code: 'enrolment_invalid' });
-      const proven = await this.credentials.password({ login: account.username, password: input.password, ip: input.ip, requestId: input.requestId });
+      const proven = await this.proofs.credentials.password({ login: account.username, password: input.password, ip: input.ip, requestId: input.requestId });
       if (!proven.ok) return err(proven.error);
       if (proven.value.account.username !== account.username) return err({ code: 'invalid_credentials' });
-      const step = await this.totp.verify(secret, input.code, now);
+      const step = await this.proofs.totp.verify(secret, input.code, now);
       if (step === null) return err({ code: 'invalid_code' });
       // The confirming code is spent: seen over a shoulder, it must not open the next login too.
-      if (!(await this.usedSteps.claim(account.username, step, now + 3 * 30_000))) return err({ code: 'totp_replayed' });
+      if (!(await this.proofs.usedSteps.claim(account.username, step, now + 3 * 30_000))) return err({ code: 'totp_replayed' });
       if (!(await this.enrolled.enrol(account.username, secret))) return err({ code: 'totp_already_enrolled' });
       const reissued = await this.sessions.reissue(session, { ...account, totpSecret: secret }, true, 'totp', input);
       this.audit.record({ event: 'totp_enrolled', username: account.username, ip: input.ip, requestId: input.requestId });

@@ -13,11 +13,11 @@ import { ROOT, runCli } from '../../support/process';
 const EXIT_CODE_FILES = [
   'bin/portcullis.js',
   'src/main.ts',
-  'src/composition/main.ts',
-  'src/composition/cli.ts',
-  'src/composition/explain.ts',
-  'src/adapters/cli/cli.ts',
-  'src/adapters/cli/doctor/doctor-command.ts',
+  'src/cli/serve.ts',
+  'src/cli/run-portcullis.ts',
+  'src/cli/explain.ts',
+  'src/cli/commands/run-cli.ts',
+  'src/cli/doctor/doctor-command.ts',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -45,12 +45,12 @@ const FEATURE_MODULES: Record<string, RegExp> = {
 };
 
 /** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */
-const CLI_COMMANDS = /^adapters\/cli\/(doctor\/|sessions-command|passkeys-command|oidc-keys-command|qr-code)/;
+const CLI_COMMANDS = /^(cli\/(doctor\/|commands\/(sessions-command|passkeys-command|oidc-keys-command))|adapters\/qrcode\/qr-code)/;
 
 /** The CLI's own modules that `dist/src/main.js` loaded, running `args` (`serve --help` and `version` print and return: no gateway starts). */
 function cliModulesLoadedBy(args: string[]): string[] {
   const script = `
-    const { runPortcullis } = require('./dist/src/composition/cli');
+    const { runPortcullis } = require('./dist/src/cli/run-portcullis');
     const io = { out: () => undefined, err: () => undefined };
     runPortcullis(${JSON.stringify(args)}, {}, io).then(() => {
       const own = Object.keys(require.cache).filter((k) => k.includes('/dist/src/')).map((k) => k.slice(k.indexOf('/dist/src/') + '/dist/src/'.length));
@@ -137,9 +137,9 @@ describe('optional feature libraries', () => {
   it("load the CLI's doctor, sessions, passkeys and oidc keys commands only when they are run, not with serve", () => {
     expect(cliModulesLoadedBy(['serve', '--help'])).toEqual([]);
     expect(cliModulesLoadedBy(['--help'])).toEqual([]);
-    expect(cliModulesLoadedBy(['doctor', '--help'])).toEqual(expect.arrayContaining(['adapters/cli/doctor/doctor-command.js']));
-    expect(cliModulesLoadedBy(['sessions', '--help'])).toEqual(['adapters/cli/sessions-command.js']);
-    expect(cliModulesLoadedBy(['passkeys', '--help'])).toEqual(['adapters/cli/passkeys-command.js']);
-    expect(cliModulesLoadedBy(['oidc', 'keys', '--help'])).toEqual(['adapters/cli/oidc-keys-command.js']);
+    expect(cliModulesLoadedBy(['doctor', '--help'])).toEqual(expect.arrayContaining(['cli/doctor/doctor-command.js']));
+    expect(cliModulesLoadedBy(['sessions', '--help'])).toEqual(['cli/commands/sessions-command.js']);
+    expect(cliModulesLoadedBy(['passkeys', '--help'])).toEqual(['cli/commands/passkeys-command.js']);
+    expect(cliModulesLoadedBy(['oidc', 'keys', '--help'])).toEqual(['cli/commands/oidc-keys-command.js']);
   });
 });

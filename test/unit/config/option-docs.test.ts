@@ -4,8 +4,8 @@ import { loadConfig } from '../../../src/composition/config';
 import { flagsToEnv } from '../../../src/config/flags';
 import { renderOptionsDoc, renderOptionsHelp, unknownOptionWarnings, withOptionsDoc } from '../../../src/config/option-docs';
 import { OPTION_NAMES, OPTION_TABLE } from '../../../src/config/options';
-import { runPortcullis } from '../../../src/composition/cli';
-import type { CliIo } from '../../../src/adapters/cli/cli-io';
+import { runPortcullis } from '../../../src/cli/run-portcullis';
+import type { CliIo } from '../../../src/cli/cli-io';
 
 const CONFIGURATION = join(__dirname, '..', '..', '..', 'docs', 'configuration.md');
 

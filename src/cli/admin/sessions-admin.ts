@@ -1,9 +1,9 @@
-import type { IndexedSession } from '../application/ports/session-index';
-import { liveSessionsOf } from '../application/account/list-account-sessions';
-import { RevokeUserSessionsUseCase } from '../application/sessions/revoke-user-sessions';
-import { RedisRevokedSessions } from '../adapters/state/redis/redis-revoked-sessions';
-import { LOAD_TIMEOUT_MS, openAdminStore } from './store-admin';
-import { TOKENS } from './tokens';
+import type { IndexedSession } from '../../application/ports/session-index';
+import { liveSessionsOf } from '../../application/account/list-account-sessions';
+import { RevokeUserSessionsUseCase } from '../../application/sessions/revoke-user-sessions';
+import { RedisRevokedSessions } from '../../adapters/state/redis/redis-revoked-sessions';
+import { LOAD_TIMEOUT_MS, openAdminStore } from './admin-store';
+import { TOKENS } from '../../composition/tokens';
 
 /** What `portcullis sessions` works with: the gateway's own store, opened from the same settings. */
 export interface SessionsAdmin {

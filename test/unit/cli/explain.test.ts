@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explain } from '../../../src/composition/explain';
+import { explain } from '../../../src/cli/explain';
 
 describe('portcullis explain', () => {
   let dir: string;

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
-import { runCli } from '../adapters/cli/cli';
-import { ProcessIo, type CliIo } from '../adapters/cli/cli-io';
-import { configWarnings, loadConfig } from './config';
+import { runCli } from './commands/run-cli';
+import { ProcessIo, type CliIo } from './cli-io';
+import { configWarnings, loadConfig } from '../composition/config';
 import type { Config } from '../config/load';
 import { describeLdapTls } from '../config/ldap';
 import { secretFlagWarnings } from '../config/flags';
 import { renderOptionsHelp, unknownOptionWarnings } from '../config/option-docs';
 import { DEFAULT_DATA_DIR } from '../config/state';
 import { explain } from './explain';
-import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
-import { optionalModules } from './optional-modules';
+import { describeCookieDomain, protectedDomainOfAppUrl } from '../composition/cookie-domain';
+import { optionalModules } from '../composition/optional-modules';
 
 /** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
 function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: string | null; caFile: string | null } | null {
@@ -29,22 +29,19 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     otplib: optionalModules.otplib,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.
     serve: (args) =>
-      (require('./main') as typeof import('./main')).main(args, env).catch((e: unknown) => {
+      (require('./serve') as typeof import('./serve')).main(args, env).catch((e: unknown) => {
         io.err(`Portcullis failed to start: ${e instanceof Error ? e.message.split('\n')[0] : 'unknown error'}\n`);
         return 1;
       }),
     optionsHelp: renderOptionsHelp,
     // The probes' sockets (and node:tls with them) load only for `doctor`, not in every gateway.
     doctor: {
-      transport: (options) =>
-        (require('../adapters/cli/doctor/socket-probe-transport') as typeof import('../adapters/cli/doctor/socket-probe-transport')).socketProbeTransport(
-          options,
-        ),
+      transport: (options) => (require('./doctor/socket-probe-transport') as typeof import('./doctor/socket-probe-transport')).socketProbeTransport(options),
     },
     // The gateway's container and store load only for this command.
-    sessions: (dataDir) => (require('./sessions-cli') as typeof import('./sessions-cli')).openSessionsAdmin(env, dataDir),
-    signingKeys: (dataDir) => (require('./oidc-keys-cli') as typeof import('./oidc-keys-cli')).openSigningKeysAdmin(env, dataDir),
-    passkeys: (dataDir) => (require('./passkeys-cli') as typeof import('./passkeys-cli')).openPasskeyEnrolment(env, dataDir),
+    sessions: (dataDir) => (require('./admin/sessions-admin') as typeof import('./admin/sessions-admin')).openSessionsAdmin(env, dataDir),
+    signingKeys: (dataDir) => (require('./admin/signing-keys-admin') as typeof import('./admin/signing-keys-admin')).openSigningKeysAdmin(env, dataDir),
+    passkeys: (dataDir) => (require('./admin/passkeys-admin') as typeof import('./admin/passkeys-admin')).openPasskeyEnrolment(env, dataDir),
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {
       // With DATABASE_URL the records are in PostgreSQL: pg_dump copies them (a --data-dir still means the embedded file).

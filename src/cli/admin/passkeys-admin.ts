@@ -1,7 +1,7 @@
-import type { PasskeyEnrolmentAdmin } from '../adapters/cli/passkeys-command';
-import { IssuePasskeyEnrolmentLinkUseCase } from '../application/passkeys/issue-passkey-enrolment-link';
-import { openAdminStore } from './store-admin';
-import { TOKENS } from './tokens';
+import type { PasskeyEnrolmentAdmin } from '../commands/passkeys-command';
+import { IssuePasskeyEnrolmentLinkUseCase } from '../../application/passkeys/issue-passkey-enrolment-link';
+import { openAdminStore } from './admin-store';
+import { TOKENS } from '../../composition/tokens';
 
 /**
  * Opens the store the gateway configured by `env` uses, for `portcullis passkeys enrol` (issue 16).

@@ -1,4 +1,4 @@
-import type { CliIo } from './cli-io';
+import type { CliIo } from '../cli-io';
 
 /** What `portcullis passkeys enrol` works with (see openPasskeyEnrolment in composition). */
 export interface PasskeyEnrolmentAdmin {

@@ -1,5 +1,5 @@
 import { loadAccessRulesFile } from '../config/rules';
-import { optionalModules } from './optional-modules';
+import { optionalModules } from '../composition/optional-modules';
 import { evaluateAccess } from '../domain/access-evaluation';
 import { parseForwarded } from '../domain/forwarded-request';
 import { readPath } from '../domain/path-readings';

@@ -1,8 +1,8 @@
-import { DatabaseInUseError } from '../adapters/state/sqlite/sqlite-database';
-import type { Config } from '../config/load';
-import { loadConfig } from './config';
-import { buildContainer } from './container';
-import { TOKENS } from './tokens';
+import { DatabaseInUseError } from '../../adapters/state/sqlite/sqlite-database';
+import type { Config } from '../../config/load';
+import { loadConfig } from '../../composition/config';
+import { buildContainer } from '../../composition/container';
+import { TOKENS } from '../../composition/tokens';
 
 /** How long an admin command waits for Redis to connect. */
 export const LOAD_TIMEOUT_MS = 5000;

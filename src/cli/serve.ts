@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
 import { InvalidAccessRulesError } from '../adapters/rules/yaml-file-access-rules-source';
 import { DatabaseStartError } from '../adapters/state/sqlite/sqlite-database';
-import { configWarnings, loadConfig } from './config';
+import { configWarnings, loadConfig } from '../composition/config';
 import type { Config } from '../config/load';
 import { secretFlagWarnings } from '../config/flags';
 import { DEFAULT_DATA_DIR } from '../config/state';
-import { demoBanner, withDemoAccount } from './demo';
-import { createGateway } from './gateway';
-import { describeCookieDomain, protectedDomainOfAppUrl } from './cookie-domain';
+import { demoBanner, withDemoAccount } from './demo-banner';
+import { createGateway } from '../composition/gateway';
+import { describeCookieDomain, protectedDomainOfAppUrl } from '../composition/cookie-domain';
 import { unknownOptionWarnings } from '../config/option-docs';
 
 /**
@@ -44,73 +44,70 @@ function replicaHintOf(config: Config, env: NodeJS.ProcessEnv): string | null {
   return 'the state is in the embedded database of this one gateway (DATA_DIR): if several replicas run, each has its own logouts and locks; set DATABASE_URL (PostgreSQL) so they share them';
 }
 
-/** The `npm start` entry: read config, start, and shut down cleanly on SIGTERM/SIGINT. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  for (const warning of secretFlagWarnings(argv)) process.stderr.write(`portcullis: warning: ${warning}\n`);
-  const loaded = loadConfig({ env, argv });
-  if (!loaded.ok) {
-    process.stderr.write(`Portcullis cannot start; fix the configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
-  }
-  const stored = withDataDir(loaded.config);
-  let config = stored.config;
-  const removeThrowaway = (): void => {
-    if (stored.throwaway !== null) rmSync(stored.throwaway, { recursive: true, force: true });
-  };
-  let banner: string | null = null;
-  if (config.demo) {
-    const demo = await withDemoAccount(config, new BcryptPasswordHasher());
-    config = demo.config;
-    banner = demoBanner(config, demo.password, stored.throwaway);
-  }
-  let gateway: ReturnType<typeof createGateway>;
+type Gateway = ReturnType<typeof createGateway>;
+
+/** What the gateway listens on once started: its port, and the forward-auth and metrics listeners when configured. */
+interface Listening {
+  readonly port: number;
+  readonly forwardAuth: Awaited<ReturnType<Gateway['listenForwardAuth']>>;
+  readonly metrics: Awaited<ReturnType<Gateway['listenMetrics']>>;
+}
+
+/** Exit code 2 with the problems of `what`, one a line: a configuration problem, not a stack trace. */
+function cannotStart(what: string, problems: readonly string[]): number {
+  process.stderr.write(`Portcullis cannot start; fix the ${what}:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  return 2;
+}
+
+/** The gateway built from `config`, or the exit code of a start-up problem that was reported. */
+function buildGateway(config: Config, removeThrowaway: () => void): Gateway | number {
   try {
-    gateway = createGateway(config);
+    return createGateway(config);
   } catch (e) {
     removeThrowaway();
     // The rules file changed between validation and loading: still a list of problems, not a stack trace.
-    if (e instanceof InvalidAccessRulesError) {
-      process.stderr.write(`Portcullis cannot start; fix the access rules:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-      return 2;
-    }
+    if (e instanceof InvalidAccessRulesError) return cannotStart('access rules', e.problems);
     // A locked, corrupt, newer or unwritable database: one line that says what to do, exit code 2 like any configuration problem.
     const cause = e instanceof DatabaseStartError ? e : (e as { cause?: unknown })?.cause;
-    if (cause instanceof DatabaseStartError) {
-      process.stderr.write(`Portcullis cannot start; fix the database:\n  - ${cause.message}\n`);
-      return 2;
-    }
+    if (cause instanceof DatabaseStartError) return cannotStart('database', [cause.message]);
     throw e;
   }
-  // Before listening: PostgreSQL's schema is checked (and a newer one refused) before the first request.
+}
+
+/** Starts the gateway (PostgreSQL's schema is checked, and a newer one refused, before the first request); null when started, else the exit code. */
+async function startGateway(gateway: Gateway, removeThrowaway: () => void): Promise<number | null> {
   try {
     await gateway.start();
+    return null;
   } catch (e) {
     await gateway.close();
     removeThrowaway();
-    if (e instanceof DatabaseStartError) {
-      process.stderr.write(`Portcullis cannot start; fix the database:\n  - ${e.message}\n`);
-      return 2;
-    }
+    if (e instanceof DatabaseStartError) return cannotStart('database', [e.message]);
     throw e;
   }
-  // Valid but risky: said once, loudly, where operators look (the log), before the first request.
+}
+
+/** Valid but risky: said once, loudly, where operators look (the log), before the first request. */
+function warnAtStart(gateway: Gateway, loaded: Config, config: Config, env: NodeJS.ProcessEnv): void {
   for (const warning of [...unknownOptionWarnings(env), ...configWarnings(config)]) gateway.logger.warn(warning);
-  if ((loaded.config.redis !== null || loaded.config.database !== null) && loaded.config.dataDir !== null) {
-    gateway.logger.warn('DATA_DIR is not used: with REDIS_URL or DATABASE_URL the state is shared by the replicas there', { dataDir: loaded.config.dataDir });
+  if ((loaded.redis !== null || loaded.database !== null) && loaded.dataDir !== null) {
+    gateway.logger.warn('DATA_DIR is not used: with REDIS_URL or DATABASE_URL the state is shared by the replicas there', { dataDir: loaded.dataDir });
   }
   const replicaHint = replicaHintOf(config, env);
   if (replicaHint !== null) gateway.logger.warn(replicaHint);
-  let port: number;
-  let forwardAuth: Awaited<ReturnType<typeof gateway.listenForwardAuth>>;
-  let metrics: Awaited<ReturnType<typeof gateway.listenMetrics>>;
+}
+
+/** Binds the public, forward-auth and metrics listeners; what listens, or the exit code of an address that cannot be bound. */
+async function listen(gateway: Gateway, config: Config, removeThrowaway: () => void): Promise<Listening | number> {
   // Which option chose the address being bound, for a message that says what to change.
   let binding = `PORT ${config.port} (on ADDRESS ${config.address})`;
   try {
-    ({ port } = await gateway.listen());
+    const { port } = await gateway.listen();
     binding = `FORWARD_AUTH_PORT ${String(config.forwardAuthPort)} (on FORWARD_AUTH_ADDRESS ${config.forwardAuthAddress})`;
-    forwardAuth = await gateway.listenForwardAuth();
+    const forwardAuth = await gateway.listenForwardAuth();
     binding = `METRICS_PORT ${String(config.metricsPort)} (on METRICS_ADDRESS ${config.metricsAddress})`;
-    metrics = await gateway.listenMetrics();
+    const metrics = await gateway.listenMetrics();
+    return { port, forwardAuth, metrics };
   } catch (e) {
     await gateway.close();
     removeThrowaway();
@@ -122,14 +119,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
           : code === 'EACCES'
             ? 'this user may not bind it (ports below 1024 need privileges): choose a port of 1024 or more'
             : 'no interface of this machine has that address: choose one it has, or 0.0.0.0';
-      process.stderr.write(`Portcullis cannot start; fix the configuration:\n  - ${binding}: ${why}\n`);
-      return 2;
+      return cannotStart('configuration', [`${binding}: ${why}`]);
     }
     throw e;
   }
-  // Listening for signals before saying "listening": a supervisor (or a test) that stops the
-  // gateway as soon as it reads that line must not find the default action (immediate death,
-  // leaving the demo's throwaway directory behind).
+}
+
+/**
+ * Shuts the gateway down cleanly on SIGTERM and SIGINT. Listening for signals before saying
+ * "listening": a supervisor (or a test) that stops the gateway as soon as it reads that line must
+ * not find the default action (immediate death, leaving the demo's throwaway directory behind).
+ */
+function stopOnSignals(gateway: Gateway, config: Config, removeThrowaway: () => void): void {
   const stop = (signal: string): void => {
     // shutdown() stops the listeners before it returns; the line below is written after that.
     const stopped = gateway.shutdown();
@@ -148,7 +149,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  if (banner !== null) process.stderr.write(`${banner}\n`);
+}
+
+/** The "portcullis listening" line: where the gateway listens, its cookie domains and where its state is. */
+function logListening(gateway: Gateway, config: Config, { port, forwardAuth, metrics }: Listening): void {
   gateway.logger.info('portcullis listening', {
     address: config.address,
     port,
@@ -166,5 +170,33 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     dataDir: config.redis === null && config.dataDir !== null ? resolve(config.dataDir) : null,
     metricsPort: metrics?.port ?? null,
   });
+}
+
+/** The `npm start` entry: read config, start, and shut down cleanly on SIGTERM/SIGINT. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  for (const warning of secretFlagWarnings(argv)) process.stderr.write(`portcullis: warning: ${warning}\n`);
+  const loaded = loadConfig({ env, argv });
+  if (!loaded.ok) return cannotStart('configuration', loaded.problems);
+  const stored = withDataDir(loaded.config);
+  let config = stored.config;
+  const removeThrowaway = (): void => {
+    if (stored.throwaway !== null) rmSync(stored.throwaway, { recursive: true, force: true });
+  };
+  let banner: string | null = null;
+  if (config.demo) {
+    const demo = await withDemoAccount(config, new BcryptPasswordHasher());
+    config = demo.config;
+    banner = demoBanner(config, demo.password, stored.throwaway);
+  }
+  const gateway = buildGateway(config, removeThrowaway);
+  if (typeof gateway === 'number') return gateway;
+  const notStarted = await startGateway(gateway, removeThrowaway);
+  if (notStarted !== null) return notStarted;
+  warnAtStart(gateway, loaded.config, config, env);
+  const listening = await listen(gateway, config, removeThrowaway);
+  if (typeof listening === 'number') return listening;
+  stopOnSignals(gateway, config, removeThrowaway);
+  if (banner !== null) process.stderr.write(`${banner}\n`);
+  logListening(gateway, config, listening);
   return 0;
 }

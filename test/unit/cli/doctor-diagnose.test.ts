@@ -1,7 +1,7 @@
-import { diagnose } from '../../../src/adapters/cli/doctor/diagnose';
-import type { Finding } from '../../../src/adapters/cli/doctor/findings';
-import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/adapters/cli/doctor/probe-transport';
-import { addressFor, isComplete, parseResponse } from '../../../src/adapters/cli/doctor/socket-probe-transport';
+import { diagnose } from '../../../src/cli/doctor/diagnose';
+import type { Finding } from '../../../src/cli/doctor/findings';
+import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/cli/doctor/probe-transport';
+import { addressFor, isComplete, parseResponse } from '../../../src/cli/doctor/socket-probe-transport';
 
 const APP = 'https://app.example.com/';
 const COOKIE = 'portcullis-session=s3ss10n; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure';

@@ -1,5 +1,5 @@
-import { isWithinDomain, protectedDomainOf } from '../../../domain/cookie-domain';
-import { TldtsPublicSuffixList } from '../../system/tldts-public-suffix-list';
+import { isWithinDomain, protectedDomainOf } from '../../domain/cookie-domain';
+import { TldtsPublicSuffixList } from '../../adapters/system/tldts-public-suffix-list';
 import type { Finding } from './findings';
 import { headerOf, type ProbeAnswer, type ProbeRequest, type ProbeTransport } from './probe-transport';
 
@@ -514,7 +514,6 @@ function domainMatches(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-/** Logs in through the gateway's own API, checks the cookie it sets, and returns `name=value` when a browser would send it to the app. */
 /**
  * True when a login on `loginHost` can open `appHost`: the same host, or the app within the
  * domain Portcullis scopes its cookie to for that login host (its host minus the first label,
@@ -529,11 +528,14 @@ function sharesCookieDomain(loginHost: string, appHost: string): boolean {
   );
 }
 
-async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL): Promise<string | null> {
-  const { url } = options;
-  const account = options.login as { username: string; password: string };
-  // The login page was named by whoever answered the protected URL: the password goes there only
-  // when it is where Portcullis's login for this app must be, and never in clear text.
+type Account = { readonly username: string; readonly password: string };
+
+/**
+ * True when the password may go to `loginOrigin`: the login page was named by whoever answered the
+ * protected URL, so it goes there only when it is where Portcullis's login for this app must be,
+ * and never in clear text.
+ */
+function mayReceivePassword(url: URL, loginOrigin: URL, account: Account, report: Report): boolean {
   if (url.protocol === 'https:' && loginOrigin.protocol !== 'https:') {
     report({
       verdict: 'FAIL',
@@ -541,7 +543,7 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
       message: `the app is https but its login page ${loginOrigin.origin} is plain http: passwords cross the network in clear (the doctor does not send ${account.username}'s)`,
       fix: 'make APP_URL https and serve the login host over https',
     });
-    return null;
+    return false;
   }
   if (!sharesCookieDomain(loginOrigin.hostname.toLowerCase(), url.hostname.toLowerCase())) {
     report({
@@ -550,8 +552,13 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
       message: `the login page is on ${loginOrigin.hostname}, whose session cookie could not reach ${url.hostname}: the doctor does not send ${account.username}'s password to another domain`,
       fix: FIX.domain,
     });
-    return null;
+    return false;
   }
+  return true;
+}
+
+/** Posts the account to the gateway's login API; the session cookie it set and the answer's body, or null (reported). */
+async function postLogin(send: ProbeTransport, report: Report, loginOrigin: URL, account: Account): Promise<{ session: SetCookie; body: string } | null> {
   const answer = await send(
     probe(
       loginOrigin,
@@ -591,7 +598,11 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
     return null;
   }
   report({ verdict: 'PASS', check: 'login', message: `logged in as ${account.username} through ${loginOrigin.origin}/api/login` });
+  return { session, body: answer.body };
+}
 
+/** Reports the session cookie's Secure, HttpOnly and SameSite attributes; true when it is Secure. */
+function checkCookieAttributes(session: SetCookie, url: URL, loginOrigin: URL, report: Report): boolean {
   const httpsUsed = loginOrigin.protocol === 'https:' || url.protocol === 'https:';
   const secure = session.attributes.has('secure');
   if (secure) report({ verdict: 'PASS', check: 'cookie-secure', message: `${session.name} is Secure` });
@@ -629,7 +640,11 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
       message: sameSite === '' ? `${session.name} has no SameSite attribute` : `${session.name} is SameSite=None: it goes with cross-site requests`,
       fix: FIX.sameSite,
     });
+  return secure;
+}
 
+/** Reports how far the session cookie reaches; true when a browser sends it to the protected app. */
+function checkCookieDomain(session: SetCookie, url: URL, loginOrigin: URL, report: Report): boolean {
   const domainAttr = (session.attributes.get('domain') ?? '').replace(/^\./, '').toLowerCase();
   const cookieDomain = domainAttr === '' ? loginOrigin.hostname.toLowerCase() : domainAttr;
   const protectedHost = url.hostname.toLowerCase();
@@ -642,7 +657,7 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
       message: `${session.name} is ${scope}: the browser never sends it to ${protectedHost}, so every visit goes back to the login page`,
       fix: FIX.domain,
     });
-    return null;
+    return false;
   }
   if (!cookieDomain.includes('.'))
     report({
@@ -652,6 +667,19 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
       fix: FIX.domain,
     });
   else report({ verdict: 'PASS', check: 'cookie-domain', message: `${session.name} is ${scope}, which covers ${protectedHost}` });
+  return true;
+}
+
+/** Logs in through the gateway's own API, checks the cookie it sets, and returns `name=value` when a browser would send it to the app. */
+async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL): Promise<string | null> {
+  const { url } = options;
+  const account = options.login as Account;
+  if (!mayReceivePassword(url, loginOrigin, account, report)) return null;
+  const loggedIn = await postLogin(send, report, loginOrigin, account);
+  if (loggedIn === null) return null;
+  const { session } = loggedIn;
+  const secure = checkCookieAttributes(session, url, loginOrigin, report);
+  if (!checkCookieDomain(session, url, loginOrigin, report)) return null;
 
   if (secure && url.protocol !== 'https:') {
     report({
@@ -663,7 +691,7 @@ async function logIn(options: DiagnoseOptions, send: ProbeTransport, report: Rep
   }
   let totpPending = false;
   try {
-    totpPending = (JSON.parse(answer.body) as { totpPending?: unknown }).totpPending === 'true';
+    totpPending = (JSON.parse(loggedIn.body) as { totpPending?: unknown }).totpPending === 'true';
   } catch {
     // A body that is not JSON says nothing about TOTP; the visit below shows whether the session works.
   }

@@ -1,6 +1,6 @@
 import type { IndexedSession } from '../../application/ports/session-index';
-import { describeUserAgent } from '../http/user-agent';
-import type { CliIo } from './cli-io';
+import { describeUserAgent } from '../../adapters/http/user-agent';
+import type { CliIo } from '../cli-io';
 import { printableArg, storeCommandArgs, storeCommandUsage, withStore } from './store-command-args';
 
 /** The store `portcullis sessions` works on (see openSessionsAdmin in composition). */

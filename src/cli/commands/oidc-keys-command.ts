@@ -1,4 +1,5 @@
-import type { CliIo } from './cli-io';
+import type { KeySetChange } from '../../domain/signing-key-set';
+import type { CliIo } from '../cli-io';
 import { printableArg, storeCommandArgs, storeCommandUsage, withStore } from './store-command-args';
 
 /** One key of the stored set as `portcullis oidc keys` shows it (never its private part). */
@@ -8,13 +9,6 @@ export interface KeyRow {
   /** True for the key that signs (the first RS256 key); the others are published for verification. */
   readonly signs: boolean;
 }
-
-/** A change `portcullis oidc keys` makes to the stored key set (see changeKeySet in composition). */
-export type KeySetChange =
-  | { readonly kind: 'rotate' }
-  | { readonly kind: 'add' }
-  | { readonly kind: 'promote'; readonly kid: string }
-  | { readonly kind: 'retire'; readonly kid: string };
 
 /** The store `portcullis oidc keys` works on (see openSigningKeysAdmin in composition). */
 export interface SigningKeysAdmin {

@@ -1,4 +1,4 @@
-import type { CliIo } from './cli-io';
+import type { CliIo } from '../cli-io';
 
 /** A command's arguments once `--data-dir` and its switches are taken out. */
 export interface StoreCommandArgs {

@@ -1,7 +1,7 @@
-import type { KeyRow, SigningKeysAdmin } from '../adapters/cli/oidc-keys-command';
-import { changeKeySet, generateSigningKeySet, parseSigningKeySet } from './oidc-keys';
-import { openAdminStore } from './store-admin';
-import { TOKENS } from './tokens';
+import type { KeyRow, SigningKeysAdmin } from '../commands/oidc-keys-command';
+import { changeKeySet, generateSigningKeySet, parseSigningKeySet } from '../../composition/oidc-keys';
+import { openAdminStore } from './admin-store';
+import { TOKENS } from '../../composition/tokens';
 
 /**
  * Opens the signing key set the gateway configured by `env` uses, sealed with its SECRET, in its

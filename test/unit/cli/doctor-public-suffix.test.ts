@@ -1,6 +1,6 @@
-import { diagnose } from '../../../src/adapters/cli/doctor/diagnose';
-import type { Finding } from '../../../src/adapters/cli/doctor/findings';
-import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/adapters/cli/doctor/probe-transport';
+import { diagnose } from '../../../src/cli/doctor/diagnose';
+import type { Finding } from '../../../src/cli/doctor/findings';
+import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/cli/doctor/probe-transport';
 
 function answer(status: number, headers: Record<string, string> = {}, body = ''): ProbeAnswer {
   return { kind: 'answer', status, headers: new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), [v]])), body };

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { didYouMean } from '../../domain/near-miss';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../../domain/users-list';
-import type { CliIo } from './cli-io';
-import type { QrCodeModule } from './qr-code';
-import type { DoctorDeps } from './doctor/doctor-command';
+import type { CliIo } from '../cli-io';
+import type { QrCodeModule } from '../../adapters/qrcode/qr-code';
+import type { DoctorDeps } from '../doctor/doctor-command';
 import type { SigningKeysAdmin } from './oidc-keys-command';
 import type { SessionsAdmin } from './sessions-command';
 import type { PasskeyEnrolmentAdmin } from './passkeys-command';
@@ -220,7 +220,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   // Each command's own modules load only when it is the command run: the gateway (`serve`, the
   // default) never carries the doctor, the session and passkey tooling or the QR renderer (ADR 0015).
   if (command === 'doctor')
-    return (require('./doctor/doctor-command') as typeof import('./doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
+    return (require('../doctor/doctor-command') as typeof import('../doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return (require('./sessions-command') as typeof import('./sessions-command')).sessionsCommand(argv.slice(1), io, deps.sessions);
   if (command === 'passkeys') return (require('./passkeys-command') as typeof import('./passkeys-command')).passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
@@ -567,8 +567,8 @@ function oidcKeysCommand(): typeof import('./oidc-keys-command') {
 }
 
 /** The QR renderers, loaded with `totp enroll` like the qrcode package they drive. */
-function qrCodes(): typeof import('./qr-code') {
-  return require('./qr-code') as typeof import('./qr-code');
+function qrCodes(): typeof import('../../adapters/qrcode/qr-code') {
+  return require('../../adapters/qrcode/qr-code') as typeof import('../../adapters/qrcode/qr-code');
 }
 
 function serveHelp(optionsHelp: string): string {
