@@ -59,6 +59,8 @@ import type { RequestAuthenticator } from '../application/sessions/request-authe
 import type { GatewaySettings, OAuthProviderPolicy, OAuthSettings } from '../application/settings';
 import { CheckReadinessUseCase } from '../application/readiness/check-readiness';
 import { AuthorizeProxyRequestUseCase } from '../application/forward-auth/authorize-proxy-request';
+import { loginTargetsOf } from '../application/forward-auth/login-targets';
+import { LoginTargetMemo } from '../adapters/http/login-target-memo';
 import { GetCurrentUserUseCase } from '../application/sessions/get-current-user';
 import { LoginUseCase } from '../application/password/login';
 import type { PasskeySecondFactor } from '../application/passkeys/passkey-second-factor';
@@ -425,7 +427,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   );
   bind(
     TOKENS.AuthorizeProxyRequestUseCase,
-    (...d: [RequestAuthenticator, AccessPolicy, GatewaySettings, AuditLog, IdentityAssertions]) => new AuthorizeProxyRequestUseCase(...d),
+    (a: RequestAuthenticator, p: AccessPolicy, s: GatewaySettings, audit: AuditLog, assertions: IdentityAssertions) =>
+      new AuthorizeProxyRequestUseCase(a, p, new LoginTargetMemo(loginTargetsOf(s)), audit, assertions),
     [TOKENS.RequestAuthenticator, TOKENS.AccessPolicy, TOKENS.Settings, TOKENS.AuditLog, TOKENS.IdentityAssertions],
   );
   bind(
