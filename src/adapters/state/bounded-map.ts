@@ -80,7 +80,7 @@ export class BoundedMemo<K extends string | null, V> {
   /** Keeps `value` for `key` when the key is short enough, and returns it. */
   remember(key: K, value: V): V {
     if (key === null || key.length <= this.maxKeyLength) {
-      if (this.entries.size >= this.capacity) this.entries.clear();
+      if (this.entries.size >= this.capacity && !this.entries.has(key)) this.entries.clear();
       this.entries.set(key, value);
     }
     return value;

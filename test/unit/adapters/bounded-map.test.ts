@@ -53,6 +53,15 @@ describe('BoundedMemo', () => {
     expect(memo.get('k9')).toBe(9);
   });
 
+  it('replaces the value of a key it holds without starting over, even when full', () => {
+    const memo = new BoundedMemo<string, number>(2);
+    memo.remember('a', 1);
+    memo.remember('b', 2);
+    memo.remember('a', 3);
+    expect(memo.get('a')).toBe(3);
+    expect(memo.get('b')).toBe(2);
+  });
+
   it('hands back but does not keep a value under a key longer than its limit', () => {
     const memo = new BoundedMemo<string, number>(3, 4);
     expect(memo.remember('12345', 5)).toBe(5);
