@@ -1,4 +1,5 @@
 import { ForwardAuthAnswerCache, type ProxyContexts } from '../../../src/adapters/http/forward-auth-answer-cache';
+import type { ForwardAuthDecision } from '../../../src/adapters/http/forward-auth';
 import type { BoundedMemo } from '../../../src/adapters/state/bounded-map';
 import type { ProxyKind } from '../../../src/domain/forwarded-request';
 import type { Identity } from '../../../src/domain/session';
@@ -16,8 +17,7 @@ const contextsFor = (loginUrl: string): ProxyContexts[] =>
 const newCache = () => new ForwardAuthAnswerCache([contextsFor('https://auth.example.com/login'), contextsFor('https://auth.other.test/handoff')]);
 const identity = (username: string, groups: string[] = []): Identity =>
   Object.freeze({ username, name: username, email: `${username}@example.com`, groups, provider: 'username', oauth: false, totp: false });
-const header = (decision: { answer: { headers?: ReadonlyArray<readonly [string, string]> } }, name: string) =>
-  decision.answer.headers?.find(([n]) => n === name)?.[1];
+const header = (decision: ForwardAuthDecision, name: string) => decision.answer.headers?.find(([n]) => n === name)?.[1];
 const NONE = Object.freeze({});
 
 describe('ForwardAuthAnswerCache', () => {
