@@ -164,9 +164,4 @@ export default tseslint.config(
       'max-params': ['error', { max: 8 }],
     },
   },
-  {
-    // Being split under issue 31; remove when done.
-    files: ['src/adapters/http/forward-auth.ts', 'src/application/sessions/request-authenticator.ts'],
-    rules: { 'max-lines-per-function': 'off', 'max-params': 'off' },
-  },
 );

@@ -5,6 +5,9 @@ import type { AccessPolicy } from '../application/forward-auth/access-policy';
 import type { AccessRulesSource } from '../application/forward-auth/access-rules-source';
 import { AllowAuthenticatedPolicy } from '../application/forward-auth/allow-authenticated-policy';
 import { AuthorizeProxyRequestUseCase } from '../application/forward-auth/authorize-proxy-request';
+import { loginTargetsOf, type LoginTargets } from '../application/forward-auth/login-targets';
+import { LoginTargetMemo } from '../adapters/http/login-target-memo';
+import type { GatewaySettings } from '../application/settings';
 import { RulesAccessPolicy } from '../application/forward-auth/rules-access-policy';
 import type { Clock } from '../application/ports/clock';
 import type { SigningKeys } from '../application/oidc/signing-keys';
@@ -55,10 +58,12 @@ export function bindForwardAuth(c: TypedContainer, config: Pick<Config, 'accessC
       identityAssertionsOf(config, subjects, clock, logger, providerKeySet(config, keys)),
     [TOKENS.SubjectIdentifiers, TOKENS.SigningKeys, TOKENS.Clock, TOKENS.Logger],
   );
+  // Where to log in, per original URL: a pure function of the URL and the domains, remembered (bounded) by the HTTP edge's memo.
+  c.bind(TOKENS.LoginTargets, (settings: GatewaySettings): LoginTargets => new LoginTargetMemo(loginTargetsOf(settings)), [TOKENS.Settings]);
   c.bindClass(TOKENS.AuthorizeProxyRequestUseCase, AuthorizeProxyRequestUseCase, [
     TOKENS.RequestAuthenticator,
     TOKENS.AccessPolicy,
-    TOKENS.Settings,
+    TOKENS.LoginTargets,
     TOKENS.AuditLog,
     TOKENS.IdentityAssertions,
   ]);

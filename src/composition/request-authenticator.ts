@@ -33,24 +33,18 @@ export interface RequestAuthenticatorParts {
 
 /**
  * The one way to build the RequestAuthenticator: the container and the tests' core both call it,
- * so they cannot drift apart (they did: two constructor calls of twelve positional arguments).
+ * so they cannot drift apart (they did: two constructor calls of twelve positional arguments). The
+ * authenticator itself takes its collaborators in three named groups: sessions, accounts, Basic.
  */
 export function makeRequestAuthenticator(p: RequestAuthenticatorParts): RequestAuthenticator {
   const whitelists = new Map(
     Object.entries(p.oauth.policies ?? {}).flatMap(([id, policy]) => (policy.whitelist === undefined ? [] : [[id, policy.whitelist] as const])),
   );
   return new RequestAuthenticator(
-    p.sealer,
-    p.revoked,
-    p.users,
-    p.verified,
-    p.guard,
-    p.credentials,
-    p.clock,
+    { sealer: p.sealer, revoked: p.revoked, clock: p.clock, oauth: { providers: p.providers, whitelist: p.oauth.whitelist, whitelists }, activity: p.activity },
+    { users: p.users, fingerprints: p.fingerprints },
+    { verified: p.verified, guard: p.guard, credentials: p.credentials },
     p.settings,
     p.audit,
-    p.fingerprints,
-    { providers: p.providers, whitelist: p.oauth.whitelist, whitelists },
-    p.activity,
   );
 }

@@ -43,6 +43,7 @@ import type { SessionIssuer } from '../application/sessions/session-issuer';
 import type { LoginGuard } from '../application/password/login-guard';
 import type { RequestAuthenticator } from '../application/sessions/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
+import type { LoginTargets } from '../application/forward-auth/login-targets';
 import type { AuthorizeProxyRequestUseCase } from '../application/forward-auth/authorize-proxy-request';
 import type { CheckReadinessUseCase } from '../application/readiness/check-readiness';
 import type { CompleteOAuthUseCase } from '../application/oauth/complete-oauth';
@@ -145,6 +146,7 @@ export const TOKENS = {
   GetCurrentUserUseCase: token<GetCurrentUserUseCase>('GetCurrentUserUseCase'),
   AuthorizeProxyRequestUseCase: token<AuthorizeProxyRequestUseCase>('AuthorizeProxyRequestUseCase'),
   IdentityAssertions: token<IdentityAssertions>('IdentityAssertions'),
+  LoginTargets: token<LoginTargets>('LoginTargets'),
   StartOAuthUseCase: token<StartOAuthUseCase>('StartOAuthUseCase'),
   CompleteOAuthUseCase: token<CompleteOAuthUseCase>('CompleteOAuthUseCase'),
   HttpSettings: token<HttpSettings>('HttpSettings'),

@@ -19,6 +19,8 @@ import { LoginGuard } from '../../src/application/password/login-guard';
 import { makeRequestAuthenticator } from '../../src/composition/request-authenticator';
 import type { GatewaySettings } from '../../src/application/settings';
 import { AuthorizeProxyRequestUseCase } from '../../src/application/forward-auth/authorize-proxy-request';
+import { loginTargetsOf } from '../../src/application/forward-auth/login-targets';
+import { LoginTargetMemo } from '../../src/adapters/http/login-target-memo';
 import type { IdentityAssertions } from '../../src/application/forward-auth/identity-assertions';
 import { GetCurrentUserUseCase } from '../../src/application/sessions/get-current-user';
 import { LoginUseCase } from '../../src/application/password/login';
@@ -153,7 +155,13 @@ export function makeCore(
     revokeAccountSessions: new RevokeAccountSessionsUseCase(authenticator, index, revoked, audit, NO_APP_GRANTS),
     logout: new LogoutUseCase(authenticator, revoked, audit),
     getCurrentUser: new GetCurrentUserUseCase(authenticator),
-    authorize: new AuthorizeProxyRequestUseCase(authenticator, options.policy ?? new AllowAuthenticatedPolicy(), settings, audit, options.assertions ?? null),
+    authorize: new AuthorizeProxyRequestUseCase(
+      authenticator,
+      options.policy ?? new AllowAuthenticatedPolicy(),
+      new LoginTargetMemo(loginTargetsOf(settings)),
+      audit,
+      options.assertions ?? null,
+    ),
   };
 }
 

@@ -216,6 +216,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   FinishPasskeyEnrolmentUseCase: hasMethods('execute'),
   PasskeyEnrolmentCeremony: (value) => expect(Object.keys(value as object).sort()).toEqual(['ceremonies', 'sealer', 'used']),
   TotpEnrolmentProofs: (value) => expect(Object.keys(value as object).sort()).toEqual(['credentials', 'totp', 'usedSteps']),
+  LoginTargets: hasMethods('of'),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };

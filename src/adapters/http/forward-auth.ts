@@ -7,11 +7,8 @@ import type {
 } from '../../application/forward-auth/authorize-proxy-request';
 import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
-import { ASSERTION_HEADER } from '../../domain/identity-assertion';
-import type { Identity } from '../../domain/session';
-import type { Answer, HeaderPair } from './answer';
-import { forwardAuthAllowed, forwardAuthRefused, INTERNAL_ERROR, SEVERAL_SESSION_COOKIES, UNKNOWN_PROXY, type ForwardAuthContext } from './answers';
-import { printableHeaderValue } from './header-value';
+import { forwardAuthRefused, INTERNAL_ERROR, SEVERAL_SESSION_COOKIES, UNKNOWN_PROXY } from './answers';
+import { ForwardAuthAnswerCache, type ForwardAuthDecision, type ProxyContexts } from './forward-auth-answer-cache';
 import { NO_METRICS, OUTCOME, type ForwardAuthOutcome, type ProxyIndex } from './http-metrics';
 import type { HttpSettings } from './http-settings';
 import { instrumentation } from './instrumentation';
@@ -24,13 +21,6 @@ const PREFIX = '/api/auth/';
 /** The proxy kind per index (its ProxyIndex), so the use case gets the constant, not the slice of the URL. */
 const KINDS: readonly ProxyKind[] = ['traefik', 'nginx', 'caddy'];
 const UNKNOWN_PROXY_INDEX: ProxyIndex = 3;
-/** Unauthenticated answers kept per context (see loginRefusals), and the longest return target kept. */
-const LOGIN_REFUSALS_MAX = 256;
-const LOGIN_REFUSAL_TARGET_MAX_LENGTH = 1024;
-/** Ready answers that carry an assertion, kept at most (identity × application × proxy pairs in use). */
-const MAX_ASSERTED_DECISIONS = 4096;
-/** Cached allowed answers per proxy index, then their minimal forms (Prefer: return=minimal) after them. */
-const MINIMAL_SLOTS = 4;
 
 /** What the metrics of one forward-auth request need, filled in as it goes. */
 interface Exchange {
@@ -63,23 +53,7 @@ export function isForwardAuthPath(url: string | undefined): boolean {
  */
 export type ForwardAuthHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-/** The identity headers for the upstream, cleaned of control and non-printable characters. */
-function cleanIdentityHeaders(identity: Identity): readonly HeaderPair[] {
-  const out: HeaderPair[] = [
-    ['remote-user', printableHeaderValue(identity.username)],
-    ['remote-name', printableHeaderValue(identity.name)],
-    ['remote-email', printableHeaderValue(identity.email)],
-  ];
-  if (identity.groups.length > 0) out.push(['remote-groups', printableHeaderValue(identity.groups.join(','))]);
-  return Object.freeze(out);
-}
-
-/** The answer to one forward-auth request, and what its metrics record. */
-export interface ForwardAuthDecision {
-  readonly answer: Answer;
-  readonly proxyIndex: ProxyIndex;
-  readonly outcome: ForwardAuthOutcome;
-}
+export type { ForwardAuthDecision } from './forward-auth-answer-cache';
 
 /**
  * The proxy a forward-auth path names, by index; UNKNOWN_PROXY_INDEX (3) for any other. The name is
@@ -104,83 +78,22 @@ export function forwardAuthDecider(
   useCase: AuthorizeProxyRequestUseCase,
   settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways'>,
 ): ForwardAuthDecider {
-  // The refusal of an unauthenticated request depends only on the context and the return target,
-  // and a browser without a session asks again and again for the same few pages: each context
-  // keeps its decisions per target (bounded like the use case's memo of targets, emptied when
-  // full), so the Location is not encoded and the answer not built per request.
-  const contextsFor = (loginUrl: string) =>
+  const contextsFor = (loginUrl: string): ProxyContexts[] =>
     KINDS.map((proxy) => ({
       browser: { proxy, apiMode: false, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
       api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
-      browserLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
-      apiLoginRefusals: new Map<string | null, ForwardAuthDecision>(),
-    })) satisfies ReadonlyArray<{ browser: ForwardAuthContext; api: ForwardAuthContext }>;
+    }));
   const contexts = contextsFor(`${settings.appUrl}/login`);
   // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
   const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
+  // Every answer kept for another request, and why none of them can be stale: ADR 0040.
+  const answers = new ForwardAuthAnswerCache([contexts, ...handoffContexts]);
   const unknownProxy: ForwardAuthDecision = Object.freeze({ answer: UNKNOWN_PROXY, proxyIndex: UNKNOWN_PROXY_INDEX, outcome: OUTCOME.badRequest });
   // Two session cookies: the proxy would hand the application whichever copy it does not cut out,
   // so no decision is made on either (review item 6; docs/security.md).
   const severalCookies = KINDS.map((_, i): ForwardAuthDecision =>
     Object.freeze({ answer: SEVERAL_SESSION_COOKIES, proxyIndex: i as ProxyIndex, outcome: OUTCOME.badRequest }),
   );
-  // A session cookie opens to the same frozen identity object for as long as the sealer caches
-  // it (and Basic hands out one per account), so its cleaned headers are built once; entries die with their identity.
-  const identityHeadersCache = new WeakMap<Identity, readonly HeaderPair[]>();
-  // The allowed answer for one identity's cached headers is the same object on every request
-  // (and dies with them); headers the policy adds make a fresh array, and a fresh answer.
-  const allowedDecisions = new WeakMap<readonly HeaderPair[], ForwardAuthDecision[]>();
-  const anonymousDecisions: ForwardAuthDecision[] = [];
-  // An assertion names its audience and identity, so it and the proxy settle the whole answer: one
-  // answer per assertion string (reused as long as the signer reuses the token), bounded by value.
-  const assertedDecisions = new Map<string, ForwardAuthDecision[]>();
-  const asserted = (
-    identity: Identity | null,
-    policy: Readonly<Record<string, string>>,
-    known: ProxyIndex,
-    assertion: string,
-    minimal: boolean,
-  ): ForwardAuthDecision => {
-    // Keyed by the signer's own cached string, whose hash V8 keeps: no per-request concatenation.
-    let byProxy = assertedDecisions.get(assertion);
-    if (byProxy === undefined) {
-      // Renewed tokens replace old ones every few minutes: start over rather than grow without end.
-      if (assertedDecisions.size >= MAX_ASSERTED_DECISIONS) assertedDecisions.clear();
-      byProxy = [];
-      assertedDecisions.set(assertion, byProxy);
-    }
-    const slot = known + (minimal ? MINIMAL_SLOTS : 0);
-    let made = byProxy[slot];
-    if (made === undefined) {
-      const headers = [...(allowed(identity, policy, known, false).answer.headers ?? []), [ASSERTION_HEADER, printableHeaderValue(assertion)] as HeaderPair];
-      made = byProxy[slot] = Object.freeze({ answer: forwardAuthAllowed(headers, minimal), proxyIndex: known, outcome: OUTCOME.allowed });
-    }
-    return made;
-  };
-  /** Identity headers for the upstream, then the policy's. Incoming `Remote-*` headers are never copied: only these are set. */
-  const allowed = (identity: Identity | null, policy: Readonly<Record<string, string>>, known: ProxyIndex, minimal: boolean): ForwardAuthDecision => {
-    let cleaned: readonly HeaderPair[] | null = null;
-    if (identity !== null) {
-      cleaned = identityHeadersCache.get(identity) ?? null;
-      if (cleaned === null) {
-        cleaned = cleanIdentityHeaders(identity);
-        identityHeadersCache.set(identity, cleaned);
-      }
-    }
-    let extra: HeaderPair[] | null = null;
-    for (const name in policy) (extra ??= [...(cleaned ?? [])]).push([name.toLowerCase(), printableHeaderValue(policy[name])]);
-    if (extra !== null) return { answer: forwardAuthAllowed(extra, minimal), proxyIndex: known, outcome: OUTCOME.allowed };
-    let byProxy = cleaned === null ? anonymousDecisions : allowedDecisions.get(cleaned);
-    if (byProxy === undefined) {
-      byProxy = [];
-      allowedDecisions.set(cleaned as readonly HeaderPair[], byProxy);
-    }
-    return (byProxy[known + (minimal ? MINIMAL_SLOTS : 0)] ??= Object.freeze({
-      answer: forwardAuthAllowed(cleaned, minimal),
-      proxyIndex: known,
-      outcome: OUTCOME.allowed,
-    }));
-  };
 
   const decision = (
     result: Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>,
@@ -190,25 +103,12 @@ export function forwardAuthDecider(
   ): ForwardAuthDecision => {
     if (result.ok) {
       const { identity, headers, assertion } = result.value;
-      return assertion === undefined ? allowed(identity, headers, known, minimal) : asserted(identity, headers, known, assertion, minimal);
+      return assertion === undefined ? answers.allowed(identity, headers, known, minimal) : answers.asserted(identity, headers, known, assertion, minimal);
     }
     const error = result.error;
-    if (error.code !== 'unauthenticated') {
-      const context = apiMode ? contexts[known].api : contexts[known].browser;
-      return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
-    }
-    const byProxy = error.secondary !== undefined ? (handoffContexts[error.secondary] ?? contexts) : contexts;
-    const context = apiMode ? byProxy[known].api : byProxy[known].browser;
-    const refusals = apiMode ? byProxy[known].apiLoginRefusals : byProxy[known].browserLoginRefusals;
-    let refused = refusals.get(error.returnTo);
-    if (refused === undefined) {
-      refused = Object.freeze({ answer: Object.freeze(forwardAuthRefused(error, context)), proxyIndex: known, outcome: OUTCOME.unauthenticated });
-      if (error.returnTo === null || error.returnTo.length <= LOGIN_REFUSAL_TARGET_MAX_LENGTH) {
-        if (refusals.size >= LOGIN_REFUSALS_MAX) refusals.clear();
-        refusals.set(error.returnTo, refused);
-      }
-    }
-    return refused;
+    if (error.code === 'unauthenticated') return answers.loginRequired(error, known, apiMode);
+    const context = apiMode ? contexts[known].api : contexts[known].browser;
+    return { answer: forwardAuthRefused(error, context), proxyIndex: known, outcome: OUTCOMES[error.code] };
   };
 
   return (req, known, requestId) => {

@@ -52,3 +52,37 @@ export class BoundedExpiringMap<V> {
     if (!oldest.done) this.entries.delete(oldest.value);
   }
 }
+
+/**
+ * A memo of a pure function of its key: at most `capacity` entries, emptied when full, and a key
+ * longer than `maxKeyLength` characters is never kept (its caller computes the value each time). A
+ * flood of distinct keys thus costs what the function costs and never grows the memo. Nothing in it
+ * is ever invalidated, so use it only where the key determines the value completely.
+ *
+ * `get` and `remember` are apart (no callback) so that a hit allocates nothing on a hot path.
+ */
+export class BoundedMemo<K extends string | null, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly maxKeyLength = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps `value` for `key` when the key is short enough, and returns it. */
+  remember(key: K, value: V): V {
+    if (key === null || key.length <= this.maxKeyLength) {
+      if (this.entries.size >= this.capacity && !this.entries.has(key)) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+}

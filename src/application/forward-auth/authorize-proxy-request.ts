@@ -1,6 +1,4 @@
 import { parseForwarded, type ForwardedHeaders, type OriginalRequest } from '../../domain/forwarded-request';
-import { gatewayIndexOfHost } from '../../domain/gateway-domains';
-import { safeRedirectTarget } from '../../domain/redirect-target';
 import { err, ok, type Result } from '../../domain/result';
 import type { Identity } from '../../domain/session';
 import type { AccessPolicy } from './access-policy';
@@ -8,7 +6,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { IdentityAssertions } from './identity-assertions';
 import { isPending, type Awaitable } from '../ports/awaitable';
 import type { Authentication, RequestAuthenticator, RequestCredentials } from '../sessions/request-authenticator';
-import type { GatewaySettings } from '../settings';
+import type { LoginRequired, LoginTargets } from './login-targets';
 
 export interface AuthorizeProxyRequestInput extends RequestCredentials {
   readonly forwarded: ForwardedHeaders;
@@ -24,12 +22,8 @@ export interface AuthorizeProxyRequestOutput {
 }
 
 export type AuthorizeProxyRequestError =
-  /** `returnTo` is the original URL when it is safe to send the person back there after login. */
-  /**
-   * `secondary` (issue 17) is set when the application lies inside a secondary gateway's domain
-   * (its index in `secondaryDomains`): the login goes through that domain's hand-off.
-   */
-  | { readonly code: 'unauthenticated'; readonly returnTo: string | null; readonly secondary?: number }
+  /** Where to log in and come back to: see LoginRequired. */
+  | LoginRequired
   /**
    * `username` is '' for an anonymous caller; `network` is true when the refusal is about the
    * client's address (blocked, not allowed, unreadable) rather than about the person.
@@ -44,12 +38,7 @@ export type AuthorizeProxyRequestError =
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** How many original URLs keep where they log in (see returnTargets), and the longest one kept. */
-const RETURN_TARGETS_MAX = 256;
-const RETURN_TARGET_MAX_LENGTH = 1024;
-
-type UnauthenticatedError = AuthorizeProxyRequestError & { code: 'unauthenticated' };
-const NO_RETURN: UnauthenticatedError = Object.freeze({ code: 'unauthenticated', returnTo: null });
+const NO_RETURN: LoginRequired = Object.freeze({ code: 'unauthenticated', returnTo: null });
 
 /** Fails closed: an upstream whose rule asks for an assertion never gets the request without one. */
 function withAssertion(
@@ -62,20 +51,11 @@ function withAssertion(
 
 /** The forward-auth decision: may this request through to the protected application? */
 export class AuthorizeProxyRequestUseCase {
-  /**
-   * Where each recently refused original URL logs in: a browser without a session gets a 302 on
-   * every request, and vetting the URL runs the WHATWG URL parser each time (twice for a secondary
-   * domain). A memo of a pure function of the URL and the configured domains (fixed for this object), keyed
-   * by the exact text, so it answers exactly what the function would; bounded in entries and in
-   * the length of a URL it keeps, emptied when full (a flood of distinct paths only pays the
-   * parser, as it did without the memo).
-   */
-  private readonly returnTargets = new Map<string, UnauthenticatedError>();
-
   constructor(
     private readonly authenticator: RequestAuthenticator,
     private readonly policy: AccessPolicy,
-    private readonly settings: GatewaySettings,
+    /** Where a refused browser logs in (the gateway remembers its answers: LoginTargetMemo). */
+    private readonly loginTargets: LoginTargets,
     private readonly audit: AuditLog,
     private readonly assertions: IdentityAssertions | null = null,
   ) {}
@@ -120,7 +100,7 @@ export class AuthorizeProxyRequestUseCase {
       }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });
-        return err(this.unauthenticated(original));
+        return err(original === null ? NO_RETURN : this.loginTargets.of(original));
       case 'ambiguous_path':
         this.audit.record({
           event: 'access_denied',
@@ -146,33 +126,5 @@ export class AuthorizeProxyRequestUseCase {
           network: decision.network === true,
         });
     }
-  }
-
-  /**
-   * Where the login goes, remembered for recent original URLs (see returnTargets): a pure
-   * function of the URL (its host included) and the configured domains.
-   */
-  private unauthenticated(original: OriginalRequest | null): UnauthenticatedError {
-    if (original === null) return NO_RETURN;
-    const url = original.url;
-    const known = this.returnTargets.get(url);
-    if (known !== undefined) return known;
-    const error = Object.freeze(this.whereToLogIn(original));
-    if (url.length <= RETURN_TARGET_MAX_LENGTH) {
-      if (this.returnTargets.size >= RETURN_TARGETS_MAX) this.returnTargets.clear();
-      this.returnTargets.set(url, error);
-    }
-    return error;
-  }
-
-  /** Back to the original URL when it is inside the primary's domain, or inside a secondary's (via its hand-off). */
-  private whereToLogIn(original: OriginalRequest): UnauthenticatedError {
-    const returnTo = safeRedirectTarget(original.url, this.settings.protectedDomain);
-    const secondaries = this.settings.secondaryDomains;
-    if (returnTo !== null || secondaries === undefined || secondaries.length === 0) return { code: 'unauthenticated', returnTo };
-    // Each domain's own check: a target is only ever handed to the domain that contains it.
-    const secondary = gatewayIndexOfHost(secondaries, original.hostname);
-    const target = secondary === -1 ? null : safeRedirectTarget(original.url, secondaries[secondary]);
-    return target === null ? NO_RETURN : { code: 'unauthenticated', returnTo: target, secondary };
   }
 }

@@ -55,14 +55,41 @@ const NO_ACTIVITY: SessionActivity = { seen: () => undefined };
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
 
 /**
- * What sessions of one account object may carry: the fingerprint of its credential and the
- * identities built from it. Stores hand out the same object until a reload (or, for a directory,
- * a re-check), so this is computed once per account version, not per request.
+ * What this process knows of one account object, made once per account version, not per request:
+ * stores hand out the same object until a reload (or, for a directory, a re-check), and a changed
+ * account (password, groups, name, TOTP) is a new object, so a new view. Kept in a WeakMap keyed by
+ * the account: bounded by the accounts the store still holds, and never stale (ADR 0040).
  */
 interface AccountView {
-  readonly credential: string;
-  /** By provider and TOTP flag (`1username`). */
+  /** The fingerprint of its credential, made when a session of it is first checked (see currentIdentity). */
+  credential?: string;
+  /** The identities of its sessions, by provider and TOTP flag (`1username`). */
   readonly identities: Map<string, Identity>;
+  /** Its HTTP Basic answer (and identity): the same object on every request, so the HTTP adapter reuses what it built for it. */
+  basic?: Authentication;
+}
+
+/** How sessions are read: the cookie's sealer, the revocations, the clock, the OAuth rules and "last seen". */
+export interface SessionReading {
+  readonly sealer: SessionSealer;
+  readonly revoked: RevokedSessions;
+  readonly clock: Clock;
+  readonly oauth?: OAuthSessionRules;
+  /** Told of every full session a request uses, for "last seen" (answers at once, writes later). */
+  readonly activity?: SessionActivity;
+}
+
+/** The accounts sessions and HTTP Basic speak for, and the fingerprints of their credentials. */
+export interface AccountReading {
+  readonly users: UserStore;
+  readonly fingerprints: CredentialFingerprints;
+}
+
+/** What HTTP Basic needs: the cache of verified headers, the locks, and the password check. */
+export interface BasicChecking {
+  readonly verified: VerifiedCredentials;
+  readonly guard: LoginGuard;
+  readonly credentials: CredentialCheck;
 }
 
 /** How many stale session ids are remembered so that each is audited once, not at every retry of its cookie. */
@@ -73,28 +100,33 @@ const STALE_AUDITED_MAX = 1000;
  * (refused for TOTP accounts). Shared by every use case that needs the caller's identity.
  */
 export class RequestAuthenticator {
-  // One Basic answer (and identity object) per account object: a store that keeps its accounts
-  // (USERS) hands out the same identity on every request, so the HTTP adapter can reuse what it built for it.
-  private readonly basicAuthentications = new WeakMap<Account, Authentication>();
-  // What sessions of each account version may carry (see currentIdentity).
+  // What this process knows of each account version (see AccountView).
   private readonly views = new WeakMap<Account, AccountView>();
   private readonly staleAudited = new Set<string>();
+  private readonly sealer: SessionSealer;
+  private readonly revoked: RevokedSessions;
+  private readonly clock: Clock;
+  private readonly oauth: OAuthSessionRules;
+  private readonly activity: SessionActivity;
+  private readonly users: UserStore;
+  private readonly fingerprints: CredentialFingerprints;
+  private readonly verified: VerifiedCredentials;
+  private readonly guard: LoginGuard;
+  private readonly credentials: CredentialCheck;
 
   constructor(
-    private readonly sealer: SessionSealer,
-    private readonly revoked: RevokedSessions,
-    private readonly users: UserStore,
-    private readonly verified: VerifiedCredentials,
-    private readonly guard: LoginGuard,
-    private readonly credentials: CredentialCheck,
-    private readonly clock: Clock,
+    sessions: SessionReading,
+    accounts: AccountReading,
+    basic: BasicChecking,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
-    private readonly fingerprints: CredentialFingerprints,
-    private readonly oauth: OAuthSessionRules = NO_OAUTH,
-    /** Told of every full session a request uses, for "last seen" (answers at once, writes later). */
-    private readonly activity: SessionActivity = NO_ACTIVITY,
-  ) {}
+  ) {
+    ({ sealer: this.sealer, revoked: this.revoked, clock: this.clock } = sessions);
+    this.oauth = sessions.oauth ?? NO_OAUTH;
+    this.activity = sessions.activity ?? NO_ACTIVITY;
+    ({ users: this.users, fingerprints: this.fingerprints } = accounts);
+    ({ verified: this.verified, guard: this.guard, credentials: this.credentials } = basic);
+  }
 
   /** The live session in a cookie value, pending or not; null when absent, forged, expired or revoked. */
   async session(token: string | undefined): Promise<Session | null> {
@@ -184,6 +216,7 @@ export class RequestAuthenticator {
       return null;
     }
     const view = this.viewOf(account);
+    view.credential ??= this.fingerprints.of(account);
     if (session.credential !== view.credential) {
       this.stale(session, 'credential_changed', requestId);
       return null;
@@ -200,7 +233,7 @@ export class RequestAuthenticator {
   private viewOf(account: Account): AccountView {
     let view = this.views.get(account);
     if (view === undefined) {
-      view = { credential: this.fingerprints.of(account), identities: new Map() };
+      view = { identities: new Map() };
       this.views.set(account, view);
     }
     return view;
@@ -291,14 +324,10 @@ export class RequestAuthenticator {
     return this.basicAuthentication(account);
   }
 
-  /** One answer object per account object (and so one identity): see basicAuthentications. */
+  /** One answer object per account object (and so one identity): see AccountView. */
   private basicAuthentication(account: Account): Authentication {
-    let answer = this.basicAuthentications.get(account);
-    if (answer === undefined) {
-      answer = Object.freeze({ kind: 'basic', identity: Object.freeze(identityOf(account, 'basic', false)) });
-      this.basicAuthentications.set(account, answer);
-    }
-    return answer;
+    const view = this.viewOf(account);
+    return (view.basic ??= Object.freeze({ kind: 'basic', identity: Object.freeze(identityOf(account, 'basic', false)) }));
   }
 }
 

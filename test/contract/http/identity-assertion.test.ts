@@ -10,6 +10,7 @@ import { TOKENS } from '../../../src/composition/tokens';
 import { hashOf } from '../../support/credentials';
 import { verifyRs256 } from '../../support/jwt';
 import { silentLogger } from '../../support/loggers';
+import { waitFor } from '../../support/wait';
 import { cookieFrom, startGateway, type RunningGateway } from '../../support/server';
 
 /**
@@ -141,6 +142,27 @@ describe('forward auth with a signed identity assertion (response.assertion)', (
     expect(a.headers.get('remote-assertion')).not.toBeNull();
     expect(b.headers.get('remote-assertion')).toBe(a.headers.get('remote-assertion'));
   });
+
+  // ADR 0040: an answer with an assertion is remembered per token, and the signer reuses a token for
+  // minutes; the rules' headers are part of the answer too, so a reload must reach the next one.
+  it('follows a reload of the rules at once, while the token stays the same: new headers, then a refusal', async () => {
+    const before = await ask(gw, 'caddy', 'wiki.example.test', { cookie, prefer: 'return=minimal' });
+    expect(before.headers.get('x-team')).toBe('wiki');
+    try {
+      writeFileSync(rulesFile, RULES.replace('X-Team: wiki', 'X-Team: wiki-2'));
+      await waitFor(
+        async () => (await ask(gw, 'caddy', 'wiki.example.test', { cookie, prefer: 'return=minimal' })).headers.get('x-team') === 'wiki-2',
+        'the new header',
+      );
+      const after = await ask(gw, 'caddy', 'wiki.example.test', { cookie, prefer: 'return=minimal' });
+      expect(after.headers.get('remote-assertion')).toBe(before.headers.get('remote-assertion'));
+      writeFileSync(rulesFile, RULES.replace('domain: [wiki.example.test', 'users: { block: [alice] }\n    domain: [wiki.example.test'));
+      await waitFor(async () => (await ask(gw, 'caddy', 'wiki.example.test', { cookie })).status === 403, 'the block to refuse alice');
+    } finally {
+      writeFileSync(rulesFile, RULES);
+      await waitFor(async () => (await ask(gw, 'caddy', 'wiki.example.test', { cookie })).headers.get('x-team') === 'wiki', 'the first rules back');
+    }
+  }, 20_000);
 });
 
 describe('forward auth when the signing key cannot be read', () => {

@@ -155,3 +155,48 @@ describe('USERS_FILE: sessions follow the account as the file says it is now', (
     expect((await forwardAuth(bob)).status).toBe(200);
   }, 20_000);
 });
+
+// ADR 0040: HTTP Basic rides two caches (verified headers, ADR 0017; the answer per account version
+// and proxy), and neither may outlive a change in the file.
+describe('USERS_FILE: a cached Basic header follows the file', () => {
+  let dir: string;
+  let path: string;
+  let gw: RunningGateway;
+  // One hash per password: a group change keeps the credential, so the Basic cache still vouches for the header.
+  const hashes: Record<string, string> = { 'old-pw': hashOf('old-pw'), 'new-pw': hashOf('new-pw') };
+  const write = (groups: string, password: string): void =>
+    writeFileSync(path, `users:\n  - username: carol\n    password: "${hashes[password]}"\n    email: carol@corp.example.test\n    groups: [${groups}]\n`);
+  const basic = (password: string): Promise<Response> =>
+    fetch(`${gw.url}/api/auth/caddy`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`carol:${password}`).toString('base64')}`,
+        accept: 'application/json',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'app.example.test',
+        'x-forwarded-uri': '/',
+      },
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portcullis-gw-users-basic-'));
+    path = join(dir, 'users.yaml');
+    write('staff', 'old-pw');
+    gw = await startGateway({ USERS_FILE: path });
+  });
+  afterAll(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes the new groups with the same header, and refuses it once the password changed', async () => {
+    expect((await basic('old-pw')).status).toBe(200);
+    expect((await basic('old-pw')).headers.get('remote-groups')).toBe('staff');
+    write('ops', 'old-pw');
+    await waitFor(async () => (await basic('old-pw')).headers.get('remote-groups') === 'ops', 'the new group with the same header', 8000);
+    write('ops', 'new-pw');
+    await waitFor(async () => (await basic('old-pw')).status === 401, 'the old password refused', 8000);
+    const fresh = await basic('new-pw');
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('remote-groups')).toBe('ops');
+  }, 30_000);
+});

@@ -1,4 +1,4 @@
-import { BoundedExpiringMap } from '../../../src/adapters/state/bounded-map';
+import { BoundedExpiringMap, BoundedMemo } from '../../../src/adapters/state/bounded-map';
 
 describe('BoundedExpiringMap', () => {
   it('reads an entry until its expiry and not at or after it', () => {
@@ -33,5 +33,39 @@ describe('BoundedExpiringMap', () => {
     map.set('new', 2, 1000);
     map.sweep(10);
     expect([...map.keys()]).toEqual(['new']);
+  });
+});
+
+describe('BoundedMemo', () => {
+  it('answers what was remembered, and nothing else', () => {
+    const memo = new BoundedMemo<string | null, number>(4);
+    expect(memo.get('a')).toBeUndefined();
+    expect(memo.remember('a', 1)).toBe(1);
+    expect(memo.remember(null, 2)).toBe(2);
+    expect(memo.get('a')).toBe(1);
+    expect(memo.get(null)).toBe(2);
+  });
+
+  it('never holds more than its capacity: a full memo starts over', () => {
+    const memo = new BoundedMemo<string, number>(3);
+    for (let i = 0; i < 10; i += 1) memo.remember(`k${i}`, i);
+    expect(memo.size).toBeLessThanOrEqual(3);
+    expect(memo.get('k9')).toBe(9);
+  });
+
+  it('replaces the value of a key it holds without starting over, even when full', () => {
+    const memo = new BoundedMemo<string, number>(2);
+    memo.remember('a', 1);
+    memo.remember('b', 2);
+    memo.remember('a', 3);
+    expect(memo.get('a')).toBe(3);
+    expect(memo.get('b')).toBe(2);
+  });
+
+  it('hands back but does not keep a value under a key longer than its limit', () => {
+    const memo = new BoundedMemo<string, number>(3, 4);
+    expect(memo.remember('12345', 5)).toBe(5);
+    expect(memo.get('12345')).toBeUndefined();
+    expect(memo.size).toBe(0);
   });
 });

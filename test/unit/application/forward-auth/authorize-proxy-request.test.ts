@@ -1,3 +1,5 @@
+import type { LoginTargetMemo } from '../../../../src/adapters/http/login-target-memo';
+import type { BoundedMemo } from '../../../../src/adapters/state/bounded-map';
 import type { ForwardedHeaders } from '../../../../src/domain/forwarded-request';
 import { safeRedirectTarget } from '../../../../src/domain/redirect-target';
 import { aUser, basicAuth } from '../../../support/builders';
@@ -156,13 +158,13 @@ describe('AuthorizeProxyRequestUseCase', () => {
     });
   });
 
-  describe('the memo of return targets', () => {
+  describe('the memo of return targets (LoginTargetMemo, as the gateway wires it)', () => {
     const refusedTo = async (core: ReturnType<typeof makeCore>, forwarded: ForwardedHeaders) => {
       const result = await core.authorize.execute({ forwarded, ip });
       if (result.ok || result.error.code !== 'unauthenticated') throw new Error('expected a login refusal');
       return result.error.returnTo;
     };
-    const memoOf = (core: ReturnType<typeof makeCore>): Map<string, unknown> => core.authorize['returnTargets'];
+    const memoOf = (core: ReturnType<typeof makeCore>): BoundedMemo<string, unknown> => (core.authorize['loginTargets'] as LoginTargetMemo)['memo'];
 
     it('answers what the vetting answers, the first time and every time after, for kept and refused targets alike', async () => {
       const core = makeCore(accounts());
@@ -194,7 +196,8 @@ describe('AuthorizeProxyRequestUseCase', () => {
       const core = makeCore(accounts());
       const uri = `/${'a'.repeat(2000)}`;
       expect(await refusedTo(core, { ...app, uri })).toBe(`https://app.example.com${uri}`);
-      expect([...memoOf(core).keys()].some((url) => url.length > 1024)).toBe(false);
+      expect(memoOf(core).get(`https://app.example.com${uri}`)).toBeUndefined();
+      expect(memoOf(core).size).toBe(0);
     });
   });
 });

@@ -98,7 +98,7 @@ describe('AuthorizeProxyRequestUseCase with secondary domains', () => {
   it('names the secondary whose domain holds the app, with the original URL checked against that domain', async () => {
     const core = makeCore(accounts(), { settings: { secondaryDomains: secondaries } });
     const ask = (host: string) => core.authorize.execute({ forwarded: { proxy: 'traefik', proto: 'https', host, uri: '/x' }, ip });
-    // Twice: the second round answers from the use case's memo of recent URLs (ADR 0029).
+    // Twice: the second round answers from the memo of recent URLs (LoginTargetMemo, ADR 0040).
     for (let round = 0; round < 2; round += 1) {
       expect(await ask('app.example.org')).toEqual({ ok: false, error: { code: 'unauthenticated', returnTo: 'https://app.example.org/x', secondary: 0 } });
       expect(await ask('example.net')).toEqual({ ok: false, error: { code: 'unauthenticated', returnTo: 'https://example.net/x', secondary: 1 } });
