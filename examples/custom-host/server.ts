@@ -111,6 +111,8 @@ export function createCustomHost(gateway: Gateway): Server {
         return send(res, 401, { message: 'Unauthorized', login: `${gateway.config.appUrl}/login` });
       case 'forbidden':
         return send(res, 403, { message: 'Forbidden' });
+      case 'invalid_token':
+        return send(res, 401, { message: 'Invalid token' });
       case 'bad_forwarded_headers':
         return send(res, 400, { message: `${result.error.problem === 'repeated' ? 'Repeated' : 'Malformed'} ${result.error.field}` });
       case 'ambiguous_path':

@@ -9,6 +9,7 @@ import type { VerifiedCredentials } from '../application/sessions/verified-crede
 import type { CredentialCheck } from '../application/password/credential-check';
 import type { SessionActivity } from '../application/sessions/last-seen-recorder';
 import type { LoginGuard } from '../application/password/login-guard';
+import type { TokenAuthenticator } from '../application/tokens/token-authenticator';
 import { RequestAuthenticator } from '../application/sessions/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
 
@@ -29,6 +30,8 @@ export interface RequestAuthenticatorParts {
   readonly oauth: Pick<OAuthSettings, 'whitelist' | 'policies'>;
   /** Told of every full session a request uses ("last seen"); none by default. */
   readonly activity?: SessionActivity;
+  /** Access tokens (issue 32); none by default (TOKENS=false). */
+  readonly tokens?: TokenAuthenticator | null;
 }
 
 /**
@@ -46,5 +49,6 @@ export function makeRequestAuthenticator(p: RequestAuthenticatorParts): RequestA
     { verified: p.verified, guard: p.guard, credentials: p.credentials },
     p.settings,
     p.audit,
+    p.tokens ?? null,
   );
 }

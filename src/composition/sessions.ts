@@ -1,5 +1,14 @@
 import type { Clock } from '../application/ports/clock';
 import type { SessionIndex } from '../application/ports/session-index';
+import { HmacTokenSecrets } from '../adapters/crypto/hmac-token-secrets';
+import { InMemoryAccessTokens } from '../adapters/state/memory/in-memory-access-tokens';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { UserStore } from '../application/ports/user-store';
+import type { LoginGuard } from '../application/password/login-guard';
+import type { AccessTokens } from '../application/tokens/access-tokens';
+import type { TokenSecrets } from '../application/tokens/token-secrets';
+import { TokenAuthenticator } from '../application/tokens/token-authenticator';
 import { KeyedHashVerifiedCredentials } from '../adapters/crypto/keyed-hash-verified-credentials';
 import { GetCurrentUserUseCase } from '../application/sessions/get-current-user';
 import { LastSeenRecorder } from '../application/sessions/last-seen-recorder';
@@ -60,8 +69,10 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>):
       providers: c.get(TOKENS.OAuthProviders),
       oauth: c.get(TOKENS.OAuthSettings),
       activity: c.get(TOKENS.LastSeenRecorder),
+      tokens: c.get(TOKENS.TokenAuthenticator),
     }),
   );
+  bindTokenAuthentication(c, config);
   c.bindClass(TOKENS.SessionIssuer, SessionIssuer, [
     TOKENS.IdGenerator,
     TOKENS.Clock,
@@ -73,4 +84,48 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>):
   c.bindClass(TOKENS.LogoutUseCase, LogoutUseCase, [TOKENS.RequestAuthenticator, TOKENS.RevokedSessions, TOKENS.AuditLog]);
   c.bindClass(TOKENS.PendingSecondFactors, PendingSecondFactors, [TOKENS.UserStore, TOKENS.PasskeyCredentialsIfOn]);
   c.bindClass(TOKENS.GetCurrentUserUseCase, GetCurrentUserUseCase, [TOKENS.RequestAuthenticator, TOKENS.PendingSecondFactors]);
+}
+
+/** How often the noted "last used" times of access tokens are written, in one batch each time. */
+const TOKEN_USE_FLUSH_MS = 15_000;
+
+/** Access tokens on requests (issue 32): the store, the secrets' keyed hash, and the one token check. */
+function bindTokenAuthentication(c: TypedContainer, config: Pick<Config, 'secret'>): void {
+  c.bind(TOKENS.AccessTokens, (): AccessTokens => new InMemoryAccessTokens());
+  c.bind(TOKENS.TokenSecrets, (): TokenSecrets => new HmacTokenSecrets(config.secret));
+  c.bind(
+    TOKENS.TokenAuthenticator,
+    (...[tokens, secrets, revoked, users, guard, clock, audit, resources]: [
+      AccessTokens,
+      TokenSecrets,
+      RevokedSessions,
+      UserStore,
+      LoginGuard,
+      Clock,
+      AuditLog,
+      Resources,
+    ]) => {
+      const authenticator = new TokenAuthenticator({ tokens, secrets, revoked, users, guard, clock, audit });
+      let timer: NodeJS.Timeout | null = null;
+      resources.onStart(() => {
+        timer = setInterval(() => void authenticator.flush().catch(() => undefined), TOKEN_USE_FLUSH_MS);
+        timer.unref();
+      });
+      resources.add(async () => {
+        if (timer !== null) clearInterval(timer);
+        await authenticator.flush().catch(() => undefined);
+      });
+      return authenticator;
+    },
+    [
+      TOKENS.AccessTokens,
+      TOKENS.TokenSecrets,
+      TOKENS.RevokedSessions,
+      TOKENS.UserStore,
+      TOKENS.LoginGuard,
+      TOKENS.Clock,
+      TOKENS.AuditLog,
+      TOKENS.Resources,
+    ],
+  );
 }

@@ -54,6 +54,9 @@ import type { StartOAuthUseCase } from '../application/oauth/start-oauth';
 import type { VerifyTotpUseCase } from '../application/totp/verify-totp';
 import type { Config } from '../config/load';
 import type { DatabaseHolder, MetricsHolder, OidcHttpHolder, PostgresHolder, RedisHolder } from './holders';
+import type { AccessTokens } from '../application/tokens/access-tokens';
+import type { TokenSecrets } from '../application/tokens/token-secrets';
+import type { TokenAuthenticator } from '../application/tokens/token-authenticator';
 import type { StateStores } from '../adapters/state/state-stores';
 import type { TotpSecretIssuer } from '../application/totp/totp-secret-issuer';
 import type { SecondFactorSessions } from '../application/totp/second-factor-sessions';
@@ -205,6 +208,10 @@ export const TOKENS = {
   StartPasskeyEnrolmentUseCase: token<StartPasskeyEnrolmentUseCase>('StartPasskeyEnrolmentUseCase'),
   PasskeyEnrolmentCeremony: token<PasskeyEnrolmentCeremony>('PasskeyEnrolmentCeremony'),
   FinishPasskeyEnrolmentUseCase: token<FinishPasskeyEnrolmentUseCase>('FinishPasskeyEnrolmentUseCase'),
+  // Issue 32: access tokens.
+  AccessTokens: token<AccessTokens>('AccessTokens'),
+  TokenSecrets: token<TokenSecrets>('TokenSecrets'),
+  TokenAuthenticator: token<TokenAuthenticator>('TokenAuthenticator'),
   // The stores of the backend chosen for durable records and for short-lived state (state.ts).
   RecordStores: token<StateStores>('RecordStores'),
   ShortLivedStores: token<StateStores>('ShortLivedStores'),

@@ -14,6 +14,8 @@ export type DenyReason =
   | 'group_missing'
   /** `require_totp` is set and the session did not pass a TOTP check. */
   | 'totp_required'
+  | 'token_scope'
+  | 'tokens_denied'
   /** No application matches the host and `default_policy` is `deny`. */
   | 'default_deny'
   /** The rules could not be evaluated; the gateway fails closed. */

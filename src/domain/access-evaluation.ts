@@ -134,6 +134,23 @@ function hasGroup(required: ReadonlySet<string>, groups: readonly string[]): boo
  * login → users / oauth / groups / totp → allow. An address that does not parse is refused before
  * anything else; `default_policy: deny` refuses hosts no application claims.
  */
+/**
+ * Why an access token may not open `app`, or null when it may (the owner's own rules still apply
+ * after this): the application refuses tokens, or the token is scoped to other applications. A
+ * request for no named application (the default rules) never matches a scope.
+ */
+function tokenRefusal(app: AppRules, apps: readonly string[] | null, trace: AccessTrace | undefined): AccessDecision | null {
+  if (app.tokens === 'deny') {
+    if (trace !== undefined) trace('tokens', 'this application refuses access tokens (tokens: deny): deny');
+    return app.denied.tokens_denied;
+  }
+  if (apps !== null && (app.name === null || !apps.includes(app.name))) {
+    if (trace !== undefined) trace('token', `the token opens ${apps.join(', ')} only: deny`);
+    return app.denied.token_scope;
+  }
+  return null;
+}
+
 export function evaluateAccess(
   rules: AccessRules,
   original: OriginalRequest | null,
@@ -176,6 +193,10 @@ export function evaluateAccess(
     if (trace !== undefined) trace('login', 'nobody is logged in: login required');
     return LOGIN;
   }
+  if (identity.token !== undefined) {
+    const refused = tokenRefusal(app, identity.token.apps, trace);
+    if (refused !== null) return refused;
+  }
   if (app.usersBlock.size > 0 && matchesName(app.usersBlock, identity)) {
     if (trace !== undefined) trace('users.block', `${identity.username} is blocked: deny`);
     return app.denied.user_blocked;
@@ -194,7 +215,7 @@ export function evaluateAccess(
     if (trace !== undefined) trace('oauth.groups', `${identity.username} is in none of the required groups: deny`);
     return app.denied.group_missing;
   }
-  if (app.requireTotp && !identity.totp) {
+  if (app.requireTotp && !identity.totp && !(identity.token !== undefined && app.tokens === 'allow')) {
     if (trace !== undefined) trace('require_totp', `${identity.username}'s session did not pass TOTP: deny`);
     return app.denied.totp_required;
   }

@@ -8,6 +8,8 @@ import { err, ok, type Result } from './result';
  * even the decisions themselves are built here.
  */
 
+export type TokenPolicy = 'default' | 'allow' | 'deny';
+
 export type DefaultPolicy = 'allow_authenticated' | 'deny';
 
 /** Usernames or e-mails: literals compared case-insensitively, `/regex/flags` entries tested as written. */
@@ -36,6 +38,11 @@ export interface AppRules {
   readonly ipBlock: IpRangeSet;
   readonly ipBypass: IpRangeSet;
   readonly requireTotp: boolean;
+  /**
+   * Access tokens (issue 32): `deny` refuses them; `allow` lets them pass even where a second
+   * factor is required; `default` lets them pass except where a second factor is required.
+   */
+  readonly tokens: TokenPolicy;
   /** `response.assertion: true`: the upstream gets a signed identity assertion (`Remote-Assertion`). */
   readonly assertion: boolean;
   /** The allow decision, with the configured upstream headers (and `Authorization` for basicauth). */
@@ -68,13 +75,15 @@ const DENY_REASONS: readonly DenyReason[] = [
   'user_not_allowed',
   'group_missing',
   'totp_required',
+  'token_scope',
+  'tokens_denied',
   'default_deny',
   'rules_unavailable',
 ];
 const NETWORK_REASONS: ReadonlySet<DenyReason> = new Set<DenyReason>(['ip_blocked', 'ip_not_allowed', 'bad_client_ip']);
 
 const EMPTY_NAMES: NameMatcher = Object.freeze({ literals: new Set<string>(), patterns: [], size: 0 });
-const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'ip', 'require_second_factor', 'require_totp', 'response']);
+const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'ip', 'require_second_factor', 'require_totp', 'tokens', 'response']);
 const TOP_KEYS = new Set(['default_policy', 'apps', 'default']);
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
@@ -123,6 +132,7 @@ function emptyApp(name: string | null): AppRules {
     ipBlock: EMPTY_RANGES,
     ipBypass: EMPTY_RANGES,
     requireTotp: false,
+    tokens: 'default',
     assertion: false,
     ...decisionsFor(name, Object.freeze({})),
   });
@@ -312,6 +322,13 @@ function base64Utf8(text: string): string {
   return btoa(binary);
 }
 
+function tokenPolicy(v: unknown, where: string, problems: Problems): TokenPolicy {
+  if (v === undefined || v === null) return 'default';
+  if (v === 'allow' || v === 'deny') return v;
+  problems.add(where, 'must be allow or deny');
+  return 'default';
+}
+
 function compileApp(name: string | null, v: unknown, where: string, readSecret: SecretReader, problems: Problems): { app: AppRules; domains: string[] } {
   const keys = name === null ? [...APP_KEYS].filter((k) => k !== 'domain') : [...APP_KEYS];
   const doc = section(v, where, keys, problems);
@@ -349,6 +366,7 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     ipBlock: ipRanges(ip.block, `${where}.ip.block`, problems),
     ipBypass: ipRanges(ip.bypass, `${where}.ip.bypass`, problems),
     requireTotp: doc.require_second_factor === true || doc.require_totp === true,
+    tokens: tokenPolicy(doc.tokens, `${where}.tokens`, problems),
     assertion: assertion === true,
     ...decisionsFor(name, headers, assertion === true),
   });

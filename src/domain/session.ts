@@ -13,6 +13,17 @@ export interface Identity {
   readonly oauth: boolean;
   /** True when this identity passed a TOTP check (for rules that demand a second factor). */
   readonly totp: boolean;
+  /**
+   * Set when the request came with an access token (issue 32): the applications the token may
+   * open (null: every one its owner may). Absent for sessions and HTTP Basic.
+   */
+  readonly token?: TokenScope;
+}
+
+/** What an access token adds to its owner's identity: the applications it is scoped to. */
+export interface TokenScope {
+  readonly id: string;
+  readonly apps: readonly string[] | null;
 }
 
 /** A login that a cookie carries. Times are milliseconds since the epoch. */

@@ -217,6 +217,9 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   PasskeyEnrolmentCeremony: (value) => expect(Object.keys(value as object).sort()).toEqual(['ceremonies', 'sealer', 'used']),
   TotpEnrolmentProofs: (value) => expect(Object.keys(value as object).sort()).toEqual(['credentials', 'totp', 'usedSteps']),
   LoginTargets: hasMethods('of'),
+  AccessTokens: hasMethods('add', 'findByHash', 'list', 'revoke', 'touch', 'prune'),
+  TokenSecrets: hasMethods('issue', 'hashOf'),
+  TokenAuthenticator: hasMethods('authenticate', 'flush'),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };

@@ -275,6 +275,9 @@ const LOGIN_REQUIRED = fixed(302, 'login_required');
 const FORBIDDEN_REDIRECT = fixed(302, 'forbidden');
 const AMBIGUOUS_PATH = fixed(400, 'ambiguous_path');
 export const UNKNOWN_PROXY = fixed(400, 'unknown_proxy');
+const TOKEN_SCOPE = fixed(403, 'token_scope');
+// RFC 6750: the Bearer challenge names what was wrong with the token, never the token.
+const INVALID_TOKEN = withHeaders(fixed(401, 'invalid_token'), [['www-authenticate', 'Bearer realm="portcullis", error="invalid_token"']]);
 
 /** What the forward-auth answer depends on besides the use case's result. */
 export interface ForwardAuthContext {
@@ -315,6 +318,8 @@ export function forwardAuthRefused(error: AuthorizeProxyRequestError, context: F
       return sendTo(target, LOGIN_REQUIRED, UNAUTHORIZED);
     }
     case 'forbidden': {
+      // A machine (an access token) gets the reason as a code, never a page to go to.
+      if (error.token === true) return error.reason === 'token_scope' ? TOKEN_SCOPE : FORBIDDEN;
       // Only a logged-in person refused for who they are gets the "not allowed" page; a refused
       // address or an anonymous refusal is a plain 403 (there is nobody to tell, nothing to log in for).
       if (error.network || error.username === '') return FORBIDDEN;
@@ -332,6 +337,8 @@ export function forwardAuthRefused(error: AuthorizeProxyRequestError, context: F
       return locked(error.retryAfter);
     case 'store_unavailable':
       return STORE_UNAVAILABLE;
+    case 'invalid_token':
+      return INVALID_TOKEN;
     default:
       return unmapped('forward auth', error);
   }

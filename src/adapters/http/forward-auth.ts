@@ -39,6 +39,7 @@ const OUTCOMES: Readonly<Record<AuthorizeProxyRequestError['code'], ForwardAuthO
   ambiguous_path: OUTCOME.badRequest,
   account_locked: OUTCOME.locked,
   store_unavailable: OUTCOME.unavailable,
+  invalid_token: OUTCOME.unauthenticated,
 };
 
 /** True for the paths the forward-auth handler answers. */

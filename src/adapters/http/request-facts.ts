@@ -4,6 +4,7 @@ import type { ForwardedHeaders, ProxyKind } from '../../domain/forwarded-request
 import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { HeldOAuthFlow } from '../../application/oauth/start-oauth';
 import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
+import { presentedAccessToken } from './access-token-header';
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, readSoleCookie, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
@@ -33,6 +34,8 @@ export interface ForwardAuthFacts extends RequestFacts {
   readonly forwarded: ForwardedHeaders;
   /** More than one session cookie came (see readSoleCookie): the request is refused before any decision. */
   readonly severalSessionCookies: boolean;
+  /** The access token presented (see presentedAccessToken), if any. */
+  readonly token: string | undefined;
 }
 
 const HTML = /text\/html/i;
@@ -68,10 +71,13 @@ export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, req
   const headers = req.headers;
   const authorization = header(headers, 'authorization');
   const sessionToken = readSoleCookie(header(headers, 'cookie'), SESSION_COOKIE);
+  const token = presentedAccessToken(headers, authorization);
   return {
     requestId,
     ip: clientAddressOf(req, resolver),
-    apiMode: isApiMode(authorization, headers.accept),
+    // A machine presenting a token is answered in API mode: never a redirect to a login page.
+    apiMode: token !== undefined || isApiMode(authorization, headers.accept),
+    token,
     sessionToken: sessionToken ?? undefined,
     severalSessionCookies: sessionToken === null,
     credentials: authorization === undefined ? undefined : (presentedBasicCredentials(authorization) ?? undefined),

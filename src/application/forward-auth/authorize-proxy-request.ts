@@ -28,7 +28,17 @@ export type AuthorizeProxyRequestError =
    * `username` is '' for an anonymous caller; `network` is true when the refusal is about the
    * client's address (blocked, not allowed, unreadable) rather than about the person.
    */
-  | { readonly code: 'forbidden'; readonly reason: string; readonly app: string | null; readonly username: string; readonly network: boolean }
+  | {
+      readonly code: 'forbidden';
+      readonly reason: string;
+      readonly app: string | null;
+      readonly username: string;
+      readonly network: boolean;
+      /** The request came with an access token: a machine, answered without a page to go to. */
+      readonly token?: true;
+    }
+  /** An access token was presented and does not pass (unknown, expired, revoked, malformed, its account gone). */
+  | { readonly code: 'invalid_token' }
   /** The proxy's headers name no single well-formed request; `field` is the header at fault. */
   | { readonly code: 'bad_forwarded_headers'; readonly field: string; readonly problem: 'missing' | 'malformed' | 'repeated' }
   /** The application has path rules and the path names different resources to different upstreams; `why` names the form. */
@@ -37,6 +47,8 @@ export type AuthorizeProxyRequestError =
   | { readonly code: 'store_unavailable' };
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+const INVALID_TOKEN = err({ code: 'invalid_token' } as const);
 
 const NO_RETURN: LoginRequired = Object.freeze({ code: 'unauthenticated', returnTo: null });
 
@@ -86,7 +98,8 @@ export class AuthorizeProxyRequestUseCase {
   ): Awaitable<Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError>> {
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
-    const identity = auth.kind === 'session' || auth.kind === 'basic' ? auth.identity : null;
+    if (auth.kind === 'invalid_token') return INVALID_TOKEN;
+    const identity = auth.kind === 'session' || auth.kind === 'basic' || auth.kind === 'token' ? auth.identity : null;
 
     const decision = this.policy.decide({ original, identity, ip: input.ip });
     switch (decision.kind) {
@@ -124,6 +137,7 @@ export class AuthorizeProxyRequestUseCase {
           app: decision.app ?? null,
           username: identity?.username ?? '',
           network: decision.network === true,
+          ...(identity?.token === undefined ? {} : { token: true as const }),
         });
     }
   }

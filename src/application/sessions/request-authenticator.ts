@@ -17,6 +17,7 @@ import type { CredentialCheck } from '../password/credential-check';
 import type { LoginGuard } from '../password/login-guard';
 import { isStoreUnavailable } from '../store-unavailable';
 import type { SessionActivity } from './last-seen-recorder';
+import type { TokenAuthenticator } from '../tokens/token-authenticator';
 
 /** The credentials a request carries. */
 export interface RequestCredentials {
@@ -24,6 +25,8 @@ export interface RequestCredentials {
   readonly sessionToken?: string;
   /** HTTP Basic credentials, decoded by the HTTP adapter, if the request presented any. */
   readonly credentials?: PresentedCredentials;
+  /** An access token (issue 32), as presented (`Authorization: Bearer pct_…` or `Portcullis-Token`), if any. */
+  readonly token?: string;
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
@@ -32,6 +35,8 @@ export interface RequestCredentials {
 export type Authentication =
   | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session }
   | { readonly kind: 'basic'; readonly identity: Identity }
+  | { readonly kind: 'token'; readonly identity: Identity }
+  | { readonly kind: 'invalid_token' }
   | { readonly kind: 'pending'; readonly session: Session }
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'locked'; readonly retryAfter: number }
@@ -39,6 +44,7 @@ export type Authentication =
 
 const ANONYMOUS: Authentication = { kind: 'anonymous' };
 const UNAVAILABLE: Authentication = { kind: 'unavailable' };
+const INVALID_TOKEN: Authentication = { kind: 'invalid_token' };
 /** Providers whose sessions belong to an account in the user store. */
 const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
@@ -120,6 +126,8 @@ export class RequestAuthenticator {
     basic: BasicChecking,
     private readonly settings: GatewaySettings,
     private readonly audit: AuditLog,
+    /** Access tokens (issue 32); null with TOKENS=false. */
+    private readonly tokens: TokenAuthenticator | null = null,
   ) {
     ({ sealer: this.sealer, revoked: this.revoked, clock: this.clock } = sessions);
     this.oauth = sessions.oauth ?? NO_OAUTH;
@@ -158,6 +166,10 @@ export class RequestAuthenticator {
    * Awaitable): forward auth then runs from request to answer without a single promise.
    */
   authenticate(credentials: RequestCredentials): Awaitable<Authentication> {
+    // A token is the credential a machine chose to present: it decides, whatever cookie came along.
+    if (credentials.token !== undefined) {
+      return this.tokens === null ? INVALID_TOKEN : this.tokens.authenticate(credentials.token, credentials.ip, credentials.requestId);
+    }
     let session: Session | null;
     let revoked: Awaitable<boolean>;
     try {
