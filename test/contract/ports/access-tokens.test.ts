@@ -1,0 +1,4 @@
+import { InMemoryAccessTokens } from '../../../src/adapters/state/memory/in-memory-access-tokens';
+import { accessTokensContract } from './access-tokens.contract';
+
+accessTokensContract('InMemoryAccessTokens', () => new InMemoryAccessTokens());
