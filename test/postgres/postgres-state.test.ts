@@ -7,6 +7,8 @@ import { PostgresRevokedSessions } from '../../src/adapters/state/postgres/postg
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres/postgres-used-oauth-flows';
 import { PostgresSessionIndex } from '../../src/adapters/state/postgres/postgres-session-index';
 import { sessionIndexContract } from '../contract/ports/session-index.contract';
+import { PostgresAccessTokens } from '../../src/adapters/state/postgres/postgres-access-tokens';
+import { accessTokensContract } from '../contract/ports/access-tokens.contract';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres/postgres-used-totp-steps';
 import { PostgresPasskeyCredentials } from '../../src/adapters/state/postgres/postgres-passkey-credentials';
 import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
@@ -38,6 +40,10 @@ usedTotpStepsContract('PostgresUsedTotpSteps', (env) => perTest(env, (db) => new
 usedOAuthFlowsContract('PostgresUsedOAuthFlows', (env) => perTest(env, (db) => new PostgresUsedOAuthFlows(db, env.clock)));
 passkeyCredentialsContract('PostgresPasskeyCredentials', (env) => perTest(env, (db) => new PostgresPasskeyCredentials(db)));
 sessionIndexContract('PostgresSessionIndex', (env) => perTest(env, (db) => new PostgresSessionIndex(db, env.clock)));
+// Reopened: a second database object (its own pool), as another replica or a restarted gateway.
+accessTokensContract('PostgresAccessTokens', (env) => perTest(env, (db) => new PostgresAccessTokens(db)), {
+  reopen: (env) => perTest(env, (db) => new PostgresAccessTokens(db)),
+});
 
 describe('PostgreSQL schema', () => {
   it('ships a PostgreSQL dialect for every schema step', () => {

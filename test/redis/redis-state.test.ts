@@ -3,6 +3,10 @@ import { RedisRevokedSessions } from '../../src/adapters/state/redis/redis-revok
 import { RedisUsedOAuthFlows } from '../../src/adapters/state/redis/redis-used-oauth-flows';
 import { RedisSessionIndex } from '../../src/adapters/state/redis/redis-session-index';
 import { sessionIndexContract } from '../contract/ports/session-index.contract';
+import { RedisAccessTokens } from '../../src/adapters/state/redis/redis-access-tokens';
+import type { AccessTokenRecord } from '../../src/domain/access-token';
+import { accessTokensContract } from '../contract/ports/access-tokens.contract';
+import type { ContractEnv } from '../contract/ports/harness';
 import { RedisUsedTotpSteps } from '../../src/adapters/state/redis/redis-used-totp-steps';
 import { RedisPasskeyCredentials } from '../../src/adapters/state/redis/redis-passkey-credentials';
 import { passkeyCredentialsContract } from '../contract/ports/passkey-credentials.contract';
@@ -31,6 +35,17 @@ usedOAuthFlowsContract('RedisUsedOAuthFlows', async (env) => new RedisUsedOAuthF
 passkeyCredentialsContract('RedisPasskeyCredentials', async (env) => new RedisPasskeyCredentials(await perTest(env)));
 // Redis expires the entries on its own clock: the clock-moving test is not registered.
 sessionIndexContract('RedisSessionIndex', async (env) => new RedisSessionIndex(await perTest(env), env.clock), { followsClock: false });
+// Reopened: a second connection with the first one's prefix, as another replica or a restarted gateway.
+const tokenPrefixes = new WeakMap<ContractEnv, string>();
+accessTokensContract(
+  'RedisAccessTokens',
+  async (env) => {
+    const connection = await perTest(env);
+    tokenPrefixes.set(env, connection.prefix);
+    return new RedisAccessTokens(connection);
+  },
+  { reopen: async (env) => new RedisAccessTokens(await connect(tokenPrefixes.get(env))) },
+);
 
 describe('Redis stores shared by two replicas', () => {
   it('lets exactly one of two replicas claim the same TOTP step', async () => {
@@ -117,6 +132,39 @@ describe('Redis stores shared by two replicas', () => {
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(90_000);
     }
+  });
+});
+
+describe('RedisAccessTokens keys', () => {
+  const token = (username: string, i: number, at: number): AccessTokenRecord => ({
+    id: `t-${i}`,
+    hash: `h-${username}-${i}`,
+    username,
+    name: `token ${i}`,
+    apps: null,
+    createdAt: at - 1_000,
+    expiresAt: at + i,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+
+  it('keeps tokens under the prefix, and leaves no key behind once prune has forgotten them all, past one chunk', async () => {
+    const c = await connect('tokens-keys:');
+    const tokens = new RedisAccessTokens(c);
+    const at = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 520; i += 1) await tokens.add(token(i % 2 === 0 ? 'alice' : 'bob', i, at));
+    const ours = async (): Promise<string[]> => (await c.client.keys('tokens-keys:*')).sort();
+    expect((await ours()).filter((k) => !k.startsWith('tokens-keys:token:'))).toEqual([
+      'tokens-keys:tokens:forget',
+      'tokens-keys:tokens:u:alice',
+      'tokens-keys:tokens:u:bob',
+    ]);
+    expect(await tokens.revoke('alice', 't-0', at - 10)).toBe(true);
+    await tokens.prune(at + 10);
+    // Expired at `at + i` for i < 10 (and t-0 revoked before): forgotten; the rest kept.
+    expect(await tokens.list('alice')).toHaveLength(255);
+    await tokens.prune(at + 600);
+    expect(await ours()).toEqual([]);
   });
 });
 

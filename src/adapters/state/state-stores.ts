@@ -1,3 +1,4 @@
+import type { AccessTokens } from '../../application/tokens/access-tokens';
 import type { Clock } from '../../application/ports/clock';
 import type { ReadinessCheck } from '../../application/readiness/readiness-check';
 import type { RevokedSessions } from '../../application/ports/revoked-sessions';
@@ -54,4 +55,5 @@ export interface StateStores {
   handoffCodes(): HandoffCodes;
   oidcArtifacts(): OidcArtifacts;
   signingKeys(): SigningKeys;
+  accessTokens(): AccessTokens;
 }

@@ -9,6 +9,9 @@ import { SqliteRevokedSessions } from '../../../src/adapters/state/sqlite/sqlite
 import { SqliteUsedOAuthFlows } from '../../../src/adapters/state/sqlite/sqlite-used-oauth-flows';
 import { SqliteSessionIndex } from '../../../src/adapters/state/sqlite/sqlite-session-index';
 import { sessionIndexContract } from '../ports/session-index.contract';
+import { SqliteAccessTokens } from '../../../src/adapters/state/sqlite/sqlite-access-tokens';
+import { accessTokensContract } from '../ports/access-tokens.contract';
+import type { ContractEnv } from '../ports/harness';
 import { SqliteUsedTotpSteps } from '../../../src/adapters/state/sqlite/sqlite-used-totp-steps';
 import { SqlitePasskeyCredentials } from '../../../src/adapters/state/sqlite/sqlite-passkey-credentials';
 import { passkeyCredentialsContract } from '../ports/passkey-credentials.contract';
@@ -34,6 +37,33 @@ usedTotpStepsContract('SqliteUsedTotpSteps', (env) => new SqliteUsedTotpSteps(sq
 usedOAuthFlowsContract('SqliteUsedOAuthFlows', (env) => new SqliteUsedOAuthFlows(sqliteDatabasePerTest(env), env.clock));
 passkeyCredentialsContract('SqlitePasskeyCredentials', (env) => new SqlitePasskeyCredentials(sqliteDatabasePerTest(env)));
 sessionIndexContract('SqliteSessionIndex', (env) => new SqliteSessionIndex(sqliteDatabasePerTest(env), env.clock));
+
+/** Each test's database directory and its open database, so the test can play a restart on the same file. */
+const tokenDatabases = new WeakMap<ContractEnv, { dir: string; database: SqliteDatabase }>();
+accessTokensContract(
+  'SqliteAccessTokens',
+  (env) => {
+    const data = tempDataDir();
+    const database = openSqliteDatabase(data.dir, env.clock);
+    tokenDatabases.set(env, { dir: data.dir, database });
+    env.onCleanup(() => {
+      tokenDatabases.get(env)?.database.close();
+      data.remove();
+    });
+    return new SqliteAccessTokens(database);
+  },
+  {
+    reopen: (env) => {
+      const held = tokenDatabases.get(env);
+      if (held === undefined) throw new Error('no database for this test');
+      // One gateway per file: the first closes (committing what it queued) before the second opens.
+      held.database.close();
+      const database = openSqliteDatabase(held.dir, env.clock);
+      tokenDatabases.set(env, { dir: held.dir, database });
+      return new SqliteAccessTokens(database);
+    },
+  },
+);
 
 describe('SqliteSessionIndex on disk', () => {
   it('still lists a session after the database is closed and opened again, and the sweep deletes it once expired', async () => {
@@ -62,6 +92,35 @@ describe('SqliteSessionIndex on disk', () => {
       expect(second.db.prepare('SELECT count(*) AS n FROM account_sessions').get()).toEqual({ n: 0 });
       second.close();
     } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('SqliteAccessTokens', () => {
+  it('answers a lookup on a closed database as unavailable, never as "no such token"', async () => {
+    const data = tempDataDir();
+    const clock = new FixedClock(Date.UTC(2026, 5, 1));
+    const database = openSqliteDatabase(data.dir, clock);
+    try {
+      const tokens = new SqliteAccessTokens(database);
+      await tokens.add({
+        id: 't1',
+        hash: 'h1',
+        username: 'alice',
+        name: 'ci',
+        apps: null,
+        createdAt: clock.now(),
+        expiresAt: clock.now() + HOUR,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      expect(tokens.findByHash('h1')?.id).toBe('t1');
+      database.close();
+      expect(() => tokens.findByHash('h1')).toThrow(StateStoreUnavailableError);
+      await expect(tokens.list('alice')).rejects.toBeInstanceOf(StateStoreUnavailableError);
+    } finally {
+      database.close();
       data.remove();
     }
   });

@@ -1,4 +1,5 @@
 import type { StateStores, StoreDeps } from '../state-stores';
+import { InMemoryAccessTokens } from './in-memory-access-tokens';
 import { InMemoryEnrolledTotpSecrets } from './in-memory-enrolled-totp-secrets';
 import { InMemoryHandoffCodes } from './in-memory-handoff-codes';
 import { InMemoryLoginAttempts } from './in-memory-login-attempts';
@@ -28,5 +29,6 @@ export function memoryStores({ clock }: Pick<StoreDeps, 'clock'>): StateStores {
     handoffCodes: () => new InMemoryHandoffCodes(clock),
     oidcArtifacts: () => new InMemoryOidcArtifacts(clock),
     signingKeys: () => new InMemorySigningKeys(),
+    accessTokens: () => new InMemoryAccessTokens(),
   };
 }

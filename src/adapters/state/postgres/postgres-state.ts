@@ -1,5 +1,6 @@
 import type { StateStores, StoreDeps } from '../state-stores';
 import type { PostgresDatabase } from './postgres-database';
+import { PostgresAccessTokens } from './postgres-access-tokens';
 import { PostgresEnrolledTotpSecrets } from './postgres-enrolled-totp-secrets';
 import { PostgresHandoffCodes } from './postgres-handoff-codes';
 import { PostgresLoginAttempts } from './postgres-login-attempts';
@@ -41,5 +42,6 @@ export function postgresStores(pg: PostgresDatabase, { clock, registry }: Pick<S
     handoffCodes: () => new PostgresHandoffCodes(pg, clock),
     oidcArtifacts: () => new PostgresOidcArtifacts(pg, clock),
     signingKeys: () => new PostgresSigningKeys(pg, clock),
+    accessTokens: () => new PostgresAccessTokens(pg),
   };
 }

@@ -1,5 +1,6 @@
 import type { StateStores, StoreDeps } from '../state-stores';
 import type { RedisConnection } from './redis-connection';
+import { RedisAccessTokens } from './redis-access-tokens';
 import { RedisEnrolledTotpSecrets } from './redis-enrolled-totp-secrets';
 import { RedisHandoffCodes } from './redis-handoff-codes';
 import { RedisLoginAttempts } from './redis-login-attempts';
@@ -48,5 +49,6 @@ export function redisStores(redis: RedisConnection, { clock, logger, registry }:
     handoffCodes: () => new RedisHandoffCodes(redis, clock),
     oidcArtifacts: () => new RedisOidcArtifacts(redis),
     signingKeys: () => new RedisSigningKeys(redis),
+    accessTokens: () => new RedisAccessTokens(redis),
   };
 }

@@ -279,6 +279,47 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 32.
+    version: 8,
+    description: 'personal and service access tokens, found by the keyed hash of their secret',
+    // hash: HMAC of the token under a key derived from SECRET (never the token). apps: a JSON array
+    // of application names, NULL: every application its owner may open. No until: a record stays
+    // after it expires or is revoked (the account page shows it) until the tokens' own prune forgets
+    // it, by expires_at and revoked_at. The username index serves the account page and revocation.
+    sql: `
+      CREATE TABLE access_tokens (
+        hash TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        apps TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX access_tokens_username ON access_tokens (username, created_at);
+      CREATE INDEX access_tokens_expires ON access_tokens (expires_at);
+      CREATE INDEX access_tokens_revoked ON access_tokens (revoked_at) WHERE revoked_at IS NOT NULL;
+    `,
+    postgres: `
+      CREATE TABLE access_tokens (
+        hash TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        username TEXT NOT NULL,
+        name TEXT NOT NULL,
+        apps TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      );
+      CREATE INDEX access_tokens_username ON access_tokens (username, created_at);
+      CREATE INDEX access_tokens_expires ON access_tokens (expires_at);
+      CREATE INDEX access_tokens_revoked ON access_tokens (revoked_at) WHERE revoked_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */

@@ -1,5 +1,6 @@
 import type { StateStores, StoreDeps } from '../state-stores';
 import type { SqliteDatabase } from './sqlite-database';
+import { SqliteAccessTokens } from './sqlite-access-tokens';
 import { SqliteEnrolledTotpSecrets } from './sqlite-enrolled-totp-secrets';
 import { SqliteHandoffCodes } from './sqlite-handoff-codes';
 import { SqliteLoginAttempts } from './sqlite-login-attempts';
@@ -30,5 +31,6 @@ export function sqliteStores(db: SqliteDatabase, { clock }: Pick<StoreDeps, 'clo
     handoffCodes: () => new SqliteHandoffCodes(db, clock),
     oidcArtifacts: () => new SqliteOidcArtifacts(db, clock),
     signingKeys: () => new SqliteSigningKeys(db, clock),
+    accessTokens: () => new SqliteAccessTokens(db),
   };
 }
