@@ -1,7 +1,7 @@
 import type { Clock } from '../application/ports/clock';
 import type { SessionIndex } from '../application/ports/session-index';
 import { HmacTokenSecrets } from '../adapters/crypto/hmac-token-secrets';
-import { InMemoryAccessTokens } from '../adapters/state/memory/in-memory-access-tokens';
+import { TOKEN_RECORD_GRACE_MS } from '../domain/access-token';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { RevokedSessions } from '../application/ports/revoked-sessions';
 import type { UserStore } from '../application/ports/user-store';
@@ -88,44 +88,45 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>):
 
 /** How often the noted "last used" times of access tokens are written, in one batch each time. */
 const TOKEN_USE_FLUSH_MS = 15_000;
+/** How often forgotten token records are pruned. */
+const TOKEN_PRUNE_MS = 3600_000;
 
 /** Access tokens on requests (issue 32): the store, the secrets' keyed hash, and the one token check. */
 function bindTokenAuthentication(c: TypedContainer, config: Pick<Config, 'secret'>): void {
-  c.bind(TOKENS.AccessTokens, (): AccessTokens => new InMemoryAccessTokens());
+  // Durable records, like the revocations that end them: PostgreSQL whenever it is configured.
+  bindStore(c, TOKENS.AccessTokens, 'records', (s) => s.accessTokens());
   c.bind(TOKENS.TokenSecrets, (): TokenSecrets => new HmacTokenSecrets(config.secret));
   c.bind(
     TOKENS.TokenAuthenticator,
-    (...[tokens, secrets, revoked, users, guard, clock, audit, resources]: [
-      AccessTokens,
-      TokenSecrets,
-      RevokedSessions,
-      UserStore,
-      LoginGuard,
-      Clock,
-      AuditLog,
-      Resources,
-    ]) => {
+    (
+      ...[tokens, secrets, revoked, users, guard, clock, audit, resources]: [
+        AccessTokens,
+        TokenSecrets,
+        RevokedSessions,
+        UserStore,
+        LoginGuard,
+        Clock,
+        AuditLog,
+        Resources,
+      ]
+    ) => {
       const authenticator = new TokenAuthenticator({ tokens, secrets, revoked, users, guard, clock, audit });
       let timer: NodeJS.Timeout | null = null;
+      let pruning: NodeJS.Timeout | null = null;
       resources.onStart(() => {
         timer = setInterval(() => void authenticator.flush().catch(() => undefined), TOKEN_USE_FLUSH_MS);
         timer.unref();
+        // Records of tokens revoked or expired a grace period ago leave the account page and the store.
+        pruning = setInterval(() => void tokens.prune(clock.now() - TOKEN_RECORD_GRACE_MS).catch(() => undefined), TOKEN_PRUNE_MS);
+        pruning.unref();
       });
       resources.add(async () => {
         if (timer !== null) clearInterval(timer);
+        if (pruning !== null) clearInterval(pruning);
         await authenticator.flush().catch(() => undefined);
       });
       return authenticator;
     },
-    [
-      TOKENS.AccessTokens,
-      TOKENS.TokenSecrets,
-      TOKENS.RevokedSessions,
-      TOKENS.UserStore,
-      TOKENS.LoginGuard,
-      TOKENS.Clock,
-      TOKENS.AuditLog,
-      TOKENS.Resources,
-    ],
+    [TOKENS.AccessTokens, TOKENS.TokenSecrets, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.AuditLog, TOKENS.Resources],
   );
 }
