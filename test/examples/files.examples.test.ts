@@ -144,7 +144,9 @@ describe('examples/traefik (Traefik cannot be installed here: its files are chec
     expect(Object.keys(http.middlewares['portcullis-strip'].headers.customRequestHeaders)).toEqual(expect.arrayContaining(['X-Original-URL', 'Forwarded']));
     expect(http.routers.portcullis.rule).toContain('!PathPrefix(`/api/auth`)');
     expect(new URL(http.services[http.routers.portcullis.service].loadBalancer.servers[0].url).port).toBe('3000');
-    expect(http.routers.whoami.middlewares).toEqual(['portcullis-strip', 'portcullis']);
+    // After forward auth, the access-token header is taken off the request to the app (issue 32).
+    expect(http.middlewares['portcullis-token-strip'].headers.customRequestHeaders).toEqual({ 'Portcullis-Token': '' });
+    expect(http.routers.whoami.middlewares).toEqual(['portcullis-strip', 'portcullis', 'portcullis-token-strip']);
     for (const router of Object.values<any>(http.routers)) {
       expect(http.services[router.service]).toBeDefined();
       expect(router.tls).toBeDefined();
@@ -163,7 +165,8 @@ describe('examples/traefik (Traefik cannot be installed here: its files are chec
     checkMiddleware(labels['traefik.http.middlewares.portcullis.forwardauth.address'], labels['traefik.http.middlewares.portcullis.forwardauth.authResponseHeaders'].split(','));
     expect(labels['traefik.http.routers.portcullis.rule']).toContain('!PathPrefix(`/api/auth`)');
     expect(services.portcullis.environment.FORWARD_AUTH_PORT).toBe('3001');
-    expect(services.whoami.labels['traefik.http.routers.whoami.middlewares']).toBe('portcullis-strip,portcullis');
+    expect(labels['traefik.http.middlewares.portcullis-token-strip.headers.customrequestheaders.Portcullis-Token']).toBe('');
+    expect(services.whoami.labels['traefik.http.routers.whoami.middlewares']).toBe('portcullis-strip,portcullis,portcullis-token-strip');
   });
 });
 

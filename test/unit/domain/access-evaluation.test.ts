@@ -340,3 +340,49 @@ describe('evaluateAccess', () => {
     expect(steps).toEqual(['application', 'users.allow']);
   });
 });
+
+describe('evaluateAccess with an access token (issue 32)', () => {
+  const doc = {
+    default_policy: 'allow_authenticated',
+    apps: {
+      wiki: { domain: ['wiki.example.com'] },
+      ci: { domain: ['ci.example.com'], users: { allow: ['alice'] } },
+      vault: { domain: ['vault.example.com'], tokens: 'deny' },
+      admin: { domain: ['admin.example.com'], require_second_factor: true },
+      deploy: { domain: ['deploy.example.com'], require_second_factor: true, tokens: 'allow' },
+    },
+  };
+  const compiled = rules(doc);
+  const token = (apps: readonly string[] | null, who = 'alice'): Identity => person(who, { provider: 'token', token: { id: 't1', apps } });
+  const decide = (host: string, who: Identity) => evaluateAccess(compiled, at(host), who, IP);
+
+  it('passes an unscoped token wherever its owner may go', () => {
+    expect(decide('wiki.example.com', token(null)).kind).toBe('allow');
+    expect(decide('ci.example.com', token(null)).kind).toBe('allow');
+    expect(decide('other.example.com', token(null)).kind).toBe('allow');
+  });
+
+  it('passes a scoped token only at the applications it names; a host of no named app is outside every scope', () => {
+    expect(decide('ci.example.com', token(['ci'])).kind).toBe('allow');
+    expect(decide('wiki.example.com', token(['ci']))).toMatchObject({ kind: 'deny', reason: 'token_scope', app: 'wiki' });
+    expect(decide('other.example.com', token(['ci']))).toMatchObject({ kind: 'deny', reason: 'token_scope' });
+  });
+
+  it("keeps the owner's own rules: a scope never widens them", () => {
+    expect(decide('ci.example.com', token(['ci'], 'bob'))).toMatchObject({ kind: 'deny', reason: 'user_not_allowed' });
+  });
+
+  it('is refused by tokens: deny, and where a second factor is required unless tokens: allow', () => {
+    expect(decide('vault.example.com', token(null))).toMatchObject({ kind: 'deny', reason: 'tokens_denied' });
+    expect(decide('admin.example.com', token(null))).toMatchObject({ kind: 'deny', reason: 'totp_required' });
+    expect(decide('deploy.example.com', token(null)).kind).toBe('allow');
+    // tokens: allow is about tokens: a password session still owes its second factor there.
+    expect(decide('deploy.example.com', person('alice'))).toMatchObject({ kind: 'deny', reason: 'totp_required' });
+  });
+
+  it('refuses a tokens value other than allow or deny, naming the place', () => {
+    const bad = compileAccessRules({ apps: { wiki: { tokens: 'yes' } } }, () => null);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toEqual([expect.stringContaining('apps.wiki.tokens')]);
+  });
+});
