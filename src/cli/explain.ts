@@ -5,12 +5,26 @@ import { parseForwarded } from '../domain/forwarded-request';
 import { readPath } from '../domain/path-readings';
 import type { Identity } from '../domain/session';
 
-const USAGE = `usage: portcullis explain <url> [--user NAME] [--email ADDRESS] [--groups a,b] [--oauth] [--totp] [--ip ADDRESS] [--access-config FILE]
+const USAGE = `usage: portcullis explain <url> [--user NAME] [--email ADDRESS] [--groups a,b] [--oauth] [--totp] [--token] [--token-apps a,b] [--ip ADDRESS] [--access-config FILE]
 Prints which access rule decides a request and why. Without --user the request is anonymous.
+--token: the person's access token presents the request (any application); --token-apps: a token scoped to those applications.
 ACCESS_CONFIG (or --access-config) names the rules file.`;
 
-const FLAGS = new Set(['user', 'email', 'groups', 'oauth', 'totp', 'ip', 'access-config']);
-const SWITCHES = new Set(['oauth', 'totp']);
+const FLAGS = new Set(['user', 'email', 'groups', 'oauth', 'totp', 'token', 'token-apps', 'ip', 'access-config']);
+const SWITCHES = new Set(['oauth', 'totp', 'token']);
+
+/** A comma-separated list, trimmed, without empty entries. */
+function listOf(text: string): string[] {
+  return text
+    .split(',')
+    .map((g) => g.trim())
+    .filter((g) => g !== '');
+}
+
+function describeToken(identity: Identity): string {
+  if (identity.token === undefined) return '';
+  return identity.token.apps === null ? ' (access token, any application)' : ` (access token for ${identity.token.apps.join(', ')})`;
+}
 
 /** The readings of a path as the gateway judges them (see path-readings). */
 function describePath(uri: string): string {
@@ -71,6 +85,17 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
     return 2;
   }
   const user = flags.get('user');
+  const tokenApps = flags.get('token-apps');
+  const token =
+    tokenApps !== undefined
+      ? { id: 'explain', apps: listOf(tokenApps) }
+      : flags.get('token') === 'true'
+        ? { id: 'explain', apps: null }
+        : undefined;
+  if (token !== undefined && (flags.get('oauth') === 'true' || flags.get('totp') === 'true')) {
+    write(`--token and --token-apps speak for an account's access token: no --oauth or --totp with them\n${USAGE}`);
+    return 2;
+  }
   const identity: Identity | null =
     user === undefined
       ? null
@@ -78,19 +103,17 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
           username: user,
           name: user,
           email: flags.get('email') ?? '',
-          groups: (flags.get('groups') ?? '')
-            .split(',')
-            .map((g) => g.trim())
-            .filter((g) => g !== ''),
-          provider: flags.get('oauth') === 'true' ? 'generic' : 'username',
+          groups: listOf(flags.get('groups') ?? ''),
+          provider: token !== undefined ? 'token' : flags.get('oauth') === 'true' ? 'generic' : 'username',
           oauth: flags.get('oauth') === 'true',
           totp: flags.get('totp') === 'true',
+          ...(token === undefined ? {} : { token }),
         };
   const ip = flags.get('ip') ?? '198.51.100.1';
   write(`request:     ${original.value.url}`);
   write(`path:        ${describePath(original.value.uri)}`);
   write(`client:      ${ip}${flags.has('ip') ? '' : ' (default; pass --ip)'}`);
-  write(`person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}`}`);
+  write(`person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}${describeToken(identity)}`}`);
   const decision = evaluateAccess(rules.value, original.value, identity, ip, (step, detail) => write(`${`${step}:`.padEnd(12)} ${detail}`));
   const headers = decision.kind === 'allow' ? Object.keys(decision.headers ?? {}) : [];
   const outcome =

@@ -62,4 +62,18 @@ describe('portcullis explain', () => {
     expect(explain(['https://wiki.example.com/'], {}, () => undefined)).toBe(2);
     expect(run('not a url').code).toBe(2);
   });
+
+  it("shows an access token's decision: its scope first, then its owner's rules (issue 32)", () => {
+    const scoped = run('https://wiki.example.com/x', '--user', 'alice', '--token-apps', 'ci');
+    expect(scoped.code).toBe(1);
+    expect(scoped.out).toContain('person:      alice (access token for ci)');
+    expect(scoped.out).toContain('token:       the token opens ci only: deny');
+    expect(scoped.out).toContain('decision:    deny (token_scope)');
+    const wiki = run('https://wiki.example.com/x', '--user', 'alice', '--token-apps', 'wiki,ci');
+    expect(wiki.code).toBe(0);
+    const any = run('https://wiki.example.com/x', '--user', 'carol', '--token');
+    expect(any.out).toContain('person:      carol (access token, any application)');
+    expect(any.out).toContain('decision:    deny (user_not_allowed)');
+    expect(run('https://wiki.example.com/x', '--user', 'alice', '--token', '--totp').code).toBe(2);
+  });
 });
