@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readAccessTokens, type AccessTokensConfig } from './access-tokens';
 import { envReader, type Env } from './env';
 import { flagsToEnv } from './flags';
 import { readLdap, type LdapConfig } from './ldap';
@@ -27,6 +28,7 @@ export type Config = {
   UiConfig &
   OAuthSectionConfig &
   PasskeysConfig &
+  AccessTokensConfig &
   StateConfig &
   RulesConfig &
   OidcSectionConfig;
@@ -80,6 +82,7 @@ export function loadConfig(sources: ConfigSources, libraries: ConfigLibraries): 
     ...ui,
     ...oauth,
     ...readPasskeys(r),
+    ...readAccessTokens(r),
     ...readState(r),
     ...readRules(r, libraries.yaml),
     ...readOidc(r),

@@ -1,3 +1,4 @@
+import { ACCESS_TOKEN_OPTIONS } from './access-tokens';
 import { LDAP_OPTIONS } from './ldap';
 import { OAUTH_OPTIONS } from './oauth';
 import { OIDC_OPTIONS } from './oidc';
@@ -27,6 +28,7 @@ export const OPTION_TABLE = {
   ...SESSION_OPTIONS,
   ...UI_OPTIONS,
   ...PASSKEY_OPTIONS,
+  ...ACCESS_TOKEN_OPTIONS,
   ...PROXY_OPTIONS,
   ...DATA_DIR_OPTIONS,
   ...OAUTH_OPTIONS,
