@@ -31,6 +31,18 @@ export type AuditEvent = AuditContext &
         readonly count: number;
         readonly by: 'account' | 'cli';
       }
+    /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */
+    | {
+        readonly event: 'token_created';
+        readonly username: string;
+        readonly id: string;
+        readonly name: string;
+        readonly apps: readonly string[] | null;
+        readonly expiresAt: string;
+        readonly by: 'account' | 'cli';
+      }
+    /** Issue 32: an access token revoked, from the account page or the CLI. */
+    | { readonly event: 'token_revoked'; readonly username: string; readonly id: string; readonly by: 'account' | 'cli' }
     /** What an OpenID Connect app held for the person ended from the account page. */
     | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
