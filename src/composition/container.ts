@@ -1,4 +1,5 @@
 import { bindAccount } from './account';
+import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { Config } from '../config/load';
 import { bindCore } from './core';
@@ -36,6 +37,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindOAuth(c, config);
   bindForwardAuth(c, config);
   bindAccount(c);
+  bindAccessTokens(c, config);
   bindOidc(c, config);
   bindHandoff(c, config);
   bindHttp(c, config);

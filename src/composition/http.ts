@@ -9,6 +9,7 @@ import { gatewayDomainsOf, protectedDomainOfAppUrl } from './cookie-domain';
 import { demoForwardAuth } from './demo';
 import type { MetricsHolder } from './holders';
 import { passkeyUseCases } from './passkeys';
+import { tokenUseCases } from './access-tokens';
 import { optionalModules } from './optional-modules';
 import { TOKENS } from './tokens';
 
@@ -54,7 +55,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
 }
 
 /** Every use case the HTTP adapter serves, taken from the container. */
-export function httpUseCases(config: Pick<Config, 'passkeys'>, w: Wiring): HttpUseCases {
+export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wiring): HttpUseCases {
   return {
     login: w.get(TOKENS.LoginUseCase),
     verifyTotp: w.get(TOKENS.VerifyTotpUseCase),
@@ -65,6 +66,7 @@ export function httpUseCases(config: Pick<Config, 'passkeys'>, w: Wiring): HttpU
     completeOAuth: w.get(TOKENS.CompleteOAuthUseCase),
     checkReadiness: w.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, w),
+    tokens: tokenUseCases(config, w),
     totpEnrolment: {
       getTotpEnrolment: w.get(TOKENS.GetTotpEnrolmentUseCase),
       startTotpEnrolment: w.get(TOKENS.StartTotpEnrolmentUseCase),

@@ -86,6 +86,12 @@ import type { LastSeenRecorder } from '../application/sessions/last-seen-recorde
 import type { ListAccountSessionsUseCase } from '../application/account/list-account-sessions';
 import type { SignOutOfAppUseCase } from '../application/account/sign-out-of-app';
 import type { RevokeAccountSessionsUseCase } from '../application/account/revoke-account-sessions';
+import type { TokenIssuer } from '../application/tokens/token-issuer';
+import type { TokenRevocation } from '../application/tokens/token-revocation';
+import type { TokenAdministration } from '../application/tokens/token-administration';
+import type { CreateAccessTokenUseCase } from '../application/tokens/create-access-token';
+import type { ListAccessTokensUseCase } from '../application/tokens/list-access-tokens';
+import type { RevokeAccessTokenUseCase } from '../application/tokens/revoke-access-token';
 
 declare const resolvesTo: unique symbol;
 
@@ -208,10 +214,16 @@ export const TOKENS = {
   StartPasskeyEnrolmentUseCase: token<StartPasskeyEnrolmentUseCase>('StartPasskeyEnrolmentUseCase'),
   PasskeyEnrolmentCeremony: token<PasskeyEnrolmentCeremony>('PasskeyEnrolmentCeremony'),
   FinishPasskeyEnrolmentUseCase: token<FinishPasskeyEnrolmentUseCase>('FinishPasskeyEnrolmentUseCase'),
-  // Issue 32: access tokens.
+  // Issue 32: access tokens (the store, secrets and token check bound in sessions.ts; the rest in access-tokens.ts).
   AccessTokens: token<AccessTokens>('AccessTokens'),
   TokenSecrets: token<TokenSecrets>('TokenSecrets'),
   TokenAuthenticator: token<TokenAuthenticator>('TokenAuthenticator'),
+  TokenIssuer: token<TokenIssuer>('TokenIssuer'),
+  TokenRevocation: token<TokenRevocation>('TokenRevocation'),
+  TokenAdministration: token<TokenAdministration>('TokenAdministration'),
+  CreateAccessTokenUseCase: token<CreateAccessTokenUseCase>('CreateAccessTokenUseCase'),
+  ListAccessTokensUseCase: token<ListAccessTokensUseCase>('ListAccessTokensUseCase'),
+  RevokeAccessTokenUseCase: token<RevokeAccessTokenUseCase>('RevokeAccessTokenUseCase'),
   // The stores of the backend chosen for durable records and for short-lived state (state.ts).
   RecordStores: token<StateStores>('RecordStores'),
   ShortLivedStores: token<StateStores>('ShortLivedStores'),

@@ -220,6 +220,12 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   AccessTokens: hasMethods('add', 'findByHash', 'list', 'revoke', 'touch', 'prune'),
   TokenSecrets: hasMethods('issue', 'hashOf'),
   TokenAuthenticator: hasMethods('authenticate', 'flush'),
+  TokenIssuer: hasMethods('issue'),
+  TokenRevocation: hasMethods('revoke'),
+  TokenAdministration: hasMethods('create', 'list', 'revoke'),
+  CreateAccessTokenUseCase: hasMethods('execute'),
+  ListAccessTokensUseCase: hasMethods('execute'),
+  RevokeAccessTokenUseCase: hasMethods('execute'),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };

@@ -167,13 +167,25 @@ export function readRevokeTarget(body: unknown): SessionsToRevoke | null {
 }
 
 /**
+ * The body parser of a JSON-only change of the account page. A request that is not JSON is refused
+ * as cross-site first (a form from another site lands here: `crossSite` answers it, through the use
+ * case, so it is audited like any other refusal), else as the wrong type.
+ */
+export function jsonChange(appOrigin: string): (crossSite: (ctx: Context) => Promise<Answer>) => (ctx: Context, next: Next) => Promise<void> {
+  const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
+  return (crossSite) => async (ctx, next) => {
+    if (ctx.is(JSON_TYPES)) return body(ctx, next);
+    renderAnswer(ctx, isFromThisSite(ctx.req.headers, appOrigin) ? UNSUPPORTED_MEDIA_TYPE : await crossSite(ctx));
+  };
+}
+
+/**
  * `/api/account` and `/api/account/sessions/revoke` (issue 16). Both only for a fully logged-in
  * cookie session, both about the caller's own account only (no input names an account). The POST
  * is refused on evidence of another site (see isFromThisSite), like `/api/logout`, and only takes
  * JSON (a cross-site form cannot send it without a preflight).
  */
 export function accountRoutes(router: Router, useCases: AccountUseCases, settings: HttpSettings): void {
-  const body = jsonBody({ types: JSON_TYPES, limit: '4kb' });
   const appOrigin = new URL(settings.appUrl).origin;
   const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
 
@@ -181,17 +193,7 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
     renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute(caller(ctx))));
   });
 
-  /**
-   * The body of a JSON-only change. A request that is not JSON is refused as cross-site first (a
-   * form from another site lands here: `crossSite` answers it, through the use case, so it is
-   * audited like any other refusal), else as the wrong type.
-   */
-  const jsonOnly =
-    (crossSite: (ctx: Context) => Promise<Answer>) =>
-    async (ctx: Context, next: Next): Promise<void> => {
-      if (ctx.is(JSON_TYPES)) return body(ctx, next);
-      renderAnswer(ctx, isFromThisSite(ctx.req.headers, appOrigin) ? UNSUPPORTED_MEDIA_TYPE : await crossSite(ctx));
-    };
+  const jsonOnly = jsonChange(appOrigin);
 
   router.post(
     '/account/sessions/revoke',

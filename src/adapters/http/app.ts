@@ -19,6 +19,7 @@ import type { HttpSettings } from './http-settings';
 import { renderAnswer } from './koa-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { PASSKEY_API_METHODS } from './passkey-routes';
+import { TOKEN_API_METHODS } from './token-routes';
 import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
 import { secondaryLoginPages } from './handoff-routes';
@@ -93,7 +94,12 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
 
   const router = apiRoutes(useCases, settings);
   // The passkey paths exist only with PASSKEYS on: off, every method answers 404 as for any unknown path.
-  const methods = useCases.passkeys === undefined ? API_METHODS : new Map([...API_METHODS, ...PASSKEY_API_METHODS]);
+  // So do the token paths with TOKENS=false.
+  const methods = new Map([
+    ...API_METHODS,
+    ...(useCases.passkeys === undefined ? [] : PASSKEY_API_METHODS),
+    ...(useCases.tokens === undefined ? [] : TOKEN_API_METHODS),
+  ]);
   const ui = uiRoutes(settings);
 
   app.use(instrumented(settings));

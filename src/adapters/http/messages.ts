@@ -64,6 +64,13 @@ export const MESSAGES = {
   reauthentication_required: () => 'Confirm it is you: send your password with this change (an account without one: a passkey)',
   last_passkey: () => 'This is the only passkey of an account without a password: add another one before removing it',
   enrolment_link_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
+  // Access tokens (issue 32)
+  tokens: () => 'Access tokens',
+  token_created: () => 'Token created: copy it now, it is not shown again',
+  token_revoked: () => 'Token revoked',
+  token_not_found: () => 'No such live token of your account',
+  too_many_tokens: () => 'This account holds the most live tokens it may; revoke one first',
+  local_account_required: () => 'Access tokens belong to accounts of this gateway; an account of an OAuth provider cannot hold one',
   // A TOTP code set up on the account page (issue 16)
   totp_enrolment: () => 'TOTP code',
   totp_setup: () => 'Scan the QR code, then confirm with the first code your app shows',
@@ -179,6 +186,31 @@ export type RevokeSessionsCode =
 /** The codes of `POST /api/account/apps/revoke`. */
 export type SignOutOfAppCode =
   'app_signed_out' | 'invalid_fields' | 'cross_site_request' | 'session_required' | 'app_not_found' | 'store_unavailable' | 'unsupported_media_type';
+
+/** The codes of `GET /api/account/tokens`. */
+export type ListTokensCode = 'tokens' | 'session_required' | 'local_account_required' | 'store_unavailable';
+
+/** The codes of `POST /api/account/tokens`. */
+export type CreateTokenCode =
+  | 'token_created'
+  | 'invalid_fields'
+  | 'cross_site_request'
+  | 'session_required'
+  | 'local_account_required'
+  | 'too_many_tokens'
+  | 'store_unavailable'
+  | 'unsupported_media_type';
+
+/** The codes of `POST /api/account/tokens/revoke`. */
+export type RevokeTokenCode =
+  | 'token_revoked'
+  | 'invalid_fields'
+  | 'cross_site_request'
+  | 'session_required'
+  | 'local_account_required'
+  | 'token_not_found'
+  | 'store_unavailable'
+  | 'unsupported_media_type';
 
 /** The codes of `GET /api/oauth/callback/:provider`, also sent to the UI's error pages as `reason`. */
 export type OAuthCallbackCode =

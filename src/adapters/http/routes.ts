@@ -17,6 +17,7 @@ import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { ACCOUNT_API_METHODS, accountRoutes, type AccountUseCases } from './account-routes';
 import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseCases } from './totp-enrolment-routes';
+import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -33,6 +34,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly checkReadiness: CheckReadinessUseCase;
   /** Absent when PASSKEYS=off: no passkey route exists then. */
   readonly passkeys?: PasskeyUseCases;
+  /** Access tokens on the account page (issue 32); absent with TOKENS=false: no token route exists then. */
+  readonly tokens?: TokenUseCases;
   /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
   readonly totpEnrolment?: TotpEnrolmentUseCases;
 }
@@ -117,6 +120,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
   accountRoutes(router, useCases, settings);
   if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
+  if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
 
   return router;
 }
