@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { Node as YamlNode } from 'yaml';
-import { localAccountEmail, PASSKEY_ONLY_CREDENTIAL, type Account } from '../domain/account';
+import { localAccountEmail, PASSKEY_ONLY_CREDENTIAL, SERVICE_ACCOUNT_CREDENTIAL, type Account } from '../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../domain/identity-name';
 import { parseUsersList, usernameProblem, type UsersListEntry } from '../domain/users-list';
 
@@ -17,6 +17,8 @@ export interface UsersFileEntry extends UsersListEntry {
   readonly groups?: readonly string[];
   /** A disabled account is known but cannot log in, and its sessions end. */
   readonly disabled?: boolean;
+  /** A service account (issue 32): no password, no TOTP, no passkey; it acts only through its access tokens. */
+  readonly service?: boolean;
 }
 
 export type UsersFileFormat = 'lines' | 'yaml';
@@ -30,7 +32,7 @@ export interface ParseUsersFileResult {
 
 const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
-const FIELDS = new Set(['username', 'password', 'email', 'name', 'groups', 'totp_secret', 'disabled', 'passkey_only']);
+const FIELDS = new Set(['username', 'password', 'email', 'name', 'groups', 'totp_secret', 'disabled', 'passkey_only', 'service']);
 
 /**
  * Which of the two forms a users file is written in: `.yaml`/`.yml` files are YAML; otherwise a
@@ -68,6 +70,9 @@ export function parseUsersFile(text: string, fileName: string, yaml: YamlLoader)
  *     disabled: false
  *   - username: carol
  *     passkey_only: true     # no password: signs in with a passkey (first one from `portcullis passkeys enrol`)
+ *   - username: backup-bot
+ *     service: true          # a machine: never logs in, acts with tokens from `portcullis tokens create`
+ *     groups: [backups]
  * ```
  * Scalars are read as plain strings (YAML's failsafe schema), so `0123` stays `0123` and nothing
  * turns into a date or a number behind the writer's back.
@@ -115,10 +120,17 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     if (username === '' || invalidName !== null) problems.push(`${where}: username is missing or invalid${invalidName === null ? '' : ` (${invalidName})`}`);
     const passkeyOnly = flag(value.passkey_only);
     if (passkeyOnly === null) problems.push(`${where}: passkey_only must be true or false`);
+    const service = flag(value.service);
+    if (service === null) problems.push(`${where}: service must be true or false`);
     const hash = typeof value.password === 'string' ? value.password.trim() : '';
-    if (passkeyOnly === true) {
+    const hasPassword = value.password !== undefined && value.password !== null && value.password !== '';
+    if (service === true) {
+      // A machine's account: a password beside the mark would be a way in nobody meant to leave open.
+      if (hasPassword) problems.push(`${where}: a service account has no password (it acts with access tokens only)`);
+      if (passkeyOnly === true) problems.push(`${where}: a service account is not passkey_only (it acts with access tokens only)`);
+    } else if (passkeyOnly === true) {
       // No password at all: a hash beside the mark would be a password nobody could use, or one that works by mistake.
-      if (value.password !== undefined && value.password !== null && value.password !== '') problems.push(`${where}: a passkey_only account has no password`);
+      if (hasPassword) problems.push(`${where}: a passkey_only account has no password`);
     } else if (!HASH.test(hash)) problems.push(`${where}: password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"`);
     const email = optionalString(value.email);
     const emailParsed = email ? parseUsername(email) : null;
@@ -138,6 +150,7 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     }
     if (passkeyOnly === true && secret !== undefined && secret !== '')
       problems.push(`${where}: a passkey_only account has no TOTP secret (the passkey is both factors)`);
+    if (service === true && secret !== undefined && secret !== '') problems.push(`${where}: a service account has no TOTP secret (it never logs in)`);
     const disabled = flag(value.disabled);
     if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
@@ -149,13 +162,15 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
       groups === null ||
       typeof groups === 'string' ||
       disabled === null ||
-      passkeyOnly === null
+      passkeyOnly === null ||
+      service === null
     )
       return;
     entries.push({
       username,
-      hash: passkeyOnly ? '' : hash,
+      hash: passkeyOnly || service ? '' : hash,
       ...(passkeyOnly ? { passkeyOnly: true } : {}),
+      ...(service ? { service: true } : {}),
       ...(secret ? { totpSecret: secret } : {}),
       ...(email !== undefined ? { email: email.toLowerCase() } : {}),
       ...(name !== undefined && name !== '' ? { name } : {}),
@@ -209,6 +224,10 @@ export function accountFromFileEntry(entry: UsersFileEntry, domain: string): Acc
     name: entry.name ?? (at > 0 ? entry.username.slice(0, at) : entry.username),
     groups: entry.groups ?? [],
     totpSecret: entry.totpSecret,
-    ...(entry.passkeyOnly === true ? { credentialVersion: PASSKEY_ONLY_CREDENTIAL, passkeyOnly: true } : { credentialVersion: entry.hash }),
+    ...(entry.service === true
+      ? { credentialVersion: SERVICE_ACCOUNT_CREDENTIAL, service: true }
+      : entry.passkeyOnly === true
+        ? { credentialVersion: PASSKEY_ONLY_CREDENTIAL, passkeyOnly: true }
+        : { credentialVersion: entry.hash }),
   };
 }

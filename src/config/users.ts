@@ -73,10 +73,11 @@ export function checkSomeWayToLogIn(r: EnvReader, demo: boolean, configuredProvi
 }
 
 /** Accounts whose hash or TOTP secret is one from the examples: named by account, never by value. */
-function exampleCredentials(option: string, entries: readonly UsersListEntry[]): string[] {
+function exampleCredentials(option: string, entries: readonly (UsersListEntry & { readonly service?: boolean })[]): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    if (entry.passkeyOnly !== true && isPlaceholderHash(entry.hash)) {
+    // Passkey-only and service accounts have no hash to be a placeholder.
+    if (entry.passkeyOnly !== true && entry.service !== true && isPlaceholderHash(entry.hash)) {
       problems.push(
         `${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`,
       );

@@ -17,6 +17,12 @@ export interface Account {
    * or HTTP Basic login for it is refused like a wrong password.
    */
   readonly passkeyOnly?: boolean;
+  /**
+   * A service account (issue 32): a users-file entry for a machine, with groups but no password,
+   * TOTP secret or passkey. It never logs in (a password, Basic or passkey login for it is refused
+   * like a wrong password) and acts only through its access tokens.
+   */
+  readonly service?: boolean;
 }
 
 export const hasTotp = (account: Account): boolean => account.totpSecret !== undefined && account.totpSecret !== '';
@@ -31,3 +37,6 @@ export function localAccountEmail(username: string, domain: string): string {
 
 /** What a passkey-only account carries as its credential version: no password hash exists to fingerprint. */
 export const PASSKEY_ONLY_CREDENTIAL = 'passkey-only';
+
+/** What a service account carries as its credential version: it has no credential of its own but its tokens. */
+export const SERVICE_ACCOUNT_CREDENTIAL = 'service-account';

@@ -28,7 +28,8 @@ export class StaticUserStore implements UserStore {
     if (known === null) return false;
     // No password exists to match (issue 16): the decoy check costs what a wrong password costs, so
     // neither the answer nor its time tells a passkey-only account from a mistyped password.
-    if (known.passkeyOnly === true) return this.hasher.verifyDecoy(password, requester);
+    // So for a service account (issue 32): it has no password, only access tokens.
+    if (known.passkeyOnly === true || known.service === true) return this.hasher.verifyDecoy(password, requester);
     return this.hasher.verify(password, known.credentialVersion, requester);
   }
 

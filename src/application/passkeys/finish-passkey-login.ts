@@ -75,7 +75,8 @@ export class FinishPasskeyLoginUseCase {
       { response: input.response, challenge, owner: pending?.username ?? null, userVerification: pending === null, ip: input.ip, requestId: input.requestId },
       async (passkey) => {
         const account = await this.users.currentAccount(passkey.username);
-        if (account === null) return null;
+        // A service account never logs in (issue 32), not even with a passkey left from another life of its name.
+        if (account === null || account.service === true) return null;
         const credential = this.fingerprints.of(account);
         // The account is gone, or (second factor) its password changed since the password step.
         return pending !== null && pending.credential !== credential ? null : { account, credential };

@@ -5,8 +5,8 @@ import { TOKENS } from '../../../src/composition/tokens';
 import { isTokenShaped } from '../../../src/domain/access-token';
 import { hashOf, TOTP_SECRET } from '../../support/credentials';
 import { RecordingAuditLog } from '../../support/fakes';
-import { expectEnvelope, loginCookie, postJson } from '../../support/http';
-import { startGateway, type RunningGateway } from '../../support/server';
+import { askForwardAuth, expectEnvelope, forwardedFor, loginCookie, postJson } from '../../support/http';
+import { startGateway, startGatewayWithUsersFile, type RunningGateway } from '../../support/server';
 
 const dir = mkdtempSync(join(tmpdir(), 'portcullis-tokens-'));
 const rulesFile = join(dir, 'access.yaml');
@@ -178,5 +178,30 @@ describe('the token API with TOKENS=false', () => {
     expect(await expectEnvelope(await postJson(gw, '/api/account/tokens', { name: 'ci' }, { cookie }), 404)).toMatchObject({ code: 'not_found' });
     expect(await expectEnvelope(await postJson(gw, '/api/account/tokens/revoke', { id: 'x' }, { cookie }), 404)).toMatchObject({ code: 'not_found' });
     expect((await fetch(`${gw.url}/api/account/tokens`, { method: 'DELETE', headers: { cookie } })).status).toBe(404);
+  });
+});
+
+describe('a service account of the users file', () => {
+  let gw: RunningGateway & { readonly usersFile: string };
+  beforeAll(async () => {
+    gw = await startGatewayWithUsersFile(
+      `users:\n  - username: backup-bot\n    service: true\n    groups: [backups]\n  - username: alice\n    password: "${hashOf('alice-pw')}"\n`,
+    );
+  });
+  afterAll(() => gw.close());
+
+  it('cannot log in, with the form or HTTP Basic, whatever it sends: answered as a wrong password', async () => {
+    for (const password of ['', 'service-account', 'x']) {
+      const form = await postJson(gw, '/api/login', { username: 'backup-bot', password });
+      const wrong = await postJson(gw, '/api/login', { username: 'alice', password: `${password}-wrong` });
+      if (password === '') expect(form.status).toBe(400);
+      else expect(await expectEnvelope(form, 401)).toEqual(await expectEnvelope(wrong, 401));
+      const basic = await askForwardAuth(gw, 'traefik', {
+        authorization: `Basic ${Buffer.from(`backup-bot:${password}`).toString('base64')}`,
+        accept: 'application/json',
+        ...forwardedFor('https://app.example.test/'),
+      });
+      expect(basic.status).toBe(401);
+    }
   });
 });
