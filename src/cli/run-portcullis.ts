@@ -42,6 +42,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
     sessions: (dataDir) => (require('./admin/sessions-admin') as typeof import('./admin/sessions-admin')).openSessionsAdmin(env, dataDir),
     signingKeys: (dataDir) => (require('./admin/signing-keys-admin') as typeof import('./admin/signing-keys-admin')).openSigningKeysAdmin(env, dataDir),
     passkeys: (dataDir) => (require('./admin/passkeys-admin') as typeof import('./admin/passkeys-admin')).openPasskeyEnrolment(env, dataDir),
+    tokens: (dataDir) => (require('./admin/tokens-admin') as typeof import('./admin/tokens-admin')).openTokensAdmin(env, dataDir),
     // The database tools load only for their own commands; the data dir is read like the gateway reads it.
     backup: async (file, dataDir) => {
       // With DATABASE_URL the records are in PostgreSQL: pg_dump copies them (a --data-dir still means the embedded file).

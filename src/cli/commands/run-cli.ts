@@ -8,6 +8,7 @@ import type { DoctorDeps } from '../doctor/doctor-command';
 import type { SigningKeysAdmin } from './oidc-keys-command';
 import type { SessionsAdmin } from './sessions-command';
 import type { PasskeyEnrolmentAdmin } from './passkeys-command';
+import type { TokensAdmin } from './tokens-command';
 
 export type { SessionsAdmin } from './sessions-command';
 export type { SigningKeysAdmin } from './oidc-keys-command';
@@ -50,6 +51,8 @@ export interface CliDeps {
   signingKeys(dataDir: string | null): Promise<SigningKeysAdmin>;
   /** `passkeys enrol`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
   passkeys(dataDir: string | null): Promise<PasskeyEnrolmentAdmin>;
+  /** `tokens create|list|revoke`: the gateway's store and user store, opened from its settings. Throws an Error for the operator. */
+  tokens(dataDir: string | null): Promise<TokensAdmin>;
 }
 
 /** A mistake in how the CLI was called: one line, exit code 2. */
@@ -73,6 +76,8 @@ Commands:
   sessions list <name>              the account's live sessions (browser, address, started, last seen)
   sessions revoke <name> <id>|--all end one or every session of the account
   passkeys enrol <name>             a single-use link for a passkey-only account's first passkey
+  tokens create <name> --name TEXT  an access token for the account (printed once)
+  tokens list|revoke <name> [<id>]  the account's access tokens, or end one
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -190,7 +195,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
 }
 
 /** Every command's first word, for "did you mean" after a typo. */
-const COMMANDS = ['serve', 'explain', 'doctor', 'sessions', 'passkeys', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
+const COMMANDS = ['serve', 'explain', 'doctor', 'sessions', 'passkeys', 'tokens', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
 
 async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -222,6 +227,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
   if (command === 'doctor')
     return (require('../doctor/doctor-command') as typeof import('../doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return (require('./sessions-command') as typeof import('./sessions-command')).sessionsCommand(argv.slice(1), io, deps.sessions);
+  if (command === 'tokens') return (require('./tokens-command') as typeof import('./tokens-command')).tokensCommand(argv.slice(1), io, deps.tokens);
   if (command === 'passkeys') return (require('./passkeys-command') as typeof import('./passkeys-command')).passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
