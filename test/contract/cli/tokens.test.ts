@@ -6,12 +6,17 @@ import { tokensCommand, type TokensAdmin } from '../../../src/cli/commands/token
 import { isTokenShaped } from '../../../src/domain/access-token';
 import { hashOf, TEST_SECRET } from '../../support/credentials';
 import { tempDataDir } from '../../support/data-dir';
+import { askForwardAuth, forwardedFor } from '../../support/http';
 import { runCli } from '../../support/process';
+import { startGateway } from '../../support/server';
 
 const data = tempDataDir('portcullis-tokens');
 const usersFile = join(data.dir, 'users.yaml');
 const rulesFile = join(data.dir, 'access.yaml');
-writeFileSync(usersFile, `users:\n  - username: backup-bot\n    service: true\n    groups: [backups]\n  - username: alice\n    password: "${hashOf('pw')}"\n`);
+writeFileSync(
+  usersFile,
+  `users:\n  - username: backup-bot\n    service: true\n    groups: [backups]\n  - username: deploy-bot\n    service: true\n  - username: alice\n    password: "${hashOf('pw')}"\n`,
+);
 writeFileSync(rulesFile, 'default_policy: allow_authenticated\napps:\n  grafana:\n    domain: [grafana.example.test]\n');
 const env = { APP_URL: 'https://auth.example.test', SECRET: TEST_SECRET, USERS_FILE: usersFile, ACCESS_CONFIG: rulesFile, DATA_DIR: join(data.dir, 'data') };
 afterAll(() => data.remove());
@@ -65,14 +70,30 @@ describe('portcullis tokens, as a process', () => {
     expect((await runCli(['--help'], { env })).stdout).toContain('tokens create <name> --name TEXT');
   }, 90_000);
 
-  // Enabled once TOKENS.AccessTokens is bound to the durable stores (bindStore ... s.accessTokens()):
-  // until then a token made by one process is not seen by the next.
-  it.skip('keeps tokens in the store: made by one process, listed and revoked by the next', async () => {
-    const made = await runCli(['tokens', 'create', 'backup-bot', '--name', 'kept'], { env });
+  it('keeps tokens in the store: made by one process, listed and revoked by the next, and a gateway started after honours both', async () => {
+    const made = await runCli(['tokens', 'create', 'backup-bot', '--name', 'kept', '--app', 'grafana'], { env });
+    const token = made.stdout.trim();
     const id = String(made.stderr.split(' ')[2]);
-    expect((await runCli(['tokens', 'list', 'backup-bot'], { env })).stdout).toContain(`${id}  "kept"`);
+    expect((await runCli(['tokens', 'list', 'backup-bot'], { env })).stdout).toContain(`${id}  "kept"  apps: grafana`);
+    const ask = async (): Promise<Response> => {
+      const gw = await startGateway(env);
+      try {
+        return await askForwardAuth(gw, 'traefik', {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...forwardedFor('https://grafana.example.test/'),
+        });
+      } finally {
+        await gw.close();
+      }
+    };
+    const passed = await ask();
+    expect(passed.status).toBe(200);
+    expect(passed.headers.get('remote-user')).toBe('backup-bot');
+    expect(passed.headers.get('remote-groups')).toBe('backups');
     expect(await runCli(['tokens', 'revoke', 'backup-bot', id], { env })).toMatchObject({ code: 0, stdout: `revoked token ${id} of backup-bot\n` });
     expect((await runCli(['tokens', 'list', 'backup-bot'], { env })).stdout).toMatch(new RegExp(`^${id} .* {2}revoked \\d{4}-`, 'm'));
+    expect((await ask()).status).toBe(401);
   }, 60_000);
 });
 
@@ -93,16 +114,16 @@ describe('portcullis tokens list and revoke', () => {
   };
 
   it('lists an account’s tokens without their secrets, revokes one, and refuses an id that is not a live token of it', async () => {
-    expect(await run('list', 'backup-bot')).toEqual({ code: 0, out: 'backup-bot has no token\n', err: '' });
-    const made = await run('create', 'backup-bot', '--name', 'ci', '--app', 'grafana');
+    expect(await run('list', 'deploy-bot')).toEqual({ code: 0, out: 'deploy-bot has no token\n', err: '' });
+    const made = await run('create', 'deploy-bot', '--name', 'ci', '--app', 'grafana');
     const token = made.out.trim();
     const id = made.err.split(' ')[2];
-    const listed = await run('list', 'backup-bot');
+    const listed = await run('list', 'deploy-bot');
     expect(listed.out).toMatch(new RegExp(`^${id} {2}"ci" {2}apps: grafana {2}created \\d{4}-\\S+ {2}last used never {2}expires \\d{4}-\\S+\\n$`));
     expect(listed.out).not.toContain(token);
     expect(await run('revoke', 'alice', id)).toEqual({ code: 1, out: '', err: `portcullis: alice has no live token ${id}\n` });
-    expect(await run('revoke', 'backup-bot', id)).toEqual({ code: 0, out: `revoked token ${id} of backup-bot\n`, err: '' });
-    expect((await run('list', 'backup-bot')).out).toMatch(/ {2}revoked \d{4}-\S+\n$/);
-    expect(await run('revoke', 'backup-bot', id)).toMatchObject({ code: 1, err: `portcullis: backup-bot has no live token ${id}\n` });
+    expect(await run('revoke', 'deploy-bot', id)).toEqual({ code: 0, out: `revoked token ${id} of deploy-bot\n`, err: '' });
+    expect((await run('list', 'deploy-bot')).out).toMatch(/ {2}revoked \d{4}-\S+\n$/);
+    expect(await run('revoke', 'deploy-bot', id)).toMatchObject({ code: 1, err: `portcullis: deploy-bot has no live token ${id}\n` });
   });
 });

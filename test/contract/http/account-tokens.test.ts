@@ -63,10 +63,19 @@ describe('the token API: /api/account/tokens and /api/account/tokens/revoke', ()
     ]);
     expect(JSON.stringify(listed)).not.toContain(token);
 
+    const forwardAuth = (app: string): Promise<Response> =>
+      askForwardAuth(gw, 'traefik', { 'portcullis-token': token, accept: 'application/json', ...forwardedFor(`https://${app}.example.test/`) });
+    const passed = await forwardAuth('grafana');
+    expect(passed.status).toBe(200);
+    expect(passed.headers.get('remote-user')).toBe('alice');
+    expect((await forwardAuth('wiki')).status).toBe(403);
+
     const revoked = await revoke(cookie, { id: created.id });
     expect(await expectEnvelope(revoked, 200)).toEqual({ status: 200, code: 'token_revoked', message: 'Token revoked' });
     expect(typeof (await tokensOf(cookie))[0].revokedAt).toBe('string');
     expect(await expectEnvelope(await revoke(cookie, { id: created.id }), 404)).toMatchObject({ code: 'token_not_found' });
+    // Answered only once stored: the very next request with the token is refused.
+    expect((await forwardAuth('grafana')).status).toBe(401);
 
     const events = audit.events.filter((e) => e.event === 'token_created' || e.event === 'token_revoked');
     expect(events).toEqual([
