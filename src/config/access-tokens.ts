@@ -11,7 +11,7 @@ export const ACCESS_TOKEN_OPTIONS = options({
     doc: {
       default: '`true`',
       meaning:
-        'access tokens for scripts and machines: people make them on their account page or through `/api/account/tokens`, administrators with `portcullis tokens` (see [Access tokens](../README.md#access-tokens)); `false` removes the token routes (404) and the account page section',
+        'access tokens for scripts and machines: people make them on their account page or through `/api/account/tokens`, administrators with `portcullis tokens` (see [Access tokens](tokens.md)); `false` removes the token routes (404) and the account page section',
     },
   },
   TOKEN_MAX_LIFETIME: {
