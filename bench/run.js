@@ -499,6 +499,20 @@ async function logoutRate() {
   }
 }
 
+/** An access token of the bench account, made through the account API with its session (null: the build has none). */
+async function createToken(gateway, cookie) {
+  const body = JSON.stringify({ name: 'bench' });
+  const r = await probe(gateway.url, {
+    method: 'POST',
+    path: '/api/account/tokens',
+    headers: { 'content-type': 'application/json', cookie },
+    body,
+  });
+  if (r.status === 404) return null;
+  if (r.status !== 201) throw new Error(`token creation failed: ${r.status} ${r.body}`);
+  return JSON.parse(r.body).token;
+}
+
 async function login(gateway) {
   const r = await probe(gateway.url, {
     method: 'POST',
@@ -655,7 +669,7 @@ async function main() {
   }
 }
 
-const CLASSIC = ['cookie', 'cookie-rules', 'cookie-assertion', 'basic', 'unauth', 'flood', 'logout', 'memory'];
+const CLASSIC = ['cookie', 'cookie-rules', 'cookie-assertion', 'basic', 'token', 'unauth', 'flood', 'logout', 'memory'];
 const PROXY = ['proxy-nginx', 'proxy-caddy'];
 
 /** Scenarios 1 to 6: the gateway alone against the bare server. */
@@ -733,6 +747,24 @@ async function classicScenarios(results) {
       log('scenario 2: HTTP Basic, correct credentials');
       const req = { method: 'GET', path: '/api/auth/traefik', headers: { ...API, authorization: basic } };
       add(await compare('basic', 'HTTP Basic, correct credentials', gateway, bare, req, 200, before), atLeast(0.5, 0.7));
+    }
+    if (wanted('token')) {
+      log('scenario 2b: access token (Portcullis-Token), allowed');
+      const token = await createToken(gateway, cookie);
+      if (token === null) {
+        add({ id: 'token', title: 'access token, allowed', skipped: 'this build has no access tokens' });
+      } else {
+        const req = { method: 'GET', path: '/api/auth/traefik', headers: { ...API, 'portcullis-token': token } };
+        // Issue 32's target: a token costs what a cookie costs (≥ 0.95 × the cookie ratio of this run).
+        const cookieRatio = results.scenarios.find((x) => x.id === 'cookie')?.ratio;
+        add(await compare('token', 'access token, allowed', gateway, bare, req, 200), (s) => ({
+          text: '≥ 0.5',
+          pass: s.ratio >= 0.5,
+          ...(cookieRatio === undefined
+            ? {}
+            : { target: `target ≥ 0.95 × cookie (${(0.95 * cookieRatio).toFixed(2)})`, targetMet: s.ratio >= 0.95 * cookieRatio }),
+        }));
+      }
     }
     if (wanted('unauth')) {
       log('scenario 3: unauthenticated');

@@ -34,6 +34,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         oauthAutoRedirect: config.oauthAutoRedirect,
         disableContinue: config.disableContinue,
         passkeys: config.passkeys,
+        tokens: config.tokens,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         language: config.uiLanguage,

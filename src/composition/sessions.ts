@@ -32,7 +32,7 @@ const LAST_SEEN_FLUSH_MS = 15_000;
  * the session index (durable records: PostgreSQL whenever it is configured, Redis or not), the
  * last-seen recorder, logout and the current user.
  */
-export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>): void {
+export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 'tokens'>): void {
   bindStore(c, TOKENS.RevokedSessions, 'records', (s) => s.revokedSessions());
   bindStore(c, TOKENS.SessionIndex, 'records', (s) => s.sessionIndex());
   c.bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
@@ -69,7 +69,8 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret'>):
       providers: c.get(TOKENS.OAuthProviders),
       oauth: c.get(TOKENS.OAuthSettings),
       activity: c.get(TOKENS.LastSeenRecorder),
-      tokens: c.get(TOKENS.TokenAuthenticator),
+      // TOKENS=false: a presented token never passes (answered 401 invalid_token).
+      tokens: config.tokens ? c.get(TOKENS.TokenAuthenticator) : null,
     }),
   );
   bindTokenAuthentication(c, config);

@@ -127,6 +127,61 @@ describe.each<ExampleProxy>(['nginx', 'caddy'])('examples/%s over HTTPS, rendere
     expect(only?.headers.authorization).toBe('Bearer app-token-123');
   });
 
+  /** Creates an access token of alice's through the login host, as the account page does (issue 32). */
+  async function createToken(apps?: string[]): Promise<{ token: string; id: string }> {
+    const body = JSON.stringify({ name: `proxy-test-${randomUUID().slice(0, 8)}`, ...(apps === undefined ? {} : { apps }) });
+    const answer = await stack.fetch(HOSTS.auth, '/api/account/tokens', {
+      method: 'POST',
+      headers: { cookie: sessions.alice, 'content-type': 'application/json', accept: 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+    if (answer.status !== 201) throw new Error(`token creation through ${proxy} failed: ${answer.status} ${answer.body}`);
+    const created = JSON.parse(answer.body) as { token: string; id: string };
+    return { token: created.token, id: created.id };
+  }
+
+  it('lets an access token through in either header, and the application sees neither the token nor its header', async () => {
+    const { token } = await createToken();
+    for (const headers of [{ authorization: `Bearer ${token}` }, { 'portcullis-token': token }] as Record<string, string>[]) {
+      const { answer, only } = await visit(HOSTS.app, { accept: 'text/html', ...headers });
+      expect(answer.status).toBe(200);
+      expect(only?.headers['remote-user']).toBe('alice');
+      expect(only?.headers.authorization).toBeUndefined();
+      expect(only?.headers['portcullis-token']).toBeUndefined();
+      expect(JSON.stringify(only?.headers)).not.toContain(token);
+    }
+  });
+
+  it('refuses a wrong token 401 without a redirect, and a scoped token 403 outside its applications; the application sees nothing', async () => {
+    const wrong = await visit(HOSTS.app, { accept: 'text/html', 'portcullis-token': `pct_${'x'.repeat(43)}` });
+    expect(wrong.answer.status).toBe(401);
+    expect(wrong.answer.headers.location).toBeUndefined();
+    expect(wrong.received).toEqual([]);
+    const { token } = await createToken(['svc']);
+    const svc = await visit(HOSTS.svc, { 'portcullis-token': token });
+    expect(svc.answer.status).toBe(200);
+    expect(svc.only?.headers.authorization).toBe(basic('svc', SVC_PASSWORD));
+    const elsewhere = await visit(HOSTS.app, { accept: 'text/html', 'portcullis-token': token });
+    expect(elsewhere.answer.status).toBe(403);
+    expect(elsewhere.answer.headers.location).toBeUndefined();
+    expect(elsewhere.received).toEqual([]);
+  });
+
+  it('stops a token at once when it is revoked on the account page', async () => {
+    const { token, id } = await createToken();
+    expect((await visit(HOSTS.app, { 'portcullis-token': token })).answer.status).toBe(200);
+    const body = JSON.stringify({ id });
+    const revoked = await stack.fetch(HOSTS.auth, '/api/account/tokens/revoke', {
+      method: 'POST',
+      headers: { cookie: sessions.alice, 'content-type': 'application/json', accept: 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+    expect(revoked.status).toBe(200);
+    const after = await visit(HOSTS.app, { 'portcullis-token': token });
+    expect(after.answer.status).toBe(401);
+    expect(after.received).toEqual([]);
+  });
+
   it("gives the application the access rule's own Basic credentials (response.basicauth) instead of the person's", async () => {
     const { answer, only } = await visit(HOSTS.svc, { authorization: basic('alice', PASSWORDS.alice) });
     expect(answer.status).toBe(200);

@@ -75,6 +75,7 @@ async function start(root: HTMLElement): Promise<void> {
     oauthAutoRedirect: 'none',
     disableContinue: false,
     passkeys: false,
+    tokens: false,
     configuredProviders: [],
     providers: [],
     backgroundImage: '',

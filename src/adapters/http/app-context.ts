@@ -26,6 +26,8 @@ export interface AppContext {
   readonly disableContinue: boolean;
   /** PASSKEYS: whether the pages offer passkey sign-in and the account page lists passkeys. */
   readonly passkeys: boolean;
+  /** TOKENS: whether the account page offers access tokens (issue 32). */
+  readonly tokens: boolean;
   readonly configuredProviders: readonly string[];
   /** Every login offered, with the name its button shows (tinyauth v4's `providers`); `username` has `oauth: false`. */
   readonly providers: readonly { readonly id: string; readonly name: string; readonly oauth: boolean }[];

@@ -19,6 +19,7 @@ describe('GET /api/app', () => {
         oauthAutoRedirect: 'none',
         disableContinue: false,
         passkeys: true,
+        tokens: true,
         configuredProviders: ['username'],
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',

@@ -173,3 +173,17 @@ describe('forward auth with an access token', () => {
     expect((await ask(gw, 'wiki.example.test', { authorization: basic('alice', 'alice-pw') })).status).toBe(200);
   });
 });
+
+describe('forward auth with TOKENS=false', () => {
+  it('never passes a token, even a good one', async () => {
+    const gw = await startGateway({ USERS: `alice:${hashOf('alice-pw')}`, TOKENS: 'false' }, { [TOKENS.AccessTokens]: store });
+    try {
+      const { token } = await tokenFor('alice');
+      const res = await ask(gw, 'wiki.example.test', { 'portcullis-token': token });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_token');
+    } finally {
+      await gw.close();
+    }
+  });
+});
