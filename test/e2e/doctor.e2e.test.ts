@@ -50,6 +50,7 @@ const ALL_CHECKS = [
   'upstream-x-forwarded-host',
   'upstream-x-forwarded-uri',
   'upstream-x-original-url',
+  'upstream-access-token',
 ];
 
 interface Mistake {
@@ -93,6 +94,11 @@ const MISTAKES: readonly Mistake[] = [
     fails: { nginx: ['upstream-remote-headers'], caddy: ['upstream-remote-headers'] },
   },
   {
+    name: "lets the client's access token through to the app",
+    mistakes: { clientToken: true },
+    fails: { nginx: ['upstream-access-token'], caddy: ['upstream-access-token'] },
+  },
+  {
     name: 'exempts a /public/ prefix from forward auth itself',
     mistakes: { publicPrefix: true },
     fails: { nginx: ['ambiguous-paths'], caddy: ['ambiguous-paths'] },
@@ -114,7 +120,7 @@ describe.each(['nginx', 'caddy'] as const)('portcullis doctor in front of %s', (
     const run = await doctor(lab);
     expect(run.stdout.split('\n').filter((l) => /^(WARN|FAIL|SKIP)/.test(l))).toEqual([]);
     expect([...run.verdicts.keys()].sort()).toEqual([...ALL_CHECKS].sort());
-    expect(run.stdout).toMatch(/\n23 passed, 0 warnings, 0 failed\n$/);
+    expect(run.stdout).toMatch(/\n25 passed, 0 warnings, 0 failed\n$/);
     expect(run.code).toBe(0);
   });
 

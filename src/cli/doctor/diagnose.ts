@@ -111,6 +111,7 @@ export async function diagnose(options: DiagnoseOptions, send: ProbeTransport, r
   await forwardAuthExposure(options, send, report, loginOrigin, cookie);
   await loginHostRoutes(send, report, loginOrigin, cookie);
   if (cookie !== null) await spoofedUpstreamHeaders(options, send, report, cookie);
+  if (cookie !== null) await accessTokenReachesApp(options, send, report, loginOrigin, cookie);
 }
 
 /**
@@ -785,4 +786,77 @@ function contains(answer: ProbeAnswer & { kind: 'answer' }, marker: string): boo
   if (answer.body.includes(marker)) return true;
   for (const values of answer.headers.values()) if (values.some((v) => v.includes(marker))) return true;
   return false;
+}
+
+/** POSTs JSON to the login host with the session cookie, as the account page does. */
+function accountRequest(loginOrigin: URL, cookie: string, target: string, body: unknown): ProbeRequest {
+  return probe(
+    loginOrigin,
+    'POST',
+    target,
+    [
+      ['Host', loginOrigin.host],
+      ['User-Agent', USER_AGENT],
+      ['Accept', 'application/json'],
+      ['Content-Type', 'application/json'],
+      ['Origin', loginOrigin.origin],
+      ['Cookie', cookie],
+    ],
+    JSON.stringify(body),
+  );
+}
+
+/**
+ * Issue 32: an access token is the gateway's alone, like the person's password. Makes a token of
+ * the account through the account API (revoked again at the end), presents it in each header the
+ * gateway reads, and checks that the app is served and never sees the token.
+ */
+async function accessTokenReachesApp(options: DiagnoseOptions, send: ProbeTransport, report: Report, loginOrigin: URL, cookie: string): Promise<void> {
+  const { url } = options;
+  const created = await send(accountRequest(loginOrigin, cookie, '/api/account/tokens', { name: 'portcullis doctor', expiresInDays: 1 }));
+  if (created.kind !== 'answer' || created.status !== 201) {
+    const off = created.kind === 'answer' && created.status === 404;
+    report({
+      verdict: 'SKIP',
+      check: 'upstream-access-token',
+      message: off ? 'access tokens are off (TOKENS=false)' : `no access token could be made for the check (${describe(created)})`,
+    });
+    return;
+  }
+  const { token, id } = JSON.parse(created.body) as { token: string; id: string };
+  try {
+    const target = `${url.pathname}${url.search}`;
+    for (const [name, value] of [
+      ['Authorization', `Bearer ${token}`],
+      ['Portcullis-Token', token],
+    ] as const) {
+      const answer = await send(
+        probe(url, 'GET', target, [
+          ['Host', url.host],
+          ['User-Agent', USER_AGENT],
+          ['Accept', 'application/json'],
+          [name, value],
+        ]),
+      );
+      if (answer.kind === 'answer' && served(answer) && !contains(answer, token)) {
+        report({ verdict: 'PASS', check: 'upstream-access-token', message: `an access token in ${name} opens ${url.href} and does not reach the app` });
+      } else if (answer.kind === 'answer' && contains(answer, token)) {
+        report({
+          verdict: 'FAIL',
+          check: 'upstream-access-token',
+          message: `an access token in ${name} reaches the app (its answer repeats the token)`,
+          fix: "drop Portcullis-Token and 'Authorization: Bearer pct_…' before the app, as the shipped examples do (docs/tokens.md)",
+        });
+      } else {
+        report({
+          verdict: 'FAIL',
+          check: 'upstream-access-token',
+          message: `an access token in ${name} does not open ${url.href} (${describe(answer)})`,
+          fix: "pass the client's Authorization and Portcullis-Token headers to Portcullis's forward-auth endpoint",
+        });
+      }
+    }
+  } finally {
+    await send(accountRequest(loginOrigin, cookie, '/api/account/tokens/revoke', { id }));
+  }
 }

@@ -31,6 +31,8 @@ export interface Mistakes {
   readonly clientRemote?: boolean;
   readonly publicPrefix?: boolean;
   readonly pathsByHand?: boolean;
+  /** The app receives the client's access token (Portcullis-Token and `Authorization: Bearer pct_…`). */
+  readonly clientToken?: boolean;
 }
 
 export type ProxyKind = 'nginx' | 'caddy';
@@ -105,6 +107,7 @@ ${
 }
         proxy_set_header Host ${upstreamHost};
         proxy_set_header X-Forwarded-For $remote_addr;
+${m.clientToken ? '' : '        proxy_set_header Portcullis-Token "";\n        proxy_set_header Authorization $portcullis_client_authorization;'}
 ${
   m.clientForwarded
     ? ''
@@ -162,7 +165,8 @@ server {
 }`;
   return [
     ...nginxMainHead(dir),
-    '  map "$http_authorization|$http_accept" $portcullis_browser { default 0; "~^\\|.*text/html" 1; }',
+    '  map "$http_authorization|$http_portcullis_token|$http_accept" $portcullis_browser { default 0; "~^\\|\\|.*text/html" 1; }',
+    '  map $http_authorization $portcullis_client_authorization { default $http_authorization; "~*^basic\\s" ""; "~*^bearer\\s+pct_" ""; }',
     // Without a default server the first one answers every unknown host: here, the app.
     m.noDefaultHost ? app + login : fallback + app + login,
     '}',
@@ -211,6 +215,7 @@ ${m.clientForwarded ? '' : '		request_header -X-Original-URL\n		request_header -
 				request_header @email Remote-Email {rp.header.Remote-Email}
 				@groups not vars {rp.header.Remote-Groups} "" "<nil>"
 				request_header @groups Remote-Groups {rp.header.Remote-Groups}
+${m.clientToken ? '' : '				request_header -Portcullis-Token\n				@access_token header_regexp Authorization "^(?i)bearer\\s+pct_"\n				request_header @access_token -Authorization'}
 			}
 		}
 		reverse_proxy 127.0.0.1:${ports.upstream} {

@@ -4,6 +4,7 @@ import type { ProbeAnswer, ProbeRequest, ProbeTransport } from '../../../src/cli
 import { addressFor, isComplete, parseResponse } from '../../../src/cli/doctor/socket-probe-transport';
 
 const APP = 'https://app.example.com/';
+const TOKEN = `pct_${'t'.repeat(43)}`;
 const COOKIE = 'portcullis-session=s3ss10n; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure';
 
 function answer(status: number, headers: Record<string, string> = {}, body = ''): ProbeAnswer {
@@ -32,6 +33,8 @@ function site(
     const host = header(req, 'Host') ?? '';
     if (req.hostname === 'auth.example.com') {
       if (req.method === 'POST' && req.target === '/api/login') return loginAnswer;
+      if (req.method === 'POST' && req.target === '/api/account/tokens') return answer(201, {}, JSON.stringify({ token: TOKEN, id: 't1' }));
+      if (req.method === 'POST' && req.target === '/api/account/tokens/revoke') return answer(200, {}, '{"code":"token_revoked"}');
       // Everything but forward auth reaches the gateway, which names each answer.
       if (!req.target.startsWith('/api/auth')) return answer(req.target === '/api/passkeys/login/options' ? 405 : 200, { 'x-request-id': 'r1' });
       return answer(404);
@@ -41,6 +44,7 @@ function site(
     const path = absolute === null ? req.target : absolute[2] || '/';
     if (routedHost !== 'app.example.com') return { kind: 'closed' };
     if ((header(req, 'Cookie') ?? '').includes('portcullis-session=s3ss10n')) return answer(200, {}, '<p>the app</p>');
+    if (header(req, 'Portcullis-Token') === TOKEN || header(req, 'Authorization') === `Bearer ${TOKEN}`) return answer(200, {}, '<p>the app</p>');
     return answer(302, { location: `https://auth.example.com/login?redirect_uri=${encodeURIComponent(`https://app.example.com${path}`)}` });
   };
 }
@@ -85,7 +89,21 @@ describe('portcullis doctor: what it concludes from the answers', () => {
       'upstream-x-forwarded-host',
       'upstream-x-forwarded-uri',
       'upstream-x-original-url',
+      'upstream-access-token',
+      'upstream-access-token',
     ]);
+  });
+
+  it('fails when an access token reaches the app, and skips the check with tokens off (issue 32)', async () => {
+    const echoes = site((req) =>
+      req.hostname === 'app.example.com' && header(req, 'Portcullis-Token') === TOKEN ? answer(200, {}, `<p>you sent ${TOKEN}</p>`) : undefined,
+    );
+    const findings = (await run(echoes)).filter((f) => f.check === 'upstream-access-token');
+    expect(findings.map((f) => f.verdict)).toEqual(['PASS', 'FAIL']);
+    expect(findings[1].message).toContain('Portcullis-Token reaches the app');
+    expect(findings[1].message).not.toContain(TOKEN);
+    const off = site((req) => (req.target === '/api/account/tokens' ? answer(404) : undefined));
+    expect(verdictOf(await run(off), 'upstream-access-token')).toEqual(['SKIP']);
   });
 
   it('names the paths of the login host that the proxy answers itself, and the shipped file to fix', async () => {
@@ -249,9 +267,11 @@ describe('portcullis doctor: what it concludes from the answers', () => {
     const transport = site((req) => {
       if (req.hostname !== 'app.example.com') return undefined;
       if (req.method === 'POST' && req.target === '/api/login') return answer(200, { 'set-cookie': COOKIE }, '{"totpPending":"false"}');
+      if (req.method === 'POST' && req.target === '/api/account/tokens') return answer(201, {}, JSON.stringify({ token: TOKEN, id: 't1' }));
       // The login's own pages and API on this origin reach the gateway.
       if (/^\/(account|enrol|api\/(account|passkeys|handoff)|oidc\/|\.well-known\/)/.test(req.target)) return answer(200, { 'x-request-id': 'r2' });
-      if ((header(req, 'Cookie') ?? '') !== '' || (header(req, 'Host') ?? '').endsWith('.invalid') || /^https?:/.test(req.target)) return undefined;
+      const credentials = (header(req, 'Cookie') ?? '') !== '' || header(req, 'Portcullis-Token') !== undefined || header(req, 'Authorization') !== undefined;
+      if (credentials || (header(req, 'Host') ?? '').endsWith('.invalid') || /^https?:/.test(req.target)) return undefined;
       return answer(302, { location: `https://app.example.com/login?redirect_uri=${encodeURIComponent(`https://app.example.com${req.target}`)}` });
     });
     const findings = await run(transport);
