@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { envReader, type Env } from './env';
 import { flagsToEnv } from './flags';
+import { readJwtIssuers, type JwtIssuersSectionConfig } from './jwt-issuers';
 import { readLdap, type LdapConfig } from './ldap';
 import type { ConfigLibraries } from './libraries';
 import { configuredProviders, providerNames, readOAuth, type OAuthSectionConfig } from './oauth';
@@ -29,7 +30,8 @@ export type Config = {
   PasskeysConfig &
   StateConfig &
   RulesConfig &
-  OidcSectionConfig;
+  OidcSectionConfig &
+  JwtIssuersSectionConfig;
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
@@ -83,6 +85,7 @@ export function loadConfig(sources: ConfigSources, libraries: ConfigLibraries): 
     ...readState(r),
     ...readRules(r, libraries.yaml),
     ...readOidc(r),
+    ...readJwtIssuers(r),
   };
   return r.problems.length === 0 ? { ok: true, config } : { ok: false, problems: r.problems };
 }
