@@ -220,6 +220,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   AccessTokens: hasMethods('add', 'findByHash', 'list', 'revoke', 'touch', 'prune'),
   TokenSecrets: hasMethods('issue', 'hashOf'),
   TokenAuthenticator: hasMethods('authenticate', 'flush'),
+  // No JWT issuer in this configuration: neither jose nor a verifier.
+  Jwts: (value) => expect(value).toEqual({ authenticator: null }),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };
