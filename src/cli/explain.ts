@@ -87,11 +87,7 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
   const user = flags.get('user');
   const tokenApps = flags.get('token-apps');
   const token =
-    tokenApps !== undefined
-      ? { id: 'explain', apps: listOf(tokenApps) }
-      : flags.get('token') === 'true'
-        ? { id: 'explain', apps: null }
-        : undefined;
+    tokenApps !== undefined ? { id: 'explain', apps: listOf(tokenApps) } : flags.get('token') === 'true' ? { id: 'explain', apps: null } : undefined;
   if (token !== undefined && (flags.get('oauth') === 'true' || flags.get('totp') === 'true')) {
     write(`--token and --token-apps speak for an account's access token: no --oauth or --totp with them\n${USAGE}`);
     return 2;
@@ -113,7 +109,9 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
   write(`request:     ${original.value.url}`);
   write(`path:        ${describePath(original.value.uri)}`);
   write(`client:      ${ip}${flags.has('ip') ? '' : ' (default; pass --ip)'}`);
-  write(`person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}${describeToken(identity)}`}`);
+  write(
+    `person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}${describeToken(identity)}`}`,
+  );
   const decision = evaluateAccess(rules.value, original.value, identity, ip, (step, detail) => write(`${`${step}:`.padEnd(12)} ${detail}`));
   const headers = decision.kind === 'allow' ? Object.keys(decision.headers ?? {}) : [];
   const outcome =

@@ -3,6 +3,7 @@ import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics';
 import type { PostgresDatabase } from '../adapters/state/postgres/postgres-database';
 import type { RedisConnection } from '../adapters/state/redis/redis-connection';
 import type { SqliteDatabase } from '../adapters/state/sqlite/sqlite-database';
+import type { JwtAuthenticator } from '../application/tokens/jwt-authenticator';
 
 /** Holders for optional parts: a factory must return a value, so "not configured" is `null` inside. */
 export interface RedisHolder {
@@ -22,6 +23,10 @@ export interface DatabaseHolder {
  */
 export interface PostgresHolder {
   readonly postgres: PostgresDatabase | null;
+}
+/** Workload JWTs (issue 32), when at least one issuer is configured (`JWT_ISSUERS_<ID>_ISSUER`). */
+export interface JwtHolder {
+  readonly authenticator: JwtAuthenticator | null;
 }
 export interface MetricsHolder {
   readonly metrics: PrometheusMetrics | null;

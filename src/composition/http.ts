@@ -47,6 +47,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         ],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),
+      ...(config.jwtIssuers.length === 0 ? {} : { jwtIssuers: config.jwtIssuers.map((i) => i.issuer) }),
       providers,
       logger,
       metrics: m.metrics ?? undefined,

@@ -34,6 +34,8 @@ export interface OptionalModules {
   readonly otplib: () => typeof import('otplib');
   /** The OpenID Connect provider (ESM only: `require` of ESM, Node ≥ 20.19), typed by our own declaration. */
   readonly oidcProvider: () => OidcProviderModule;
+  /** Workload JWTs' checks (ESM only, like oidc-provider, which depends on it too). */
+  readonly jose: () => typeof import('jose');
   readonly pinoPretty: () => ((options: Record<string, unknown>) => DestinationStream) | null;
 }
 
@@ -73,6 +75,8 @@ export const optionalModules: OptionalModules = {
       console.info = info;
     }
   }),
+  /** JWT_ISSUERS_<ID>_…: panva's jose checks workload JWTs, only when an issuer is configured. */
+  jose: lazyModule(() => require('jose') as typeof import('jose')),
   /** pino-pretty is an optional dependency: null when it is not installed. */
   pinoPretty: lazyModule((): ((options: Record<string, unknown>) => DestinationStream) | null => {
     try {

@@ -10,6 +10,7 @@ import type { CredentialCheck } from '../application/password/credential-check';
 import type { SessionActivity } from '../application/sessions/last-seen-recorder';
 import type { LoginGuard } from '../application/password/login-guard';
 import type { TokenAuthenticator } from '../application/tokens/token-authenticator';
+import type { JwtAuthenticator } from '../application/tokens/jwt-authenticator';
 import { RequestAuthenticator } from '../application/sessions/request-authenticator';
 import type { GatewaySettings, OAuthSettings } from '../application/settings';
 
@@ -32,6 +33,8 @@ export interface RequestAuthenticatorParts {
   readonly activity?: SessionActivity;
   /** Access tokens (issue 32); none by default (TOKENS=false). */
   readonly tokens?: TokenAuthenticator | null;
+  /** Workload JWTs (issue 32); none by default (no JWT_ISSUERS_<ID>_ISSUER). */
+  readonly jwts?: JwtAuthenticator | null;
 }
 
 /**
@@ -50,5 +53,6 @@ export function makeRequestAuthenticator(p: RequestAuthenticatorParts): RequestA
     p.settings,
     p.audit,
     p.tokens ?? null,
+    p.jwts ?? null,
   );
 }

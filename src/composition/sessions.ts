@@ -9,6 +9,9 @@ import type { LoginGuard } from '../application/password/login-guard';
 import type { AccessTokens } from '../application/tokens/access-tokens';
 import type { TokenSecrets } from '../application/tokens/token-secrets';
 import { TokenAuthenticator } from '../application/tokens/token-authenticator';
+import { lazyModule } from '../adapters/system/lazy-module';
+import type { JwtHolder } from './holders';
+import { optionalModules } from './optional-modules';
 import { KeyedHashVerifiedCredentials } from '../adapters/crypto/keyed-hash-verified-credentials';
 import { GetCurrentUserUseCase } from '../application/sessions/get-current-user';
 import { LastSeenRecorder } from '../application/sessions/last-seen-recorder';
@@ -32,7 +35,7 @@ const LAST_SEEN_FLUSH_MS = 15_000;
  * the session index (durable records: PostgreSQL whenever it is configured, Redis or not), the
  * last-seen recorder, logout and the current user.
  */
-export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 'tokens'>): void {
+export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 'tokens' | 'jwtIssuers'>): void {
   bindStore(c, TOKENS.RevokedSessions, 'records', (s) => s.revokedSessions());
   bindStore(c, TOKENS.SessionIndex, 'records', (s) => s.sessionIndex());
   c.bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
@@ -71,9 +74,11 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 
       activity: c.get(TOKENS.LastSeenRecorder),
       // TOKENS=false: a presented token never passes (answered 401 invalid_token).
       tokens: config.tokens ? c.get(TOKENS.TokenAuthenticator) : null,
+      jwts: c.get(TOKENS.Jwts).authenticator,
     }),
   );
   bindTokenAuthentication(c, config);
+  bindJwtAuthentication(c, config);
   c.bindClass(TOKENS.SessionIssuer, SessionIssuer, [
     TOKENS.IdGenerator,
     TOKENS.Clock,
@@ -129,5 +134,29 @@ function bindTokenAuthentication(c: TypedContainer, config: Pick<Config, 'secret
       return authenticator;
     },
     [TOKENS.AccessTokens, TOKENS.TokenSecrets, TOKENS.RevokedSessions, TOKENS.UserStore, TOKENS.LoginGuard, TOKENS.Clock, TOKENS.AuditLog, TOKENS.Resources],
+  );
+}
+
+/** The JWT verifier and authenticator, loaded only for a gateway with an issuer (ADR 0015). */
+const jwtModules = lazyModule(() => ({
+  ...(require('../adapters/jwt/jose-jwt-verifier') as typeof import('../adapters/jwt/jose-jwt-verifier')),
+  ...(require('../application/tokens/jwt-authenticator') as typeof import('../application/tokens/jwt-authenticator')),
+}));
+
+/**
+ * Workload JWTs (issue 32): jose and the verifier only when an issuer is configured (ADR 0015).
+ * The issuers' keys are fetched in the background at start, so the first token does not wait.
+ */
+function bindJwtAuthentication(c: TypedContainer, config: Pick<Config, 'jwtIssuers'>): void {
+  c.bind(
+    TOKENS.Jwts,
+    (clock: Clock, audit: AuditLog, resources: Resources): JwtHolder => {
+      if (config.jwtIssuers.length === 0) return { authenticator: null };
+      const { JoseJwtVerifier, JwtAuthenticator } = jwtModules();
+      const verifier = new JoseJwtVerifier(optionalModules.jose(), config.jwtIssuers);
+      resources.onStart(() => verifier.warm());
+      return { authenticator: new JwtAuthenticator({ verifier, clock, audit }) };
+    },
+    [TOKENS.Clock, TOKENS.AuditLog, TOKENS.Resources],
   );
 }

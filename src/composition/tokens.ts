@@ -53,7 +53,7 @@ import type { LogoutUseCase } from '../application/sessions/logout';
 import type { StartOAuthUseCase } from '../application/oauth/start-oauth';
 import type { VerifyTotpUseCase } from '../application/totp/verify-totp';
 import type { Config } from '../config/load';
-import type { DatabaseHolder, MetricsHolder, OidcHttpHolder, PostgresHolder, RedisHolder } from './holders';
+import type { DatabaseHolder, JwtHolder, MetricsHolder, OidcHttpHolder, PostgresHolder, RedisHolder } from './holders';
 import type { AccessTokens } from '../application/tokens/access-tokens';
 import type { TokenSecrets } from '../application/tokens/token-secrets';
 import type { TokenAuthenticator } from '../application/tokens/token-authenticator';
@@ -224,6 +224,8 @@ export const TOKENS = {
   CreateAccessTokenUseCase: token<CreateAccessTokenUseCase>('CreateAccessTokenUseCase'),
   ListAccessTokensUseCase: token<ListAccessTokensUseCase>('ListAccessTokensUseCase'),
   RevokeAccessTokenUseCase: token<RevokeAccessTokenUseCase>('RevokeAccessTokenUseCase'),
+  /** Workload JWTs (JWT_ISSUERS_<ID>_…): none without a configured issuer. */
+  Jwts: token<JwtHolder>('Jwts'),
   // The stores of the backend chosen for durable records and for short-lived state (state.ts).
   RecordStores: token<StateStores>('RecordStores'),
   ShortLivedStores: token<StateStores>('ShortLivedStores'),

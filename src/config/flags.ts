@@ -1,4 +1,5 @@
 import { didYouMean } from '../domain/near-miss';
+import { isJwtIssuerVariableName } from './jwt-issuers';
 import { isProviderVariableName, providerVariable } from './oauth-providers';
 import { OPTION_NAMES, SECRET_OPTIONS } from './options';
 
@@ -22,7 +23,7 @@ export function flagsToEnv(argv: readonly string[]): { env: Record<string, strin
       continue;
     }
     const name = m[1].toUpperCase().replace(/-/g, '_');
-    if (!known.has(name) && !isProviderVariableName(name)) {
+    if (!known.has(name) && !isProviderVariableName(name) && !isJwtIssuerVariableName(name)) {
       problems.push(`unknown option --${m[1]}${didYouMean(`--${m[1]}`, [...known].map(flagOf))}`);
       if (m[2] === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('--')) i += 1;
       continue;

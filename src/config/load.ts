@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readAccessTokens, type AccessTokensConfig } from './access-tokens';
 import { envReader, type Env } from './env';
 import { flagsToEnv } from './flags';
+import { readJwtIssuers, type JwtIssuersSectionConfig } from './jwt-issuers';
 import { readLdap, type LdapConfig } from './ldap';
 import type { ConfigLibraries } from './libraries';
 import { configuredProviders, providerNames, readOAuth, type OAuthSectionConfig } from './oauth';
@@ -31,7 +32,8 @@ export type Config = {
   AccessTokensConfig &
   StateConfig &
   RulesConfig &
-  OidcSectionConfig;
+  OidcSectionConfig &
+  JwtIssuersSectionConfig;
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
@@ -86,6 +88,7 @@ export function loadConfig(sources: ConfigSources, libraries: ConfigLibraries): 
     ...readState(r),
     ...readRules(r, libraries.yaml),
     ...readOidc(r),
+    ...readJwtIssuers(r),
   };
   return r.problems.length === 0 ? { ok: true, config } : { ok: false, problems: r.problems };
 }

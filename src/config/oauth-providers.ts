@@ -48,7 +48,7 @@ export const OAUTH_PROVIDER_FIELDS = {
         '`OAUTH_PROVIDERS_<ID>_CLIENT_ID`, `OAUTH_PROVIDERS_<ID>_CLIENT_SECRET` (or `OAUTH_PROVIDERS_<ID>_CLIENT_ID_FILE`, `OAUTH_PROVIDERS_<ID>_CLIENT_SECRET_FILE`)',
       default: '—',
       meaning:
-        'a generic OAuth/OIDC provider with the id `<ID>` in lower case, `_` read as `-` (`OAUTH_PROVIDERS_CORP_SSO_CLIENT_ID` → `corp-sso`; not `github`, `google`, `generic`, `username`, `basic`, `ldap`, `password`, `totp`, `passkey`). Any number of them; see [OAuth](oauth.md#several-generic-providers-oauth_providers_id_)',
+        'a generic OAuth/OIDC provider with the id `<ID>` in lower case, `_` read as `-` (`OAUTH_PROVIDERS_CORP_SSO_CLIENT_ID` → `corp-sso`; not `github`, `google`, `generic`, `username`, `basic`, `ldap`, `jwt`, `password`, `totp`, `passkey`). Any number of them; see [OAuth](oauth.md#several-generic-providers-oauth_providers_id_)',
     },
   },
   CLIENT_SECRET: { file: true, secret: true, doc: { sameRowAs: 'CLIENT_ID' } },

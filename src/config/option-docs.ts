@@ -3,6 +3,7 @@ import { isProviderVariableName, OAUTH_PROVIDER_FIELDS, OAUTH_PROVIDER_PREFIX, t
 import { OPTION_GROUPS, type RowDoc } from './option-spec';
 import { nearMiss } from '../domain/near-miss';
 import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc';
+import { isJwtIssuerVariableName, JWT_ISSUER_FIELDS, JWT_ISSUER_PREFIX, type JwtIssuerField } from './jwt-issuers';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
 export const OPTIONS_END = '<!-- options:end -->';
@@ -34,6 +35,13 @@ const OIDC_CLIENT_ROWS: Row[] = OIDC_CLIENT_DOCS.map(({ fields, doc }) => ({
   doc,
 }));
 
+/** The rows of the issuer pattern (`JWT_ISSUERS_<ID>_…`), documented with the workload identity group. */
+const JWT_ISSUER_ROWS: Row[] = (Object.keys(JWT_ISSUER_FIELDS) as JwtIssuerField[]).map((field) => ({
+  names: [{ name: `${JWT_ISSUER_PREFIX}<ID>_${field}`, file: false }],
+  label: `\`${JWT_ISSUER_PREFIX}<ID>_${field}\``,
+  doc: JWT_ISSUER_FIELDS[field].doc,
+}));
+
 /** The option whose documentation row `name` shares, or null when it has its own. */
 function sharedRowOf(name: OptionName): string | null {
   const doc: RowDoc | { readonly sameRowAs: string } = OPTION_TABLE[name].doc;
@@ -53,6 +61,7 @@ function rowsOf(group: (typeof OPTION_GROUPS)[number]['id']): Row[] {
   }
   if (group === 'oauth') rows.push(...patternRows());
   if (group === 'oidc') rows.push(...OIDC_CLIENT_ROWS);
+  if (group === 'jwt') rows.push(...JWT_ISSUER_ROWS);
   return rows;
 }
 
@@ -115,6 +124,7 @@ const OUR_PREFIXES = [
   'FORWARD_AUTH_',
   'METRICS_',
   'OIDC_',
+  'JWT_',
 ];
 /** Common variables of shells, containers and CI that sit within two edits of one of ours. */
 const WELL_KNOWN = new Set(['USER', 'USERNAME', 'HOST', 'HOSTNAME', 'HOSTTYPE', 'PATH', 'HOME', 'SHELL', 'TERM', 'PWD', 'OLDPWD', 'LANG', 'TZ', 'PORTS']);
@@ -128,7 +138,15 @@ export function unknownOptionWarnings(env: Readonly<Record<string, string | unde
   const known = new Set(OPTION_NAMES);
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (known.has(name) || WELL_KNOWN.has(name) || isProviderVariableName(name) || isOidcClientVariableName(name) || !/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
+    if (
+      known.has(name) ||
+      WELL_KNOWN.has(name) ||
+      isProviderVariableName(name) ||
+      isOidcClientVariableName(name) ||
+      isJwtIssuerVariableName(name) ||
+      !/^[A-Z][A-Z0-9_]*$/.test(name)
+    )
+      continue;
     // Two edits are a typo of a long name; a short one (PORT, USERS) allows one.
     const near = nearMiss(name, OPTION_NAMES);
     if (near !== undefined) warnings.push(`${name} is not a Portcullis option and is ignored: did you mean ${near}?`);

@@ -81,6 +81,12 @@ export const OPTION_GROUPS = [
   },
   { id: 'rules', title: 'Access rules', intro: '' },
   {
+    id: 'jwt',
+    title: 'Workload identity (JWT)',
+    intro:
+      'Issuers of JWTs that machines present as `Authorization: Bearer <jwt>`, one per `<ID>`; none by default.\nHow they are checked and named: [Workload identity (JWT)](tokens.md#workload-identity-jwt).',
+  },
+  {
     id: 'ldap',
     title: 'LDAP',
     intro: 'Setting `LDAP_ADDRESS` enables the directory; how it is searched, bound and cached:\n[User stores](user-stores.md#ldap).',

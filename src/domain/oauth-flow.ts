@@ -21,12 +21,12 @@ export const LOCAL_LOGIN_METHODS = ['password', 'totp', 'passkey'] as const;
 
 /**
  * Ids a configured generic provider may not take: the built-in kinds (their own options configure
- * them), the identity sources a session already names (`username`, `basic`, `ldap`), so that a
+ * them), the identity sources a session already names (`username`, `basic`, `ldap`, `jwt`), so that a
  * session's `provider` never means two things, and the local login methods, so that an indexed
  * session's method tells a local account's sessions from a provider's (the account page lists and
  * ends them by it).
  */
-export const RESERVED_OAUTH_PROVIDER_IDS: readonly string[] = [...OAUTH_PROVIDER_KINDS, 'username', 'basic', 'ldap', ...LOCAL_LOGIN_METHODS];
+export const RESERVED_OAUTH_PROVIDER_IDS: readonly string[] = [...OAUTH_PROVIDER_KINDS, 'username', 'basic', 'ldap', 'jwt', ...LOCAL_LOGIN_METHODS];
 
 export function isOAuthProviderId(value: string): boolean {
   return OAUTH_PROVIDER_ID_PATTERN.test(value);

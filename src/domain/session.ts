@@ -1,7 +1,10 @@
 import type { Account } from './account';
 
-/** Where an identity came from: `username` for local accounts, `basic` for HTTP Basic, else the OAuth provider. */
-export type IdentityProvider = 'username' | 'basic' | 'github' | 'google' | 'generic' | 'ldap' | (string & {});
+/**
+ * Where an identity came from: `username` for local accounts, `basic` for HTTP Basic, `jwt` for a
+ * workload's JWT from a configured issuer (issue 32), else the OAuth provider.
+ */
+export type IdentityProvider = 'username' | 'basic' | 'github' | 'google' | 'generic' | 'ldap' | 'jwt' | (string & {});
 
 /** Who is making a request, once they have proven it. */
 export interface Identity {

@@ -8,7 +8,7 @@ export interface VerifiedJwt {
 /**
  * Verifies a compact RS256 JWT the way a relying party does with a JWKS: the header's `kid`
  * picks the key, `alg` must be RS256, the signature must hold. Throws on any failure. Only
- * node:crypto (jose is not a direct dependency).
+ * node:crypto, independent of the jose the gateway verifies workload JWTs with.
  */
 export function verifyRs256(token: string, jwks: { keys: readonly JsonWebKey[] }): VerifiedJwt {
   const parts = token.split('.');

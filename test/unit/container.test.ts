@@ -226,6 +226,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   CreateAccessTokenUseCase: hasMethods('execute'),
   ListAccessTokensUseCase: hasMethods('execute'),
   RevokeAccessTokenUseCase: hasMethods('execute'),
+  // No JWT issuer in this configuration: neither jose nor a verifier.
+  Jwts: (value) => expect(value).toEqual({ authenticator: null }),
   RecordStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
   ShortLivedStores: (value) => expect((value as { kind: string }).kind).toBe('memory'),
 };

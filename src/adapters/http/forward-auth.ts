@@ -77,7 +77,7 @@ export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, 
 
 export function forwardAuthDecider(
   useCase: AuthorizeProxyRequestUseCase,
-  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways'>,
+  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways' | 'jwtIssuers'>,
 ): ForwardAuthDecider {
   const contextsFor = (loginUrl: string): ProxyContexts[] =>
     KINDS.map((proxy) => ({
@@ -85,6 +85,7 @@ export function forwardAuthDecider(
       api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
     }));
   const contexts = contextsFor(`${settings.appUrl}/login`);
+  const jwtIssuers: ReadonlySet<string> = new Set(settings.jwtIssuers ?? []);
   // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
   const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
   // Every answer kept for another request, and why none of them can be stale: ADR 0040.
@@ -114,7 +115,7 @@ export function forwardAuthDecider(
 
   return (req, known, requestId) => {
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
-    const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress);
+    const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress, jwtIssuers);
     if (facts.severalSessionCookies) return severalCookies[known];
     // Only an allowed answer is ever minimal: a refusal goes on to the client, body and all.
     const minimal = prefersMinimalAnswer(req);

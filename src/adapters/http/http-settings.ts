@@ -26,6 +26,12 @@ export interface HttpSettings {
   readonly logger: Logger;
   /** Counters and histograms for operators; NO_METRICS when METRICS_PORT is off. */
   readonly metrics?: HttpMetrics;
+  /**
+   * Issue 32: the `iss` of every configured JWT issuer. A forward-auth request with
+   * `Authorization: Bearer <jwt>` naming one of them presents a workload JWT; none: no Bearer
+   * value is ever read as one.
+   */
+  readonly jwtIssuers?: readonly string[];
   /** Directory of the built UI, or null to serve the built-in fallback pages. */
   readonly uiDirectory?: string | null;
 }

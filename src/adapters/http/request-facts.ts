@@ -5,6 +5,7 @@ import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { HeldOAuthFlow } from '../../application/oauth/start-oauth';
 import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
 import { presentedAccessToken } from './access-token-header';
+import { presentedJwt } from './jwt-bearer';
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, readSoleCookie, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
@@ -36,7 +37,11 @@ export interface ForwardAuthFacts extends RequestFacts {
   readonly severalSessionCookies: boolean;
   /** The access token presented (see presentedAccessToken), if any. */
   readonly token: string | undefined;
+  /** The workload JWT of a configured issuer presented (see presentedJwt), if any and no access token came. */
+  readonly jwt: string | undefined;
 }
+
+const NO_ISSUERS: ReadonlySet<string> = new Set();
 
 const HTML = /text\/html/i;
 
@@ -67,17 +72,26 @@ export function readRequestFacts(req: IncomingMessage, requestId: string, resolv
  * (repeats become "a, b"); the domain reads only the ones this proxy sets and refuses a joined
  * value instead of picking one.
  */
-export function readForwardAuthFacts(req: IncomingMessage, proxy: ProxyKind, requestId: string, resolver: ClientAddressResolver): ForwardAuthFacts {
+export function readForwardAuthFacts(
+  req: IncomingMessage,
+  proxy: ProxyKind,
+  requestId: string,
+  resolver: ClientAddressResolver,
+  /** The configured JWT issuers' `iss` values (issue 32): a Bearer JWT naming one of them is checked. */
+  jwtIssuers: ReadonlySet<string> = NO_ISSUERS,
+): ForwardAuthFacts {
   const headers = req.headers;
   const authorization = header(headers, 'authorization');
   const sessionToken = readSoleCookie(header(headers, 'cookie'), SESSION_COOKIE);
   const token = presentedAccessToken(headers, authorization);
+  const jwt = token === undefined ? presentedJwt(authorization, jwtIssuers) : undefined;
   return {
     requestId,
     ip: clientAddressOf(req, resolver),
     // A machine presenting a token is answered in API mode: never a redirect to a login page.
-    apiMode: token !== undefined || isApiMode(authorization, headers.accept),
+    apiMode: token !== undefined || jwt !== undefined || isApiMode(authorization, headers.accept),
     token,
+    jwt,
     sessionToken: sessionToken ?? undefined,
     severalSessionCookies: sessionToken === null,
     credentials: authorization === undefined ? undefined : (presentedBasicCredentials(authorization) ?? undefined),

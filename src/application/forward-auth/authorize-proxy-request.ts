@@ -34,10 +34,13 @@ export type AuthorizeProxyRequestError =
       readonly app: string | null;
       readonly username: string;
       readonly network: boolean;
-      /** The request came with an access token: a machine, answered without a page to go to. */
+      /** The request came with an access token or a workload's JWT: a machine, answered without a page to go to. */
       readonly token?: true;
     }
-  /** An access token was presented and does not pass (unknown, expired, revoked, malformed, its account gone). */
+  /**
+   * An access token was presented and does not pass (unknown, expired, revoked, malformed, its
+   * account gone), or a JWT from a configured issuer that does not verify.
+   */
   | { readonly code: 'invalid_token' }
   /** The proxy's headers name no single well-formed request; `field` is the header at fault. */
   | { readonly code: 'bad_forwarded_headers'; readonly field: string; readonly problem: 'missing' | 'malformed' | 'repeated' }
@@ -99,7 +102,8 @@ export class AuthorizeProxyRequestUseCase {
     if (auth.kind === 'locked') return err({ code: 'account_locked', retryAfter: auth.retryAfter });
     if (auth.kind === 'unavailable') return err({ code: 'store_unavailable' });
     if (auth.kind === 'invalid_token') return INVALID_TOKEN;
-    const identity = auth.kind === 'session' || auth.kind === 'basic' || auth.kind === 'token' ? auth.identity : null;
+    const identity = auth.kind === 'session' || auth.kind === 'basic' || auth.kind === 'token' || auth.kind === 'jwt' ? auth.identity : null;
+    const machine = auth.kind === 'token' || auth.kind === 'jwt';
 
     const decision = this.policy.decide({ original, identity, ip: input.ip });
     switch (decision.kind) {
@@ -137,7 +141,7 @@ export class AuthorizeProxyRequestUseCase {
           app: decision.app ?? null,
           username: identity?.username ?? '',
           network: decision.network === true,
-          ...(identity?.token === undefined ? {} : { token: true as const }),
+          ...(machine ? { token: true as const } : {}),
         });
     }
   }

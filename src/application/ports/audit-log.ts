@@ -63,8 +63,18 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'passkey_enrolment_started'; readonly username: string; readonly ip: string }
     | { readonly event: 'passkey_enrolment_refused'; readonly reason: string; readonly ip: string }
     /** A proxy's forwarded headers named no single well-formed request (`field` is the header), so nothing was decided. */
-    /** Issue 32: a presented access token refused (never the token; the owner and token id when it was found). */
-    | { readonly event: 'token_refused'; readonly reason: string; readonly ip: string; readonly username?: string; readonly tokenId?: string }
+    /**
+     * Issue 32: a presented access token or workload JWT refused (never the token; the owner and
+     * token id when it was found, the configured issuer's id for a JWT).
+     */
+    | {
+        readonly event: 'token_refused';
+        readonly reason: string;
+        readonly ip: string;
+        readonly username?: string;
+        readonly tokenId?: string;
+        readonly issuer?: string;
+      }
     | { readonly event: 'forwarded_request_refused'; readonly proxy: string; readonly field: string; readonly problem: string; readonly ip: string }
   );
 

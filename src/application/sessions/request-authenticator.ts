@@ -18,6 +18,7 @@ import type { LoginGuard } from '../password/login-guard';
 import { isStoreUnavailable } from '../store-unavailable';
 import type { SessionActivity } from './last-seen-recorder';
 import type { TokenAuthenticator } from '../tokens/token-authenticator';
+import type { JwtAuthenticator } from '../tokens/jwt-authenticator';
 
 /** The credentials a request carries. */
 export interface RequestCredentials {
@@ -27,6 +28,11 @@ export interface RequestCredentials {
   readonly credentials?: PresentedCredentials;
   /** An access token (issue 32), as presented (`Authorization: Bearer pct_…` or `Portcullis-Token`), if any. */
   readonly token?: string;
+  /**
+   * A workload's JWT (issue 32): `Authorization: Bearer <jwt>` whose unverified `iss` names a
+   * configured issuer (the HTTP adapter decides), if any.
+   */
+  readonly jwt?: string;
   readonly ip: string;
   /** Correlates audit events with the request that caused them. */
   readonly requestId?: string;
@@ -36,6 +42,8 @@ export type Authentication =
   | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session }
   | { readonly kind: 'basic'; readonly identity: Identity }
   | { readonly kind: 'token'; readonly identity: Identity }
+  /** A workload's JWT from a configured issuer: the identity `<issuer id>:<username claim>`. */
+  | { readonly kind: 'jwt'; readonly identity: Identity }
   | { readonly kind: 'invalid_token' }
   | { readonly kind: 'pending'; readonly session: Session }
   | { readonly kind: 'anonymous' }
@@ -128,6 +136,8 @@ export class RequestAuthenticator {
     private readonly audit: AuditLog,
     /** Access tokens (issue 32); null with TOKENS=false. */
     private readonly tokens: TokenAuthenticator | null = null,
+    /** Workload JWTs (issue 32); null without a configured issuer. */
+    private readonly jwts: JwtAuthenticator | null = null,
   ) {
     ({ sealer: this.sealer, revoked: this.revoked, clock: this.clock } = sessions);
     this.oauth = sessions.oauth ?? NO_OAUTH;
@@ -169,6 +179,9 @@ export class RequestAuthenticator {
     // A token is the credential a machine chose to present: it decides, whatever cookie came along.
     if (credentials.token !== undefined) {
       return this.tokens === null ? INVALID_TOKEN : this.tokens.authenticate(credentials.token, credentials.ip, credentials.requestId);
+    }
+    if (credentials.jwt !== undefined) {
+      return this.jwts === null ? INVALID_TOKEN : this.jwts.authenticate(credentials.jwt, credentials.ip, credentials.requestId);
     }
     let session: Session | null;
     let revoked: Awaitable<boolean>;

@@ -14,7 +14,7 @@ function loadedModules(env: Record<string, string>): { libraries: string[]; own:
     const gateway = createGateway(loaded.config);
     // The Koa app is built as a listening gateway builds it (the OIDC provider's HTTP face with it).
     void gateway.app;
-    const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode', 'otplib'];
+    const names = ['ioredis', 'pg', 'prom-client', 'pino-pretty', 'ldapts', 'simple-oauth2', 'better-sqlite3', 'yaml', 'qrcode', 'otplib', 'jose'];
     const files = Object.keys(require.cache);
     const libraries = names.filter((n) => files.some((k) => k.includes('/node_modules/' + n + '/')));
     const own = files.filter((k) => k.includes('/dist/src/')).map((k) => k.slice(k.indexOf('/dist/src/') + '/dist/src/'.length));
@@ -42,6 +42,7 @@ const FEATURE_MODULES: Record<string, RegExp> = {
   metrics: /^adapters\/metrics\/prometheus-metrics/,
   oidcProvider:
     /^(adapters\/oidc\/(oidc-provider-http|oidc-pages|configured-oidc-clients|artifact-oidc-accounts)|application\/oidc\/(authorize-oidc-login|find-oidc-account))\./,
+  jwtIssuers: /^(adapters\/jwt\/|application\/tokens\/jwt-authenticator\.)/,
 };
 
 /** The CLI's modules for its commands other than serving (the doctor, the sessions, passkeys and OIDC keys tooling, the QR renderer). */
@@ -65,6 +66,8 @@ function loadedFeatureModules(env: Record<string, string>): string[] {
   const { own } = loadedModules(env);
   return Object.keys(FEATURE_MODULES).filter((group) => own.some((file) => FEATURE_MODULES[group].test(file)));
 }
+
+const JWT_ISSUER = { JWT_ISSUERS_CI_ISSUER: 'https://token.ci.example.test', JWT_ISSUERS_CI_AUDIENCE: 'https://auth.example.test' };
 
 const BASE = {
   APP_URL: 'https://auth.example.test',
@@ -97,6 +100,10 @@ describe('optional feature libraries', () => {
     expect(loadedOptionalModules({ ...BASE, DATA_DIR: join(dir, 'data') })).toEqual(['better-sqlite3']);
   });
 
+  it('load jose with a workload JWT issuer', () => {
+    expect(loadedOptionalModules({ ...BASE, ...JWT_ISSUER })).toEqual(['jose']);
+  });
+
   it('load yaml for ACCESS_CONFIG and for a USERS_FILE in the YAML form, not for one in the line form', () => {
     const [hash] = BASE.USERS.split(':').slice(1);
     const lines = join(dir, 'users.txt');
@@ -116,7 +123,7 @@ describe('optional feature libraries', () => {
     expect(loadedFeatureModules({ ...BASE, DATA_DIR: join(dir, 'data-own') })).toEqual([]);
   });
 
-  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT, an OIDC client", () => {
+  it("load the gateway's own code for a configured feature with it: REDIS_URL, DATABASE_URL, LDAP_ADDRESS, an OAuth provider, METRICS_PORT, an OIDC client, a JWT issuer", () => {
     expect(loadedFeatureModules({ ...BASE, REDIS_URL: 'redis://127.0.0.1:1' })).toEqual(['redis']);
     expect(loadedFeatureModules({ ...BASE, DATABASE_URL: 'postgres://portcullis:pw@127.0.0.1:1/portcullis' })).toEqual(['postgres']);
     expect(loadedFeatureModules({ ...BASE, LDAP_ADDRESS: 'ldap://127.0.0.1:1', LDAP_BASE_DN: 'dc=example,dc=test' })).toEqual(['ldap']);
@@ -132,6 +139,7 @@ describe('optional feature libraries', () => {
         OIDC_CLIENTS_APP_REDIRECT_URIS: 'https://rp.example.test/callback',
       }),
     ).toEqual(['oidcProvider']);
+    expect(loadedFeatureModules({ ...BASE, ...JWT_ISSUER })).toEqual(['jwtIssuers']);
   });
 
   it("load the CLI's doctor, sessions, passkeys and oidc keys commands only when they are run, not with serve", () => {

@@ -23,6 +23,7 @@ describe('the option table', () => {
       '## OAuth providers',
       '## OpenID Connect provider',
       '## Access rules',
+      '## Workload identity (JWT)',
       '## LDAP',
       '## Operations',
     ]);
