@@ -141,7 +141,7 @@ export function mountTokens(section: HTMLElement, ctx: PageContext): void {
   if (!ctx.app.tokens || ctx.user.oauth) return;
   const maxDays = maxDaysOf(ctx.app);
   const heading = h('h2', { id: 'tokens-heading', tabindex: '-1' }, T.heading);
-  const list = h('ul', { class: 'sessions tokens', id: 'token-list', 'aria-labelledby': 'tokens-heading' });
+  const list = h('ul', { class: 'tokens', id: 'token-list', 'aria-labelledby': 'tokens-heading' });
   const status = h('p', { id: 'tokens-status', class: 'status', role: 'status', 'aria-live': 'polite' });
   const alert = alertArea('tokens-alert');
 
@@ -289,7 +289,7 @@ export function mountTokens(section: HTMLElement, ctx: PageContext): void {
     );
     const li = h(
       'li',
-      { class: state === 'live' ? 'session token' : `session token ${state}`, 'data-token': token.id, 'data-state': state },
+      { class: state === 'live' ? 'token' : `token ${state}`, 'data-token': token.id, 'data-state': state },
       h('h3', { id: nameId }, h('bdi', {}, token.name), badge !== '' && ' ', badge !== '' && h('span', { class: 'badge' }, badge)),
       facts,
     );
