@@ -3,7 +3,17 @@
 // Types only, erased by the build: the server's own declarations of what `/api/app` answers and
 // of the `code` every answer carries, so a code the server drops or renames is a compile error here.
 import type { AppContext } from '../../src/adapters/http/app-context';
-import type { AccountCode, AnswerCode, LoginCode, RevokeSessionsCode, SignOutOfAppCode, TotpCode } from '../../src/adapters/http/messages';
+import type {
+  AccountCode,
+  AnswerCode,
+  CreateTokenCode,
+  ListTokensCode,
+  LoginCode,
+  RevokeSessionsCode,
+  RevokeTokenCode,
+  SignOutOfAppCode,
+  TotpCode,
+} from '../../src/adapters/http/messages';
 import type { Answer } from './answer';
 
 export type { Answer, AppContext };
@@ -70,6 +80,10 @@ export const api = {
   revokeSessions: (target: { id: string } | { scope: 'others' | 'all' }): Promise<Answer<RevokeSessionsCode>> =>
     call('POST', '/api/account/sessions/revoke', target),
   signOutOfApp: (id: string): Promise<Answer<SignOutOfAppCode>> => call('POST', '/api/account/apps/revoke', { id }),
+  tokens: (): Promise<Answer<ListTokensCode>> => call('GET', '/api/account/tokens'),
+  createToken: (request: { name: string; apps?: readonly string[]; expiresInDays?: number }): Promise<Answer<CreateTokenCode>> =>
+    call('POST', '/api/account/tokens', request),
+  revokeToken: (id: string): Promise<Answer<RevokeTokenCode>> => call('POST', '/api/account/tokens/revoke', { id }),
   oauthUrl: (provider: string, redirectUri: string | null): Promise<Answer> =>
     call('GET', `/api/oauth/url/${encodeURIComponent(provider)}${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ''}`),
 };

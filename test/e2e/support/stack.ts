@@ -58,6 +58,8 @@ export interface Stack {
   /** `http://auth.example.test:<port>`: the gateway's APP_URL. */
   readonly gatewayUrl: string;
   readonly gatewayPort: number;
+  /** `http://127.0.0.1:<port>`: the gateway's own forward-auth listener (FORWARD_AUTH_PORT), as a proxy asks it. */
+  readonly forwardAuthUrl: string;
   /** `http://echo.example.test:<port>`: the echo app without any proxy (a valid continue target). */
   readonly echoUrl: string;
   /** The OIDC server's issuer URL (`http://127.0.0.1:<port>`), when one runs. */
@@ -205,6 +207,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       gatewayUrl,
       gatewayPort,
+      forwardAuthUrl: `http://127.0.0.1:${forwardAuthPort}`,
       echoUrl: `http://echo.example.test:${echo.port}`,
       oidcIssuer,
       issuers,

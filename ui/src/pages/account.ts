@@ -6,6 +6,7 @@ import { commonProblem, unreachable } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
 import { mountPasskeys } from '../passkeys';
+import { mountTokens } from '../tokens';
 import { mountTotpEnrolment } from '../totp-enrolment';
 
 /**
@@ -82,7 +83,7 @@ function deviceName(s: SessionView): string {
 /**
  * `/account` (and `/logout`, its older address): who is logged in, their sessions with "sign out
  * this one / everywhere else / everywhere", the apps holding a sign-in with "sign out of this app",
- * and the mount point of the passkeys section.
+ * and the mount points of the passkeys and access-token sections.
  */
 export async function accountPage(ctx: PageContext): Promise<void> {
   if (!ctx.user.isLoggedIn) return replaceWith('/login');
@@ -229,6 +230,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
 
   // MOUNT POINT (issue 16, passkeys): an empty, hidden section that ui/src/passkeys.ts fills.
   const passkeys = h('section', { id: 'passkeys-section', class: 'account-section', 'aria-labelledby': 'passkeys-heading', hidden: true });
+  // MOUNT POINT (issue 32, access tokens): filled by ui/src/tokens.ts; the two-step code section goes in before it.
+  const tokens = h('section', { id: 'tokens-section', class: 'account-section', 'aria-labelledby': 'tokens-heading', hidden: true });
 
   render(
     ctx,
@@ -261,6 +264,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
       ),
     view !== null && appsSection,
     passkeys,
+    tokens,
   );
   if (view !== null) {
     fill(view.sessions);
@@ -268,6 +272,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   }
   mountPasskeys(passkeys, ctx);
   mountTotpEnrolment(passkeys, ctx, () => void refresh());
+  mountTokens(tokens, ctx);
   ctx.root.classList.add('wide');
   logout.focus();
 }
