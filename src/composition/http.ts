@@ -35,6 +35,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         disableContinue: config.disableContinue,
         passkeys: config.passkeys,
         tokens: config.tokens,
+        tokenMaxLifetimeDays: config.tokenMaxLifetimeDays,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         language: config.uiLanguage,

@@ -76,6 +76,7 @@ async function start(root: HTMLElement): Promise<void> {
     disableContinue: false,
     passkeys: false,
     tokens: false,
+    tokenMaxLifetimeDays: 365,
     configuredProviders: [],
     providers: [],
     backgroundImage: '',

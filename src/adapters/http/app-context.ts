@@ -28,6 +28,8 @@ export interface AppContext {
   readonly passkeys: boolean;
   /** TOKENS: whether the account page offers access tokens (issue 32). */
   readonly tokens: boolean;
+  /** TOKEN_MAX_LIFETIME: the longest a token may live, in days (the account page's form bounds its expiry by it). */
+  readonly tokenMaxLifetimeDays: number;
   readonly configuredProviders: readonly string[];
   /** Every login offered, with the name its button shows (tinyauth v4's `providers`); `username` has `oauth: false`. */
   readonly providers: readonly { readonly id: string; readonly name: string; readonly oauth: boolean }[];

@@ -20,6 +20,7 @@ describe('GET /api/app', () => {
         disableContinue: false,
         passkeys: true,
         tokens: true,
+        tokenMaxLifetimeDays: 365,
         configuredProviders: ['username'],
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',
