@@ -7,53 +7,16 @@ import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsern
 import type { Clock } from '../../application/ports/clock';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
+import type { LdapSettings } from '../../config/ldap';
 import { escapeFilterValue, fillFilter } from '../../domain/ldap-filter';
 
 /** How group memberships that come through other groups are found (`LDAP_NESTED_GROUPS`). */
-export type LdapNestedGroups = 'off' | 'ad' | 'recursive';
+export type LdapNestedGroups = LdapSettings['nestedGroups'];
 
-export interface LdapUserStoreSettings {
-  /** `ldap://host[:port]` or `ldaps://host[:port]`. */
-  readonly url: string;
-  /** Service account for searches; absent means anonymous searches. */
-  readonly bindDn?: string;
-  readonly bindPassword?: string;
-  readonly baseDn: string;
-  /** Filter template; `%s` is replaced by the escaped login. */
-  readonly searchFilter: string;
-  readonly usernameAttribute: string;
-  readonly mailAttribute: string;
-  /** Display name; `cn` is used when the entry has none. */
-  readonly nameAttribute: string;
-  /** Attribute of the user entry that lists groups (e.g. `memberOf`); DNs become their first RDN's value. */
-  readonly groupAttribute?: string;
-  /** Where to search for groups that name the user; absent means no group search. */
-  readonly groupBaseDn?: string;
-  /** Group filter template: `%s` the username, `%d` the user's DN. */
-  readonly groupFilter: string;
-  readonly groupNameAttribute: string;
-  /** Attribute holding a person's base32 TOTP secret; absent means directory accounts have no TOTP. */
-  readonly totpAttribute?: string;
-  /**
-   * On `ldap://`: upgrade every connection with StartTLS before anything else is sent on it. A
-   * refused or unverifiable upgrade fails the operation; nothing falls back to plain text.
-   */
-  readonly startTls: boolean;
-  /** PEM certificate(s) of the CA that signed the directory's certificate (`LDAP_CA_FILE`); absent: the system's CAs. */
-  readonly ca?: string;
-  /** Accept any server certificate (self-signed test servers). */
-  readonly insecure: boolean;
-  /**
-   * `off`: the groups found directly. `ad`: one search with Active Directory's in-chain matching
-   * rule. `recursive`: the groups of those groups, walked here, bounded (see {@link MAX_NESTING_DEPTH}).
-   */
-  readonly nestedGroups: LdapNestedGroups;
+/** The directory as configured (src/config/ldap.ts), and the bounds of the `recursive` group walk. */
+export interface LdapUserStoreSettings extends LdapSettings {
   /** Bounds of the `recursive` walk; absent: {@link MAX_NESTING_DEPTH} levels, {@link MAX_GROUPS} groups (tests make them small). */
   readonly nestingLimits?: { readonly depth: number; readonly groups: number };
-  /** Bound on connecting and on each operation, milliseconds. */
-  readonly timeoutMs: number;
-  /** How long a session check may reuse an earlier answer, milliseconds. */
-  readonly cacheTtlMs: number;
 }
 
 interface Connection {
