@@ -16,7 +16,7 @@ const SECRET = randomBytes(32).toString('base64url');
 const USERNAME = 'bench';
 const PASSWORD = 'bench-password';
 /** The answer each case must get. */
-const STATUSES = { cookie: 200, basic: 200, 'unauth-api': 401, 'unauth-browser': 302 };
+const STATUSES = { cookie: 200, basic: 200, token: 200, 'unauth-api': 401, 'unauth-browser': 302 };
 
 /** The bench account's bcrypt hash, of the given cost. */
 const benchHash = (cost) => bcrypt.hashSync(PASSWORD, cost);
@@ -61,17 +61,30 @@ function benchSessionToken(hash) {
   });
 }
 
-/** The request headers of each case (see STATUSES); `extra` goes into every one. */
-function caseHeaders(token, extra = {}) {
+/**
+ * An access token of the bench account (issue 32), made through the gateway's own use case with the
+ * offline session; null for builds without access tokens (their `token` case is left out).
+ */
+async function benchAccessToken(gateway, sessionToken) {
+  const create = gateway.useCases.tokens?.createAccessToken;
+  if (create === undefined) return null;
+  const result = await create.execute({ sessionToken, ip: '127.0.0.1', fromThisSite: true, name: 'bench' });
+  if (!result.ok) throw new Error(`token: ${result.error.code}`);
+  return result.value.token;
+}
+
+/** The request headers of each case (see STATUSES); `extra` goes into every one; `accessToken` adds the token case. */
+function caseHeaders(token, extra = {}, accessToken = null) {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1', ...extra };
   const browser = { ...forwarded, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
   const api = { ...forwarded, accept: 'application/json' };
   return {
     cookie: { ...browser, cookie: `portcullis-session=${token}` },
     basic: { ...api, authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}` },
+    ...(accessToken === null ? {} : { token: { ...api, 'portcullis-token': accessToken } }),
     'unauth-api': api,
     'unauth-browser': browser,
   };
 }
 
-module.exports = { STATUSES, benchHash, benchGateway, benchSessionToken, caseHeaders };
+module.exports = { STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders };

@@ -3,9 +3,9 @@
 // of answer (CPU time), in-process, against fake request/response objects. Far less sensitive to a busy
 // machine than the HTTP benchmark, so it shows small changes the HTTP numbers drown in noise.
 // `node bench/hot-path.js` after `npm run build`; HOT_PATH_ITERATIONS (default 200000) per sample,
-// HOT_PATH_CASES a comma list of cases (cookie, basic, unauth-api, unauth-browser), HOT_PATH_FORWARDED_FOR
+// HOT_PATH_CASES a comma list of cases (cookie, basic, token, unauth-api, unauth-browser), HOT_PATH_FORWARDED_FOR
 // an X-Forwarded-For value to send with each.
-const { STATUSES, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
+const { STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
 
 const ITERATIONS = Number(process.env.HOT_PATH_ITERATIONS || 200_000);
 const SAMPLES = Number(process.env.HOT_PATH_SAMPLES || 5);
@@ -25,7 +25,8 @@ async function main() {
   // HOT_PATH_FORWARDED_FOR: an X-Forwarded-For on every request, as a proxy in front sends it (the
   // peer, 127.0.0.1, is a trusted proxy by default, so the gateway reads the header).
   const forwardedFor = process.env.HOT_PATH_FORWARDED_FOR;
-  const headers = caseHeaders(benchSessionToken(hash), forwardedFor ? { 'x-forwarded-for': forwardedFor } : {});
+  const session = benchSessionToken(hash);
+  const headers = caseHeaders(session, forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}, await benchAccessToken(gateway, session));
   const cases = Object.fromEntries(Object.entries(headers).map(([name, h]) => [name, { headers: h, status: STATUSES[name] }]));
 
   const socket = { remoteAddress: '127.0.0.1' };
