@@ -246,8 +246,9 @@ describe('with TOKENS on', () => {
     await name.fill('typo');
     await apps.fill('grafanna');
     await page.getByRole('button', { name: en('tokens.create') }).click();
-    // The gateway's answer (400 invalid_fields, apps): the rules have no "grafanna".
-    await expect(alert.textContent()).resolves.toBe(en('tokens.invalidApps'));
+    // The gateway's answer (400 invalid_fields, apps): the rules have no "grafanna". It comes over
+    // the network, so the page is asked until it shows it (CI once read the alert before the answer).
+    await eventually(() => alert.textContent(), en('tokens.invalidApps'));
     await expect(apps.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(name.getAttribute('aria-invalid')).resolves.toBeNull();
     await expect(isFocused(apps)).resolves.toBe(true);
