@@ -112,7 +112,7 @@ export function explain(argv: readonly string[], env: NodeJS.ProcessEnv, write: 
   write(
     `person:      ${identity === null ? 'anonymous' : `${identity.username}${identity.oauth ? ' (OAuth)' : ''}${identity.totp ? ' (TOTP passed)' : ''}${describeToken(identity)}`}`,
   );
-  const decision = evaluateAccess(rules.value, original.value, identity, ip, (step, detail) => write(`${`${step}:`.padEnd(12)} ${detail}`));
+  const decision = evaluateAccess(rules.value, original.value, identity, ip, Date.now(), (step, detail) => write(`${`${step}:`.padEnd(12)} ${detail}`));
   const headers = decision.kind === 'allow' ? Object.keys(decision.headers ?? {}) : [];
   const outcome =
     decision.kind === 'deny'

@@ -44,13 +44,13 @@ export function bindForwardAuth(c: TypedContainer, config: Pick<Config, 'accessC
   );
   c.bind(
     TOKENS.AccessPolicy,
-    (source: AccessRulesSource, logger: Logger): AccessPolicy =>
+    (source: AccessRulesSource, logger: Logger, clock: Clock): AccessPolicy =>
       config.accessConfig === null
         ? new AllowAuthenticatedPolicy()
-        : new RulesAccessPolicy(source, (e) =>
+        : new RulesAccessPolicy(source, clock, (e) =>
             logger.error('access rules evaluation failed; request denied', { error: e instanceof Error ? e.name : 'unknown' }),
           ),
-    [TOKENS.AccessRulesSource, TOKENS.Logger],
+    [TOKENS.AccessRulesSource, TOKENS.Logger, TOKENS.Clock],
   );
   c.bind(
     TOKENS.IdentityAssertions,

@@ -1,3 +1,5 @@
+import type { SessionMethod } from './login-methods';
+
 /** Why a request was refused; stable codes for logs, audit events and `explain`. */
 export type DenyReason =
   /** The client address is in `ip.block`. */
@@ -16,6 +18,12 @@ export type DenyReason =
   | 'totp_required'
   | 'token_scope'
   | 'tokens_denied'
+  /**
+   * A `paths` requirement that this credential can never meet (issue 33): an access token, a JWT or
+   * HTTP Basic where the requirement does not name it, or a session where no method it names can
+   * be asked again.
+   */
+  | 'step_up_impossible'
   /** No application matches the host and `default_policy` is `deny`. */
   | 'default_deny'
   /** The rules could not be evaluated; the gateway fails closed. */
@@ -30,6 +38,16 @@ export type AccessDecision =
       readonly assertion?: boolean;
     }
   | { readonly kind: 'login_required' }
+  /**
+   * A `paths` requirement the session does not meet, and a step-up that can (issue 33): the methods
+   * that would count (any one of them), and how recent it must be (seconds; null: any time).
+   */
+  | {
+      readonly kind: 'step_up_required';
+      readonly methods: readonly SessionMethod[];
+      readonly maxAge: number | null;
+      readonly app?: string;
+    }
   /**
    * The application has path rules and the path can be read in ways that name different resources
    * (a dot-segment, an encoded separator): no reading may be chosen for the upstream, so nothing is

@@ -156,6 +156,8 @@ export function evaluateAccess(
   original: OriginalRequest | null,
   identity: Identity | null,
   ip: string,
+  /** The time requirements' `max_age` is measured at (ms since the epoch). */
+  now: number,
   trace?: AccessTrace,
 ): AccessDecision {
   const app = rulesForHost(rules, original === null ? null : original.hostname);

@@ -1,5 +1,6 @@
 import type { AccessDecision, DenyReason } from './access-decision';
 import { compileIpRanges, EMPTY_RANGES, type IpRangeSet } from './ip-address';
+import type { Requirement } from './login-methods';
 import { err, ok, type Result } from './result';
 
 /**
@@ -25,6 +26,24 @@ export interface PathPattern {
   readonly query: boolean;
 }
 
+/**
+ * One entry of an application's `paths` (issue 33): a request whose path (and method, when listed)
+ * matches it must also pass its users, groups and requirement. Entries are tried in order and the
+ * first match decides; an entry only ever narrows what the application's own rules let through.
+ */
+export interface PathRule {
+  /** Where it stands in the file (`apps.wiki.paths[0]`), for `explain` and refusals. */
+  readonly where: string;
+  readonly match: PathPattern;
+  /** Upper-case methods it applies to; null: every method. */
+  readonly methods: ReadonlySet<string> | null;
+  readonly usersAllow: NameMatcher;
+  readonly usersBlock: NameMatcher;
+  readonly groups: ReadonlySet<string>;
+  /** What must have been proven, how and how recently; null: nothing more than the application asks. */
+  readonly require: Requirement | null;
+}
+
 export interface AppRules {
   /** The application's name; null for the `default` section and for the implicit default. */
   readonly name: string | null;
@@ -38,6 +57,8 @@ export interface AppRules {
   readonly ipBlock: IpRangeSet;
   readonly ipBypass: IpRangeSet;
   readonly requireTotp: boolean;
+  /** Per-path requirements, in order (issue 33); empty when the application has none. */
+  readonly paths: readonly PathRule[];
   /**
    * Access tokens (issue 32): `deny` refuses them; `allow` lets them pass even where a second
    * factor is required; `default` lets them pass except where a second factor is required.
@@ -77,6 +98,7 @@ const DENY_REASONS: readonly DenyReason[] = [
   'totp_required',
   'token_scope',
   'tokens_denied',
+  'step_up_impossible',
   'default_deny',
   'rules_unavailable',
 ];
@@ -132,6 +154,7 @@ function emptyApp(name: string | null): AppRules {
     ipBlock: EMPTY_RANGES,
     ipBypass: EMPTY_RANGES,
     requireTotp: false,
+    paths: [],
     tokens: 'default',
     assertion: false,
     ...decisionsFor(name, Object.freeze({})),
@@ -366,6 +389,7 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     ipBlock: ipRanges(ip.block, `${where}.ip.block`, problems),
     ipBypass: ipRanges(ip.bypass, `${where}.ip.bypass`, problems),
     requireTotp: doc.require_second_factor === true || doc.require_totp === true,
+    paths: [],
     tokens: tokenPolicy(doc.tokens, `${where}.tokens`, problems),
     assertion: assertion === true,
     ...decisionsFor(name, headers, assertion === true),

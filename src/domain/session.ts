@@ -1,4 +1,5 @@
 import type { Account } from './account';
+import type { ProvenMethods } from './login-methods';
 
 /**
  * Where an identity came from: `username` for local accounts, `basic` for HTTP Basic, `jwt` for a
@@ -21,6 +22,11 @@ export interface Identity {
    * open (null: every one its owner may). Absent for sessions and HTTP Basic.
    */
   readonly token?: TokenScope;
+  /**
+   * For a session (issue 33): which methods it proved and when, for per-path requirements and the
+   * upstream's `amr` / `auth_time`. Absent for HTTP Basic, access tokens and JWTs.
+   */
+  readonly proven?: ProvenMethods;
 }
 
 /** What an access token adds to its owner's identity: the applications it is scoped to. */
@@ -44,6 +50,8 @@ export interface Session extends Identity {
    * a password session without one (sealed by an older version) is refused.
    */
   readonly credential?: string;
+  /** What this session proved and when; a step-up adds to it and never takes away (`{}` in a cookie sealed before issue 33). */
+  readonly proven: ProvenMethods;
 }
 
 /** Longest a password-accepted, code-pending session may live. */

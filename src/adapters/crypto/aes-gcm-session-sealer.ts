@@ -1,4 +1,5 @@
 import type { SessionSealer } from '../../application/ports/session-sealer';
+import type { ProvenMethods, SessionMethod } from '../../domain/login-methods';
 import type { Session } from '../../domain/session';
 import { AesGcmBox } from './aes-gcm-box';
 
@@ -17,6 +18,38 @@ interface Payload {
   x: number;
   /** The credential fingerprint; absent for OAuth sessions. */
   c?: string;
+  /** When each method was proven (issue 33): `p` password, `t` TOTP, `k` passkey, `o` OAuth. Absent in cookies sealed before. */
+  f?: Partial<Record<'p' | 't' | 'k' | 'o', number>>;
+}
+
+const PROVEN_KEYS = [
+  ['password', 'p'],
+  ['totp', 't'],
+  ['passkey', 'k'],
+  ['oauth', 'o'],
+] as const;
+
+function packProven(proven: ProvenMethods): Payload['f'] {
+  const f: NonNullable<Payload['f']> = {};
+  for (const [method, key] of PROVEN_KEYS) {
+    const at = proven[method];
+    if (at !== undefined) f[key] = at;
+  }
+  return f;
+}
+
+/** The proofs of a payload; a cookie sealed before issue 33 proves nothing a per-path requirement could count (a step-up is asked). */
+function unpackProven(f: unknown): ProvenMethods | null {
+  if (f === undefined) return Object.freeze({});
+  if (f === null || typeof f !== 'object') return null;
+  const out: Partial<Record<SessionMethod, number>> = {};
+  for (const [method, key] of PROVEN_KEYS) {
+    const at = (f as Record<string, unknown>)[key];
+    if (at === undefined) continue;
+    if (typeof at !== 'number' || !Number.isFinite(at)) return null;
+    out[method] = at;
+  }
+  return Object.freeze(out);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -63,6 +96,7 @@ export class AesGcmSessionSealer implements SessionSealer {
       q: session.totpPending ? 1 : 0,
       a: session.issuedAt,
       x: session.expiresAt,
+      f: packProven(session.proven),
     };
     if (session.credential !== undefined) payload.c = session.credential;
     return this.box.seal(payload);
@@ -87,6 +121,8 @@ function toSession(value: unknown): Session | null {
   if (![p.i, p.u, p.n, p.e, p.p].every(isString) || !Array.isArray(p.g) || !p.g.every(isString)) return null;
   if (typeof p.a !== 'number' || typeof p.x !== 'number') return null;
   if (p.c !== undefined && !isString(p.c)) return null;
+  const proven = unpackProven(p.f);
+  if (proven === null) return null;
   return Object.freeze({
     id: p.i as string,
     username: p.u as string,
@@ -100,5 +136,6 @@ function toSession(value: unknown): Session | null {
     issuedAt: p.a,
     expiresAt: p.x,
     ...(p.c !== undefined ? { credential: p.c } : {}),
+    proven,
   });
 }

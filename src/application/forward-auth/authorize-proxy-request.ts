@@ -127,20 +127,21 @@ export class AuthorizeProxyRequestUseCase {
           requestId: input.requestId,
         });
         return err({ code: 'ambiguous_path', why: decision.why, app: decision.app ?? null });
+      case 'step_up_required':
       case 'deny':
         this.audit.record({
           event: 'access_denied',
           username: identity?.username ?? '',
           host: original?.hostname ?? '',
-          reason: decision.reason,
+          reason: decision.kind === 'deny' ? decision.reason : 'step_up_required',
           requestId: input.requestId,
         });
         return err({
           code: 'forbidden',
-          reason: decision.reason,
+          reason: decision.kind === 'deny' ? decision.reason : 'step_up_required',
           app: decision.app ?? null,
           username: identity?.username ?? '',
-          network: decision.network === true,
+          network: decision.kind === 'deny' && decision.network === true,
           ...(machine ? { token: true as const } : {}),
         });
     }

@@ -176,7 +176,7 @@ export class CompleteOAuthUseCase {
       totp: false,
     };
     // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
-    const issued = await valueOrUnavailable(() => this.sessions.full(claims, { method: provider.id, audited: method }, input));
+    const issued = await valueOrUnavailable(() => this.sessions.full(claims, { method: provider.id, audited: method, proves: ['oauth'] }, input));
     if (!issued.ok) return fail(issued.error);
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);

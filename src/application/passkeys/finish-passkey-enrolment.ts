@@ -100,7 +100,7 @@ export class FinishPasskeyEnrolmentUseCase {
     this.audit.record({ event: 'passkey_registered', username: passkey.username, credential: passkey.id.slice(0, 12), requestId: input.requestId });
     const issued = await this.sessions.full(
       { ...identityOf(account, 'username', true), credential: this.fingerprints.of(account) },
-      { method: 'passkey', audited: 'passkey_enrolment' },
+      { method: 'passkey', audited: 'passkey_enrolment', proves: ['passkey'] },
       input,
     );
     return ok({ passkey, ...issued });

@@ -86,6 +86,8 @@ export class FinishPasskeyLoginUseCase {
     const { account, credential } = checked.value;
     if (pending !== null) await this.revoked.revoke(pending.id, pending.expiresAt);
     // Indexed before it is handed out, like every full session (a store that cannot answer: 503).
-    return ok(await this.sessions.full({ ...identityOf(account, 'username', true), credential }, { method: 'passkey' }, input));
+    // After a password (a second factor's first step), the session proved both.
+    const claims = { ...identityOf(account, 'username', true), credential, ...(pending !== null ? { proven: pending.proven } : {}) };
+    return ok(await this.sessions.full(claims, { method: 'passkey', proves: ['passkey'] }, input));
   }
 }

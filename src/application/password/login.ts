@@ -52,7 +52,7 @@ export class LoginUseCase {
       // The session ends when this credential changes (see RequestAuthenticator).
       const claims = { ...identityOf(account, 'username', false), credential };
       // A pending session passes nothing but the second step, and lives minutes: not indexed.
-      return ok(pending ? this.sessions.pending(claims) : await this.sessions.full(claims, { method: 'password' }, input));
+      return ok(pending ? this.sessions.pending(claims) : await this.sessions.full(claims, { method: 'password', proves: ['password'] }, input));
     });
   }
 }

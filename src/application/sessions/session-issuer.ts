@@ -1,3 +1,4 @@
+import { withProven, type ProvenMethods, type SessionMethod } from '../../domain/login-methods';
 import { TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
@@ -8,7 +9,10 @@ import type { GatewaySettings } from '../settings';
 import { indexedSessionOf, type LoginDevice } from './session-registration';
 
 /** Who a session is for and what it proved: everything but what the issuer decides (its id, times and state). */
-export type SessionClaims = Omit<Session, 'id' | 'issuedAt' | 'expiresAt' | 'totpPending'>;
+export type SessionClaims = Omit<Session, 'id' | 'issuedAt' | 'expiresAt' | 'totpPending' | 'proven'> & {
+  /** What was proven before this step (the password of a pending session); the issuer adds what `how` proves now. */
+  readonly proven?: ProvenMethods;
+};
 
 /** A session and the cookie value that carries it. */
 export interface IssuedSession {
@@ -31,6 +35,8 @@ export interface HowIssued {
    * null when the session replaces one without a login (a second factor changed on the account page).
    */
   readonly audited?: string | null;
+  /** The methods this login proved just now (issue 33); the session records them at the issue time. */
+  readonly proves: readonly SessionMethod[];
 }
 
 /**
@@ -58,7 +64,14 @@ export class SessionIssuer {
    */
   async full(claims: SessionClaims, how: HowIssued, request: IssueRequest): Promise<IssuedSession> {
     const now = this.clock.now();
-    const session: Session = { ...claims, id: this.ids.next(), issuedAt: now, expiresAt: now + this.settings.sessionLifetimeMs, totpPending: false };
+    const session: Session = {
+      ...claims,
+      id: this.ids.next(),
+      issuedAt: now,
+      expiresAt: now + this.settings.sessionLifetimeMs,
+      totpPending: false,
+      proven: withProven(claims.proven ?? {}, how.proves, now),
+    };
     await this.index.register(indexedSessionOf(session, how.method, request));
     const audited = how.audited === undefined ? how.method : how.audited;
     if (audited !== null)
@@ -74,6 +87,7 @@ export class SessionIssuer {
     const now = this.clock.now();
     const session: Session = {
       ...claims,
+      proven: withProven({}, ['password'], now),
       id: this.ids.next(),
       issuedAt: now,
       expiresAt: now + Math.min(TOTP_PENDING_LIFETIME_MS, this.settings.sessionLifetimeMs),

@@ -44,7 +44,8 @@ export class SecondFactorSessions {
     // Not a login: the caller changed a second factor (audited as that change by the use case).
     const issued = await this.sessions.full(
       { ...current, name: account.name, email: account.email, groups: account.groups, totp, credential: this.fingerprints.of(account) },
-      { method, audited: null },
+      // Both changes are made with a TOTP code just checked: the new session records it.
+      { method, audited: null, proves: ['totp'] },
       device,
     );
     return { ...issued, ended: ending.length };

@@ -71,7 +71,7 @@ export class VerifyTotpUseCase {
     return ok(
       await this.sessions.full(
         { ...pending, name: account.name, email: account.email, groups: account.groups, totp: true, credential },
-        { method: 'totp' },
+        { method: 'totp', proves: ['totp'] },
         input,
       ),
     );

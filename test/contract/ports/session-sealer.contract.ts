@@ -22,6 +22,7 @@ export function aSession(overrides: Partial<Session> = {}): Session {
     issuedAt: Date.UTC(2026, 0, 1, 12, 0, 0),
     expiresAt: Date.UTC(2026, 0, 2, 12, 0, 0),
     credential: 'q0Zc1XhK3m2R9vT4yB8wNw',
+    proven: { password: Date.UTC(2026, 0, 1, 12, 0, 0), totp: Date.UTC(2026, 0, 1, 12, 0, 5) },
     ...overrides,
   };
 }

@@ -23,6 +23,12 @@ describe('AesGcmSessionSealer', () => {
     expect(sealer.unseal(sealRaw(JSON.stringify(payload)))).toMatchObject({ id: 's', username: 'alice', groups: ['x'], expiresAt: 2 });
   });
 
+  it('opens a cookie sealed before sessions recorded their proofs as proving nothing (a requirement asks for a step-up)', () => {
+    const sealer = new AesGcmSessionSealer(secret);
+    const payload = { i: 's', u: 'alice', n: 'Alice', e: 'a@example.com', g: [], p: 'username', o: 0, t: 1, q: 0, a: 1, x: 2 };
+    expect(sealer.unseal(sealRaw(JSON.stringify(payload)))?.proven).toEqual({});
+  });
+
   it('refuses an authentic payload that is not a session', () => {
     const sealer = new AesGcmSessionSealer(secret);
     const base = { i: 's', u: 'alice', n: 'Alice', e: 'a@example.com', g: [], p: 'username', o: 0, t: 0, q: 0, a: 1, x: 2 };
@@ -38,6 +44,9 @@ describe('AesGcmSessionSealer', () => {
       JSON.stringify({ ...base, x: '2' }),
       JSON.stringify({ ...base, a: undefined }),
       JSON.stringify({ ...base, i: undefined }),
+      JSON.stringify({ ...base, f: 'pwd' }),
+      JSON.stringify({ ...base, f: { p: '1' } }),
+      JSON.stringify({ ...base, f: null }),
     ]) {
       expect(sealer.unseal(sealRaw(plaintext))).toBeNull();
     }

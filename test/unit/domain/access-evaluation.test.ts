@@ -19,6 +19,7 @@ function person(username: string, more: Partial<Identity> = {}): Identity {
 }
 
 const IP = '198.51.100.7';
+const NOW = Date.UTC(2026, 11, 2, 12, 0, 0);
 
 const WIKI = {
   default_policy: 'allow_authenticated',
@@ -35,7 +36,7 @@ const WIKI = {
 
 describe('evaluateAccess', () => {
   const wiki = rules(WIKI);
-  const decide = (host: string, uri: string, who: Identity | null, ip = IP) => evaluateAccess(wiki, at(host, uri), who, ip);
+  const decide = (host: string, uri: string, who: Identity | null, ip = IP) => evaluateAccess(wiki, at(host, uri), who, ip, NOW);
 
   it.each([
     ['a listed user', person('alice'), 'allow'],
@@ -133,7 +134,7 @@ describe('evaluateAccess', () => {
 
   describe('path bypass corpus against path.block ^/admin (the rest public)', () => {
     const open = rules({ apps: { docs: { path: { block: ['^/admin(/|$)'] } } } });
-    const ask = (uri: string) => evaluateAccess(open, at('docs.example.com', uri), null, IP).kind;
+    const ask = (uri: string) => evaluateAccess(open, at('docs.example.com', uri), null, IP, NOW).kind;
 
     it.each([
       '/admin',
@@ -175,7 +176,7 @@ describe('evaluateAccess', () => {
 
   describe('ambiguous paths where the path decides nothing', () => {
     const noPaths = rules({ apps: { app: { users: { allow: ['alice'] }, ip: { bypass: ['10.9.0.0/16'] } } } });
-    const ask = (uri: string, who: Identity | null, ip = IP) => evaluateAccess(noPaths, at('app.example.com', uri), who, ip).kind;
+    const ask = (uri: string, who: Identity | null, ip = IP) => evaluateAccess(noPaths, at('app.example.com', uri), who, ip, NOW).kind;
 
     it('decides as for any other path when the application has no path rules', () => {
       expect(ask('/admin/..;/x', person('alice'))).toBe('allow');
@@ -185,13 +186,13 @@ describe('evaluateAccess', () => {
 
     it('lets a bypass address through before the path is looked at', () => {
       const withPaths = rules({ apps: { app: { path: { allow: ['^/public/'] }, ip: { bypass: ['10.9.0.0/16'] } } } });
-      expect(evaluateAccess(withPaths, at('app.example.com', '/admin/..;/x'), null, '10.9.0.7').kind).toBe('allow');
+      expect(evaluateAccess(withPaths, at('app.example.com', '/admin/..;/x'), null, '10.9.0.7', NOW).kind).toBe('allow');
     });
   });
 
   it('matches the query only for a rule that asks for it', () => {
     const r = rules({ apps: { feed: { path: { allow: [{ regex: '^/feed\\?token=', query: true }, '^/static/$'] } } } });
-    const ask = (uri: string) => evaluateAccess(r, at('feed.example.com', uri), null, IP).kind;
+    const ask = (uri: string) => evaluateAccess(r, at('feed.example.com', uri), null, IP, NOW).kind;
     expect(ask('/feed?token=abc')).toBe('allow');
     expect(ask('/feed')).toBe('login_required');
     expect(ask('/feed/../admin?token=abc')).toBe('ambiguous_path');
@@ -246,23 +247,23 @@ describe('evaluateAccess', () => {
 
   describe('default section and default_policy', () => {
     it('lets any logged-in person through hosts without an application under allow_authenticated', () => {
-      expect(evaluateAccess(wiki, at('other.example.com'), person('carol'), IP).kind).toBe('allow');
-      expect(evaluateAccess(wiki, at('other.example.com'), null, IP).kind).toBe('login_required');
+      expect(evaluateAccess(wiki, at('other.example.com'), person('carol'), IP, NOW).kind).toBe('allow');
+      expect(evaluateAccess(wiki, at('other.example.com'), null, IP, NOW).kind).toBe('login_required');
     });
 
     it('refuses hosts without an application under deny, anonymous or not', () => {
       const r = rules({ default_policy: 'deny', apps: { wiki: {} } });
-      expect(evaluateAccess(r, at('other.example.com'), person('alice'), IP)).toEqual({ kind: 'deny', reason: 'default_deny' });
-      expect(evaluateAccess(r, at('other.example.com'), null, IP).kind).toBe('deny');
-      expect(evaluateAccess(r, null, person('alice'), IP).kind).toBe('deny');
-      expect(evaluateAccess(r, at('wiki.example.com'), person('alice'), IP).kind).toBe('allow');
+      expect(evaluateAccess(r, at('other.example.com'), person('alice'), IP, NOW)).toEqual({ kind: 'deny', reason: 'default_deny' });
+      expect(evaluateAccess(r, at('other.example.com'), null, IP, NOW).kind).toBe('deny');
+      expect(evaluateAccess(r, null, person('alice'), IP, NOW).kind).toBe('deny');
+      expect(evaluateAccess(r, at('wiki.example.com'), person('alice'), IP, NOW).kind).toBe('allow');
     });
 
     it('applies the default section to hosts without an application', () => {
       const r = rules({ default: { users: { allow: ['admin'] } }, apps: { wiki: {} } });
-      expect(evaluateAccess(r, at('other.example.com'), person('alice'), IP).kind).toBe('deny');
-      expect(evaluateAccess(r, at('other.example.com'), person('admin'), IP).kind).toBe('allow');
-      expect(evaluateAccess(r, at('wiki.example.com'), person('alice'), IP).kind).toBe('allow');
+      expect(evaluateAccess(r, at('other.example.com'), person('alice'), IP, NOW).kind).toBe('deny');
+      expect(evaluateAccess(r, at('other.example.com'), person('admin'), IP, NOW).kind).toBe('allow');
+      expect(evaluateAccess(r, at('wiki.example.com'), person('alice'), IP, NOW).kind).toBe('allow');
     });
   });
 
@@ -276,7 +277,7 @@ describe('evaluateAccess', () => {
         local: { users: { allow: ['alice'] } },
       },
     });
-    const ask = (app: string, who: Identity) => evaluateAccess(r, at(`${app}.example.com`), who, IP);
+    const ask = (app: string, who: Identity) => evaluateAccess(r, at(`${app}.example.com`), who, IP, NOW);
 
     it.each([
       ['an OAuth person on the whitelist in a required group', 'ops', person('x', { oauth: true, email: 'x@corp.com', groups: ['ops'] }), 'allow'],
@@ -309,7 +310,7 @@ describe('evaluateAccess', () => {
       },
     });
     const ask = (uri: string, who: Identity | null, ip: string) => {
-      const d = evaluateAccess(r, at('app.example.com', uri), who, ip);
+      const d = evaluateAccess(r, at('app.example.com', uri), who, ip, NOW);
       return d.kind === 'deny' ? d.reason : d.kind;
     };
     expect(ask('/open', person('alice'), '10.0.0.1')).toBe('ip_blocked');
@@ -323,20 +324,20 @@ describe('evaluateAccess', () => {
 
   it('injects Authorization: Basic for the upstream from the password file', () => {
     const r = rules({ apps: { svc: { response: { basicauth: { username: 'svc', password_file: '/s/pw' } } } } }, { '/s/pw': 'pässword\n' });
-    const d = evaluateAccess(r, at('svc.example.com'), person('alice'), IP);
+    const d = evaluateAccess(r, at('svc.example.com'), person('alice'), IP, NOW);
     expect(d).toEqual({ kind: 'allow', headers: { authorization: `Basic ${Buffer.from('svc:pässword').toString('base64')}` } });
   });
 
   it('returns the same decision objects every time (nothing is built per request)', () => {
-    const a = evaluateAccess(wiki, at('wiki.example.com', '/x'), person('alice'), IP);
-    const b = evaluateAccess(wiki, at('wiki.example.com', '/y'), person('alice'), IP);
+    const a = evaluateAccess(wiki, at('wiki.example.com', '/x'), person('alice'), IP, NOW);
+    const b = evaluateAccess(wiki, at('wiki.example.com', '/y'), person('alice'), IP, NOW);
     expect(a).toBe(b);
-    expect(evaluateAccess(wiki, at('wiki.example.com'), person('carol'), IP)).toBe(evaluateAccess(wiki, at('wiki.example.com'), person('dave'), IP));
+    expect(evaluateAccess(wiki, at('wiki.example.com'), person('carol'), IP, NOW)).toBe(evaluateAccess(wiki, at('wiki.example.com'), person('dave'), IP, NOW));
   });
 
   it('reports every step to a trace, for explain', () => {
     const steps: string[] = [];
-    evaluateAccess(wiki, at('wiki.example.com', '/x'), person('carol'), IP, (step) => steps.push(step));
+    evaluateAccess(wiki, at('wiki.example.com', '/x'), person('carol'), IP, NOW, (step) => steps.push(step));
     expect(steps).toEqual(['application', 'users.allow']);
   });
 });
@@ -354,7 +355,7 @@ describe('evaluateAccess with an access token (issue 32)', () => {
   };
   const compiled = rules(doc);
   const token = (apps: readonly string[] | null, who = 'alice'): Identity => person(who, { provider: 'token', token: { id: 't1', apps } });
-  const decide = (host: string, who: Identity) => evaluateAccess(compiled, at(host), who, IP);
+  const decide = (host: string, who: Identity) => evaluateAccess(compiled, at(host), who, IP, NOW);
 
   it('passes an unscoped token wherever its owner may go', () => {
     expect(decide('wiki.example.com', token(null)).kind).toBe('allow');

@@ -8,6 +8,7 @@ const session = (issuedAt: number, expiresAt: number): Session => ({
   issuedAt,
   expiresAt,
   totpPending: false,
+  proven: {},
 });
 
 describe('isActive', () => {

@@ -14,7 +14,7 @@ function ownedBy(account: Account): PasskeyOwners {
   const owner: Owner = {
     kind: 'owner',
     account,
-    session: { ...identityOf(account, 'username', false), id: 's1', issuedAt: 0, expiresAt: 1, totpPending: false },
+    session: { ...identityOf(account, 'username', false), id: 's1', issuedAt: 0, expiresAt: 1, totpPending: false, proven: {} },
   };
   return { forOwnerFromThisSite: (_request: unknown, step: (o: Owner) => Promise<unknown>) => step(owner) } as unknown as PasskeyOwners;
 }

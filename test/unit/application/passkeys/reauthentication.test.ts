@@ -18,7 +18,7 @@ function ownerOf(account: Account, sessionId = 's1'): Owner {
   return {
     kind: 'owner',
     account,
-    session: { ...identityOf(account, 'username', false), id: sessionId, issuedAt: 0, expiresAt: Date.now() + 60_000, totpPending: false },
+    session: { ...identityOf(account, 'username', false), id: sessionId, issuedAt: 0, expiresAt: Date.now() + 60_000, totpPending: false, proven: {} },
   };
 }
 

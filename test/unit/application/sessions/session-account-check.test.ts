@@ -47,6 +47,7 @@ describe('RequestAuthenticator: sessions follow their account as the store has i
       issuedAt: now,
       expiresAt: now + 60_000,
       totpPending: false,
+      proven: {},
     });
     core.users.down = true;
     expect((await core.authenticator.authenticate({ sessionToken: token, ip })).kind).toBe('session');
@@ -124,6 +125,7 @@ describe('RequestAuthenticator: sessions follow their account as the store has i
       issuedAt: now,
       expiresAt: now + 60_000,
       totpPending: false,
+      proven: {},
     });
     expect(await core.authenticator.authenticate({ sessionToken: token, ip })).toEqual({ kind: 'anonymous' });
   });

@@ -16,9 +16,14 @@ const claims = {
 describe('SessionIssuer: the one place a session is made', () => {
   it('a full session is registered in the index before it is handed out, audited once, and sealed', async () => {
     const core = makeCore([]);
-    const { session, token } = await core.issuer.full(claims, { method: 'password' }, { ip: '198.51.100.7', userAgent: 'Firefox', requestId: 'r1' });
+    const { session, token } = await core.issuer.full(
+      claims,
+      { method: 'password', proves: ['password'] },
+      { ip: '198.51.100.7', userAgent: 'Firefox', requestId: 'r1' },
+    );
     expect(session).toMatchObject({ ...claims, totpPending: false, issuedAt: core.clock.now(), expiresAt: core.clock.now() + core.settings.sessionLifetimeMs });
     expect(core.sealer.unseal(token)).toEqual(session);
+    expect(session.proven).toEqual({ password: core.clock.now() });
     expect(await core.index.list('alice')).toEqual([
       expect.objectContaining({ id: session.id, method: 'password', userAgent: 'Firefox', address: '198.51.100.7' }),
     ]);
@@ -27,8 +32,8 @@ describe('SessionIssuer: the one place a session is made', () => {
 
   it('audits under another method when asked, or not at all for a replacement that is no login', async () => {
     const core = makeCore([]);
-    await core.issuer.full(claims, { method: 'passkey', audited: 'passkey_enrolment' }, { ip: '198.51.100.7' });
-    await core.issuer.full(claims, { method: 'totp', audited: null }, { ip: '198.51.100.7' });
+    await core.issuer.full(claims, { method: 'passkey', audited: 'passkey_enrolment', proves: ['passkey'] }, { ip: '198.51.100.7' });
+    await core.issuer.full(claims, { method: 'totp', audited: null, proves: ['totp'] }, { ip: '198.51.100.7' });
     expect(core.audit.events.map((e) => (e.event === 'login_succeeded' ? e.method : e.event))).toEqual(['passkey_enrolment']);
     expect((await core.index.list('alice')).map((s) => s.method).sort()).toEqual(['passkey', 'totp']);
   });
@@ -37,7 +42,7 @@ describe('SessionIssuer: the one place a session is made', () => {
     const core = makeCore([]);
     const failure = new Error('index down');
     jest.spyOn(core.index, 'register').mockRejectedValueOnce(failure);
-    await expect(core.issuer.full(claims, { method: 'password' }, { ip: '198.51.100.7' })).rejects.toBe(failure);
+    await expect(core.issuer.full(claims, { method: 'password', proves: ['password'] }, { ip: '198.51.100.7' })).rejects.toBe(failure);
     expect(core.audit.events).toEqual([]);
   });
 

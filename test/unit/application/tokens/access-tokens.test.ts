@@ -189,6 +189,7 @@ describe('the account page token use cases', () => {
       issuedAt: now,
       expiresAt: now + 60_000,
       totpPending: false,
+      proven: {},
     });
     expect(await list.execute({ sessionToken: oauth, ip })).toEqual({ ok: false, error: { code: 'local_account_required' } });
     expect(await create.execute({ sessionToken: oauth, fromThisSite: true, ip, name: 'ci' })).toEqual({ ok: false, error: { code: 'local_account_required' } });
