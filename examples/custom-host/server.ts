@@ -113,6 +113,8 @@ export function createCustomHost(gateway: Gateway): Server {
         return send(res, 403, { message: 'Forbidden' });
       case 'invalid_token':
         return send(res, 401, { message: 'Invalid token' });
+      case 'step_up_required':
+        return send(res, 401, { message: 'Confirm who you are again', login: `${gateway.config.appUrl}/login?step_up=${encodeURIComponent(result.error.reference)}` });
       case 'bad_forwarded_headers':
         return send(res, 400, { message: `${result.error.problem === 'repeated' ? 'Repeated' : 'Malformed'} ${result.error.field}` });
       case 'ambiguous_path':

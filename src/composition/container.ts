@@ -11,6 +11,7 @@ import { bindOidc } from './oidc';
 import { bindPasskeys } from './passkeys';
 import { bindPassword } from './password';
 import { bindSessions } from './sessions';
+import { bindStepUp } from './step-up';
 import { bindState } from './state';
 import { TOKENS } from './tokens';
 import { bindTotp } from './totp';
@@ -34,6 +35,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindSessions(c, config);
   bindTotp(c, config);
   bindPasskeys(c, config);
+  bindStepUp(c, config);
   bindOAuth(c, config);
   bindForwardAuth(c, config);
   bindAccount(c);

@@ -66,5 +66,6 @@ export function bindForwardAuth(c: TypedContainer, config: Pick<Config, 'accessC
     TOKENS.LoginTargets,
     TOKENS.AuditLog,
     TOKENS.IdentityAssertions,
+    TOKENS.StepUpPrompt,
   ]);
 }

@@ -70,6 +70,7 @@ export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wir
     checkReadiness: w.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, w),
     tokens: tokenUseCases(config, w),
+    stepUp: { describeStepUp: w.get(TOKENS.DescribeStepUpUseCase), completeStepUp: w.get(TOKENS.CompleteStepUpUseCase) },
     totpEnrolment: {
       getTotpEnrolment: w.get(TOKENS.GetTotpEnrolmentUseCase),
       startTotpEnrolment: w.get(TOKENS.StartTotpEnrolmentUseCase),

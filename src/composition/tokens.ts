@@ -66,6 +66,11 @@ import type { ConfirmTotpEnrolmentUseCase, TotpEnrolmentProofs } from '../applic
 import type { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enrolment';
 import type { PasskeyCeremonies } from '../application/passkeys/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../application/passkeys/passkey-challenge-sealer';
+import type { StepUpPrompt } from '../application/forward-auth/authorize-proxy-request';
+import type { StepUpReferences } from '../application/step-up/step-up-references';
+import type { StepUpSessions } from '../application/step-up/step-up-sessions';
+import type { DescribeStepUpUseCase } from '../application/step-up/describe-step-up';
+import type { CompleteStepUpUseCase } from '../application/step-up/complete-step-up';
 import type { PasskeyOwners } from '../application/passkeys/passkey-owner';
 import type { PasskeyAssertionCheck } from '../application/passkeys/passkey-assertion-check';
 import type { Reauthentication } from '../application/passkeys/reauthentication';
@@ -144,6 +149,13 @@ export const TOKENS = {
   PasskeySecondFactorIfOn: token<PasskeySecondFactor | null>('PasskeySecondFactorIfOn'),
   /** The passkey store with PASSKEYS on, else null. */
   PasskeyCredentialsIfOn: token<PasskeyCredentials | null>('PasskeyCredentialsIfOn'),
+  // Step-up (issue 33), bound in step-up.ts.
+  StepUpReferences: token<StepUpReferences>('StepUpReferences'),
+  StepUpPrompt: token<StepUpPrompt>('StepUpPrompt'),
+  StepUpSessions: token<StepUpSessions>('StepUpSessions'),
+  StepUpReauthentication: token<Reauthentication | null>('StepUpReauthentication'),
+  DescribeStepUpUseCase: token<DescribeStepUpUseCase>('DescribeStepUpUseCase'),
+  CompleteStepUpUseCase: token<CompleteStepUpUseCase>('CompleteStepUpUseCase'),
   Pkce: token<Pkce>('Pkce'),
   LoginGuard: token<LoginGuard>('LoginGuard'),
   CredentialCheck: token<CredentialCheck>('CredentialCheck'),

@@ -1,3 +1,8 @@
+import { AesGcmStepUpReferences } from '../../src/adapters/crypto/aes-gcm-step-up-references';
+import { PasskeyOwners } from '../../src/application/passkeys/passkey-owner';
+import { CompleteStepUpUseCase } from '../../src/application/step-up/complete-step-up';
+import { DescribeStepUpUseCase } from '../../src/application/step-up/describe-step-up';
+import { StepUpSessions } from '../../src/application/step-up/step-up-sessions';
 import { NO_APP_GRANTS } from '../../src/adapters/oidc/account-app-grants';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { KeyedHashVerifiedCredentials } from '../../src/adapters/crypto/keyed-hash-verified-credentials';
@@ -123,6 +128,10 @@ export function makeCore(
     activity: lastSeen,
   });
   const issuer = new SessionIssuer(ids, clock, settings, index, audit, sealer);
+  // Step-up (issue 33), without passkeys: a passkey step-up is tested with the passkey use cases.
+  const stepUpReferences = new AesGcmStepUpReferences(TEST_SECRET);
+  const owners = new PasskeyOwners(authenticator, checkedUsers);
+  const stepUps = new StepUpSessions(stepUpReferences, clock, null);
   return {
     clock,
     ids,
@@ -161,7 +170,11 @@ export function makeCore(
       new LoginTargetMemo(loginTargetsOf(settings)),
       audit,
       options.assertions ?? null,
+      { references: stepUpReferences, clock },
     ),
+    stepUpReferences,
+    describeStepUp: new DescribeStepUpUseCase(owners, stepUps),
+    completeStepUp: new CompleteStepUpUseCase(owners, stepUps, credentials, issuer, clock, null),
   };
 }
 

@@ -56,6 +56,7 @@ import { PostgresLoginAttempts } from '../../src/adapters/state/postgres/postgre
 import { PostgresRevokedSessions } from '../../src/adapters/state/postgres/postgres-revoked-sessions';
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres/postgres-used-oauth-flows';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres/postgres-used-totp-steps';
+import { AesGcmStepUpReferences } from '../../src/adapters/crypto/aes-gcm-step-up-references';
 import { aUser } from '../support/builders';
 import { FakeUserStore, FixedClock } from '../support/fakes';
 
@@ -204,6 +205,13 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   PasskeyOwners: hasMethods('of'),
   PasskeyAssertionCheck: hasMethods('check'),
   Reauthentication: hasMethods('prove'),
+  StepUpReferences: isA(AesGcmStepUpReferences),
+  StepUpPrompt: (value) => expect(value).toEqual({ references: expect.any(AesGcmStepUpReferences), clock: expect.anything() }),
+  StepUpSessions: hasMethods('open', 'available'),
+  // PASSKEYS is on by default: a step-up may ask for a passkey.
+  StepUpReauthentication: hasMethods('prove', 'passkey'),
+  DescribeStepUpUseCase: hasMethods('execute'),
+  CompleteStepUpUseCase: hasMethods('execute'),
   StartPasskeyRegistrationUseCase: hasMethods('execute'),
   FinishPasskeyRegistrationUseCase: hasMethods('execute'),
   StartPasskeyLoginUseCase: hasMethods('execute'),

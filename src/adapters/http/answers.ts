@@ -302,6 +302,24 @@ export function forwardAuthAllowed(headers: readonly HeaderPair[] | null, minima
 }
 
 /**
+ * A session that must prove more before this path (issue 33): a browser goes to the login page
+ * with the sealed step-up; an API client gets 401 `step_up_required` with the methods and the
+ * age in the body, and a challenge in the manner of RFC 9470 (no token is involved: the scheme is
+ * the gateway's own).
+ */
+function stepUpRequired(error: Extract<AuthorizeProxyRequestError, { code: 'step_up_required' }>, context: ForwardAuthContext): Answer {
+  const target = `${context.loginUrl}?step_up=${encodeURIComponent(error.reference)}`;
+  if (context.proxy !== 'nginx' && !context.apiMode) return answer(302, 'step_up_required', [], { headers: [['location', target]] });
+  const age = error.maxAge === null ? '' : `, max_age=${error.maxAge}`;
+  const headers: HeaderPair[] = [
+    ['www-authenticate', `Portcullis realm="portcullis", error="insufficient_user_authentication", methods="${error.methods.join(' ')}"${age}`],
+  ];
+  // nginx's auth_request cannot follow a redirect: the place to send the browser travels beside the 401.
+  if (context.proxy === 'nginx') headers.push(['x-portcullis-location', target]);
+  return answer(401, 'step_up_required', [], { fields: { methods: error.methods, maxAge: error.maxAge }, headers });
+}
+
+/**
  * A refused forward-auth request. nginx's auth_request cannot follow a redirect: it always gets
  * the status, and the place to send the browser in `X-Portcullis-Location`.
  */
@@ -339,6 +357,8 @@ export function forwardAuthRefused(error: AuthorizeProxyRequestError, context: F
       return STORE_UNAVAILABLE;
     case 'invalid_token':
       return INVALID_TOKEN;
+    case 'step_up_required':
+      return stepUpRequired(error, context);
     default:
       return unmapped('forward auth', error);
   }

@@ -40,6 +40,7 @@ const OUTCOMES: Readonly<Record<AuthorizeProxyRequestError['code'], ForwardAuthO
   account_locked: OUTCOME.locked,
   store_unavailable: OUTCOME.unavailable,
   invalid_token: OUTCOME.unauthenticated,
+  step_up_required: OUTCOME.unauthenticated,
 };
 
 /** True for the paths the forward-auth handler answers. */

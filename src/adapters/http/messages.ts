@@ -32,6 +32,11 @@ export const MESSAGES = {
   // Who the caller is
   unauthorized: () => 'Unauthorized',
   login_required: () => 'Redirecting to login',
+  step_up_required: () => 'This page asks you to confirm who you are again',
+  step_up: () => 'Confirm who you are to continue',
+  stepped_up: () => 'Confirmed; you may continue',
+  invalid_step_up: () => 'This confirmation request expired or belongs to another session; open the page again',
+  step_up_method: () => 'This way of confirming is not accepted here',
   forbidden: () => 'Forbidden',
   token_scope: () => 'Forbidden: the access token is not for this application',
   invalid_token: () => 'Unauthorized: the access token is unknown, expired or revoked',

@@ -18,6 +18,7 @@ import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { ACCOUNT_API_METHODS, accountRoutes, type AccountUseCases } from './account-routes';
 import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseCases } from './totp-enrolment-routes';
 import { tokenRoutes, type TokenUseCases } from './token-routes';
+import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
 import { isFromThisSite } from './request-origin';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
@@ -36,6 +37,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly passkeys?: PasskeyUseCases;
   /** Access tokens on the account page (issue 32); absent with TOKENS=false: no token route exists then. */
   readonly tokens?: TokenUseCases;
+  /** The login page's step-up (issue 33); absent in hosts built without it. */
+  readonly stepUp?: StepUpUseCases;
   /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
   readonly totpEnrolment?: TotpEnrolmentUseCases;
 }
@@ -55,6 +58,7 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/handoff/redeem', ['GET', 'HEAD']],
   ...ACCOUNT_API_METHODS,
   ...TOTP_ENROLMENT_API_METHODS,
+  ...STEP_UP_API_METHODS,
 ]);
 
 export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Router {
@@ -121,6 +125,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   accountRoutes(router, useCases, settings);
   if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
   if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
+  if (useCases.stepUp !== undefined) stepUpRoutes(router, useCases.stepUp, settings);
 
   return router;
 }

@@ -7,6 +7,12 @@ import type { IdentityAssertions } from './identity-assertions';
 import { isPending, type Awaitable } from '../ports/awaitable';
 import type { Authentication, RequestAuthenticator, RequestCredentials } from '../sessions/request-authenticator';
 import type { LoginRequired, LoginTargets } from './login-targets';
+import type { SessionMethod } from '../../domain/login-methods';
+import type { Session } from '../../domain/session';
+import { STEP_UP_LIFETIME_MS } from '../../domain/step-up';
+import type { AccessDecision } from './access-policy';
+import type { Clock } from '../ports/clock';
+import type { StepUpReferences } from '../step-up/step-up-references';
 
 export interface AuthorizeProxyRequestInput extends RequestCredentials {
   readonly forwarded: ForwardedHeaders;
@@ -47,7 +53,24 @@ export type AuthorizeProxyRequestError =
   /** The application has path rules and the path names different resources to different upstreams; `why` names the form. */
   | { readonly code: 'ambiguous_path'; readonly why: string; readonly app: string | null }
   | { readonly code: 'account_locked'; readonly retryAfter: number }
-  | { readonly code: 'store_unavailable' };
+  | { readonly code: 'store_unavailable' }
+  /**
+   * A `paths` requirement the session does not meet (issue 33): `reference` is the sealed step-up
+   * for the login page (`?step_up=`), `methods` any one of which would meet it, `maxAge` in seconds.
+   */
+  | {
+      readonly code: 'step_up_required';
+      readonly methods: readonly SessionMethod[];
+      readonly maxAge: number | null;
+      readonly app: string | null;
+      readonly reference: string;
+    };
+
+/** What the use case needs to send a session to a step-up: where to seal it and the time it starts. */
+export interface StepUpPrompt {
+  readonly references: StepUpReferences;
+  readonly clock: Clock;
+}
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -73,6 +96,7 @@ export class AuthorizeProxyRequestUseCase {
     private readonly loginTargets: LoginTargets,
     private readonly audit: AuditLog,
     private readonly assertions: IdentityAssertions | null = null,
+    private readonly stepUp: StepUpPrompt | null = null,
   ) {}
 
   /**
@@ -128,22 +152,63 @@ export class AuthorizeProxyRequestUseCase {
         });
         return err({ code: 'ambiguous_path', why: decision.why, app: decision.app ?? null });
       case 'step_up_required':
+        if (auth.kind === 'session' && this.stepUp !== null) return this.stepUpFor(auth.session, decision, original, input.requestId);
+        // Only a session can step up (the rule says so); anything else is refused, never let through.
+        return this.refused(
+          { kind: 'deny', reason: 'step_up_impossible', ...(decision.app === undefined ? {} : { app: decision.app }) },
+          identity,
+          original,
+          input,
+          machine,
+        );
       case 'deny':
-        this.audit.record({
-          event: 'access_denied',
-          username: identity?.username ?? '',
-          host: original?.hostname ?? '',
-          reason: decision.kind === 'deny' ? decision.reason : 'step_up_required',
-          requestId: input.requestId,
-        });
-        return err({
-          code: 'forbidden',
-          reason: decision.kind === 'deny' ? decision.reason : 'step_up_required',
-          app: decision.app ?? null,
-          username: identity?.username ?? '',
-          network: decision.kind === 'deny' && decision.network === true,
-          ...(machine ? { token: true as const } : {}),
-        });
+        return this.refused(decision, identity, original, input, machine);
     }
+  }
+
+  /** A refusal for who the caller is or where they come from, audited. */
+  private refused(
+    decision: Extract<AccessDecision, { kind: 'deny' }>,
+    identity: Identity | null,
+    original: OriginalRequest | null,
+    input: AuthorizeProxyRequestInput,
+    machine = false,
+  ): Result<never, AuthorizeProxyRequestError> {
+    this.audit.record({
+      event: 'access_denied',
+      username: identity?.username ?? '',
+      host: original?.hostname ?? '',
+      reason: decision.reason,
+      requestId: input.requestId,
+    });
+    return err({
+      code: 'forbidden',
+      reason: decision.reason,
+      app: decision.app ?? null,
+      username: identity?.username ?? '',
+      network: decision.network === true,
+      ...(machine ? { token: true as const } : {}),
+    });
+  }
+
+  /** The refusal that sends a session to prove what a requirement asks, and back to where it was going. */
+  private stepUpFor(
+    session: Session,
+    decision: Extract<AccessDecision, { kind: 'step_up_required' }>,
+    original: OriginalRequest | null,
+    requestId: string | undefined,
+  ): Result<never, AuthorizeProxyRequestError> {
+    const { references, clock } = this.stepUp as StepUpPrompt;
+    this.audit.record({ event: 'access_denied', username: session.username, host: original?.hostname ?? '', reason: 'step_up_required', requestId });
+    const reference = references.seal({
+      sessionId: session.id,
+      username: session.username,
+      methods: decision.methods,
+      maxAge: decision.maxAge,
+      // Only a target inside the primary's domain: the step-up page is the primary's, like its login.
+      returnTo: original === null ? null : this.loginTargets.of(original).returnTo,
+      expiresAt: clock.now() + STEP_UP_LIFETIME_MS,
+    });
+    return err({ code: 'step_up_required', methods: decision.methods, maxAge: decision.maxAge, app: decision.app ?? null, reference });
   }
 }

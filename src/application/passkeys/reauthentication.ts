@@ -78,7 +78,20 @@ export class Reauthentication {
     request: { readonly ip: string; readonly requestId?: string },
   ): Promise<Result<void, ReauthenticationError>> {
     if (proof.passkey === undefined) return err({ code: 'reauthentication_required', method: 'passkey' });
-    const token = proof.passkey.challengeToken;
+    return this.passkey(owner, proof.passkey, request);
+  }
+
+  /**
+   * Checks the answer to a `reauthenticate` ceremony made in `owner`'s session with one of the
+   * account's own passkeys, the person verified; counted like a login. Also what a step-up to a
+   * passkey proves (issue 33). Throws what a store throws.
+   */
+  async passkey(
+    owner: Owner,
+    passkey: NonNullable<ReauthenticationProof['passkey']>,
+    request: { readonly ip: string; readonly requestId?: string },
+  ): Promise<Result<void, Extract<ReauthenticationError, { code: 'passkey_invalid' | 'challenge_invalid' | 'account_locked' }>>> {
+    const token = passkey.challengeToken;
     const challenge = token === undefined ? null : this.sealer.unseal(token);
     // Bound to this session and account: a ceremony started elsewhere proves nothing here.
     if (
@@ -90,7 +103,7 @@ export class Reauthentication {
     )
       return err({ code: 'challenge_invalid' });
     const checked = await this.assertions.check(
-      { response: proof.passkey.response, challenge, owner: owner.account.username, userVerification: true, ip: request.ip, requestId: request.requestId },
+      { response: passkey.response, challenge, owner: owner.account.username, userVerification: true, ip: request.ip, requestId: request.requestId },
       () => Promise.resolve(true),
     );
     return checked.ok ? ok(undefined) : checked;

@@ -95,4 +95,22 @@ export class SessionIssuer {
     };
     return { session, token: this.sealer.seal(session) };
   }
+
+  /**
+   * The same session, having just proven `proves` again (issue 33): its id, start and expiry stay
+   * (the account page and "sign out everywhere" keep knowing it), the times of what it proved move
+   * forward, and nothing it proved before is dropped. `account` brings the current name, e-mail and
+   * groups. Audited as `stepped_up`, never as a login.
+   */
+  stepUp(session: Session, account: Pick<Session, 'name' | 'email' | 'groups'>, proves: readonly SessionMethod[], request: IssueRequest): IssuedSession {
+    const stepped: Session = {
+      ...session,
+      name: account.name,
+      email: account.email,
+      groups: account.groups,
+      proven: withProven(session.proven, proves, this.clock.now()),
+    };
+    this.audit.record({ event: 'stepped_up', username: session.username, methods: [...proves], ip: request.ip, requestId: request.requestId });
+    return { session: stepped, token: this.sealer.seal(stepped) };
+  }
 }
