@@ -57,6 +57,8 @@ function benchSessionToken(hash) {
     totpPending: false,
     issuedAt: now,
     expiresAt: now + 3_600_000,
+    // What the session proved (issue 33): builds before it ignore the field.
+    proven: { password: now },
     ...credentialOf(hash),
   });
 }

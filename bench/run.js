@@ -359,6 +359,8 @@ function mintSessions(count, hash) {
         totpPending: false,
         issuedAt: now,
         expiresAt: now + 3_600_000,
+        // What the session proved (issue 33): builds before it ignore the field.
+        proven: { password: now },
         ...credential,
       }),
     );
