@@ -16,7 +16,7 @@ const SECRET = randomBytes(32).toString('base64url');
 const USERNAME = 'bench';
 const PASSWORD = 'bench-password';
 /** The answer each case must get. */
-const STATUSES = { cookie: 200, basic: 200, token: 200, 'unauth-api': 401, 'unauth-browser': 302 };
+const STATUSES = { cookie: 200, basic: 200, token: 200, jwt: 200, 'unauth-api': 401, 'unauth-browser': 302 };
 
 /** The bench account's bcrypt hash, of the given cost. */
 const benchHash = (cost) => bcrypt.hashSync(PASSWORD, cost);
@@ -57,6 +57,8 @@ function benchSessionToken(hash) {
     totpPending: false,
     issuedAt: now,
     expiresAt: now + 3_600_000,
+    // What the session proved (issue 33): builds before it ignore the field.
+    proven: { password: now },
     ...credentialOf(hash),
   });
 }
@@ -73,8 +75,11 @@ async function benchAccessToken(gateway, sessionToken) {
   return result.value.token;
 }
 
-/** The request headers of each case (see STATUSES); `extra` goes into every one; `accessToken` adds the token case. */
-function caseHeaders(token, extra = {}, accessToken = null) {
+/**
+ * The request headers of each case (see STATUSES); `extra` goes into every one; `accessToken` adds
+ * the token case, `jwt` (a workload JWT of a configured issuer, bench/jwt-issuer.js) the jwt case.
+ */
+function caseHeaders(token, extra = {}, accessToken = null, jwt = null) {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.bench.test', 'x-forwarded-uri': '/dashboard?tab=1', ...extra };
   const browser = { ...forwarded, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
   const api = { ...forwarded, accept: 'application/json' };
@@ -82,6 +87,7 @@ function caseHeaders(token, extra = {}, accessToken = null) {
     cookie: { ...browser, cookie: `portcullis-session=${token}` },
     basic: { ...api, authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}` },
     ...(accessToken === null ? {} : { token: { ...api, 'portcullis-token': accessToken } }),
+    ...(jwt === null ? {} : { jwt: { ...api, authorization: `Bearer ${jwt}` } }),
     'unauth-api': api,
     'unauth-browser': browser,
   };

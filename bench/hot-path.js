@@ -3,9 +3,13 @@
 // of answer (CPU time), in-process, against fake request/response objects. Far less sensitive to a busy
 // machine than the HTTP benchmark, so it shows small changes the HTTP numbers drown in noise.
 // `node bench/hot-path.js` after `npm run build`; HOT_PATH_ITERATIONS (default 200000) per sample,
-// HOT_PATH_CASES a comma list of cases (cookie, basic, token, unauth-api, unauth-browser), HOT_PATH_FORWARDED_FOR
-// an X-Forwarded-For value to send with each.
+// HOT_PATH_CASES a comma list of cases (cookie, basic, token, jwt, unauth-api, unauth-browser), HOT_PATH_FORWARDED_FOR
+// an X-Forwarded-For value to send with each. The jwt case's issuer (bench/jwt-issuer.js) is configured in the
+// gateway of every case, so they are measured on the same gateway; its key set is read once, at the first jwt request.
 const { STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
+const { startJwtIssuer } = require('./jwt-issuer');
+const fs = require('node:fs');
+const path = require('node:path');
 
 const ITERATIONS = Number(process.env.HOT_PATH_ITERATIONS || 200_000);
 const SAMPLES = Number(process.env.HOT_PATH_SAMPLES || 5);
@@ -16,7 +20,14 @@ async function main() {
   const hash = benchHash(10);
   // Under valgrind (bench/instructions.js) a run outlasts the default 60 s: the Basic cache
   // entry would expire and a bcrypt would be counted as part of the cached path.
-  const gateway = benchGateway(hash, process.env.HOT_PATH_BASIC_CACHE_TTL ? { BASIC_CACHE_TTL: process.env.HOT_PATH_BASIC_CACHE_TTL } : {});
+  // HOT_PATH_CASES: a comma list of the cases to run (e.g. `basic` under `node --cpu-prof`).
+  const only = process.env.HOT_PATH_CASES ? process.env.HOT_PATH_CASES.split(',') : null;
+  // Builds without workload JWTs would refuse the JWT_ISSUERS_ settings: no jwt case there.
+  const issuer = (only === null || only.includes('jwt')) && jwtSupported() ? await startJwtIssuer() : null;
+  const gateway = benchGateway(hash, {
+    ...(process.env.HOT_PATH_BASIC_CACHE_TTL ? { BASIC_CACHE_TTL: process.env.HOT_PATH_BASIC_CACHE_TTL } : {}),
+    ...(issuer === null ? {} : issuer.env),
+  });
   // The raw listener when the build has one; else the first Koa middleware (forward auth) with a minimal context.
   const handle =
     typeof gateway.listener === 'function'
@@ -26,13 +37,16 @@ async function main() {
   // peer, 127.0.0.1, is a trusted proxy by default, so the gateway reads the header).
   const forwardedFor = process.env.HOT_PATH_FORWARDED_FOR;
   const session = benchSessionToken(hash);
-  const headers = caseHeaders(session, forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}, await benchAccessToken(gateway, session));
+  const headers = caseHeaders(
+    session,
+    forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    await benchAccessToken(gateway, session),
+    issuer === null ? null : issuer.jwt,
+  );
   const cases = Object.fromEntries(Object.entries(headers).map(([name, h]) => [name, { headers: h, status: STATUSES[name] }]));
 
   const socket = { remoteAddress: '127.0.0.1' };
   const results = {};
-  // HOT_PATH_CASES: a comma list of the cases to run (e.g. `basic` under `node --cpu-prof`).
-  const only = process.env.HOT_PATH_CASES ? process.env.HOT_PATH_CASES.split(',') : null;
   for (const [name, c] of Object.entries(cases)) {
     if (only !== null && !only.includes(name)) continue;
     let status = 0;
@@ -46,7 +60,8 @@ async function main() {
       destroy() {},
     };
     const req = { url: '/api/auth/traefik', method: 'GET', headers: c.headers, socket };
-    await handle(req, res); // the first Basic request pays its bcrypt here, outside the timing
+    // The first Basic request pays its bcrypt here, the first jwt request its key set and signature check.
+    await handle(req, res);
     if (status !== c.status) throw new Error(`${name}: answered ${status}, expected ${c.status}`);
     const samples = [];
     for (let s = 0; s < SAMPLES; s += 1) {
@@ -60,8 +75,15 @@ async function main() {
     results[name] = { bestUs: samples[0], medianUs: samples[Math.floor(samples.length / 2)] };
     process.stdout.write(`${name.padEnd(16)} ${samples[0].toFixed(2)} µs best, ${samples[Math.floor(samples.length / 2)].toFixed(2)} µs median\n`);
   }
+  if (issuer !== null && issuer.hits.jwks > 1) throw new Error(`jwt: the key set was read ${issuer.hits.jwks} times, expected once`);
   clearInterval(keepAlive);
   process.exit(0);
+}
+
+/** Whether the build knows workload JWTs (JWT_ISSUERS_<ID>_…, issue 32). */
+function jwtSupported() {
+  const dist = path.resolve(process.env.HOT_PATH_DIST || path.join(__dirname, '..', 'dist', 'src'));
+  return fs.existsSync(path.join(dist, 'adapters', 'jwt', 'jose-jwt-verifier.js'));
 }
 
 main().catch((e) => {

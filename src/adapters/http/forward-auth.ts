@@ -16,6 +16,7 @@ import { writeAnswer } from './raw-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { prefersMinimalAnswer, readForwardAuthFacts } from './request-facts';
 import { HANDOFF_START_PATH } from './handoff-paths';
+import { JwtBearers } from './jwt-bearer';
 
 const PREFIX = '/api/auth/';
 /** The proxy kind per index (its ProxyIndex), so the use case gets the constant, not the slice of the URL. */
@@ -86,7 +87,7 @@ export function forwardAuthDecider(
       api: { proxy, apiMode: true, loginUrl, unauthorizedUrl: `${settings.appUrl}/unauthorized` },
     }));
   const contexts = contextsFor(`${settings.appUrl}/login`);
-  const jwtIssuers: ReadonlySet<string> = new Set(settings.jwtIssuers ?? []);
+  const jwtBearers = new JwtBearers(new Set(settings.jwtIssuers ?? []));
   // Issue 17: an application inside a secondary domain logs in through that domain's hand-off start.
   const handoffContexts = (settings.gateways ?? []).slice(1).map((g) => contextsFor(`${g.url}${HANDOFF_START_PATH}`));
   // Every answer kept for another request, and why none of them can be stale: ADR 0040.
@@ -116,7 +117,7 @@ export function forwardAuthDecider(
 
   return (req, known, requestId) => {
     if (known === UNKNOWN_PROXY_INDEX) return unknownProxy;
-    const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress, jwtIssuers);
+    const facts = readForwardAuthFacts(req, KINDS[known], requestId, settings.clientAddress, jwtBearers);
     if (facts.severalSessionCookies) return severalCookies[known];
     // Only an allowed answer is ever minimal: a refusal goes on to the client, body and all.
     const minimal = prefersMinimalAnswer(req);

@@ -5,7 +5,7 @@ import { FLOW_ID_PATTERN, MAX_LIVE_OAUTH_FLOWS } from '../../domain/oauth-flow';
 import type { HeldOAuthFlow } from '../../application/oauth/start-oauth';
 import { isBasicAuthorization, presentedBasicCredentials } from './basic-authorization';
 import { presentedAccessToken } from './access-token-header';
-import { presentedJwt } from './jwt-bearer';
+import { JwtBearers } from './jwt-bearer';
 import type { ClientAddressResolver } from './client-address';
 import { OAUTH_FLOW_COOKIE_PREFIX, readCookie, readCookiesWithPrefix, readSoleCookie, SESSION_COOKIE } from './cookies';
 import { header } from './header-access';
@@ -37,11 +37,11 @@ export interface ForwardAuthFacts extends RequestFacts {
   readonly severalSessionCookies: boolean;
   /** The access token presented (see presentedAccessToken), if any. */
   readonly token: string | undefined;
-  /** The workload JWT of a configured issuer presented (see presentedJwt), if any and no access token came. */
+  /** The workload JWT of a configured issuer presented (see JwtBearers), if any and no access token came. */
   readonly jwt: string | undefined;
 }
 
-const NO_ISSUERS: ReadonlySet<string> = new Set();
+const NO_ISSUERS = new JwtBearers(new Set());
 
 const HTML = /text\/html/i;
 
@@ -77,14 +77,14 @@ export function readForwardAuthFacts(
   proxy: ProxyKind,
   requestId: string,
   resolver: ClientAddressResolver,
-  /** The configured JWT issuers' `iss` values (issue 32): a Bearer JWT naming one of them is checked. */
-  jwtIssuers: ReadonlySet<string> = NO_ISSUERS,
+  /** The configured JWT issuers (issue 32): a Bearer JWT naming one of them is checked. */
+  jwtBearers: JwtBearers = NO_ISSUERS,
 ): ForwardAuthFacts {
   const headers = req.headers;
   const authorization = header(headers, 'authorization');
   const sessionToken = readSoleCookie(header(headers, 'cookie'), SESSION_COOKIE);
   const token = presentedAccessToken(headers, authorization);
-  const jwt = token === undefined ? presentedJwt(authorization, jwtIssuers) : undefined;
+  const jwt = token === undefined ? jwtBearers.presented(authorization) : undefined;
   return {
     requestId,
     ip: clientAddressOf(req, resolver),

@@ -1,20 +1,8 @@
 import type { JwtRefusal, JwtVerification, JwtVerifier } from '../../application/tokens/jwt-verifier';
+import type { JwtIssuerConfig } from '../../config/jwt-issuers';
 
-/** One configured issuer of workload JWTs (`JWT_ISSUERS_<ID>_…`). */
-export interface JwtIssuer {
-  /** The configured id (lower case): the identity is `<id>:<username claim>`. */
-  readonly id: string;
-  /** The `iss` its tokens carry, exactly. */
-  readonly issuer: string;
-  /** The `aud` its tokens must carry (one of them). */
-  readonly audiences: readonly string[];
-  /** Where its key set is; undefined: `jwks_uri` of `${issuer}/.well-known/openid-configuration`. */
-  readonly jwksUrl?: string;
-  readonly usernameClaim: string;
-  readonly groupsClaim?: string;
-  /** Asymmetric JWS algorithms only (config refuses `none` and HMAC). */
-  readonly algorithms: readonly string[];
-}
+/** One configured issuer of workload JWTs (`JWT_ISSUERS_<ID>_…`): the algorithms are asymmetric ones only (config refuses `none` and HMAC). */
+export type JwtIssuer = JwtIssuerConfig;
 
 export interface JoseJwtVerifierOptions {
   /** The time, for lifetimes and for how often keys are fetched (milliseconds since the epoch). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList } from 'node:net';
 import { ClientAddressResolver } from '../../../src/adapters/http/client-address';
-import { isOurJwt, presentedJwt } from '../../../src/adapters/http/jwt-bearer';
+import { isOurJwt, JwtBearers, presentedJwt, REMEMBERED_CHARACTERS } from '../../../src/adapters/http/jwt-bearer';
 import { readForwardAuthFacts } from '../../../src/adapters/http/request-facts';
 
 const ISSUER = 'https://token.ci.example.test';
@@ -50,14 +50,37 @@ describe('which Bearer values are workload JWTs for the gateway (issue 32)', () 
     expect(presentedJwt(`Bearer ${token}`, new Set())).toBeUndefined();
   });
 
+  it('remembers what it read of each value, bounded, and still answers the same', () => {
+    const bearers = new JwtBearers(ISSUERS);
+    const ours = jwt({ iss: ISSUER });
+    const theirs = jwt({ iss: 'https://other.example.test' });
+    for (let i = 0; i < 3; i += 1) {
+      expect(bearers.presented(`Bearer ${ours}`)).toBe(ours);
+      expect(bearers.presented(`Bearer ${theirs}`)).toBeUndefined();
+    }
+    // Far more made-up values than the memo holds: it is emptied when full, and answers stay right.
+    const filler = 'x'.repeat(1000);
+    for (let i = 0; i < (2 * REMEMBERED_CHARACTERS) / filler.length; i += 1) bearers.presented(`Bearer ${jwt({ iss: ISSUER, i, filler })}`);
+    expect((bearers as unknown as { characters: number }).characters).toBeLessThanOrEqual(REMEMBERED_CHARACTERS);
+    expect(bearers.presented(`Bearer ${ours}`)).toBe(ours);
+    expect(bearers.presented(`Bearer ${theirs}`)).toBeUndefined();
+    expect(new JwtBearers(new Set()).presented(`Bearer ${ours}`)).toBeUndefined();
+  });
+
   it('makes forward auth present it, in API mode, unless an access token of ours came too', () => {
     const resolver = new ClientAddressResolver(new BlockList());
     const request = (headers: Record<string, string>): IncomingMessage => ({ headers, socket: { remoteAddress: '192.0.2.7' } }) as unknown as IncomingMessage;
     const token = jwt({ iss: ISSUER });
-    const facts = readForwardAuthFacts(request({ authorization: `Bearer ${token}`, accept: 'text/html' }), 'traefik', 'r', resolver, ISSUERS);
+    const facts = readForwardAuthFacts(request({ authorization: `Bearer ${token}`, accept: 'text/html' }), 'traefik', 'r', resolver, new JwtBearers(ISSUERS));
     expect(facts).toMatchObject({ jwt: token, token: undefined, apiMode: true });
     expect(readForwardAuthFacts(request({ authorization: `Bearer ${token}`, accept: 'text/html' }), 'traefik', 'r', resolver).jwt).toBeUndefined();
-    const both = readForwardAuthFacts(request({ authorization: `Bearer ${token}`, 'portcullis-token': 'pct_x' }), 'traefik', 'r', resolver, ISSUERS);
+    const both = readForwardAuthFacts(
+      request({ authorization: `Bearer ${token}`, 'portcullis-token': 'pct_x' }),
+      'traefik',
+      'r',
+      resolver,
+      new JwtBearers(ISSUERS),
+    );
     expect(both).toMatchObject({ jwt: undefined, token: 'pct_x' });
   });
 });
