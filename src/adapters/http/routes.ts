@@ -115,7 +115,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
 
   router.get('/user', async (ctx) => {
     const { ip, requestId, sessionToken, credentials } = facts(ctx);
-    renderAnswer(ctx, currentUserAnswer(await useCases.getCurrentUser.execute({ sessionToken, credentials, ip, requestId })));
+    renderAnswer(ctx, currentUserAnswer(await useCases.getCurrentUser.execute({ sessionToken, credentials, ip, requestId }), cookiesOf(ctx)));
   });
 
   oauthRoutes(router, useCases, settings);

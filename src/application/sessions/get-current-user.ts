@@ -1,12 +1,14 @@
 import type { Identity } from '../../domain/session';
 import type { PendingSecondFactors, SecondFactor } from './pending-second-factors';
 import type { RequestAuthenticator, RequestCredentials } from './request-authenticator';
+import type { RenewedSession } from './session-issuer';
 
 export type GetCurrentUserInput = RequestCredentials;
 
 /** Who the caller is, as the UI shows it; never an error: anything unproven is "logged out". */
 export type GetCurrentUserOutput =
-  | { readonly state: 'logged_in'; readonly identity: Identity }
+  /** `renewed`: the session this request renewed (issue 33), whose cookie the answer sets. */
+  | { readonly state: 'logged_in'; readonly identity: Identity; readonly renewed?: RenewedSession }
   /** `secondFactors`: what the pending step accepts (absent: not told, the page offers the code as before). */
   | { readonly state: 'totp_pending'; readonly identity: Identity; readonly secondFactors?: readonly SecondFactor[] }
   | { readonly state: 'logged_out' };
@@ -22,6 +24,9 @@ export class GetCurrentUserUseCase {
     const auth = await this.authenticator.authenticate(input);
     switch (auth.kind) {
       case 'session':
+        return auth.renewed === undefined
+          ? { state: 'logged_in', identity: auth.identity }
+          : { state: 'logged_in', identity: auth.identity, renewed: auth.renewed };
       case 'basic':
         return { state: 'logged_in', identity: auth.identity };
       case 'pending': {
