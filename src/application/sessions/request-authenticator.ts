@@ -220,8 +220,15 @@ export class RequestAuthenticator {
     } catch (e) {
       return unavailableOrThrow(e);
     }
-    if (isPending(idle)) return idle.then((i) => this.afterIdleCheck(i ? null : session, credentials), unavailableOrThrow);
-    return this.afterIdleCheck(idle ? null : session, credentials);
+    if (isPending(idle)) return idle.then((i) => this.afterIdleCheck(this.unlessIdle(session, i, credentials), credentials), unavailableOrThrow);
+    return this.afterIdleCheck(this.unlessIdle(session, idle, credentials), credentials);
+  }
+
+  /** The session, or null (audited once) when it has gone unused for the idle timeout. */
+  private unlessIdle(session: Session, idle: boolean, credentials: RequestCredentials): Session | null {
+    if (!idle) return session;
+    this.stale(session, 'idle', credentials.requestId);
+    return null;
   }
 
   /** `session` is the live, unrevoked, not idle session, or null: then HTTP Basic, else anonymous. */
@@ -291,7 +298,7 @@ export class RequestAuthenticator {
   }
 
   /** Audits a refused session once per session id (its cookie keeps coming until the browser drops it). */
-  private stale(session: Session, reason: 'credential_changed' | 'account_removed', requestId: string | undefined): void {
+  private stale(session: Session, reason: 'credential_changed' | 'account_removed' | 'idle', requestId: string | undefined): void {
     if (this.staleAudited.has(session.id)) return;
     if (this.staleAudited.size >= STALE_AUDITED_MAX) this.staleAudited.clear();
     this.staleAudited.add(session.id);

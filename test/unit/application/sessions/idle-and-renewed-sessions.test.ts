@@ -104,6 +104,8 @@ describe('idle sessions through forward auth', () => {
     core.clock.advance(IDLE);
     const refused = await core.authorize.execute({ forwarded, sessionToken: token, ip });
     expect(!refused.ok && refused.error.code).toBe('unauthenticated');
+    await core.authorize.execute({ forwarded, sessionToken: token, ip });
+    expect(core.audit.events.filter((e) => e.event === 'session_stale')).toEqual([expect.objectContaining({ username: 'alice', reason: 'idle' })]);
   });
 });
 
