@@ -154,18 +154,18 @@ function tokenRefusal(app: AppRules, apps: readonly string[] | null, trace: Acce
 
 /**
  * The `paths` entries that apply to the request (issue 33): for each reading of the path, the first
- * entry whose pattern and method match it; several readings may pick several entries, and every one
- * of them must pass (the strictest wins). Null when none applies; a string (why) when the path
+ * entry whose pattern and method match it (a plain path: that entry itself); several readings may
+ * pick several entries, and every one of them must pass (the strictest wins). Null when none applies; a string (why) when the path
  * cannot be judged: ambiguous, unreadable, or absent (no request named), so no entry may be skipped.
  */
-function applicablePathRules(app: AppRules, original: OriginalRequest | null, trace: AccessTrace | undefined): readonly PathRule[] | null | string {
+function applicablePathRules(app: AppRules, original: OriginalRequest | null, trace: AccessTrace | undefined): PathRule | readonly PathRule[] | null | string {
   if (original === null) return 'no request path was forwarded';
   const uri = original.uri;
   const plain = plainPath(uri);
   if (plain !== null) {
     const rule = firstPathRule(app.paths, plain, uri, original.method);
     if (trace !== undefined) tracePathRule(trace, plain, rule);
-    return rule === null ? null : [rule];
+    return rule;
   }
   const read = readPath(uri);
   if (read.kind === 'ambiguous') return read.why;
@@ -202,51 +202,78 @@ function tracePathRule(trace: AccessTrace, path: string, rule: PathRule | null):
 function presented(identity: Identity): PresentedCredential {
   if (identity.token !== undefined) return TOKEN;
   if (identity.provider === 'jwt') return JWT;
-  if (identity.proven !== undefined) return { kind: 'session', proven: identity.proven };
+  if (identity.proven !== undefined) {
+    // One credential object per session identity (identities are cached per session), not per request.
+    let credential = SESSIONS.get(identity);
+    if (credential === undefined) {
+      credential = Object.freeze({ kind: 'session', proven: identity.proven });
+      SESSIONS.set(identity, credential);
+    }
+    return credential;
+  }
   return BASIC;
 }
+const SESSIONS = new WeakMap<Identity, PresentedCredential>();
 const TOKEN: PresentedCredential = Object.freeze({ kind: 'token' });
 const JWT: PresentedCredential = Object.freeze({ kind: 'jwt' });
 const BASIC: PresentedCredential = Object.freeze({ kind: 'basic' });
 
 /**
  * The applicable entries' verdict for a person the application itself lets in: the first refusal,
- * else the first step-up, else null (every entry passes). Users and groups refuse before a step-up
- * is asked: a person who may never enter is not asked to prove more first.
+ * else the first step-up, else null (every entry passes).
  */
-function judgePathRules(app: AppRules, rules: readonly PathRule[], identity: Identity, now: number, trace: AccessTrace | undefined): AccessDecision | null {
+function judgePathRules(
+  app: AppRules,
+  entries: PathRule | readonly PathRule[],
+  identity: Identity,
+  now: number,
+  trace: AccessTrace | undefined,
+): AccessDecision | null {
+  if (!Array.isArray(entries)) return judgePathRule(app, entries as PathRule, identity, now, trace);
   let stepUp: AccessDecision | null = null;
-  for (const rule of rules) {
-    if (rule.usersBlock.size > 0 && matchesName(rule.usersBlock, identity)) {
-      if (trace !== undefined) trace(`${rule.where}`, `users.block: ${identity.username} is blocked: deny`);
-      return app.denied.user_blocked;
-    }
-    // An OAuth identity never matches an entry's users.allow: a provider's `alice` is not the local one.
-    if (rule.usersAllow.size > 0 && (identity.oauth || !matchesName(rule.usersAllow, identity))) {
-      if (trace !== undefined) trace(`${rule.where}`, `users.allow: ${identity.username} is not listed: deny`);
-      return app.denied.user_not_allowed;
-    }
-    if (rule.groups.size > 0 && !hasGroup(rule.groups, identity.groups)) {
-      if (trace !== undefined) trace(`${rule.where}`, `groups: ${identity.username} is in none of ${[...rule.groups].join(', ')}: deny`);
-      return app.denied.group_missing;
-    }
-    if (rule.require === null) continue;
-    const outcome = checkRequirement(rule.require, presented(identity), now);
-    if (outcome.kind === 'impossible') {
-      if (trace !== undefined) trace(`${rule.where}`, 'require: this credential can never meet it (tokens, JWTs and Basic cannot step up): deny');
-      return app.denied.step_up_impossible;
-    }
-    if (outcome.kind === 'step_up' && stepUp === null) {
-      const maxAge = rule.require.maxAgeMs === null ? null : rule.require.maxAgeMs / 1000;
-      if (trace !== undefined)
-        trace(`${rule.where}`, `require: not met; a step-up with ${outcome.methods.join(' or ')}${maxAge === null ? '' : ` (at most ${maxAge} s old)`} would`);
-      stepUp =
-        app.name === null
-          ? { kind: 'step_up_required', methods: outcome.methods, maxAge }
-          : { kind: 'step_up_required', methods: outcome.methods, maxAge, app: app.name };
-    } else if (outcome.kind === 'met' && trace !== undefined) trace(`${rule.where}`, 'require: met');
+  for (const rule of entries as readonly PathRule[]) {
+    const verdict = judgePathRule(app, rule, identity, now, trace);
+    if (verdict === null) continue;
+    if (verdict.kind !== 'step_up_required') return verdict;
+    stepUp ??= verdict;
   }
   return stepUp;
+}
+
+/**
+ * One entry's verdict: users and groups refuse before a step-up is asked (a person who may never
+ * enter is not asked to prove more first); null when it passes.
+ */
+function judgePathRule(app: AppRules, rule: PathRule, identity: Identity, now: number, trace: AccessTrace | undefined): AccessDecision | null {
+  if (rule.usersBlock.size > 0 && matchesName(rule.usersBlock, identity)) {
+    if (trace !== undefined) trace(rule.where, `users.block: ${identity.username} is blocked: deny`);
+    return app.denied.user_blocked;
+  }
+  // An OAuth identity never matches an entry's users.allow: a provider's `alice` is not the local one.
+  if (rule.usersAllow.size > 0 && (identity.oauth || !matchesName(rule.usersAllow, identity))) {
+    if (trace !== undefined) trace(rule.where, `users.allow: ${identity.username} is not listed: deny`);
+    return app.denied.user_not_allowed;
+  }
+  if (rule.groups.size > 0 && !hasGroup(rule.groups, identity.groups)) {
+    if (trace !== undefined) trace(rule.where, `groups: ${identity.username} is in none of ${[...rule.groups].join(', ')}: deny`);
+    return app.denied.group_missing;
+  }
+  if (rule.require === null) return null;
+  const outcome = checkRequirement(rule.require, presented(identity), now);
+  if (outcome.kind === 'met') {
+    if (trace !== undefined) trace(rule.where, 'require: met');
+    return null;
+  }
+  if (outcome.kind === 'impossible') {
+    if (trace !== undefined) trace(rule.where, 'require: this credential can never meet it (tokens, JWTs and Basic cannot step up): deny');
+    return app.denied.step_up_impossible;
+  }
+  const maxAge = rule.require.maxAgeMs === null ? null : rule.require.maxAgeMs / 1000;
+  if (trace !== undefined)
+    trace(rule.where, `require: not met; a step-up with ${outcome.methods.join(' or ')}${maxAge === null ? '' : ` (at most ${maxAge} s old)`} would`);
+  return app.name === null
+    ? { kind: 'step_up_required', methods: outcome.methods, maxAge }
+    : { kind: 'step_up_required', methods: outcome.methods, maxAge, app: app.name };
 }
 
 export function evaluateAccess(
@@ -273,7 +300,7 @@ export function evaluateAccess(
     return app.denied.ip_blocked;
   }
   // Per-path entries are found once: they can take away what ip.bypass and public paths would give.
-  let entries: readonly PathRule[] | null = null;
+  let entries: PathRule | readonly PathRule[] | null = null;
   if (app.paths.length > 0) {
     const found = applicablePathRules(app, original, trace);
     if (typeof found === 'string') {
