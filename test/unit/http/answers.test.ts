@@ -15,7 +15,7 @@ describe('answers, one pure mapping per use case', () => {
     expect(answer.cookies).toEqual(['portcullis-session=sealed-by-the-use-case; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure']);
   });
 
-  it("tells /api/user what the session proved and when, as amr, acr and authTime (issue 33); Basic and logged-out answers as before", () => {
+  it('tells /api/user what the session proved and when, as amr, acr and authTime (issue 33); Basic and logged-out answers as before', () => {
     const identity = { username: 'tom', name: 'Tom', email: 'tom@example.com', groups: [], provider: 'username', oauth: false, totp: true };
     const proven = { password: 1_000, totp: 21_000 };
     expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven }))).toMatchObject({
@@ -26,7 +26,11 @@ describe('answers, one pure mapping per use case', () => {
       acr: 'mfa',
       authTime: 21_000,
     });
-    expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven: { passkey: 5 } }))).toMatchObject({ amr: ['hwk', 'user', 'mfa'], acr: 'phr', authTime: 5 });
+    expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven: { passkey: 5 } }))).toMatchObject({
+      amr: ['hwk', 'user', 'mfa'],
+      acr: 'phr',
+      authTime: 5,
+    });
     // A cookie sealed before issue 33 proved nothing it can tell.
     expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven: {} }))).toMatchObject({ proven: {}, amr: [], acr: 'sfa', authTime: null });
     const basic = envelopeOf(currentUserAnswer({ state: 'logged_in', identity: { ...identity, provider: 'basic' } }));
