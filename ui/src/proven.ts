@@ -6,7 +6,7 @@
  */
 import type { UserContext } from './api';
 import { h } from './dom';
-import { agoPhrase, locale, t, type MessageKey } from './i18n';
+import { agoPhrase, locale, t, tx, type MessageKey } from './i18n';
 
 /** The methods a session proves, in the order they are shown (an OAuth login shows its provider). */
 const METHODS: readonly (readonly [string, MessageKey])[] = [
@@ -21,7 +21,8 @@ const LEVELS: Readonly<Record<string, MessageKey>> = { sfa: 'account.acr.sfa', m
 function proofTime(at: number, now: number): HTMLElement {
   const date = new Date(at);
   const absolute = date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
-  return h('time', { datetime: date.toISOString(), title: absolute }, t('account.provenAt', { ago: agoPhrase(at, now), at: absolute }));
+  // The date isolated (bdi): in a right-to-left page its digits and brackets keep their order.
+  return h('time', { datetime: date.toISOString(), title: absolute }, ...tx('account.provenAt', { ago: agoPhrase(at, now), at: h('bdi', {}, absolute) }));
 }
 
 /**
