@@ -192,6 +192,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     await page.goto(`${site.url}/vault/box`);
     await page.waitForURL(stepUpPage());
     await expect(offered(page)).resolves.toEqual({ password: 0, code: 0, passkey: 1 });
+    if (proxy === 'nginx') await cardScreenshot(page, join(shots, 'step-up-passkey.png'));
     // A code, however fresh, is not an answer this step-up takes.
     const ref = new URL(page.url()).searchParams.get('step_up');
     const byCode = await page.evaluate(
