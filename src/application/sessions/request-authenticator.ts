@@ -103,8 +103,6 @@ export interface SessionReading {
   readonly renewal?: SessionRenewal;
 }
 
-/** Renewals kept per session, so that requests sent together with the old cookie share one seal. */
-const RENEWALS_MAX = 1024;
 /** How long a renewal is handed out again to requests still carrying the cookie it replaces. */
 const RENEWAL_REUSE_MS = 10_000;
 
@@ -138,8 +136,12 @@ export class RequestAuthenticator {
   private readonly oauth: OAuthSessionRules;
   private readonly activity: SessionActivity;
   private readonly renewal: SessionRenewal | null;
-  /** The latest renewal of each session, by id, with the expiry it replaced and when it was made. */
-  private readonly renewals = new Map<string, { readonly from: number; readonly at: number; readonly renewed: RenewedSession }>();
+  /**
+   * The renewal of each opened cookie, by the session object the sealer hands out for it (one per
+   * cookie value, so keyed by all a renewal is made from: a stepped-up copy of the same session is
+   * another key), with when it was made. A WeakMap: it lives as long as the sealer's cache holds the cookie.
+   */
+  private readonly renewals = new WeakMap<Session, { readonly at: number; readonly renewed: RenewedSession }>();
   private readonly users: UserStore;
   private readonly fingerprints: CredentialFingerprints;
   private readonly verified: VerifiedCredentials;
@@ -408,12 +410,11 @@ export class RequestAuthenticator {
   private renewed(session: Session): RenewedSession | null {
     if (this.renewal === null || session.renewableUntil === undefined) return null;
     const now = this.clock.now();
-    const kept = this.renewals.get(session.id);
-    if (kept !== undefined && kept.from === session.expiresAt && now - kept.at < RENEWAL_REUSE_MS) return kept.renewed;
+    const kept = this.renewals.get(session);
+    if (kept !== undefined && now - kept.at < RENEWAL_REUSE_MS) return kept.renewed;
     const renewed = this.renewal.renew(session);
     if (renewed === null) return null;
-    if (this.renewals.size >= RENEWALS_MAX) this.renewals.clear();
-    this.renewals.set(session.id, { from: session.expiresAt, at: now, renewed });
+    this.renewals.set(session, { at: now, renewed });
     return renewed;
   }
 

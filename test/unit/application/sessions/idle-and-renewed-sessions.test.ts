@@ -152,6 +152,21 @@ describe('renewed sessions through forward auth', () => {
     expect(!stolen.ok && stolen.error.code).toBe('unauthenticated');
   });
 
+  it('requests sent together with the old cookie share one renewal, and a stepped-up copy gets its own', async () => {
+    const core = makeCore([alice()], { settings });
+    const { token, session } = await signIn(core, 'alice', 'pw');
+    core.clock.advance(40 * MINUTE);
+    const [first, second] = await Promise.all([1, 2].map(() => core.authorize.execute({ forwarded, sessionToken: token, ip })));
+    const renewedToken = (r: typeof first): string | undefined => (r.ok ? r.value.renewed?.token : undefined);
+    expect(renewedToken(first)).toBeDefined();
+    expect(renewedToken(second)).toBe(renewedToken(first));
+    // Same id and expiry, more proofs: its renewal must carry them, not the other copy's.
+    core.clock.advance(1000);
+    const stepped = core.issuer.stepUp(session, alice(), ['password'], { ip });
+    const third = await core.authorize.execute({ forwarded, sessionToken: stepped.token, ip });
+    expect(third.ok && third.value.renewed?.session.proven).toEqual(stepped.session.proven);
+  });
+
   it('never renews without SESSION_MAX_LIFETIME', async () => {
     const core = makeCore([alice()], { settings: { sessionLifetimeMs: 60 * MINUTE } });
     const { token } = await signIn(core, 'alice', 'pw');
