@@ -30,7 +30,7 @@ export const SESSION_OPTIONS = options({
     doc: {
       default: '`0` (off)',
       meaning:
-        'seconds a session may go unused before it ends (any replica\'s use counts; last use is noted at most every quarter of it, at most every minute); `0`: sessions end only at their expiry',
+        "seconds a session may go unused before it ends (any replica's use counts; last use is noted at most every quarter of it, at most every minute); `0`: sessions end only at their expiry",
     },
   },
   SESSION_MAX_LIFETIME: {
