@@ -4,13 +4,16 @@ import { createServer, type Server } from 'node:http';
 import { APP_SECRET, discoverClient, OIDC_PEOPLE, pkceAuthorization, startOidcGateway } from '../support/oidc-gateway';
 import { freePort } from '../support/net';
 import type { RunningGateway } from '../support/server';
+import { generate } from 'otplib';
+import { TOTP_SECRET } from '../support/credentials';
 import { submitPassword } from './support/flows';
 
 /**
- * `prompt=login` in a real browser: the gateway's login page shows its form although the person
- * has a live session, and the new login goes back to the relying party with a fresh auth_time.
+ * Re-authentication in a real browser: `prompt=login` shows the gateway's login form although the
+ * person has a live session, and a `max_age` older than the session's last proof goes to the
+ * step-up (issue 33); either goes back to the relying party with a fresh auth_time.
  */
-describe('OpenID Connect prompt=login in Chromium', () => {
+describe('OpenID Connect re-authentication in Chromium', () => {
   let gw: RunningGateway;
   let app: client.Configuration;
   let browser: Browser;
@@ -41,6 +44,59 @@ describe('OpenID Connect prompt=login in Chromium', () => {
     await page.waitForURL((u) => u.href.startsWith(`${CALLBACK}?`), { waitUntil: 'load' });
     return new URL(page.url());
   }
+
+  /** Carol's TOTP code for the step `offset` steps from now (a code opens one step, never twice). */
+  const carolCode = (offset: number): Promise<string> => generate({ secret: TOTP_SECRET, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+
+  it('sends a session older than max_age to the step-up page; a TOTP code there brings an ID token with the new auth_time and amr', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+
+    const first = await authorize(page, {}, async () => {
+      await page.waitForURL(`${gw.url}/login?**`);
+      await submitPassword(page, 'carol', OIDC_PEOPLE.carol.password);
+      await page.waitForURL(`${gw.url}/totp?**`);
+      await page.getByLabel('One-time code').fill(await carolCode(0));
+      await page.getByRole('button', { name: 'Verify' }).click();
+    });
+    expect(first.searchParams.get('code')).toEqual(expect.any(String));
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+
+    const { url, verifier, state } = await pkceAuthorization(app, CALLBACK, { max_age: '1' });
+    await page.goto(url.toString());
+    await page.waitForURL(`${gw.url}/login?step_up=**`);
+    const reference = new URL(page.url()).searchParams.get('step_up') as string;
+    // What the login page's step-up does, from the gateway's origin with the browser's cookies: ask,
+    // prove, go back. (A page of its own: the login page may move on while this one works.)
+    const provedAt = Math.floor(Date.now() / 1000);
+    const code = await carolCode(1);
+    const api = await context.newPage();
+    await api.goto(`${gw.url}/api/app`);
+    const answer = await api.evaluate(
+      async ({ ref, totp }) => {
+        const described = await (await fetch(`/api/step-up?ref=${encodeURIComponent(ref)}`)).json();
+        const res = await fetch('/api/step-up', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ref, method: 'totp', code: totp }),
+        });
+        return { described, status: res.status, body: await res.json() };
+      },
+      { ref: reference, totp: code },
+    );
+    expect(answer.described).toMatchObject({ username: 'carol', methods: expect.arrayContaining(['totp']) });
+    expect(answer.status).toBe(200);
+    await page.goto((answer.body as { redirect: string }).redirect);
+    await page.waitForURL((u) => u.href.startsWith(`${CALLBACK}?`), { waitUntil: 'load' });
+    const tokens = await client.authorizationCodeGrant(app, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state, maxAge: 1 });
+    const claims = tokens.claims();
+    expect(claims?.auth_time).toBeGreaterThanOrEqual(provedAt);
+    expect(claims).toMatchObject({ preferred_username: 'carol', amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 
   it('asks a logged-in person to log in again, then returns to the application with a code', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
