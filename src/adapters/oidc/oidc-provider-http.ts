@@ -28,6 +28,11 @@ const AUTHORIZATION = `${OIDC_PREFIX}/auth`;
 const MAX_AUTHORIZATION_URL = 4096;
 /** Where an interaction keeps the instant it was first shown (milliseconds), among its submissions. */
 const STARTED_AT = 'portcullis_started_at';
+/**
+ * `max_age=0` as the gateway carries it past the library, which would turn it into `prompt=login`
+ * (a whole new login): here it asks for a proof made after the request, which a step-up brings.
+ */
+const PROOF_AFTER_REQUEST = 'portcullis_max_age_zero';
 
 /**
  * The scopes and the claims each releases (`groups` only with the `groups` scope). `openid` brings
@@ -145,6 +150,9 @@ function interactionPolicy({ module, useCases, settings }: OidcWiring): ReturnTy
         ask: { acr: acrValuesOf(ctx.oidc.params?.acr_values), provenSince: null },
       });
       if (!result.ok || result.value.subject !== accountId) return Check.REQUEST_PROMPT;
+      // max_age=0: no proof made before this request will do, until the interaction has its answer.
+      if (ctx.oidc.params?.[PROOF_AFTER_REQUEST] !== undefined && (ctx.oidc as { result?: { login?: unknown } }).result?.login === undefined)
+        return Check.REQUEST_PROMPT;
       // The provider's session is a cache of the gateway's: a step-up since (through forward auth,
       // or another application) moves auth_time and adds to amr and acr in the next ID token.
       const { authTime, amr, acr } = result.value;
@@ -304,6 +312,8 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
       url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     routes: { ...PROVIDER_ROUTES },
+    // Kept with the authorization's parameters, so the interaction sees it (see maxAgeZeroAsProofAfterRequest).
+    extraParams: [PROOF_AFTER_REQUEST],
     features: providerFeatures(wiring),
     // Only configured clients, and they share origins with their redirect URIs (single-page apps).
     clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => {
@@ -367,7 +377,7 @@ function page(ctx: Koa.Context, status: number, html: string): void {
  */
 async function loginAgeAsked(details: ProviderInteraction, clock: Clock): Promise<{ freshLogin?: number; provenSince?: number }> {
   const prompts = typeof details.params.prompt === 'string' ? details.params.prompt.split(' ') : [];
-  const maxAge = details.params.max_age === undefined ? NaN : Number(details.params.max_age);
+  const maxAge = details.params[PROOF_AFTER_REQUEST] !== undefined ? 0 : details.params.max_age === undefined ? NaN : Number(details.params.max_age);
   const loginPrompt = prompts.includes('login');
   if (!loginPrompt && !Number.isFinite(maxAge)) return {};
   const stored = details.result?.[STARTED_AT];
@@ -545,6 +555,23 @@ async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWirin
 }
 
 /**
+ * `max_age=0` of a person with a gateway session: the library would turn it into `prompt=login`, a
+ * whole new login. Asked of a live session it asks for a proof made after the request (OpenID
+ * Connect: the provider must actively re-authenticate), so it becomes {@link PROOF_AFTER_REQUEST},
+ * which the login check and the interaction read as `max_age` 0: the step-up, as for any `max_age`.
+ * With `prompt=login` as well, the whole login stays. The parameter sent by a client itself only
+ * ever asks for more.
+ */
+function maxAgeZeroAsProofAfterRequest(ctx: Koa.Context): void {
+  if (ctx.method !== 'GET') return;
+  const params = new URLSearchParams(ctx.querystring);
+  if (params.get('max_age') !== '0' || (params.get('prompt') ?? '').split(' ').includes('login')) return;
+  params.delete('max_age');
+  params.set(PROOF_AFTER_REQUEST, '1');
+  ctx.querystring = params.toString();
+}
+
+/**
  * panva's oidc-provider mounted in the gateway: issuer = APP_URL, discovery at
  * `/.well-known/openid-configuration`, everything else under `/oidc`. The login step is the
  * gateway's own (its session, its login page with every method, TOTP included); what the library
@@ -575,7 +602,10 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       headers['x-forwarded-for'] = ipOf(ctx.req, settings);
       delete headers['x-forwarded-host'];
       delete headers.forwarded;
-      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(wiring, ctx))) return;
+      if (ctx.path === AUTHORIZATION) {
+        if (await authorizationWithoutLogin(wiring, ctx)) return;
+        maxAgeZeroAsProofAfterRequest(ctx);
+      }
       const m = INTERACTION.exec(ctx.path);
       if (m !== null) {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));

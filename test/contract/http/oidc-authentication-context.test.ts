@@ -92,6 +92,33 @@ describe('OpenID Connect amr, acr and auth_time from the gateway session', () =>
     expect(claims).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: 'mfa', preferred_username: 'carol' });
   });
 
+  it('sends max_age=0 to the step-up too (not a whole new login), and prompt=none with it answers login_required', async () => {
+    const browser = await loggedInBrowser(oidc.gw.url, 'alice');
+    const first = await idToken(browser);
+    await pause(1100);
+    const none = await browser.follow((await pkceAuthorization(oidc.app, CALLBACK, { prompt: 'none', max_age: '0' })).url.toString());
+    expect(none.url.searchParams.get('error')).toBe('login_required');
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { max_age: '0' });
+    const sent = await browser.follow(url.toString());
+    expect(sent.url.pathname).toBe('/login');
+    const reference = sent.url.searchParams.get('step_up') as string;
+    expect(reference).toEqual(expect.any(String));
+    // Coming back to the authorization without the step-up does not pass: the proof must be made after the request.
+    const described = (await (await browser.fetch(`${oidc.gw.url}/api/step-up?ref=${encodeURIComponent(reference)}`)).json()) as { returnTo: string };
+    expect(described.returnTo).toMatch(/\/oidc\/interaction\//);
+    const back = await browser.follow(described.returnTo);
+    expect(back.url.pathname).toBe('/login');
+    expect(back.url.searchParams.get('step_up')).toEqual(expect.any(String));
+    const provedAt = nowSeconds();
+    const stepped = await browser.stepUp(reference, { method: 'password', password: OIDC_PEOPLE.alice.password });
+    expect(stepped.status).toBe(200);
+    const done = await browser.follow(stepped.redirect as string);
+    const claims = (await client.authorizationCodeGrant(oidc.app, done.url, { pkceCodeVerifier: verifier, expectedState: state, maxAge: 0 })).claims();
+    expect(claims?.auth_time).toBeGreaterThanOrEqual(provedAt);
+    expect(claims?.auth_time).toBeGreaterThan(first.auth_time as number);
+    expect(claims).toMatchObject({ amr: ['pwd'], acr: 'sfa' });
+  });
+
   it('does not take the step-up of one session for another: the reference is bound to the session it was made for', async () => {
     const browser = await loggedInBrowser(oidc.gw.url, 'alice');
     await pause(2100);
