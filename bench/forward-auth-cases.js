@@ -2,6 +2,8 @@
 // What bench/hot-path.js and bench/http-driver.js share: the build they load (HOT_PATH_DIST, another
 // build's dist/src, to compare a change with what came before), the bench account and its gateway,
 // a session of it sealed offline, and the forward-auth request of each case.
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const bcrypt = require('bcrypt');
@@ -93,4 +95,29 @@ function caseHeaders(token, extra = {}, accessToken = null, jwt = null) {
   };
 }
 
-module.exports = { STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders };
+/**
+ * The rules of `rulesFile` (bench/access-rules.yml: scenario 1b's) with three entries on the measured application: two that the request
+ * passes over (another path; a method the bench never names is still tried, as any method counts)
+ * and the one that matches `/dashboard` and asks for a password proven within a day, which the
+ * bench's login meets. Written next to the results, never into bench/.
+ */
+function pathsRulesFile(rulesFile) {
+  const base = fs.readFileSync(rulesFile, 'utf8');
+  const entries = [
+    '    paths:',
+    "      - match: '^/admin'",
+    '        require: { second_factor: true, max_age: 600 }',
+    "      - match: '^/api/'",
+    '        methods: [POST, PUT, DELETE]',
+    '        groups: [writers]',
+    "      - match: '^/dashboard'",
+    '        require: { login: [password, passkey], max_age: 86400 }',
+  ].join('\n');
+  const marker = "    ip: { block: ['203.0.113.0/24', '2001:db8:dead::/48'] }";
+  if (!base.includes(marker)) throw new Error('bench/access-rules.yml changed: scenario 1d cannot place its paths entries');
+  const file = path.join(os.tmpdir(), `portcullis-bench-paths-${process.pid}.yml`);
+  fs.writeFileSync(file, base.replace(marker, `${marker}\n${entries}`));
+  return file;
+}
+
+module.exports = { pathsRulesFile, STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders };

@@ -6,7 +6,7 @@
 // HOT_PATH_CASES a comma list of cases (cookie, basic, token, jwt, unauth-api, unauth-browser), HOT_PATH_FORWARDED_FOR
 // an X-Forwarded-For value to send with each. The jwt case's issuer (bench/jwt-issuer.js) is configured in the
 // gateway of every case, so they are measured on the same gateway; its key set is read once, at the first jwt request.
-const { STATUSES, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
+const { STATUSES, pathsRulesFile, benchAccessToken, benchHash, benchGateway, benchSessionToken, caseHeaders } = require('./forward-auth-cases');
 const { startJwtIssuer } = require('./jwt-issuer');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,7 +24,11 @@ async function main() {
   const only = process.env.HOT_PATH_CASES ? process.env.HOT_PATH_CASES.split(',') : null;
   // Builds without workload JWTs would refuse the JWT_ISSUERS_ settings: no jwt case there.
   const issuer = (only === null || only.includes('jwt')) && jwtSupported() ? await startJwtIssuer() : null;
+  // HOT_PATH_RULES: `rules` loads bench/access-rules.yml, `paths` the same with scenario 1d's paths entries (issue 33).
+  const rulesFile = path.join(__dirname, 'access-rules.yml');
+  const rules = process.env.HOT_PATH_RULES;
   const gateway = benchGateway(hash, {
+    ...(rules === 'rules' ? { ACCESS_CONFIG: rulesFile } : rules === 'paths' ? { ACCESS_CONFIG: pathsRulesFile(rulesFile) } : {}),
     ...(process.env.HOT_PATH_BASIC_CACHE_TTL ? { BASIC_CACHE_TTL: process.env.HOT_PATH_BASIC_CACHE_TTL } : {}),
     ...(issuer === null ? {} : issuer.env),
   });

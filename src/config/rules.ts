@@ -44,8 +44,15 @@ export type FileReader = (path: string) => string;
 
 const defaultReader: FileReader = (path) => readFileSync(path, 'utf8');
 
-/** The lists whose entries are names (users, groups, e-mails, hosts), under `apps.<name>` and `default`. */
-const NAME_LISTS: readonly (readonly string[])[] = [['users', 'allow'], ['users', 'block'], ['oauth', 'whitelist'], ['oauth', 'groups'], ['domain']];
+/** The lists whose entries are names (users, groups, e-mails, hosts), under `apps.<name>`, `default` and their `paths` entries. */
+const NAME_LISTS: readonly (readonly string[])[] = [
+  ['users', 'allow'],
+  ['users', 'block'],
+  ['oauth', 'whitelist'],
+  ['oauth', 'groups'],
+  ['groups'],
+  ['domain'],
+];
 
 /**
  * Parses and validates rules from YAML text; every problem is returned, each with its place (its
@@ -76,6 +83,11 @@ function namesAsWritten(doc: YamlDocument, y: typeof import('yaml')): void {
   const sections: unknown[] = [doc.get('default', true)];
   const apps = doc.get('apps', true);
   if (y.isMap(apps)) for (const pair of apps.items) sections.push(pair.value);
+  for (const section of [...sections]) {
+    // Each `paths` entry's users and groups are names too.
+    const entries = y.isMap(section) ? section.get('paths', true) : undefined;
+    if (y.isSeq(entries)) sections.push(...entries.items);
+  }
   for (const section of sections) {
     if (!y.isMap(section)) continue;
     for (const path of NAME_LISTS) {

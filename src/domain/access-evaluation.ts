@@ -1,5 +1,6 @@
 import type { AccessDecision } from './access-decision';
-import { DENY_ALL, type AccessRules, type AppRules, type NameMatcher, type PathPattern } from './access-rules';
+import { DENY_ALL, type AccessRules, type AppRules, type NameMatcher, type PathPattern, type PathRule } from './access-rules';
+import { checkRequirement, type PresentedCredential } from './login-methods';
 import { plainPath, rawQuery, readPath } from './path-readings';
 import type { OriginalRequest } from './forwarded-request';
 import { inRanges, parseIpInto } from './ip-address';
@@ -151,6 +152,130 @@ function tokenRefusal(app: AppRules, apps: readonly string[] | null, trace: Acce
   return null;
 }
 
+/**
+ * The `paths` entries that apply to the request (issue 33): for each reading of the path, the first
+ * entry whose pattern and method match it (a plain path: that entry itself); several readings may
+ * pick several entries, and every one of them must pass (the strictest wins). Null when none applies; a string (why) when the path
+ * cannot be judged: ambiguous, unreadable, or absent (no request named), so no entry may be skipped.
+ */
+function applicablePathRules(app: AppRules, original: OriginalRequest | null, trace: AccessTrace | undefined): PathRule | readonly PathRule[] | null | string {
+  if (original === null) return 'no request path was forwarded';
+  const uri = original.uri;
+  const plain = plainPath(uri);
+  if (plain !== null) {
+    const rule = firstPathRule(app.paths, plain, uri, original.method);
+    if (trace !== undefined) tracePathRule(trace, plain, rule);
+    return rule;
+  }
+  const read = readPath(uri);
+  if (read.kind === 'ambiguous') return read.why;
+  if (read.kind === 'unreadable') return 'the path cannot be read (broken encoding or control characters)';
+  let found: PathRule[] | null = null;
+  for (const path of read.paths) {
+    const rule = firstPathRule(app.paths, path, uri, original.method);
+    if (trace !== undefined) tracePathRule(trace, path, rule);
+    if (rule !== null && (found === null || !found.includes(rule))) (found ??= []).push(rule);
+  }
+  return found;
+}
+
+function firstPathRule(rules: readonly PathRule[], path: string, uri: string, method: string | null): PathRule | null {
+  for (let i = 0; i < rules.length; i += 1) {
+    const rule = rules[i];
+    // A method the proxy did not name could be any: the entry applies (ambiguity never widens access).
+    if (rule.methods !== null && method !== null && !rule.methods.has(method.toUpperCase())) continue;
+    if (rule.match.regex.test(rule.match.query ? `${path}?${rawQuery(uri)}` : path)) return rule;
+  }
+  return null;
+}
+
+function tracePathRule(trace: AccessTrace, path: string, rule: PathRule | null): void {
+  trace(
+    'paths',
+    rule === null
+      ? `${path} matches no entry`
+      : `${path} matches ${rule.where} (${rule.match.regex.source.replace(/\\\//g, '/')}${rule.methods === null ? '' : `, ${[...rule.methods].join(' ')}`})`,
+  );
+}
+
+/** What a requirement sees of the credential: a session's proofs, or the kind of machine credential. */
+function presented(identity: Identity): PresentedCredential {
+  if (identity.token !== undefined) return TOKEN;
+  if (identity.provider === 'jwt') return JWT;
+  if (identity.proven !== undefined) {
+    // One credential object per session identity (identities are cached per session), not per request.
+    let credential = SESSIONS.get(identity);
+    if (credential === undefined) {
+      credential = Object.freeze({ kind: 'session', proven: identity.proven });
+      SESSIONS.set(identity, credential);
+    }
+    return credential;
+  }
+  return BASIC;
+}
+const SESSIONS = new WeakMap<Identity, PresentedCredential>();
+const TOKEN: PresentedCredential = Object.freeze({ kind: 'token' });
+const JWT: PresentedCredential = Object.freeze({ kind: 'jwt' });
+const BASIC: PresentedCredential = Object.freeze({ kind: 'basic' });
+
+/**
+ * The applicable entries' verdict for a person the application itself lets in: the first refusal,
+ * else the first step-up, else null (every entry passes).
+ */
+function judgePathRules(
+  app: AppRules,
+  entries: PathRule | readonly PathRule[],
+  identity: Identity,
+  now: number,
+  trace: AccessTrace | undefined,
+): AccessDecision | null {
+  if (!Array.isArray(entries)) return judgePathRule(app, entries as PathRule, identity, now, trace);
+  let stepUp: AccessDecision | null = null;
+  for (const rule of entries as readonly PathRule[]) {
+    const verdict = judgePathRule(app, rule, identity, now, trace);
+    if (verdict === null) continue;
+    if (verdict.kind !== 'step_up_required') return verdict;
+    stepUp ??= verdict;
+  }
+  return stepUp;
+}
+
+/**
+ * One entry's verdict: users and groups refuse before a step-up is asked (a person who may never
+ * enter is not asked to prove more first); null when it passes.
+ */
+function judgePathRule(app: AppRules, rule: PathRule, identity: Identity, now: number, trace: AccessTrace | undefined): AccessDecision | null {
+  if (rule.usersBlock.size > 0 && matchesName(rule.usersBlock, identity)) {
+    if (trace !== undefined) trace(rule.where, `users.block: ${identity.username} is blocked: deny`);
+    return app.denied.user_blocked;
+  }
+  // An OAuth identity never matches an entry's users.allow: a provider's `alice` is not the local one.
+  if (rule.usersAllow.size > 0 && (identity.oauth || !matchesName(rule.usersAllow, identity))) {
+    if (trace !== undefined) trace(rule.where, `users.allow: ${identity.username} is not listed: deny`);
+    return app.denied.user_not_allowed;
+  }
+  if (rule.groups.size > 0 && !hasGroup(rule.groups, identity.groups)) {
+    if (trace !== undefined) trace(rule.where, `groups: ${identity.username} is in none of ${[...rule.groups].join(', ')}: deny`);
+    return app.denied.group_missing;
+  }
+  if (rule.require === null) return null;
+  const outcome = checkRequirement(rule.require, presented(identity), now);
+  if (outcome.kind === 'met') {
+    if (trace !== undefined) trace(rule.where, 'require: met');
+    return null;
+  }
+  if (outcome.kind === 'impossible') {
+    if (trace !== undefined) trace(rule.where, 'require: this credential can never meet it (tokens, JWTs and Basic cannot step up): deny');
+    return app.denied.step_up_impossible;
+  }
+  const maxAge = rule.require.maxAgeMs === null ? null : rule.require.maxAgeMs / 1000;
+  if (trace !== undefined)
+    trace(rule.where, `require: not met; a step-up with ${outcome.methods.join(' or ')}${maxAge === null ? '' : ` (at most ${maxAge} s old)`} would`);
+  return app.name === null
+    ? { kind: 'step_up_required', methods: outcome.methods, maxAge }
+    : { kind: 'step_up_required', methods: outcome.methods, maxAge, app: app.name };
+}
+
 export function evaluateAccess(
   rules: AccessRules,
   original: OriginalRequest | null,
@@ -174,15 +299,28 @@ export function evaluateAccess(
     if (trace !== undefined) trace('ip.block', `${ip} is blocked: deny`);
     return app.denied.ip_blocked;
   }
+  // Per-path entries are found once: they can take away what ip.bypass and public paths would give.
+  let entries: PathRule | readonly PathRule[] | null = null;
+  if (app.paths.length > 0) {
+    const found = applicablePathRules(app, original, trace);
+    if (typeof found === 'string') {
+      if (trace !== undefined) trace('paths', `cannot be judged (${found}): refused with 400`);
+      return app.name === null ? { kind: 'ambiguous_path', why: found } : { kind: 'ambiguous_path', why: found, app: app.name };
+    }
+    entries = found;
+  }
   if (app.ipBypass.size > 0 && inRanges(app.ipBypass, family, ADDRESS)) {
-    if (trace !== undefined) trace('ip.bypass', `${ip} bypasses login: allow`);
-    return app.allowed;
+    if (entries === null) {
+      if (trace !== undefined) trace('ip.bypass', `${ip} bypasses login: allow`);
+      return app.allowed;
+    }
+    if (trace !== undefined) trace('ip.bypass', `${ip} would bypass login, but a paths entry applies: it does not`);
   }
   if (app.ipAllow.size > 0 && !inRanges(app.ipAllow, family, ADDRESS)) {
     if (trace !== undefined) trace('ip.allow', `${ip} is not in ip.allow: deny`);
     return app.denied.ip_not_allowed;
   }
-  if (original !== null && (app.pathAllow.length > 0 || app.pathBlock.length > 0)) {
+  if (original !== null && entries === null && (app.pathAllow.length > 0 || app.pathBlock.length > 0)) {
     const open = publicPath(app, original.uri, trace);
     if (open === true) return app.allowed;
     if (typeof open === 'string') {
@@ -220,6 +358,10 @@ export function evaluateAccess(
   if (app.requireTotp && !identity.totp && !(identity.token !== undefined && app.tokens === 'allow')) {
     if (trace !== undefined) trace('require_totp', `${identity.username}'s session did not pass TOTP: deny`);
     return app.denied.totp_required;
+  }
+  if (entries !== null) {
+    const verdict = judgePathRules(app, entries, identity, now, trace);
+    if (verdict !== null) return verdict;
   }
   if (trace !== undefined) trace('allow', `${identity.username} passes every rule: allow`);
   return app.allowed;

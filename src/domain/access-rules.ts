@@ -1,6 +1,6 @@
 import type { AccessDecision, DenyReason } from './access-decision';
 import { compileIpRanges, EMPTY_RANGES, type IpRangeSet } from './ip-address';
-import type { Requirement } from './login-methods';
+import { LOGIN_METHODS, type LoginMethod, type Requirement } from './login-methods';
 import { err, ok, type Result } from './result';
 
 /**
@@ -105,7 +105,12 @@ const DENY_REASONS: readonly DenyReason[] = [
 const NETWORK_REASONS: ReadonlySet<DenyReason> = new Set<DenyReason>(['ip_blocked', 'ip_not_allowed', 'bad_client_ip']);
 
 const EMPTY_NAMES: NameMatcher = Object.freeze({ literals: new Set<string>(), patterns: [], size: 0 });
-const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'ip', 'require_second_factor', 'require_totp', 'tokens', 'response']);
+const APP_KEYS = new Set(['domain', 'users', 'oauth', 'path', 'paths', 'ip', 'require_second_factor', 'require_totp', 'tokens', 'response']);
+const PATH_RULE_KEYS = ['match', 'query', 'methods', 'users', 'groups', 'require'];
+const REQUIRE_KEYS = ['second_factor', 'login', 'max_age'];
+const METHOD_NAME = /^[A-Za-z]{1,32}$/;
+/** The longest `max_age` a rule may ask (a year, in seconds): anything longer is surely a unit mistake. */
+const MAX_AGE_LIMIT = 366 * 24 * 3600;
 const TOP_KEYS = new Set(['default_policy', 'apps', 'default']);
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
@@ -352,6 +357,86 @@ function tokenPolicy(v: unknown, where: string, problems: Problems): TokenPolicy
   return 'default';
 }
 
+/** A `require` block: at least one of its keys, each valid; null when absent or invalid (the problem is recorded). */
+function requirement(v: unknown, where: string, problems: Problems): Requirement | null {
+  if (v === undefined || v === null) return null;
+  const doc = section(v, where, REQUIRE_KEYS, problems);
+  if (isRecord(v) && Object.keys(v).length === 0) problems.add(where, `must name at least one of ${REQUIRE_KEYS.join(', ')}`);
+  if (doc.second_factor !== undefined && typeof doc.second_factor !== 'boolean') problems.add(`${where}.second_factor`, 'must be true or false');
+  let methods: LoginMethod[] | null = null;
+  if (doc.login !== undefined && doc.login !== null) {
+    methods = [];
+    for (const [i, m] of stringList(doc.login, `${where}.login`, problems).entries()) {
+      const at = Array.isArray(doc.login) ? `${where}.login[${i}]` : `${where}.login`;
+      const method = m.toLowerCase() as LoginMethod;
+      if (!LOGIN_METHODS.includes(method)) problems.add(at, `"${m}" is not a login method (${LOGIN_METHODS.join(', ')})`);
+      else if (!methods.includes(method)) methods.push(method);
+    }
+    if (methods.length === 0) problems.add(`${where}.login`, 'must name at least one login method');
+    if (doc.second_factor === true && methods.length > 0 && !methods.some((m) => m === 'totp' || m === 'passkey')) {
+      problems.add(`${where}.login`, 'second_factor: true needs totp or passkey among the methods (no request could ever meet it)');
+    }
+  }
+  let maxAgeMs: number | null = null;
+  if (doc.max_age !== undefined && doc.max_age !== null) {
+    const age = doc.max_age;
+    if (typeof age !== 'number' || !Number.isInteger(age) || age < 0 || age > MAX_AGE_LIMIT) {
+      problems.add(`${where}.max_age`, `must be a whole number of seconds from 0 to ${MAX_AGE_LIMIT}`);
+    } else maxAgeMs = age * 1000;
+  }
+  return Object.freeze({ secondFactor: doc.second_factor === true, methods: methods === null ? null : Object.freeze(methods), maxAgeMs });
+}
+
+/** An application's `paths`: a list of entries, each with `match` and at least one condition. */
+function pathRules(v: unknown, where: string, problems: Problems): PathRule[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    problems.add(where, 'must be a list of entries (- match: "^/admin" …)');
+    return [];
+  }
+  const out: PathRule[] = [];
+  v.forEach((item: unknown, i) => {
+    const at = `${where}[${i}]`;
+    if (!isRecord(item)) {
+      problems.add(at, 'must be a mapping with match and require, users, groups or methods');
+      return;
+    }
+    const doc = section(item, at, PATH_RULE_KEYS, problems);
+    if (doc.query !== undefined && typeof doc.query !== 'boolean') problems.add(`${at}.query`, 'must be true or false');
+    let match: PathPattern | null = null;
+    if (typeof doc.match !== 'string' || doc.match === '') problems.add(`${at}.match`, 'is required: a regular expression on the path');
+    else {
+      // Case-insensitive, like path.block: an entry that narrows access must also catch `/ADMIN`.
+      const regex = compileRegex(doc.match, 'i', `${at}.match`, problems);
+      if (regex !== null) match = { regex, query: doc.query === true };
+    }
+    let methods: Set<string> | null = null;
+    if (doc.methods !== undefined && doc.methods !== null) {
+      methods = new Set();
+      for (const m of stringList(doc.methods, `${at}.methods`, problems)) {
+        if (!METHOD_NAME.test(m)) problems.add(`${at}.methods`, `"${m}" is not an HTTP method`);
+        else methods.add(m.toUpperCase());
+      }
+      if (methods.size === 0) problems.add(`${at}.methods`, 'must name at least one method (omit it for every method)');
+    }
+    const users = section(doc.users, `${at}.users`, ['allow', 'block'], problems);
+    const rule: PathRule = Object.freeze({
+      where: at,
+      match: match ?? { regex: /$^/, query: false },
+      methods,
+      usersAllow: names(users.allow, `${at}.users.allow`, problems),
+      usersBlock: names(users.block, `${at}.users.block`, problems),
+      groups: new Set(stringList(doc.groups, `${at}.groups`, problems)),
+      require: requirement(doc.require, `${at}.require`, problems),
+    });
+    if (rule.require === null && rule.usersAllow.size + rule.usersBlock.size + rule.groups.size === 0) {
+      problems.add(at, 'narrows nothing: give it require, users or groups');
+    }
+    out.push(rule);
+  });
+  return out;
+}
+
 function compileApp(name: string | null, v: unknown, where: string, readSecret: SecretReader, problems: Problems): { app: AppRules; domains: string[] } {
   const keys = name === null ? [...APP_KEYS].filter((k) => k !== 'domain') : [...APP_KEYS];
   const doc = section(v, where, keys, problems);
@@ -389,7 +474,7 @@ function compileApp(name: string | null, v: unknown, where: string, readSecret: 
     ipBlock: ipRanges(ip.block, `${where}.ip.block`, problems),
     ipBypass: ipRanges(ip.bypass, `${where}.ip.bypass`, problems),
     requireTotp: doc.require_second_factor === true || doc.require_totp === true,
-    paths: [],
+    paths: pathRules(doc.paths, `${where}.paths`, problems),
     tokens: tokenPolicy(doc.tokens, `${where}.tokens`, problems),
     assertion: assertion === true,
     ...decisionsFor(name, headers, assertion === true),

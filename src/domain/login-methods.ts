@@ -90,9 +90,14 @@ export type RequirementOutcome =
 const MET: RequirementOutcome = Object.freeze({ kind: 'met' });
 const IMPOSSIBLE: RequirementOutcome = Object.freeze({ kind: 'impossible' });
 
+/** Whether proving `m` counts for `req`. */
+function counts(req: Requirement, m: LoginMethod): boolean {
+  return (req.methods === null || req.methods.includes(m)) && (!req.secondFactor || (SECOND_FACTORS as readonly string[]).includes(m));
+}
+
 /** The methods that count for `req`, among `among`. */
 function counting<M extends LoginMethod>(req: Requirement, among: readonly M[]): M[] {
-  return among.filter((m) => (req.methods === null || req.methods.includes(m)) && (!req.secondFactor || (SECOND_FACTORS as readonly string[]).includes(m)));
+  return among.filter((m) => counts(req, m));
 }
 
 /**
@@ -108,7 +113,10 @@ export function checkRequirement(req: Requirement, credential: PresentedCredenti
     return !req.secondFactor && req.methods !== null && req.methods.includes(credential.kind) ? MET : IMPOSSIBLE;
   }
   const proven = credential.proven;
-  for (const m of counting(req, SESSION_METHODS)) {
+  // Every forward-auth request on a matching path asks this: no allocation until it is not met.
+  for (let i = 0; i < SESSION_METHODS.length; i += 1) {
+    const m = SESSION_METHODS[i];
+    if (!counts(req, m)) continue;
     const at = proven[m];
     // A proof from the future (a clock step back) counts as now, never as older than it is.
     if (at !== undefined && (req.maxAgeMs === null || now - at <= req.maxAgeMs)) return MET;

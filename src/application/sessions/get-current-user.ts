@@ -1,3 +1,4 @@
+import type { ProvenMethods } from '../../domain/login-methods';
 import type { Identity } from '../../domain/session';
 import type { PendingSecondFactors, SecondFactor } from './pending-second-factors';
 import type { RequestAuthenticator, RequestCredentials } from './request-authenticator';
@@ -6,7 +7,8 @@ export type GetCurrentUserInput = RequestCredentials;
 
 /** Who the caller is, as the UI shows it; never an error: anything unproven is "logged out". */
 export type GetCurrentUserOutput =
-  | { readonly state: 'logged_in'; readonly identity: Identity }
+  /** `proven`: for a session (issue 33), what it proved and when; absent for HTTP Basic. */
+  | { readonly state: 'logged_in'; readonly identity: Identity; readonly proven?: ProvenMethods }
   /** `secondFactors`: what the pending step accepts (absent: not told, the page offers the code as before). */
   | { readonly state: 'totp_pending'; readonly identity: Identity; readonly secondFactors?: readonly SecondFactor[] }
   | { readonly state: 'logged_out' };
@@ -22,6 +24,7 @@ export class GetCurrentUserUseCase {
     const auth = await this.authenticator.authenticate(input);
     switch (auth.kind) {
       case 'session':
+        return { state: 'logged_in', identity: auth.identity, proven: auth.session.proven };
       case 'basic':
         return { state: 'logged_in', identity: auth.identity };
       case 'pending': {

@@ -79,6 +79,12 @@ interface AccountView {
   credential?: string;
   /** The identities of its sessions, by provider and TOTP flag (`1username`). */
   readonly identities: Map<string, Identity>;
+  /**
+   * Those identities with a session's proofs (issue 33), by the session's `proven` object: a
+   * sealer that hands out one session object per cookie makes this one identity per session, not
+   * one per request.
+   */
+  readonly withProofs: WeakMap<object, Identity>;
   /** Its HTTP Basic answer (and identity): the same object on every request, so the HTTP adapter reuses what it built for it. */
   basic?: Authentication;
 }
@@ -252,13 +258,19 @@ export class RequestAuthenticator {
       identity = Object.freeze(identityOf(account, session.provider, session.totp));
       view.identities.set(key, identity);
     }
-    return identity;
+    // What this session proved, and when, goes with it: per-path requirements and the upstream's amr read it.
+    let proven = view.withProofs.get(session.proven);
+    if (proven === undefined || proven.provider !== session.provider || proven.totp !== session.totp) {
+      proven = Object.freeze({ ...identity, proven: session.proven });
+      view.withProofs.set(session.proven, proven);
+    }
+    return proven;
   }
 
   private viewOf(account: Account): AccountView {
     let view = this.views.get(account);
     if (view === undefined) {
-      view = { identities: new Map() };
+      view = { identities: new Map(), withProofs: new WeakMap() };
       this.views.set(account, view);
     }
     return view;

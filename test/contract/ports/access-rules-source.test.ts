@@ -136,6 +136,16 @@ describe('YamlFileAccessRulesSource', () => {
     expect(problems).toEqual(['line 6: apps.wiki.users.block[1]: must not be empty']);
   });
 
+  it('names the line of each problem in a paths entry, and reads its names as written (issue 33)', () => {
+    const problems = startupProblems(
+      'apps:\n  wiki:\n    paths:\n      - match: "^/admin"\n        groups: [007]\n        require:\n          max_age: soon\n      - match: "("\n        users: { allow: [alice] }\n',
+    );
+    expect(problems).toEqual([
+      'line 7: apps.wiki.paths[0].require.max_age: must be a whole number of seconds from 0 to 31622400',
+      'line 8: apps.wiki.paths[1].match: "(" is not a valid regular expression',
+    ]);
+  });
+
   it('refuses a missing file at start-up', () => {
     expect(() => new YamlFileAccessRulesSource(join(dir, 'missing.yaml'), optionalModules.yaml())).toThrow(InvalidAccessRulesError);
   });

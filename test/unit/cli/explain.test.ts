@@ -77,3 +77,54 @@ describe('portcullis explain', () => {
     expect(run('https://wiki.example.com/x', '--user', 'alice', '--token', '--totp').code).toBe(2);
   });
 });
+
+describe('portcullis explain with paths entries (issue 33)', () => {
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'portcullis-explain-paths-'));
+    file = join(dir, 'access.yaml');
+    writeFileSync(
+      file,
+      'apps:\n  wiki:\n    paths:\n      - match: "^/admin"\n        methods: [POST]\n        require: { second_factor: true, max_age: 600 }\n' +
+        '      - match: "^/vault"\n        require: { login: [passkey] }\n',
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (...argv: string[]) => {
+    const lines: string[] = [];
+    const code = explain(argv, { ACCESS_CONFIG: file }, (l) => lines.push(l));
+    return { code, out: lines.join('\n') };
+  };
+
+  it('prints the entry that matched and the step-up it asks for', () => {
+    const { code, out } = run('https://wiki.example.com/admin/x', '--method', 'POST', '--user', 'alice', '--totp', '--age', '700');
+    expect(code).toBe(1);
+    expect(out).toContain('/admin/x matches apps.wiki.paths[0] (^/admin, POST)');
+    expect(out).toContain('decision:    step-up required: totp or passkey within 600 s');
+    expect(out).toMatch(/person: +alice \(TOTP passed\) \(session: password 700 s ago, totp 700 s ago\)/);
+  });
+
+  it('a GET matches no POST entry, and a fresh second factor meets the requirement', () => {
+    expect(run('https://wiki.example.com/admin/x', '--user', 'alice').out).toContain('/admin/x matches no entry');
+    const fresh = run('https://wiki.example.com/admin/x', '--method', 'POST', '--user', 'alice', '--login', 'password,totp', '--age', '10');
+    expect(fresh.code).toBe(0);
+    expect(fresh.out).toContain('apps.wiki.paths[0]: require: met');
+  });
+
+  it('a passkey entry is not met by a TOTP login; a token, a JWT and Basic can never meet it', () => {
+    expect(run('https://wiki.example.com/vault', '--user', 'alice', '--totp').out).toContain('step-up required: passkey');
+    for (const credential of ['--token', '--jwt', '--basic']) {
+      const { code, out } = run('https://wiki.example.com/vault', '--user', 'alice', credential);
+      expect(code).toBe(1);
+      expect(out).toContain('decision:    deny (step_up_impossible)');
+    }
+  });
+
+  it('refuses flags that describe no credential', () => {
+    expect(run('https://wiki.example.com/vault', '--user', 'alice', '--jwt', '--basic').code).toBe(2);
+    expect(run('https://wiki.example.com/vault', '--user', 'alice', '--login', 'sms').out).toContain('--login takes password, totp, passkey, oauth');
+    expect(run('https://wiki.example.com/vault', '--user', 'alice', '--age', '-3').code).toBe(2);
+  });
+});

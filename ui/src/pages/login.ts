@@ -5,6 +5,7 @@ import { commonProblem, unreachable } from '../messages';
 import { autoRedirectProvider, checkTarget, oauthProviders, providerLabel, showsPasswordForm, withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
 import { passkeyLoginButton, startPasskeyAutofill } from '../passkeys';
+import { stepUpPage } from './step-up';
 
 /** Asks the gateway for the provider's authorization URL and goes there; resolves to an error text when it cannot. */
 async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
@@ -144,6 +145,9 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
 
 /** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on unless asked to log in again. */
 export async function loginPage(ctx: PageContext): Promise<void> {
+  // Issue 33: a page asked this session for a fresher or stronger proof.
+  const stepUp = ctx.params.get('step_up');
+  if (stepUp !== null && stepUp !== '') return stepUpPage(ctx, stepUp);
   if (ctx.user.isLoggedIn && !loginAgain(ctx)) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
   if (auto !== null) {

@@ -9,8 +9,19 @@ describe('RequestAuthenticator', () => {
     it('finds the live session in a cookie', async () => {
       const core = makeCore([alice()]);
       const { token, session } = await signIn(core, 'alice', 'pw');
-      const identity = { username: 'alice', name: 'alice', email: 'alice@example.com', groups: [], provider: 'username', oauth: false, totp: false };
+      // The identity carries what the session proved and when (issue 33), for paths requirements and amr.
+      const identity = {
+        username: 'alice',
+        name: 'alice',
+        email: 'alice@example.com',
+        groups: [],
+        provider: 'username',
+        oauth: false,
+        totp: false,
+        proven: session.proven,
+      };
       expect(await core.authenticator.authenticate({ sessionToken: token, ip })).toEqual({ kind: 'session', identity, session });
+      expect(session.proven.password).toEqual(expect.any(Number));
     });
 
     it('ignores absent, forged, expired and revoked sessions', async () => {
