@@ -281,6 +281,7 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
       core.audit,
       3600,
       core.clock,
+      { references: core.stepUpReferences, sessions: new StepUpSessions(core.stepUpReferences, core.clock, null), users: core.users },
     );
     provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
     const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
@@ -299,6 +300,22 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     if (!result.ok) throw new Error(result.error.code);
     expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
     expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
+    expect(result.value).toMatchObject({ amr: ['fed'], acr: 'sfa' });
+    // Its provider's proof is not ours to renew: an old one needs a whole new login, a second factor cannot be had here.
+    core.clock.advance(10_000);
+    const since = core.clock.now() - 1_000;
+    expect(
+      await authorize.execute({ clientId: 'open', sessionToken: done.value.token, ip, ask: { acr: null, provenSince: since }, stepUpReturnTo: 'https://x/' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'fresh_login_required' },
+    });
+    expect(
+      await authorize.execute({ clientId: 'open', sessionToken: done.value.token, ip, ask: { acr: ['mfa'], provenSince: null }, stepUpReturnTo: 'https://x/' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'unmet_authentication_requirements' },
+    });
     // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
     const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([]), core.fingerprints).execute({
       subject: result.value.subject,
