@@ -512,10 +512,10 @@ async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, c
  * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
  * first and comes back with the same request, which the provider then starts. A POSTed request
  * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
- * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
- * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
- * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
- * storing. True when answered here.
+ * `prompt=login` and `max_age` (and {@link PROOF_AFTER_REQUEST}) are dropped from the request the
+ * login page returns to: the login in between is as fresh as they ask, and kept they would ask for
+ * another. Unknown clients, unregistered redirect URIs and `prompt=none` go to the provider, which
+ * answers them without storing. True when answered here.
  */
 async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWiring, ctx: Koa.Context): Promise<boolean> {
   if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
@@ -549,6 +549,7 @@ async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWirin
   if (rest.length === 0) params.delete('prompt');
   else params.set('prompt', rest.join(' '));
   params.delete('max_age');
+  params.delete(PROOF_AFTER_REQUEST);
   ctx.status = 303;
   ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
   return true;

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { totpCode } from '../../support/http';
-import { CALLBACK, codeFlow, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, useOidcGateway, type Browser } from '../../support/oidc-gateway';
+import { Browser, CALLBACK, codeFlow, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, useOidcGateway } from '../../support/oidc-gateway';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -117,6 +117,22 @@ describe('OpenID Connect amr, acr and auth_time from the gateway session', () =>
     expect(claims?.auth_time).toBeGreaterThanOrEqual(provedAt);
     expect(claims?.auth_time).toBeGreaterThan(first.auth_time as number);
     expect(claims).toMatchObject({ amr: ['pwd'], acr: 'sfa' });
+  });
+
+  it('takes the login just made as the fresh proof max_age=0 asks of a browser without a session: no step-up after it', async () => {
+    const browser = new Browser(oidc.gw.url);
+    const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { max_age: '0', portcullis_max_age_zero: '1' });
+    const first = await browser.follow(url.toString());
+    expect(first.url.pathname).toBe('/login');
+    const back = first.url.searchParams.get('redirect_uri') as string;
+    expect(new URL(back).searchParams.has('max_age')).toBe(false);
+    expect(new URL(back).searchParams.has('portcullis_max_age_zero')).toBe(false);
+    const loggedInAt = nowSeconds();
+    await browser.login('alice', OIDC_PEOPLE.alice.password);
+    const done = await browser.follow(back);
+    expect(done.url.toString().startsWith(`${CALLBACK}?`)).toBe(true);
+    const claims = (await client.authorizationCodeGrant(oidc.app, done.url, { pkceCodeVerifier: verifier, expectedState: state })).claims();
+    expect(claims?.auth_time).toBeGreaterThanOrEqual(loggedInAt);
   });
 
   it('does not take the step-up of one session for another: the reference is bound to the session it was made for', async () => {
