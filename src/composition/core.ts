@@ -40,6 +40,9 @@ export type CoreConfig = Pick<
   | 'logLevel'
   | 'metricsPort'
   | 'sessionExpirySeconds'
+  | 'sessionIdleTimeoutSeconds'
+  | 'sessionMaxLifetimeSeconds'
+  | 'rememberMeExpirySeconds'
   | 'loginMaxRetries'
   | 'loginTimeoutSeconds'
   | 'basicCacheTtlSeconds'
@@ -56,6 +59,9 @@ export function bindCore(c: TypedContainer, config: CoreConfig): void {
   const domain = protectedDomainOfAppUrl(config.appUrl);
   bind(TOKENS.Settings, (): GatewaySettings => ({
     sessionLifetimeMs: config.sessionExpirySeconds * 1000,
+    idleTimeoutMs: config.sessionIdleTimeoutSeconds * 1000,
+    maxLifetimeMs: config.sessionMaxLifetimeSeconds * 1000,
+    rememberMeLifetimeMs: config.rememberMeExpirySeconds * 1000,
     lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
     protectedDomain: domain,
     ...(config.appUrls.length > 1 ? { secondaryDomains: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain) } : {}),

@@ -159,7 +159,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),
   IssueHandoffCodeUseCase: isA(IssueHandoffCodeUseCase),
   RedeemHandoffCodeUseCase: isA(RedeemHandoffCodeUseCase),
-  SessionIndex: hasMethods('register', 'list', 'touch'),
+  SessionIndex: hasMethods('register', 'list', 'touch', 'lastSeen'),
   LastSeenRecorder: hasMethods('seen', 'flush'),
   ListAccountSessionsUseCase: hasMethods('execute'),
   RevokeAccountSessionsUseCase: hasMethods('execute'),

@@ -85,7 +85,9 @@ export async function call<C extends string = AnswerCode>(method: 'GET' | 'POST'
 export const api = {
   app: async (): Promise<AppContext> => (await call('GET', '/api/app')).body as unknown as AppContext,
   user: async (): Promise<UserContext> => (await call('GET', '/api/user')).body as unknown as UserContext,
-  login: (email: string, password: string): Promise<Answer<LoginCode>> => call('POST', '/api/login', { email, password }),
+  /** `remember`: "Keep me signed in" (sent only when the gateway offers it). */
+  login: (email: string, password: string, remember?: boolean): Promise<Answer<LoginCode>> =>
+    call('POST', '/api/login', remember === undefined ? { email, password } : { email, password, remember }),
   totp: (code: string): Promise<Answer<TotpCode>> => call('POST', '/api/totp', { code }),
   logout: (): Promise<Answer> => call('POST', '/api/logout', {}),
   account: (): Promise<Answer<AccountCode>> => call('GET', '/api/account'),

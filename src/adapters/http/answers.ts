@@ -155,7 +155,7 @@ function provenFields(proven: ProvenMethods): Record<string, unknown> {
   return { proven: times, amr: amrOf(proven), acr: acrOf(proven), authTime: lastProven(proven) };
 }
 
-export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
+export function currentUserAnswer(user: GetCurrentUserOutput, cookies?: CookieSettings): Answer {
   if (user.state === 'logged_out') return answer(200, 'unauthorized', [], { fields: LOGGED_OUT_USER });
   const { identity } = user;
   const pending = user.state === 'totp_pending';
@@ -173,6 +173,10 @@ export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
       // Issue 16: which second factors the pending step accepts ('totp', 'passkey').
       ...(user.state === 'totp_pending' && user.secondFactors !== undefined ? { secondFactors: [...user.secondFactors] } : {}),
     },
+    // A session renewed by this request (issue 33) gets its new cookie: the gateway's own pages keep it alive too.
+    ...(user.state === 'logged_in' && user.renewed !== undefined && cookies !== undefined
+      ? { cookies: [setCookie(SESSION_COOKIE, user.renewed.token, user.renewed.maxAgeMs / 1000, cookies)] }
+      : {}),
   });
 }
 

@@ -47,8 +47,11 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'token_revoked'; readonly username: string; readonly id: string; readonly by: 'account' | 'cli' }
     /** What an OpenID Connect app held for the person ended from the account page. */
     | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
-    /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
-    | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
+    /**
+     * A session refused because its account changed since: `credential_changed` (password or TOTP
+     * secret) or `account_removed`; or because nobody used it for SESSION_IDLE_TIMEOUT: `idle`.
+     */
+    | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' | 'idle' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
     | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
     /** The OpenID Connect provider let a person into a client (`sso`: with an existing gateway session, nothing typed). */

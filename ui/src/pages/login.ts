@@ -74,8 +74,11 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
     });
     const password = field('password', t('login.password'), { type: 'password', autocomplete: 'current-password', required: true });
     const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
+    // "Keep me signed in" (issue 33): only when the gateway has REMEMBER_ME_EXPIRY.
+    const remember = ctx.app.rememberMe ? h('input', { type: 'checkbox', id: 'remember', name: 'remember' }) : null;
+    const rememberField = remember && h('div', { class: 'field checkbox' }, h('label', { for: 'remember' }, remember, ' ', t('login.remember')));
     firstInput = email.input;
-    form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, submit);
+    form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, rememberField, submit);
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       clearAlert(alert);
@@ -91,7 +94,7 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       }
       busy(submit, true, t('login.submitting'));
       try {
-        const answer = await api.login(login, secret);
+        const answer = await api.login(login, secret, remember === null ? undefined : remember.checked);
         switch (answer.code) {
           case 'logged_in':
             goTo(withRedirect(answer.body.totpPending === 'true' ? '/totp' : '/continue', ctx.redirectUri));
