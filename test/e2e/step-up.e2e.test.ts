@@ -49,6 +49,7 @@ beforeAll(async () => {
       'apps:',
       '  app:',
       '    domain: [app-nginx.example.test, app-caddy.example.test]',
+      '    response: { assertion: true }',
       '    paths:',
       '      - match: "^/admin"',
       `        require: { second_factor: true, max_age: ${MAX_AGE_S} }`,
@@ -63,6 +64,7 @@ beforeAll(async () => {
       ...PROXIES.flatMap((p) => [
         { username: `code-${p}`, totp: true },
         { username: `key-${p}`, totp: true },
+        { username: `assert-${p}`, totp: true },
       ]),
       { username: 'wrong', totp: true },
       { username: 'locked', totp: true },
@@ -142,6 +144,42 @@ const overflow = (page: Page): Promise<number> =>
   });
 
 describe.each(PROXIES)('through %s', (proxy) => {
+  test("the upstream's Remote-Assertion tells the step-up at once: new auth_time and amr, never the assertion of before", async () => {
+    const site = siteBehind(stack, proxy);
+    const account = stack.accounts[`assert-${proxy}`];
+    const { context, page, problems } = await stack.newPage();
+    /** The claims of the assertion the upstream received for `path` (the browser's cookies, through the proxy; a fresh request, not a cached page). */
+    const assertionAt = async (path: string): Promise<Record<string, unknown>> => {
+      // The hosts resolve inside Chromium only: the browser goes there, and the test reads the JSON it shows.
+      const res = await page.goto(`${site.url}${path}${path.includes('?') ? '&' : '?'}format=json`);
+      expect(res?.status()).toBe(200);
+      const token = (JSON.parse(await page.locator('body').innerText()) as { assertion: string | null }).assertion ?? '';
+      return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    };
+    const loggedInAt = Math.floor(Date.now() / 1000);
+    await logInWithCode(page, account);
+    const before = await assertionAt('/admin/fresh');
+    expect(before).toMatchObject({ preferred_username: account.username, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' });
+    expect(before.auth_time).toBeGreaterThanOrEqual(loggedInAt);
+
+    await outlive(page);
+    await page.goto(`${site.url}/admin/later`);
+    await page.waitForURL(stepUpPage());
+    const provedAt = Math.floor(Date.now() / 1000);
+    await page.getByLabel('One-time code').fill(await totpCode(account, true));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(`${site.url}/admin/later`);
+    // Every path of the app, /admin or not, now gets the assertion of the stepped-up session.
+    for (const path of ['/admin/later', '/elsewhere']) {
+      const after = await assertionAt(path);
+      expect(after.auth_time).toBeGreaterThanOrEqual(provedAt);
+      expect(after.auth_time).toBeGreaterThan(before.auth_time as number);
+      expect(after).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' });
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('a code older than max_age opening /admin is asked for a fresh code only; then /admin is served, same session', async () => {
     const site = siteBehind(stack, proxy);
     const account = stack.accounts[`code-${proxy}`];

@@ -142,7 +142,9 @@ export class AuthorizeProxyRequestUseCase {
         if (decision.assertion !== true || identity === null) return ok(allowed);
         // The audience is the application's host: without one named by the proxy there is nothing to sign for.
         if (original === null) return err({ code: 'bad_forwarded_headers', field: 'host', problem: 'missing' });
-        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname);
+        // A session's proofs (amr, auth_time, acr); the identity of a local account is shared by its sessions and carries none.
+        const proven = auth.kind === 'session' ? auth.session.proven : undefined;
+        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname, proven);
         return isPending(assertion) ? assertion.then((a) => withAssertion(allowed, a)) : withAssertion(allowed, assertion);
       }
       case 'login_required':
