@@ -79,10 +79,10 @@ export class NativePasswordHasher implements PasswordHasher {
     });
   }
 
-  private async limited<T>(task: () => Promise<T>, requester?: string): Promise<T> {
+  private async limited<T>(task: () => Promise<T>, requester?: string, cores = 1): Promise<T> {
     try {
       // Checks wait in turns per requester (address block), so one block cannot fill the line.
-      return await this.limiter.run(task, requester);
+      return await this.limiter.run(task, requester, cores);
     } catch (e) {
       if (e instanceof QueueFullError) throw new PasswordHasherBusyError();
       throw e;
@@ -100,7 +100,7 @@ export class NativePasswordHasher implements PasswordHasher {
     const read = readPasswordHash(hash);
     if (!read.ok || Buffer.byteLength(password) > MAX_PASSWORD_BYTES) return false;
     try {
-      return await this.limited(() => this.compare(password, hash, read.hash.kind), requester);
+      return await this.limited(() => this.compare(password, hash, read.hash.kind), requester, coresOf(read.hash));
     } catch (e) {
       if (e instanceof PasswordHasherBusyError) throw e;
       return false;
@@ -113,19 +113,29 @@ export class NativePasswordHasher implements PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return this.limited(() => this.make(password, this.newHashes));
+    return this.limited(() => this.make(password, this.newHashes), undefined, coresOf(this.newHashes));
   }
 
   async verifyDecoy(password: string, requester?: string): Promise<false> {
     // A hash of random bytes with the stored hashes' kind and cost, made once: comparing against it costs what a real check costs.
-    this.decoy ??= this.limited(() => this.make(randomBytes(18).toString('base64'), this.decoyParameters)).catch((e: unknown) => {
+    const cores = coresOf(this.decoyParameters);
+    this.decoy ??= this.limited(() => this.make(randomBytes(18).toString('base64'), this.decoyParameters), undefined, cores).catch((e: unknown) => {
       this.decoy = null; // a refused or failed first attempt must not poison every later check
       throw e;
     });
     const decoy = await this.decoy;
-    await this.limited(() => this.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy, this.decoyParameters.kind), requester);
+    await this.limited(() => this.compare(password.slice(0, MAX_PASSWORD_BYTES), decoy, this.decoyParameters.kind), requester, cores);
     return false;
   }
+}
+
+/**
+ * Cores one computation keeps busy: bcrypt one; the argon2 library computes an Argon2 hash's `p`
+ * lanes on `p` threads at once (Authelia's default: four), up to the machine's cores. The line's
+ * pacing lets such a check rest longer, so a flood of them leaves the event loop its share.
+ */
+function coresOf(parameters: PasswordHashParameters): number {
+  return parameters.kind === 'bcrypt' ? 1 : Math.min(parameters.parallelism, availableParallelism());
 }
 
 function argon2Options(argon2: Argon2Module, parameters: Argon2Hash): Parameters<Argon2Module['hash']>[1] {
