@@ -122,6 +122,8 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     if (passkeyOnly === null) problems.push(`${where}: passkey_only must be true or false`);
     const service = flag(value.service);
     if (service === null) problems.push(`${where}: service must be true or false`);
+    const disabled = flag(value.disabled);
+    if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     const hash = typeof value.password === 'string' ? value.password.trim() : '';
     const hasPassword = value.password !== undefined && value.password !== null && value.password !== '';
     if (service === true) {
@@ -131,7 +133,9 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     } else if (passkeyOnly === true) {
       // No password at all: a hash beside the mark would be a password nobody could use, or one that works by mistake.
       if (hasPassword) problems.push(`${where}: a passkey_only account has no password`);
-    } else {
+    } else if (disabled !== true || hasPassword) {
+      // A disabled account may go without a password (one imported from a hash kind no check here
+      // knows, say): it cannot log in, and enabling it asks for a hash first.
       const read = readPasswordHash(hash);
       if (!read.ok) problems.push(`${where}: ${read.problem}; make one with "portcullis user add"`);
     }
@@ -154,8 +158,6 @@ function parseUsersYaml(text: string, yaml: typeof import('yaml')): { entries: U
     if (passkeyOnly === true && secret !== undefined && secret !== '')
       problems.push(`${where}: a passkey_only account has no TOTP secret (the passkey is both factors)`);
     if (service === true && secret !== undefined && secret !== '') problems.push(`${where}: a service account has no TOTP secret (it never logs in)`);
-    const disabled = flag(value.disabled);
-    if (disabled === null) problems.push(`${where}: disabled must be true or false`);
     if (username !== '' && seen.has(username.toLowerCase())) problems.push(`${where}: duplicate username`);
     seen.add(username.toLowerCase());
     if (

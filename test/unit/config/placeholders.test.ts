@@ -119,6 +119,10 @@ describe('placeholder secrets copied from the examples', () => {
     ]);
   });
 
+  it('takes a disabled account of the users file without a password for no placeholder', () => {
+    expect(problemsOf({ ...VALID, USERS: '', USERS_FILE: '/u.yaml' }, { '/u.yaml': 'users:\n  - username: carol\n    disabled: true\n' })).toEqual([]);
+  });
+
   it('refuses the documentation TOTP secret in USERS', () => {
     expect(problemsOf({ ...VALID, USERS: `bob:${HASH}:JBSWY3DPEHPK3PXP` })).toEqual([expect.stringMatching(/^USERS: bob's TOTP secret is the example/)]);
   });

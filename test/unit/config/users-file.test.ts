@@ -45,6 +45,28 @@ describe('users file parsing', () => {
     ]);
   });
 
+  it('lets a disabled account go without a password, but not with a hash it cannot verify', () => {
+    const parsed = parseUsersFile(
+      [
+        'users:',
+        '  - username: imported',
+        '    disabled: true',
+        '  - username: kept',
+        '    disabled: true',
+        "    password: '$pbkdf2-sha512$310000$c2FsdA$aGFzaA'",
+        '  - username: enabled',
+        '    disabled: false',
+      ].join('\n'),
+      'users.yaml',
+      optionalModules.yaml,
+    );
+    expect(parsed.entries).toEqual([{ username: 'imported', hash: '', disabled: true }]);
+    expect(parsed.problems).toEqual([
+      expect.stringMatching(/^line 4 \(kept\): a PBKDF2 hash cannot be verified/),
+      expect.stringMatching(/^line 7 \(enabled\): password must be a bcrypt/),
+    ]);
+  });
+
   it('reads every field of the YAML form', () => {
     const parsed = parseUsersFile(
       [
