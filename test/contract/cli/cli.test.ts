@@ -167,6 +167,27 @@ describe('portcullis CLI (the built executable)', () => {
     }
   });
 
+  it("config check takes Authelia's Argon2id hashes and names each account whose hash kind it cannot verify, with its line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
+    try {
+      const argon = await argon2.hash('pw', { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 });
+      writeFileSync(
+        join(dir, 'users.yml'),
+        `users:\n  - username: dan\n    password: "${argon}"\n  - username: eve\n    password: "$pbkdf2-sha512$310000$c2FsdA$aGFzaA"\n`,
+      );
+      const env = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), DATA_DIR: join(dir, 'state') };
+      const ok = await cli(['config', 'check'], { env: { ...env, USERS: `alice:${argon.replace(/m=(\d+),p=(\d+),t=(\d+)/, 'm=$1,t=$3,p=$2')}` } });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('USERS: 1 account');
+      const bad = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env });
+      expect(bad.code).not.toBe(0);
+      expect(bad.stdout + bad.stderr).toMatch(/USERS_FILE line 4 \(eve\): a PBKDF2 hash cannot be verified/);
+      expect(bad.stdout + bad.stderr).not.toContain('c2FsdA');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('config check says where forward auth is answered, and warns while it shares the public port', async () => {
     const env = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), USERS: ENTRY };
     const shared = await cli(['config', 'check'], { env });
