@@ -692,7 +692,21 @@ async function main() {
   }
 }
 
-const CLASSIC = ['cookie', 'cookie-rules', 'cookie-paths', 'cookie-assertion', 'basic', 'token', 'jwt', 'unauth', 'flood', 'flood-argon2', 'logins', 'logout', 'memory'];
+const CLASSIC = [
+  'cookie',
+  'cookie-rules',
+  'cookie-paths',
+  'cookie-assertion',
+  'basic',
+  'token',
+  'jwt',
+  'unauth',
+  'flood',
+  'flood-argon2',
+  'logins',
+  'logout',
+  'memory',
+];
 const PROXY = ['proxy-nginx', 'proxy-caddy'];
 
 /** Scenarios 1 to 6: the gateway alone against the bare server. */

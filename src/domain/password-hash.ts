@@ -74,12 +74,14 @@ function readArgon2(match: RegExpExecArray): ReadPasswordHashResult {
   const m = params.get('m');
   const t = params.get('t');
   const p = params.get('p');
-  if (params.size !== 3 || m === undefined || t === undefined || p === undefined) return { ok: false, problem: 'Argon2 hash must give m=, t= and p= once each' };
+  if (params.size !== 3 || m === undefined || t === undefined || p === undefined)
+    return { ok: false, problem: 'Argon2 hash must give m=, t= and p= once each' };
   const L = ARGON2_LIMITS;
   if (p < 1 || p > L.maxParallelism) return { ok: false, problem: `Argon2 parallelism p=${p} is outside 1 to ${L.maxParallelism}` };
   if (m < 8 * p || m > L.maxMemoryKiB) return { ok: false, problem: `Argon2 memory m=${m} KiB is outside ${8 * p} to ${L.maxMemoryKiB} KiB (256 MiB)` };
   if (t < 1 || t > L.maxIterations) return { ok: false, problem: `Argon2 iterations t=${t} are outside 1 to ${L.maxIterations}` };
-  if (m * t > L.maxMemoryPasses) return { ok: false, problem: `Argon2 cost m×t=${m * t} is over ${L.maxMemoryPasses} (e.g. 64 MiB with t=16, 256 MiB with t=4)` };
+  if (m * t > L.maxMemoryPasses)
+    return { ok: false, problem: `Argon2 cost m×t=${m * t} is over ${L.maxMemoryPasses} (e.g. 64 MiB with t=16, 256 MiB with t=4)` };
   const saltBytes = base64Bytes(salt);
   const outputBytes = base64Bytes(output);
   if (saltBytes === null || saltBytes < L.minSaltBytes || saltBytes > L.maxSaltBytes)

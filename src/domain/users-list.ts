@@ -113,7 +113,8 @@ function splitEntries(text: string): string[] {
   const entries: string[] = [];
   for (const chunk of text.split(',')) {
     const last = entries.length - 1;
-    if (last >= 0 && /\$argon2/.test(entries[last]) && /[a-z]=\d{1,10}$/.test(entries[last]) && /^[a-z]=\d{1,10}(,|\$|$)/.test(chunk)) entries[last] += `,${chunk}`;
+    if (last >= 0 && /\$argon2/.test(entries[last]) && /[a-z]=\d{1,10}$/.test(entries[last]) && /^[a-z]=\d{1,10}(,|\$|$)/.test(chunk))
+      entries[last] += `,${chunk}`;
     else entries.push(chunk);
   }
   return entries;

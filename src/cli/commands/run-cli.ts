@@ -370,7 +370,7 @@ function bcryptCost(flags: ReadonlyMap<string, string>): number {
 async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const { positional, flags } = parseArgs(args, ['--cost', '--password-file'], ['--plain', '--password-stdin', '--argon2id']);
   const name = oneName(positional, 'user add');
-  if (flags.has('--argon2id') && flags.has('--cost')) throw new UsageError('--cost is bcrypt\'s: --argon2id writes Authelia\'s default parameters');
+  if (flags.has('--argon2id') && flags.has('--cost')) throw new UsageError("--cost is bcrypt's: --argon2id writes Authelia's default parameters");
   const kind: PasswordHashParameters = flags.has('--argon2id') ? AUTHELIA_ARGON2ID : { kind: 'bcrypt', cost: bcryptCost(flags) };
   const password = await readNewPassword(io, flags);
   const hash = await deps.hasher(kind).hash(password);
@@ -435,7 +435,10 @@ async function init(args: readonly string[], io: CliIo, deps: CliDeps): Promise<
   if (exists) io.out(`kept ${usersPath} (it exists)\n`);
   else {
     const password = demo ? DEMO_PASSWORD : await readNewPassword(io, flags);
-    const wrote = await write('users', async () => `${formatUsersEntry({ username: name, hash: await deps.hasher({ kind: 'bcrypt', cost }).hash(password) })}\n`);
+    const wrote = await write(
+      'users',
+      async () => `${formatUsersEntry({ username: name, hash: await deps.hasher({ kind: 'bcrypt', cost }).hash(password) })}\n`,
+    );
     if (wrote && demo) io.out(`demo account: ${name} / ${DEMO_PASSWORD} (a demo on your own machine only: anyone who read this can log in)\n`);
   }
   return 0;

@@ -7,7 +7,8 @@ const bcrypt = (cost: string): string => `$2b$${cost}$${'a'.repeat(53)}`;
 
 describe('readPasswordHash', () => {
   it('reads bcrypt hashes of every flavour with their cost', () => {
-    for (const prefix of ['2a', '2b', '2y']) expect(readPasswordHash(`$${prefix}$05$${'a'.repeat(53)}`)).toEqual({ ok: true, hash: { kind: 'bcrypt', cost: 5 } });
+    for (const prefix of ['2a', '2b', '2y'])
+      expect(readPasswordHash(`$${prefix}$05$${'a'.repeat(53)}`)).toEqual({ ok: true, hash: { kind: 'bcrypt', cost: 5 } });
   });
 
   it("reads Argon2id and Argon2i hashes as Authelia and node's argon2 write them, parameters in any order", () => {

@@ -25,7 +25,9 @@ describe('parseUsersList', () => {
     expect(problems).toEqual([
       'entry 1: expected username:password-hash[:totp-secret]',
       'entry 2: invalid username (is empty)',
-      expect.stringMatching(/^entry 3 \(bob\): password must be a bcrypt \(\$2a\$, \$2b\$, \$2y\$\) or Argon2 \(\$argon2id\$, \$argon2i\$\) hash; it holds no "\$": if it was a hash, a shell/),
+      expect.stringMatching(
+        /^entry 3 \(bob\): password must be a bcrypt \(\$2a\$, \$2b\$, \$2y\$\) or Argon2 \(\$argon2id\$, \$argon2i\$\) hash; it holds no "\$": if it was a hash, a shell/,
+      ),
       'entry 4 (dave): TOTP secret must be base32, at least 16 characters',
       'entry 6: duplicate username alice',
     ]);
