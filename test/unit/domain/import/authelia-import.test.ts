@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as yaml from 'yaml';
-import { compileAccessRules } from '../../../../src/domain/access-rules';
+import { allowAuthenticatedRules, compileAccessRules } from '../../../../src/domain/access-rules';
 import { autheliaDecide, parseAutheliaAccessControl, type AutheliaAccessControl } from '../../../../src/domain/import/authelia-access';
 import { durationSeconds, readAutheliaSettings } from '../../../../src/domain/import/authelia-settings';
 import { onPathAndQuery, translateAutheliaAccess } from '../../../../src/domain/import/authelia-translate';
@@ -134,6 +134,18 @@ access_control:
       'allow/allow',
       'deny/deny',
     ]);
+  });
+
+  it('--check marks a request the written rules let in and Authelia refuses', () => {
+    const deny = accessControl('access_control:\n  default_policy: deny\n');
+    const checks = parseCheckRequests('GET https://x.example.com/ user=bob\nGET https://x.example.com/', 'r');
+    if (!checks.ok) throw new Error('requests');
+    const results = compareDecisions(checks.value, (r) => autheliaDecide(deny, r).outcome, allowAuthenticatedRules(), Date.now());
+    expect(results.map((r) => [r.source, r.portcullis, r.wider])).toEqual([
+      ['deny', 'allow', true],
+      ['deny', 'login', false],
+    ]);
+    expect(parseCheckRequests('GET https://x/ usr=bob', 'r.txt')).toEqual({ ok: false, error: ['r.txt: line 1: unknown field "usr=bob" (known: user, groups, ip, factors)'] });
   });
 
   it('a resource is matched on the path alone without a query, on path?query with one', () => {
