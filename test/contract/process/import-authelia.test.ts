@@ -71,7 +71,7 @@ describe('portcullis import authelia, then the gateway on its files', () => {
   it('imports users, TOTP secrets, rules and settings; the gateway starts on them and people log in as before', async () => {
     const out = join(root, 'out');
     // The bcrypt accounts of the fixture, bob with a TOTP secret from an Authelia export.
-    const users = readFileSync(join(FIXTURES, 'users_database.yml'), 'utf8').replace(/\n  alice:[\s\S]*?(?=\n  bob:)/, '').replace(/\n  carol:[\s\S]*?(?=\n  dave:)/, '');
+    const users = readFileSync(join(FIXTURES, 'users_database.yml'), 'utf8').replace(/\n {2}alice:[\s\S]*?(?=\n {2}bob:)/, '').replace(/\n {2}carol:[\s\S]*?(?=\n {2}dave:)/, '');
     writeFileSync(join(root, 'users_database.yml'), users);
     writeFileSync(join(root, 'totp.txt'), `otpauth://totp/example.com:bob?algorithm=SHA1&digits=6&issuer=example.com&period=30&secret=${BOB_TOTP}\n`);
     const run = await runCli([
