@@ -300,6 +300,7 @@ async function importTinyauthFiles(flags: ReadonlyMap<string, string>, io: CliIo
     env: { text: envText, file: envFileName },
     compose: compose === null ? null : { data: compose.data, place: compose.place([]) },
     config: config === null ? null : { data: config.data, place: config.place([]) },
+    outDir: resolve(flags.get('--out') as string),
   });
   if (!result.ok) throw new InputError(result.error);
   const compiled = compileAccessRules(result.value.rules, () => 'imported');
@@ -308,6 +309,7 @@ async function importTinyauthFiles(flags: ReadonlyMap<string, string>, io: CliIo
   const files = [
     { name: 'access-rules.yml', text: rulesYaml(result.value.rules, 'tinyauth') },
     { name: 'portcullis.env', text: envFile(result.value.env, out, false) },
+    ...result.value.secretFiles,
   ];
   const check = flags.get('--check');
   const checkLines = check === undefined ? [] : await runCheck(io, check, result.value.rules, result.value.decide);

@@ -13,6 +13,8 @@ export interface TinyauthInput {
   readonly env: { readonly text: string; readonly file: string };
   readonly compose: { readonly data: unknown; readonly place: PlaceOf } | null;
   readonly config: { readonly data: unknown; readonly place: PlaceOf } | null;
+  /** Where the files will be written (a Basic password from a label becomes a file there). */
+  readonly outDir: string;
 }
 
 export interface TinyauthImport {
@@ -20,6 +22,8 @@ export interface TinyauthImport {
   readonly rules: Record<string, unknown>;
   readonly report: readonly string[];
   readonly stricter: readonly string[];
+  /** Files besides the rules and the environment: a Basic password from a label, owner-only. */
+  readonly secretFiles: readonly { readonly name: string; readonly text: string }[];
   /** tinyauth's own decision, for --check. */
   readonly decide: (r: CheckRequest) => AutheliaOutcome;
 }
@@ -209,8 +213,10 @@ function composeLabels(compose: NonNullable<TinyauthInput['compose']>, apps: Map
         labels.push([eq === -1 ? text : text.slice(0, eq), eq === -1 ? '' : text.slice(eq + 1), ['services', service, 'labels', i]]);
       });
     } else if (isRecord(def.labels)) for (const [k, v] of Object.entries(def.labels)) labels.push([k, String(v ?? ''), ['services', service, 'labels', k]]);
-    for (const [key, value, path] of labels) {
+    for (const [key, escaped, path] of labels) {
       if (!key.startsWith('tinyauth.')) continue;
+      // Compose writes a literal $ as $$.
+      const value = escaped.replace(/\$\$/g, '$');
       const m = /^tinyauth\.apps\.([A-Za-z0-9_-]+)\.(.+)$/.exec(key);
       if (m === null) {
         problems.push(`${compose.place(path)}: "${key}" is not tinyauth.apps.<name>.<field>`);
@@ -254,7 +260,7 @@ const list = (v: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
-function appRules(name: string, doc: AppDoc, report: string[]): Record<string, unknown> {
+function appRules(name: string, doc: AppDoc, report: string[], secrets: { name: string; text: string }[], outDir: string): Record<string, unknown> {
   const app: Record<string, unknown> = {};
   if (doc.domain !== undefined) app.domain = list(doc.domain);
   const users: Record<string, string[]> = {};
@@ -283,10 +289,15 @@ function appRules(name: string, doc: AppDoc, report: string[]): Record<string, u
     response.headers = headers;
   }
   if (doc['response.basicauth.username'] !== undefined) {
-    const file = doc['response.basicauth.passwordfile'];
-    if (file === undefined) {
-      report.push(`not carried over: app ${name}: response.basicauth with the password in a label (Portcullis reads it from password_file: write it to a file and add basicauth with password_file to apps.${name}.response)`);
-    } else response.basicauth = { username: doc['response.basicauth.username'], password_file: file };
+    let file = doc['response.basicauth.passwordfile'];
+    if (file === undefined && doc['response.basicauth.password'] !== undefined) {
+      // Portcullis reads the upstream's Basic password from a file, never from the rules.
+      const secret = `basicauth-${name}`;
+      secrets.push({ name: secret, text: `${doc['response.basicauth.password']}\n` });
+      file = `${outDir.replace(/\/+$/, '')}/${secret}`;
+      report.push(`app ${name}: response.basicauth.password → the file ${secret} (password_file)`);
+    }
+    if (file !== undefined) response.basicauth = { username: doc['response.basicauth.username'], password_file: file };
   }
   if (Object.keys(response).length > 0) app.response = response;
   report.push(`app ${name}: ${Object.keys(doc).sort().join(', ')} carried over`);
@@ -331,7 +342,8 @@ export function importTinyauth(input: TinyauthInput): Result<TinyauthImport, str
   const stricter: string[] = [];
   const rules: Record<string, unknown> = { default_policy: out.policyDeny ? 'deny' : 'allow_authenticated' };
   const appsDoc: Record<string, unknown> = {};
-  for (const [name, doc] of apps) appsDoc[name] = appRules(name, doc, out.report);
+  const secretFiles: { name: string; text: string }[] = [];
+  for (const [name, doc] of apps) appsDoc[name] = appRules(name, doc, out.report, secretFiles, input.outDir);
   if (apps.size > 0) rules.apps = appsDoc;
-  return ok({ env: out.env, rules, report: out.report, stricter, decide: (r) => tinyauthDecide(apps, out.policyDeny, r) });
+  return ok({ env: out.env, rules, report: out.report, stricter, secretFiles, decide: (r) => tinyauthDecide(apps, out.policyDeny, r) });
 }

@@ -4,50 +4,13 @@ import { join } from 'node:path';
 import { generate } from 'otplib';
 import { freePort } from '../../support/net';
 import { runCli, startGatewayProcess, type Child } from '../../support/process';
+import { envOf, forwardAuth, post, sessionCookie } from '../../support/imported-gateway';
 
 jest.setTimeout(90_000);
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'import', 'authelia');
 /** A SHA1/30 s/6-digit TOTP secret, as Authelia's export writes it. */
 const BOB_TOTP = 'MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U';
-
-/** The environment file as the gateway's environment. */
-function envOf(file: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
-    if (m !== null) env[m[1]] = m[2];
-  }
-  return env;
-}
-
-function post(url: string, path: string, body: unknown, cookie?: string): Promise<Response> {
-  return fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) },
-    body: JSON.stringify(body),
-  });
-}
-
-function sessionCookie(res: Response): string {
-  const set = res.headers.getSetCookie().find((c) => c.startsWith('portcullis-session='));
-  if (set === undefined) throw new Error(`no session cookie (status ${res.status})`);
-  return set.split(';')[0];
-}
-
-function forwardAuth(url: string, target: string, cookie?: string): Promise<Response> {
-  const u = new URL(target);
-  return fetch(`${url}/api/auth/traefik`, {
-    redirect: 'manual',
-    headers: {
-      'x-forwarded-proto': 'https',
-      'x-forwarded-host': u.host,
-      'x-forwarded-uri': `${u.pathname}${u.search}`,
-      'x-forwarded-method': 'GET',
-      ...(cookie === undefined ? {} : { cookie }),
-    },
-  });
-}
 
 /**
  * After `portcullis import authelia`, the gateway starts on the written files, and the imported
