@@ -17,7 +17,7 @@ export const USERS_OPTIONS = options({
     doc: {
       default: '—',
       meaning:
-        '`username:bcrypt-hash[:base32-totp-secret]`, comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)',
+        '`username:password-hash[:base32-totp-secret]` (bcrypt, or Argon2id/Argon2i as Authelia writes them), comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)',
     },
   },
   USERS_FILE: { group: 'gateway', parse: text, fallback: undefined, configures: true, doc: { sameRowAs: 'USERS' } },
