@@ -9,8 +9,8 @@ import { envOf, forwardAuth, post, sessionCookie } from '../../support/imported-
 jest.setTimeout(90_000);
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'import', 'authelia');
-/** A SHA1/30 s/6-digit TOTP secret, as Authelia's export writes it. */
-const BOB_TOTP = 'MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U';
+/** Alice's TOTP secret in the fixture's export (SHA1, 30 s, 6 digits). */
+const ALICE_TOTP = 'KRUGS4ZANFZSAYLMNFRWKJ3TEBZWKY3S';
 
 /**
  * After `portcullis import authelia`, the gateway starts on the written files, and the imported
@@ -33,31 +33,14 @@ describe('portcullis import authelia, then the gateway on its files', () => {
 
   it('imports users, TOTP secrets, rules and settings; the gateway starts on them and people log in as before', async () => {
     const out = join(root, 'out');
-    // The bcrypt accounts of the fixture, bob with a TOTP secret from an Authelia export.
-    const users = readFileSync(join(FIXTURES, 'users_database.yml'), 'utf8').replace(/\n {2}alice:[\s\S]*?(?=\n {2}bob:)/, '').replace(/\n {2}carol:[\s\S]*?(?=\n {2}dave:)/, '');
-    writeFileSync(join(root, 'users_database.yml'), users);
-    writeFileSync(join(root, 'totp.txt'), `otpauth://totp/example.com:bob?algorithm=SHA1&digits=6&issuer=example.com&period=30&secret=${BOB_TOTP}\n`);
-    const run = await runCli([
-      'import',
-      'authelia',
-      '--config',
-      join(FIXTURES, 'configuration.yml'),
-      '--users',
-      join(root, 'users_database.yml'),
-      '--totp',
-      join(root, 'totp.txt'),
-      '--check',
-      join(FIXTURES, 'requests.txt'),
-      '--out',
-      out,
-      '--stricter',
-    ]);
+    const f = (name: string): string => join(FIXTURES, name);
+    const run = await runCli(['import', 'authelia', '--config', f('configuration.yml'), '--users', f('users_database.yml'), '--totp', f('totp.txt'), '--check', f('requests.txt'), '--out', out, '--stricter']);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain('user dave: imported DISABLED');
     expect(run.stdout).not.toContain('WIDER');
     expect(run.stdout).toMatch(/rule 24 \(.*configuration\.yml line 131\) → apps\.media-example-com\.paths\[\d+\]/);
     const env = envOf(join(out, 'portcullis.env'));
-    expect(env).toMatchObject({ APP_URL: 'https://auth.example.com', LOGIN_MAX_RETRIES: '4', OIDC_CLIENTS_GRAFANA_ALLOWED_USERS: 'bob' });
+    expect(env).toMatchObject({ APP_URL: 'https://auth.example.com', LOGIN_MAX_RETRIES: '4', OIDC_CLIENTS_GRAFANA_ALLOWED_USERS: 'alice' });
     expect(run.stdout).not.toContain(env.SECRET);
     expect(run.stdout).not.toContain(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET);
 
@@ -66,17 +49,26 @@ describe('portcullis import authelia, then the gateway on its files', () => {
     await gateway.waitForLine('portcullis listening');
     const url = `http://127.0.0.1:${port}`;
 
-    // bob: his bcrypt password as it was, then his TOTP code.
+    // alice: her argon2id password (Authelia's default parameters), then the code of her exported TOTP secret.
+    const alice = await post(url, '/api/login', { email: 'alice', password: 'alice-old-password' });
+    expect(alice.status).toBe(200);
+    const totp = await post(url, '/api/totp', { code: await generate({ secret: ALICE_TOTP }) }, sessionCookie(alice));
+    expect(totp.status).toBe(200);
+    const aliceCookie = sessionCookie(totp);
+    expect((await forwardAuth(url, 'https://app.example.com/admin', aliceCookie)).status).toBe(200);
+    expect((await post(url, '/api/login', { email: 'alice', password: 'wrong-password' })).status).toBe(401);
+
+    // bob: bcrypt (his SHA256 TOTP secret did not carry over, so a password is all he gives).
     const bob = await post(url, '/api/login', { email: 'bob', password: 'bob-old-password' });
     expect(bob.status).toBe(200);
-    const totp = await post(url, '/api/totp', { code: await generate({ secret: BOB_TOTP }) }, sessionCookie(bob));
-    expect(totp.status).toBe(200);
-    const bobCookie = sessionCookie(totp);
+    const bobCookie = sessionCookie(bob);
     expect((await forwardAuth(url, 'https://app.example.com/', bobCookie)).status).toBe(200);
     expect((await forwardAuth(url, 'https://app.example.com/admin', bobCookie)).status).toBe(403);
     expect((await forwardAuth(url, 'https://app.example.com/health')).status).toBe(200);
     expect((await forwardAuth(url, 'https://app.example.com/')).status).toBe(401);
-    // dave: a hash kind the gateway cannot verify, imported disabled; erin was disabled in Authelia.
+
+    // carol: argon2i. dave: a hash kind the gateway cannot verify, imported disabled; erin was disabled in Authelia.
+    expect((await post(url, '/api/login', { email: 'carol', password: 'carol-old-password' })).status).toBe(200);
     expect((await post(url, '/api/login', { email: 'dave', password: 'anything' })).status).toBe(401);
     expect((await post(url, '/api/login', { email: 'erin', password: 'erin-old-password' })).status).toBe(401);
   });
