@@ -1,3 +1,4 @@
+import { readPasswordHash } from '../password-hash';
 import { err, ok, type Result } from '../result';
 import { usernameProblem } from '../users-list';
 import type { PlaceOf } from './authelia-access';
@@ -46,19 +47,10 @@ const PROFILE_KEYS = [
   'extra',
 ];
 
-/** The hash kinds the gateway verifies; anything else cannot carry over. */
-export function supportedHashKind(hash: string): string | null {
-  if (/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) return 'bcrypt';
-  if (/^\$argon2id\$/.test(hash)) return 'argon2id';
-  if (/^\$argon2i\$/.test(hash)) return 'argon2i';
-  return null;
-}
-
-function hashKindName(hash: string): string {
-  const m = /^\$([a-z0-9-]+)\$/i.exec(hash);
-  if (m === null) return 'unknown';
-  const names: Record<string, string> = { '6': 'sha512crypt', '5': 'sha256crypt', '1': 'md5crypt', '2a': 'bcrypt (malformed)', '2b': 'bcrypt (malformed)', '2y': 'bcrypt (malformed)' };
-  return names[m[1]] ?? m[1];
+/** Why the gateway cannot verify this hash (its kind, or Argon2 costs past its bounds); null when it can. */
+export function unusableHash(hash: string): string | null {
+  const read = readPasswordHash(hash);
+  return read.ok ? null : read.problem;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -90,11 +82,12 @@ function readAccount(username: string, v: unknown, place: PlaceOf, problems: str
   const groups = groupsRaw.map(String).filter((g) => g.trim() !== '');
   if (v.disabled !== undefined && typeof v.disabled !== 'boolean') problems.push(`${place([...at, 'disabled'])}: must be true or false`);
   let disabled = v.disabled === true;
-  const supported = password !== '' && supportedHashKind(password) !== null;
-  if (password !== '' && !supported) {
+  const problem = password === '' ? null : unusableHash(password);
+  const supported = password !== '' && problem === null;
+  if (problem !== null) {
     disabled = true;
     disabledForHash.push(username);
-    report.push(`user ${username}: imported DISABLED: its ${hashKindName(password)} password hash cannot be verified (set a new password with portcullis user add)`);
+    report.push(`user ${username}: imported DISABLED: ${problem} (set a new password with portcullis user add)`);
   }
   return { username, name: text('displayname'), email: text('email'), groups, password: supported ? password : null, disabled, totpSecret: null };
 }

@@ -194,7 +194,7 @@ describe('Authelia users, TOTP and settings import', () => {
     expect(byName.erin.disabled).toBe(true);
     expect(byName.alice).toMatchObject({ name: 'Alice Liddell', email: 'alice@example.com', groups: ['admins', 'dev'] });
     expect(users.value.disabledForHash).toEqual(['dave']);
-    expect(users.value.report.join('\n')).toContain('user dave: imported DISABLED: its sha512crypt password hash cannot be verified');
+    expect(users.value.report.join('\n')).toContain('user dave: imported DISABLED: a SHA-512 crypt hash cannot be verified');
     const written = formatUsersYaml(users.value.accounts, () => '$2b$10$unusable');
     const back = yaml.parse(written) as { users: { username: string; password: string; disabled?: boolean }[] };
     expect(back.users.find((u) => u.username === 'dave')).toMatchObject({ password: '$2b$10$unusable', disabled: true });
