@@ -317,7 +317,10 @@ function translateRule(s: AppState, rule: AutheliaRule, maybe: boolean, later: {
     if (!toDeny) why.push('people outside the subject are refused here, where Authelia goes on to the next rules');
   }
   if (why.length === 0 && rule.subject !== null && rule.policy === 'deny' && !toDeny) why.push('everyone is refused here, not only the subject');
-  say(s, rule, target, `${describe(rule)}: ${describeEntry(policy, users, groups)}`, why.length === 0 ? null : why.join('; '));
+  // An entry with methods applies to a request whose method the proxy did not name (to every method):
+  // exact only when the proxy forwards it, as every shipped example does.
+  const methodNote = rule.methods !== null && policyLevel(policy) < policyLevel(later.all) ? ' (the proxy must forward the request method, as the examples do)' : '';
+  say(s, rule, target, `${describe(rule)}: ${describeEntry(policy, users, groups)}${methodNote}`, why.length === 0 ? null : why.join('; '));
 }
 
 function describeEntry(policy: AutheliaPolicy, users: string[], groups: string[]): string {
