@@ -54,6 +54,22 @@ describe('portcullis import tinyauth, then the gateway on its files', () => {
     expect((await forwardAuth(url, 'https://whoami.example.com/private')).status).toBe(401);
   });
 
+  it('keeps files an earlier import wrote unless --force', async () => {
+    const out = join(root, 'out');
+    const args = ['import', 'tinyauth', '--env', join(FIXTURES, 'tinyauth.env'), '--out', out];
+    expect((await runCli(args)).code).toBe(0);
+    writeFileSync(join(out, 'access-rules.yml'), 'default_policy: deny\n');
+    const again = await runCli(args);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/access-rules\.yml exists: give --force to replace it/);
+    expect(readFileSync(join(out, 'access-rules.yml'), 'utf8')).toBe('default_policy: deny\n');
+    expect((await runCli([...args, '--force'])).code).toBe(0);
+    expect(readFileSync(join(out, 'access-rules.yml'), 'utf8')).toContain('Written by portcullis import');
+    const help = await runCli(['import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('The import never widens access');
+  });
+
   it('an unknown label field: its place, exit 2, nothing written', async () => {
     const out = join(root, 'out');
     const compose = join(root, 'compose.yml');
