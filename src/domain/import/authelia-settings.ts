@@ -108,6 +108,18 @@ function readSession(session: unknown, place: PlaceOf, out: Out): void {
   if (urls.length > 0) {
     out.env.push(['APP_URL', urls.join(',')]);
     out.report.push(`session.cookies[].authelia_url → APP_URL (the cookie domain is its host without the first label; check it with portcullis config check)`);
+    for (const c of cookies) {
+      if (typeof c.authelia_url !== 'string' || typeof c.domain !== 'string') continue;
+      const host = URL.canParse(c.authelia_url) ? new URL(c.authelia_url).hostname.toLowerCase() : null;
+      if (host === null) {
+        out.problems.push(`${place(['session', 'cookies'])}: authelia_url "${c.authelia_url}" is not a URL`);
+        continue;
+      }
+      const derived = host.split('.').slice(1).join('.');
+      if (derived !== c.domain.toLowerCase()) {
+        out.report.push(`cookie domain: Authelia used ${c.domain}; from ${host} Portcullis derives ${derived || 'a host-only cookie'}: give the gateway a name one label below ${c.domain}`);
+      }
+    }
   } else out.report.push('not carried over: no session.cookies[].authelia_url; set APP_URL to the gateway\'s public URL');
   const first = cookies[0] ?? {};
   const expiration = durationSeconds(first.expiration ?? session.expiration ?? null);

@@ -244,3 +244,18 @@ describe('Authelia users, TOTP and settings import', () => {
     expect([durationSeconds('1h30m'), durationSeconds('10 minutes'), durationSeconds(90), durationSeconds('1M'), durationSeconds('2 parsecs')]).toEqual([5400, 600, 90, 2592000, null]);
   });
 });
+
+describe('Authelia cookie domains', () => {
+  it('says when the cookie domain Portcullis derives from the URL differs from Authelia\'s', () => {
+    const settings = readAutheliaSettings(
+      { session: { cookies: [{ domain: 'example.com', authelia_url: 'https://login.sso.example.com' }, { domain: 'example.org', authelia_url: 'https://auth.example.org' }] } },
+      (p) => p.join('.'),
+      null,
+      () => 'x',
+    );
+    expect(Object.fromEntries(settings.env).APP_URL).toBe('https://login.sso.example.com,https://auth.example.org');
+    expect(settings.report.filter((l) => l.startsWith('cookie domain'))).toEqual([
+      'cookie domain: Authelia used example.com; from login.sso.example.com Portcullis derives sso.example.com: give the gateway a name one label below example.com',
+    ]);
+  });
+});
