@@ -149,19 +149,65 @@ function subjectOf(subject: readonly (readonly string[])[]): { users: string[]; 
   return { users: [...users], groups: [...groups], inexact };
 }
 
+/** True when a regex has `|` outside every group and class (`^/a$|^/b$`). */
+function topLevelAlternation(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const c = source[i];
+    if (c === '\\') i += 1;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth += 1;
+    else if (c === ')') depth -= 1;
+    else if (c === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
+/** The source with each end anchor `$` (outside classes) made to hold before the final lone `?`. */
+function endsBeforeQuestionMark(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const c = source[i];
+    if (c === '\\') {
+      out += source.slice(i, i + 2);
+      i += 1;
+    } else if (inClass) {
+      inClass = c !== ']';
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else out += c === '$' ? '(?=\\?$)' : c;
+  }
+  return out;
+}
+
+/** A source whose only end anchor is its last `$`, so "path" ending there is "path?" ending before `?$`. */
+function endsAnchored(source: string): boolean {
+  return source.endsWith('$') && !source.endsWith('\\$') && !topLevelAlternation(source);
+}
+
 /**
  * Authelia matches `resources` against the path, plus `?query` only when there is a query; Portcullis
  * (with `query: true`) always against `path?query`. This regex, on Portcullis's text, matches what
- * each source matches on Authelia's: with a query, the source as it is; without, only a source that
- * ends with `$`, rewritten to end at the lone `?` (any other source cannot be told apart there).
+ * each source matches on Authelia's: with a query, the source as it is; without, a source that ends
+ * with `$` rewritten to end at the lone `?`. Any other source cannot be told apart without a query:
+ * `loose` tries it on "path?" (catching at least what Authelia did: for entries), else it is left
+ * out there (catching at most: for public paths); `withoutQuery` is false then.
  */
-export function onPathAndQuery(sources: readonly string[]): { regex: string; withoutQuery: boolean } {
+export function onPathAndQuery(sources: readonly string[], loose = false): { regex: string; withoutQuery: boolean } {
   const parts: string[] = [];
   let withoutQuery = true;
   for (const source of sources) {
     parts.push(`^(?=[^?]*\\?.)[\\s\\S]*?(?:${source})`);
-    if (source.endsWith('$') && !source.endsWith('\\$')) parts.push(`^(?=[^?]*\\?$)(?:${source.slice(0, -1)})\\?$`);
-    else withoutQuery = false;
+    if (endsAnchored(source)) parts.push(`^(?=[^?]*\\?$)(?:${source.slice(0, -1)})\\?$`);
+    else {
+      withoutQuery = false;
+      if (loose) parts.push(`^(?=[^?]*\\?$)[\\s\\S]*?(?:${endsBeforeQuestionMark(source)})`);
+    }
   }
   return { regex: parts.join('|'), withoutQuery };
 }
@@ -291,7 +337,7 @@ function translateRule(s: AppState, rule: AutheliaRule, maybe: boolean, later: {
     groups = [];
   }
   const sources = (rule.resources ?? []).map((r) => r.regex.source);
-  const match = onPathAndQuery(sources);
+  const match = onPathAndQuery(sources, true);
   const wider = caseMatters(sources) || !match.withoutQuery;
   if (why.length === 0 && wider && policyLevel(policy) < policyLevel(later.otherCase)) {
     policy = maxPolicy(policy, later.otherCase);
@@ -301,9 +347,7 @@ function translateRule(s: AppState, rule: AutheliaRule, maybe: boolean, later: {
       `the entry also catches requests Authelia sends to a later rule (${caseMatters(sources) ? 'Portcullis compares paths entries without regard to case' : 'a resource without $ also matches a path followed by "?"'}); it takes their ${later.otherCase}`,
     );
   }
-  // Without a query, a source not ending with $ is tried on "path?": it catches at least what it did.
-  const loose = sources.filter((x) => !(x.endsWith('$') && !x.endsWith('\\$'))).map((x) => `|^(?=[^?]*\\?$)[\\s\\S]*?(?:${x})`);
-  const entry: Record<string, unknown> = { match: sources.length === 0 ? '^' : `${match.regex}${loose.join('')}` };
+  const entry: Record<string, unknown> = { match: sources.length === 0 ? '^' : match.regex };
   if (sources.length > 0) entry.query = true;
   if (rule.methods !== null) entry.methods = [...rule.methods];
   Object.assign(entry, entryBody(policy, users, groups));
