@@ -101,6 +101,9 @@ function stringList(v: unknown, path: readonly (string | number)[], problems: Pr
  * becomes the `i` flag. Anything else JavaScript cannot compile is reported.
  */
 export function importRegex(source: string): ImportedRegex | string {
+  // RE2 syntax JavaScript would read differently (not refuse): never guess what it meant.
+  const re2 = /\[\[:|\\[zAQE]|\(\?[a-zA-Z]*[smU]|\\[pP][A-Za-z{]|\\x\{/.exec(source.replace(/^\(\?i\)/, ''));
+  if (re2 !== null) return `the regular expression "${source}" uses RE2 syntax ("${re2[0]}") that JavaScript reads differently; write it without`;
   let text = source.replace(/\(\?P</g, '(?<');
   let flags = '';
   if (text.startsWith('(?i)')) {
@@ -116,7 +119,7 @@ export function importRegex(source: string): ImportedRegex | string {
 
 function regexList(v: unknown, path: readonly (string | number)[], problems: Problems): ImportedRegex[] | null {
   const sources = stringList(v, path, problems);
-  if (sources === null) return null;
+  if (sources === null || sources.length === 0) return null;
   const out: ImportedRegex[] = [];
   sources.forEach((s, i) => {
     const r = importRegex(s);
@@ -163,7 +166,7 @@ function readSubject(v: unknown, path: readonly (string | number)[], problems: P
     for (const t of terms) if (!/^(user|group|oauth2:client):.+$/.test(t)) problems.add(at, `"${t}" is not a subject (user:NAME, group:NAME or oauth2:client:ID)`);
     if (terms.length > 0) out.push(terms);
   });
-  return out;
+  return out.length === 0 ? null : out;
 }
 
 function readQuery(v: unknown, path: readonly (string | number)[], problems: Problems): QueryCondition[][] | null {
@@ -172,6 +175,7 @@ function readQuery(v: unknown, path: readonly (string | number)[], problems: Pro
     problems.add(path, 'must be a list of lists of {key, value, operator}');
     return null;
   }
+  if (v.length === 0) return null;
   return v.map((and: unknown, i) => {
     const items = Array.isArray(and) ? and : [and];
     return items.flatMap((c: unknown, j): QueryCondition[] => {
@@ -209,12 +213,14 @@ function readRule(item: unknown, i: number, named: ReadonlyMap<string, string[]>
   const policy = readPolicy(item.policy, [...at, 'policy'], problems);
   const subject = readSubject(item.subject, [...at, 'subject'], problems);
   if (policy === 'bypass' && subject !== null) problems.add([...at, 'subject'], 'a bypass rule cannot have a subject (Authelia refuses it too)');
-  const methods = stringList(item.methods, [...at, 'methods'], problems)?.map((m) => m.toUpperCase()) ?? null;
+  const methodList = stringList(item.methods, [...at, 'methods'], problems)?.map((m) => m.toUpperCase()) ?? null;
+  // An empty list is no condition, as if it were left out.
+  const methods = methodList === null || methodList.length === 0 ? null : methodList;
   for (const m of methods ?? []) if (!METHODS.includes(m)) problems.add([...at, 'methods'], `"${m}" is not a method Authelia knows`);
   let networks: string[] | null = null;
   let networkSet: IpRangeSet | null = null;
   const names = stringList(item.networks, [...at, 'networks'], problems);
-  if (names !== null) {
+  if (names !== null && names.length > 0) {
     networks = names.flatMap((n) => named.get(n) ?? [n]);
     const compiled = compileIpRanges(networks);
     for (const p of compiled.problems) problems.add([...at, 'networks'], `${p} nor a network named in access_control.networks`);

@@ -184,6 +184,8 @@ access_control:
           { domain: 'a.example.com', networks: ['nowhere'], policy: 'deny' },
           { domain: 'a.example.com', polcy: 'deny', policy: 'deny' },
           { domain: 'a.example.com', subject: 'user:x', policy: 'bypass' },
+          { domain: 'a.example.com', resources: ['^/[[:alpha:]]+$', '^/\\p{L}'], policy: 'deny' },
+          { domain: 'a.example.com', resources: [], methods: [], subject: [], policy: 'deny' },
         ],
       },
       place,
@@ -196,6 +198,9 @@ access_control:
     expect(text).toContain('rules.2.networks: "nowhere" is not an IP address or CIDR nor a network named in access_control.networks');
     expect(text).toContain('rules.3.polcy: unknown key "polcy"');
     expect(text).toContain('rules.4.subject: a bypass rule cannot have a subject');
+    expect(text).toContain('rules.5.resources.0: the regular expression "^/[[:alpha:]]+$" uses RE2 syntax ("[[:")');
+    expect(text).toContain('rules.5.resources.1: the regular expression "^/\\p{L}" uses RE2 syntax');
+    expect(text).not.toContain('rules.6');
   });
 });
 
