@@ -67,6 +67,7 @@ const SAME = new Set([
   'LDAP_BIND_PASSWORD',
   'LDAP_BASE_DN',
   'LDAP_SEARCH_FILTER',
+  'LDAP_INSECURE',
   'LOG_LEVEL',
 ]);
 
@@ -90,6 +91,7 @@ const RENAMED: Record<string, string> = {
   LDAP_BINDPASSWORD: 'LDAP_BIND_PASSWORD',
   LDAP_BASEDN: 'LDAP_BASE_DN',
   LDAP_SEARCHFILTER: 'LDAP_SEARCH_FILTER',
+  LDAP_INSECURE: 'LDAP_INSECURE',
   UI_TITLE: 'APP_TITLE',
   UI_FORGOTPASSWORDMESSAGE: 'FORGOT_PASSWORD_MESSAGE',
   UI_BACKGROUNDIMAGE: 'BACKGROUND_IMAGE',
@@ -191,7 +193,7 @@ function envSettings(entries: readonly [string, string, number][], apps: Map<str
       continue;
     }
     if (target === null) {
-      out.report.push(`not carried over: ${name}${/SKIP_SSL|INSECURE/.test(bare) ? ' (Portcullis verifies certificates; trust a private CA with NODE_EXTRA_CA_CERTS)' : ''}`);
+      out.report.push(`not carried over: ${name}${/SKIP_SSL|INSECURE_SKIP/.test(bare) ? ' (Portcullis verifies certificates; trust a private CA with NODE_EXTRA_CA_CERTS)' : ''}`);
       continue;
     }
     out.env.push([target, value]);
@@ -321,6 +323,7 @@ function tinyauthDecide(apps: ReadonlyMap<string, AppDoc>, policyDeny: boolean, 
   if (list(doc['path.allow']).length > 0 && matches('path.allow')) return 'allow';
   if (list(doc['path.block']).length > 0 && !matches('path.block')) return 'allow';
   if (r.user === null) return 'login';
+  if (policyDeny && doc['users.allow'] === undefined && doc['oauth.whitelist'] === undefined) return 'deny';
   const named = (k: string): boolean => list(doc?.[k]).some((u) => (/^\/.*\/$/.test(u) ? new RegExp(u.slice(1, -1)).test(r.user?.username ?? '') : u.toLowerCase() === r.user?.username.toLowerCase()));
   if (named('users.block')) return 'deny';
   if (list(doc['users.allow']).length > 0 && !named('users.allow')) return 'deny';
@@ -343,7 +346,16 @@ export function importTinyauth(input: TinyauthInput): Result<TinyauthImport, str
   const rules: Record<string, unknown> = { default_policy: out.policyDeny ? 'deny' : 'allow_authenticated' };
   const appsDoc: Record<string, unknown> = {};
   const secretFiles: { name: string; text: string }[] = [];
-  for (const [name, doc] of apps) appsDoc[name] = appRules(name, doc, out.report, secretFiles, input.outDir);
+  for (const [name, doc] of apps) {
+    const app = appRules(name, doc, out.report, secretFiles, input.outDir);
+    if (out.policyDeny && doc['users.allow'] === undefined && doc['oauth.whitelist'] === undefined) {
+      // Deny by default: an application that lists nobody lets nobody in (after its public paths
+      // and bypass addresses), the strictest reading of tinyauth's ACL policy.
+      app.users = { ...(app.users as Record<string, unknown> | undefined), block: [...((app.users as { block?: string[] } | undefined)?.block ?? []), '/^/'] };
+      stricter.push(`app ${name}: the ACL policy is deny and the app lists no users or whitelist: every logged-in person is refused there`);
+    }
+    appsDoc[name] = app;
+  }
   if (apps.size > 0) rules.apps = appsDoc;
   return ok({ env: out.env, rules, report: out.report, stricter, secretFiles, decide: (r) => tinyauthDecide(apps, out.policyDeny, r) });
 }

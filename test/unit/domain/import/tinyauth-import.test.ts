@@ -106,3 +106,28 @@ describe('tinyauth import', () => {
     expect(parseEnvFile("export A='x y'\n# c\nB=\"z\"\n", 'f')).toEqual({ ok: true, value: [['A', 'x y', 1], ['B', 'z', 3]] });
   });
 });
+
+describe('tinyauth ACL policy deny', () => {
+  it('refuses hosts without an app and, in an app that lists nobody, every logged-in person (stricter, reported)', () => {
+    const result = importTinyauth({
+      env: { text: 'TINYAUTH_AUTH_ACLS_POLICY=deny\nTINYAUTH_APPS_WIKI_PATH_ALLOW=^/public/\nTINYAUTH_APPS_DOCS_USERS_ALLOW=bob\n', file: 'e.env' },
+      compose: null,
+      config: null,
+      outDir: '/o',
+    });
+    if (!result.ok) throw new Error(result.error.join('\n'));
+    expect(result.value.rules).toEqual({
+      default_policy: 'deny',
+      apps: { wiki: { path: { allow: ['^/public/'] }, users: { block: ['/^/'] } }, docs: { users: { allow: ['bob'] } } },
+    });
+    expect(result.value.stricter).toEqual(['app wiki: the ACL policy is deny and the app lists no users or whitelist: every logged-in person is refused there']);
+    const compiled = compileAccessRules(result.value.rules, () => 'x');
+    const checks = parseCheckRequests(
+      ['GET https://wiki.example.com/x user=bob', 'GET https://wiki.example.com/public/a', 'GET https://docs.example.com/ user=bob', 'GET https://docs.example.com/ user=eve', 'GET https://else.example.com/ user=bob'].join('\n'),
+      'r',
+    );
+    if (!compiled.ok || !checks.ok) throw new Error('fixture');
+    const results = compareDecisions(checks.value, result.value.decide, compiled.value, Date.now());
+    expect(results.map((r) => `${r.source}/${r.portcullis}`)).toEqual(['deny/deny', 'allow/allow', 'allow/allow', 'deny/deny', 'deny/deny']);
+  });
+});
