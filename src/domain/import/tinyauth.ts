@@ -324,7 +324,11 @@ function tinyauthDecide(apps: ReadonlyMap<string, AppDoc>, policyDeny: boolean, 
   if (list(doc['path.block']).length > 0 && !matches('path.block')) return 'allow';
   if (r.user === null) return 'login';
   if (policyDeny && doc['users.allow'] === undefined && doc['oauth.whitelist'] === undefined) return 'deny';
-  const named = (k: string): boolean => list(doc?.[k]).some((u) => (/^\/.*\/$/.test(u) ? new RegExp(u.slice(1, -1)).test(r.user?.username ?? '') : u.toLowerCase() === r.user?.username.toLowerCase()));
+  const named = (k: string): boolean =>
+    list(doc?.[k]).some((u) => {
+      const re = /^\/(.*)\/(i?)$/.exec(u);
+      return re !== null ? new RegExp(re[1], re[2]).test(r.user?.username ?? '') : u.toLowerCase() === r.user?.username.toLowerCase();
+    });
   if (named('users.block')) return 'deny';
   if (list(doc['users.allow']).length > 0 && !named('users.allow')) return 'deny';
   const groups = [...list(doc['oauth.groups']), ...list(doc['ldap.groups'])];
