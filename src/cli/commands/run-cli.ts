@@ -79,6 +79,7 @@ Commands:
   passkeys enrol <name>             a single-use link for a passkey-only account's first passkey
   tokens create <name> --name TEXT  an access token for the account (printed once)
   tokens list|revoke <name> [<id>]  the account's access tokens, or end one
+  import authelia|tinyauth ...      users, access rules and settings from Authelia or tinyauth (never wider)
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -197,7 +198,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
 }
 
 /** Every command's first word, for "did you mean" after a typo. */
-const COMMANDS = ['serve', 'explain', 'doctor', 'sessions', 'passkeys', 'tokens', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
+const COMMANDS = ['serve', 'explain', 'import', 'doctor', 'sessions', 'passkeys', 'tokens', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
 
 async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -230,6 +231,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     return (require('../doctor/doctor-command') as typeof import('../doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return (require('./sessions-command') as typeof import('./sessions-command')).sessionsCommand(argv.slice(1), io, deps.sessions);
   if (command === 'tokens') return (require('./tokens-command') as typeof import('./tokens-command')).tokensCommand(argv.slice(1), io, deps.tokens);
+  if (command === 'import') return (require('./import-command') as typeof import('./import-command')).importCommand(argv.slice(1), io);
   if (command === 'passkeys') return (require('./passkeys-command') as typeof import('./passkeys-command')).passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
