@@ -1,4 +1,5 @@
 import { bindAccount } from './account';
+import { bindAdmin } from './admin';
 import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { Config } from '../config/load';
@@ -39,6 +40,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindOAuth(c, config);
   bindForwardAuth(c, config);
   bindAccount(c);
+  bindAdmin(c, config);
   bindAccessTokens(c, config);
   bindOidc(c, config);
   bindHandoff(c, config);

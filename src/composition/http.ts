@@ -1,4 +1,5 @@
 import type { HttpUseCases } from '../adapters/http/app';
+import { adminUseCases } from './admin';
 import { ClientAddressResolver } from '../adapters/http/client-address';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
@@ -59,8 +60,9 @@ export function bindHttp(c: TypedContainer, config: Config): void {
 }
 
 /** Every use case the HTTP adapter serves, taken from the container. */
-export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wiring): HttpUseCases {
+export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'adminGroups'>, w: Wiring): HttpUseCases {
   return {
+    admin: adminUseCases(config, w),
     login: w.get(TOKENS.LoginUseCase),
     verifyTotp: w.get(TOKENS.VerifyTotpUseCase),
     logout: w.get(TOKENS.LogoutUseCase),

@@ -117,7 +117,20 @@ export function token<T>(name: string): Token<T> {
 }
 
 /** One key per port, service and use case the container wires, each typed by what it resolves to. */
+import type { AccountDirectory } from '../application/admin/account-directory';
+import type { AdminGate } from '../application/admin/admin-gate';
+import type { ExplainAccessUseCase } from '../application/admin/explain-access';
+import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
+import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
+import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
+
 export const TOKENS = {
+  AccountDirectory: token<AccountDirectory>('AccountDirectory'),
+  AdminGate: token<AdminGate>('AdminGate'),
+  ListAdminUsersUseCase: token<ListAdminUsersUseCase>('ListAdminUsersUseCase'),
+  ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
+  RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
+  ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readAccessTokens, type AccessTokensConfig } from './access-tokens';
+import { readAdmin, type AdminConfig } from './admin';
 import { envReader, type Env } from './env';
 import { flagsToEnv } from './flags';
 import { readJwtIssuers, type JwtIssuersSectionConfig } from './jwt-issuers';
@@ -30,6 +31,7 @@ export type Config = {
   OAuthSectionConfig &
   PasskeysConfig &
   AccessTokensConfig &
+  AdminConfig &
   StateConfig &
   RulesConfig &
   OidcSectionConfig &
@@ -85,6 +87,7 @@ export function loadConfig(sources: ConfigSources, libraries: ConfigLibraries): 
     ...oauth,
     ...readPasskeys(r),
     ...readAccessTokens(r),
+    ...readAdmin(r),
     ...readState(r),
     ...readRules(r, libraries.yaml),
     ...readOidc(r),

@@ -1,4 +1,5 @@
 import { ACCESS_TOKEN_OPTIONS } from './access-tokens';
+import { ADMIN_OPTIONS } from './admin';
 import { LDAP_OPTIONS } from './ldap';
 import { OAUTH_OPTIONS } from './oauth';
 import { OIDC_OPTIONS } from './oidc';
@@ -29,6 +30,7 @@ export const OPTION_TABLE = {
   ...UI_OPTIONS,
   ...PASSKEY_OPTIONS,
   ...ACCESS_TOKEN_OPTIONS,
+  ...ADMIN_OPTIONS,
   ...PROXY_OPTIONS,
   ...DATA_DIR_OPTIONS,
   ...OAUTH_OPTIONS,

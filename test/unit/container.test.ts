@@ -100,6 +100,12 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(settings.basicCacheTtlMs).toBe(60_000);
   },
   Logger: hasMethods('debug', 'info', 'warn', 'error'),
+  AccountDirectory: hasMethods('list'),
+  AdminGate: hasMethods('admit'),
+  ListAdminUsersUseCase: hasMethods('execute'),
+  ListAdminSessionsUseCase: hasMethods('execute'),
+  RevokeAdminSessionsUseCase: hasMethods('execute'),
+  ExplainAccessUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

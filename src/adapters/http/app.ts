@@ -19,6 +19,7 @@ import type { HttpSettings } from './http-settings';
 import { renderAnswer } from './koa-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { PASSKEY_API_METHODS } from './passkey-routes';
+import { ADMIN_API_METHODS } from './admin-routes';
 import { TOKEN_API_METHODS } from './token-routes';
 import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
@@ -99,6 +100,7 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
     ...API_METHODS,
     ...(useCases.passkeys === undefined ? [] : PASSKEY_API_METHODS),
     ...(useCases.tokens === undefined ? [] : TOKEN_API_METHODS),
+    ...(useCases.admin === undefined ? [] : ADMIN_API_METHODS),
   ]);
   const ui = uiRoutes(settings);
 

@@ -20,6 +20,14 @@ const CROSS_SITE_JSON_ONLY = 'Refused: cross-site request (Sec-Fetch-Site or Ori
 export const MESSAGES = {
   // Success
   ok: () => 'OK',
+  // The admin console (issue 36)
+  users: () => 'People',
+  sessions: () => 'Sessions',
+  decision: () => 'Decision',
+  admin_required: () => 'Only an administrator may do this',
+  admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
+  live_session_not_found: () => 'No live session has that id',
+  invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
@@ -196,6 +204,21 @@ export type TotpEnrolmentChangeCode =
   | 'invalid_credentials'
   | 'totp_invalid'
   | 'account_locked'
+  | 'store_unavailable'
+  | 'unsupported_media_type';
+
+/** The codes every `/api/admin/*` route may answer (issue 36). */
+export type AdminCode =
+  | 'users'
+  | 'sessions'
+  | 'sessions_revoked'
+  | 'decision'
+  | 'admin_required'
+  | 'step_up_required'
+  | 'live_session_not_found'
+  | 'invalid_url'
+  | 'invalid_fields'
+  | 'cross_site_request'
   | 'store_unavailable'
   | 'unsupported_media_type';
 

@@ -20,6 +20,7 @@ import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseC
 import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
 import { isFromThisSite } from './request-origin';
+import { adminRoutes, type AdminUseCases } from './admin-routes';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
 
@@ -41,6 +42,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly stepUp?: StepUpUseCases;
   /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
   readonly totpEnrolment?: TotpEnrolmentUseCases;
+  /** The admin console's API (issue 36); absent without ADMIN_GROUPS: every admin route answers 404 then. */
+  readonly admin?: AdminUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -127,6 +130,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
   if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
   if (useCases.stepUp !== undefined) stepUpRoutes(router, useCases.stepUp, settings);
+  if (useCases.admin !== undefined) adminRoutes(router, useCases.admin, settings);
 
   return router;
 }

@@ -25,6 +25,11 @@ export class AccountIndex {
     return this.usernames.size;
   }
 
+  /** Every account, in the order given. */
+  all(): Account[] {
+    return [...this.usernames.values()];
+  }
+
   /** By username or e-mail, as typed at login. */
   find(login: string): Account | null {
     return this.logins.get(login.trim().toLowerCase()) ?? null;

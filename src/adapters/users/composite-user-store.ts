@@ -14,6 +14,11 @@ export class CompositeUserStore implements UserStore {
 
   constructor(private readonly stores: readonly UserStore[]) {}
 
+  /** The stores in the order they are asked (the admin console lists each one's accounts, issue 36). */
+  get parts(): readonly UserStore[] {
+    return this.stores;
+  }
+
   async findAccount(login: string): Promise<Account | null> {
     for (const store of this.stores) {
       const account = await store.findAccount(login);

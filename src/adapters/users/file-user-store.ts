@@ -76,6 +76,11 @@ export class FileUserStore implements UserStore {
     return this.file !== null;
   }
 
+  /** Every account of the file as last loaded (the admin console's list, issue 36). */
+  accounts(): Account[] {
+    return this.active.accounts();
+  }
+
   findAccount(login: string): Account | null {
     return this.active.findAccount(login);
   }

@@ -41,6 +41,11 @@ export class StaticUserStore implements UserStore {
     return this.index.byUsername(username);
   }
 
+  /** Every account it holds (the admin console's list, issue 36). */
+  accounts(): Account[] {
+    return this.index.all();
+  }
+
   /** How many accounts it holds. */
   get size(): number {
     return this.index.size;

@@ -31,8 +31,14 @@ export type AuditEvent = AuditContext &
         readonly username: string;
         readonly scope: 'one' | 'others' | 'all';
         readonly count: number;
-        readonly by: 'account' | 'cli';
+        readonly by: 'account' | 'cli' | 'admin';
+        /** The acting administrator, when `by` is admin (issue 36). */
+        readonly admin?: string;
       }
+    /** Issue 36: a request to the admin console refused (`admin_required` or `step_up_required`); `username` empty when anonymous. */
+    | { readonly event: 'admin_refused'; readonly username: string; readonly ip: string; readonly reason: string }
+    /** Issue 36: an administrator asked the console to explain a decision (the URL and person asked about). */
+    | { readonly event: 'admin_explained'; readonly admin: string; readonly url: string; readonly username: string }
     /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */
     | {
         readonly event: 'token_created';

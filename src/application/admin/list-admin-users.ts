@@ -1,0 +1,57 @@
+import { hasTotp } from '../../domain/account';
+import { ok, type Result } from '../../domain/result';
+import type { PasskeyCredentials } from '../passkeys/passkey-credentials';
+import type { UserStore } from '../ports/user-store';
+import { unavailableAsError } from '../store-unavailable';
+import type { AccountDirectory, AccountSource } from './account-directory';
+import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+
+export interface AdminUserView {
+  readonly username: string;
+  readonly name: string;
+  readonly email: string;
+  readonly groups: readonly string[];
+  readonly disabled: boolean;
+  readonly source: AccountSource;
+  /** Whether the person has a TOTP second factor (from the store or enrolled on the account page). */
+  readonly totp: boolean;
+  /** How many passkeys the person has registered. */
+  readonly passkeys: number;
+}
+
+/** `GET /api/admin/users` (issue 36): every person of the configured stores, sorted by username. */
+export class ListAdminUsersUseCase {
+  constructor(
+    private readonly gate: AdminGate,
+    private readonly directory: AccountDirectory,
+    /** The store with self-enrolled TOTP secrets laid over it: what a login checks. */
+    private readonly users: UserStore,
+    private readonly passkeys: PasskeyCredentials | null,
+  ) {}
+
+  async execute(request: AdminRequest): Promise<Result<readonly AdminUserView[], AdminRefusal>> {
+    const admitted = await this.gate.admit(request);
+    if (!admitted.ok) return admitted;
+    return unavailableAsError(async () => {
+      const listed = await this.directory.list();
+      const views = await Promise.all(
+        listed.map(async ({ account, source }): Promise<AdminUserView> => {
+          const current = (await this.users.currentAccount(account.username)) ?? account;
+          const passkeys = this.passkeys === null ? 0 : (await this.passkeys.list(account.username)).length;
+          return {
+            username: account.username,
+            name: account.name,
+            email: account.email,
+            groups: [...account.groups],
+            // The stores hand out no disabled account (they resolve null for it): nothing listed is disabled yet.
+            disabled: false,
+            source,
+            totp: hasTotp(current),
+            passkeys,
+          };
+        }),
+      );
+      return ok(views.sort((a, b) => a.username.localeCompare(b.username)));
+    });
+  }
+}
