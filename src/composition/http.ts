@@ -22,6 +22,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
     TOKENS.HttpSettings,
     (providers: OAuthProviders, logger: Logger, m: MetricsHolder): HttpSettings => ({
       appUrl: config.appUrl,
+      adminGroups: config.adminGroups,
       cookies: { domain, secure: config.cookieSecure },
       ...(config.appUrls.length > 1
         ? { gateways: gatewayDomainsOf(config.appUrls).map((g) => ({ url: g.url, cookies: { domain: g.domain, secure: config.cookieSecure } })) }

@@ -6,6 +6,7 @@ import { languageMenu, startLanguage } from './language';
 import { unreachable } from './messages';
 import { actions, render, replaceWith, type PageContext } from './page';
 import { accountPage } from './pages/account';
+import { adminPage } from './pages/admin';
 import { continuePage } from './pages/continue';
 import { enrolPage } from './pages/enrol';
 import { errorPage, forgotPasswordPage, notFoundPage, unauthorizedPage } from './pages/info';
@@ -17,6 +18,7 @@ const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
   '/totp': totpPage,
   '/continue': continuePage,
   '/account': accountPage,
+  '/admin': adminPage,
   '/logout': accountPage,
   '/unauthorized': unauthorizedPage,
   '/error': errorPage,

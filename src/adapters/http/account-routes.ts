@@ -54,7 +54,7 @@ function sessionView(s: IndexedSession, currentId: string): Record<string, unkno
 }
 
 /** `GET /api/account`: who you are, how you logged in, your live sessions. */
-export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAccountSessionsError>): Answer {
+export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAccountSessionsError>, adminGroups: readonly string[] = []): Answer {
   if (result.ok) {
     const { identity, current, sessions, apps } = result.value;
     const listed = sessions.some((s) => s.id === current.id);
@@ -68,6 +68,8 @@ export function accountAnswer(result: Result<ListAccountSessionsOutput, ListAcco
           provider: identity.provider,
           oauth: identity.oauth,
           totp: identity.totp,
+          // Issue 36: whether the person is in ADMIN_GROUPS (the page then links the console; the console checks again).
+          admin: identity.groups.some((g) => adminGroups.includes(g)),
         },
         currentSession: current.id,
         apps: apps.map((a) => ({ id: a.clientId, name: a.name, lastLoginAt: iso(a.lastLoginAt) })),
@@ -190,7 +192,7 @@ export function accountRoutes(router: Router, useCases: AccountUseCases, setting
   const caller = (ctx: Context) => callerOf(ctx, settings.clientAddress);
 
   router.get('/account', async (ctx) => {
-    renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute(caller(ctx))));
+    renderAnswer(ctx, accountAnswer(await useCases.listAccountSessions.execute(caller(ctx)), settings.adminGroups));
   });
 
   const jsonOnly = jsonChange(appOrigin);

@@ -34,4 +34,6 @@ export interface HttpSettings {
   readonly jwtIssuers?: readonly string[];
   /** Directory of the built UI, or null to serve the built-in fallback pages. */
   readonly uiDirectory?: string | null;
+  /** ADMIN_GROUPS (issue 36): with any, `/admin` is a page and the account page shows its members the way there. */
+  readonly adminGroups?: readonly string[];
 }

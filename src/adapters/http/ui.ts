@@ -63,6 +63,8 @@ export function defaultUiDirectory(): string {
 /** Serves the login UI for every non-API path; HTML is never cached, hashed assets are cached for a year. */
 export function uiRoutes(settings: HttpSettings): Middleware {
   const directory = settings.uiDirectory ?? defaultUiDirectory();
+  // Issue 36: the admin console's page exists only with ADMIN_GROUPS, like its API.
+  const adminConsole = (settings.adminGroups ?? []).length > 0;
   const { index, assets } = loadUi(directory);
   const etag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 16)}"`;
   const headers = { ...PAGE_HEADERS, 'content-security-policy': contentSecurityPolicy(settings.app.backgroundImage) };
@@ -76,7 +78,7 @@ export function uiRoutes(settings: HttpSettings): Middleware {
       ctx.body = asset.body;
       return;
     }
-    ctx.status = UI_PAGES.has(ctx.path) ? 200 : 404;
+    ctx.status = UI_PAGES.has(ctx.path) || (ctx.path === '/admin' && adminConsole) ? 200 : 404;
     ctx.set({ ...headers, 'cache-control': 'no-cache', etag });
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = index;

@@ -116,6 +116,16 @@ describe('the admin API (issue 36)', () => {
     expect((await ask('/api/admin/users', 'GET', { cookie: sessionOf(stepped) })).status).toBe(200);
   });
 
+  it('serves the /admin page and tells the account page who may open it', async () => {
+    expect((await fetch(`${gw.url}/admin`)).status).toBe(200);
+    const root = await login('root', true);
+    const ann = await login('ann', false);
+    const adminOf = async (cookie: string) =>
+      ((await (await fetch(`${gw.url}/api/account`, { headers: { cookie } })).json()) as { user: { admin: boolean } }).user.admin;
+    expect(await adminOf(root)).toBe(true);
+    expect(await adminOf(ann)).toBe(false);
+  });
+
   it('GET /api/admin/users lists the configured people with their source, TOTP and passkeys', async () => {
     const root = await login('root', true);
     const body = await expectEnvelope(await fetch(`${gw.url}/api/admin/users`, { headers: { cookie: root } }), 200);
@@ -215,6 +225,7 @@ describe('without ADMIN_GROUPS', () => {
     const off = await startGateway({ USERS: `root:${HASH}` });
     try {
       for (const [path, method] of ROUTES) expect([path, (await ask(path, method, {}, off)).status]).toEqual([path, 404]);
+      expect((await fetch(`${off.url}/admin`)).status).toBe(404);
     } finally {
       await off.close();
     }

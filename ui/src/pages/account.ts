@@ -56,7 +56,15 @@ interface AppView {
 }
 
 interface AccountView {
-  readonly user: { readonly username: string; readonly name: string; readonly email: string; readonly groups: readonly string[]; readonly provider: string };
+  readonly user: {
+    readonly username: string;
+    readonly name: string;
+    readonly email: string;
+    readonly groups: readonly string[];
+    readonly provider: string;
+    /** Issue 36: a member of ADMIN_GROUPS (absent from older gateways). */
+    readonly admin?: boolean;
+  };
   readonly sessions: readonly SessionView[];
   /** The OpenID Connect apps that may hold a sign-in of this account (absent from older gateways). */
   readonly apps?: readonly AppView[];
@@ -251,6 +259,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
       current !== undefined && h('dd', {}, methodLabel(current.method, ctx)),
     ),
     logout,
+    // Issue 36: the admin console, only for its members (the console itself checks every request again).
+    view?.user.admin === true && h('p', { class: 'actions' }, h('a', { href: '/admin', id: 'admin-link' }, t('admin.link'))),
     alert,
     // The demo's next step comes first: its operator is trying the gateway out.
     ctx.app.demo !== null && firstAppSteps(ctx.app.demo.forwardAuth),

@@ -1,0 +1,197 @@
+import { call, UnreachableError, type Answer } from '../api';
+import { alertArea, busy, field, h, showAlert } from '../dom';
+import { locale, t } from '../i18n';
+import { commonProblem, unreachable } from '../messages';
+import { goTo, render, replaceWith, type PageContext } from '../page';
+
+interface PersonView {
+  readonly username: string;
+  readonly name: string;
+  readonly email: string;
+  readonly groups: readonly string[];
+  readonly source: string;
+  readonly totp: boolean;
+  readonly passkeys: number;
+}
+
+interface AdminSessionView {
+  readonly id: string;
+  readonly username: string;
+  readonly method: string;
+  readonly browser: string;
+  readonly address: string;
+  readonly startedAt: string;
+  readonly lastSeenAt: string;
+}
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * An admin answer that is not the one asked for: a missing step-up sends the browser to the login
+ * page's (it brings the person back here); anything else is said in the alert. True when handled by leaving.
+ */
+function leftFor(answer: Answer<string>, alert: HTMLElement): boolean {
+  if (answer.code === 'step_up_required' && typeof answer.body.location === 'string') {
+    goTo(answer.body.location);
+    return true;
+  }
+  if (answer.code === 'admin_required') showAlert(alert, t('admin.notAdmin'));
+  else showAlert(alert, commonProblem(answer as Answer));
+  return false;
+}
+
+/**
+ * `/admin` (issue 36): the people of the configured stores, everyone's sessions with "end session"
+ * and "end all of a person", and the explain form. The server decides every request (ADMIN_GROUPS
+ * and a fresh second factor); the page only shows what it answers.
+ */
+export async function adminPage(ctx: PageContext): Promise<void> {
+  if (!ctx.user.isLoggedIn) return replaceWith('/login');
+  const alert = alertArea('admin-alert');
+  const status = h('p', { id: 'admin-status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  const people = h('ul', { class: 'sessions', id: 'admin-people', 'aria-labelledby': 'people-heading' });
+  const sessions = h('ul', { class: 'sessions', id: 'admin-sessions', 'aria-labelledby': 'admin-sessions-heading' });
+  const result = h('p', { id: 'explain-result', role: 'status', 'aria-live': 'polite' });
+
+  const revoke = async (button: HTMLButtonElement, label: string, target: { id: string } | { username: string }): Promise<void> => {
+    busy(button, true, t('admin.ending'));
+    try {
+      const answer = await call<string>('POST', '/api/admin/sessions/revoke', target);
+      if (answer.code === 'sessions_revoked') {
+        status.textContent = t('admin.ended', { count: typeof answer.body.revoked === 'number' ? answer.body.revoked : 0 });
+        await refresh();
+        return;
+      }
+      if (leftFor(answer, alert)) return;
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      showAlert(alert, unreachable());
+    }
+    busy(button, false, label);
+  };
+
+  const fillPeople = (list: readonly PersonView[]): void => {
+    people.replaceChildren(
+      ...list.map((p) => {
+        const nameId = `person-${p.username}-name`;
+        const endAll = h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId, 'data-end-all': p.username }, t('admin.endAll'));
+        endAll.addEventListener('click', () => void revoke(endAll, t('admin.endAll'), { username: p.username }));
+        return h(
+          'li',
+          { class: 'session', 'data-person': p.username },
+          h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username)),
+          h(
+            'dl',
+            { class: 'session-facts' },
+            p.email !== '' && h('dt', {}, t('account.email')),
+            p.email !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, p.email)),
+            h('dt', {}, t('account.groups')),
+            h('dd', {}, p.groups.join(', ')),
+            h('dt', {}, t('admin.secondFactor')),
+            h(
+              'dd',
+              {},
+              [p.totp ? t('admin.totp') : '', p.passkeys > 0 ? t('admin.passkeys', { count: p.passkeys }) : ''].filter((x) => x !== '').join(', ') ||
+                t('admin.none'),
+            ),
+          ),
+          endAll,
+        );
+      }),
+    );
+  };
+
+  const fillSessions = (list: readonly AdminSessionView[]): void => {
+    sessions.replaceChildren(
+      ...list.map((s) => {
+        const nameId = `admin-session-${s.id}-name`;
+        const end = h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId, 'data-end-session': s.id }, t('admin.endSession'));
+        end.addEventListener('click', () => void revoke(end, t('admin.endSession'), { id: s.id }));
+        return h(
+          'li',
+          { class: 'session', 'data-session': s.id, 'data-username': s.username },
+          h('h3', { id: nameId }, h('bdi', {}, s.username), ' · ', s.browser !== '' ? s.browser : t('account.unknownBrowser')),
+          h(
+            'dl',
+            { class: 'session-facts' },
+            h('dt', {}, t('account.signedInWith')),
+            h('dd', {}, s.method),
+            s.address !== '' && h('dt', {}, t('account.address')),
+            s.address !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, s.address)),
+            h('dt', {}, t('account.started')),
+            h('dd', {}, when(s.startedAt)),
+            h('dt', {}, t('account.lastSeen')),
+            h('dd', {}, when(s.lastSeenAt)),
+          ),
+          end,
+        );
+      }),
+    );
+  };
+
+  /** Loads both lists; false when the page had to go elsewhere or cannot show them. */
+  const refresh = async (): Promise<boolean> => {
+    const [u, s] = [await call<string>('GET', '/api/admin/users'), await call<string>('GET', '/api/admin/sessions')];
+    if (u.code !== 'users') return !leftFor(u, alert) && false;
+    if (s.code !== 'sessions') return !leftFor(s, alert) && false;
+    fillPeople(u.body.users as readonly PersonView[]);
+    fillSessions(s.body.sessions as readonly AdminSessionView[]);
+    return true;
+  };
+
+  const url = field('explain-url', t('admin.explainUrl'), { type: 'url', required: true, dir: 'ltr' });
+  const who = field('explain-username', t('admin.explainUser'), { type: 'text', autocomplete: 'off' });
+  const groups = field('explain-groups', t('admin.explainGroups'), { type: 'text', autocomplete: 'off' });
+  const address = field('explain-address', t('admin.explainAddress'), { type: 'text', autocomplete: 'off', dir: 'ltr' });
+  const ask = h('button', { type: 'submit', class: 'primary' }, t('admin.explain'));
+  const form = h('form', { id: 'explain-form', novalidate: true }, url.wrapper, who.wrapper, groups.wrapper, address.wrapper, ask, result);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    busy(ask, true, t('admin.explaining'));
+    try {
+      const body = {
+        url: url.input.value.trim(),
+        ...(who.input.value.trim() !== '' ? { username: who.input.value.trim() } : {}),
+        groups: groups.input.value
+          .split(',')
+          .map((g) => g.trim())
+          .filter((g) => g !== ''),
+        ...(address.input.value.trim() !== '' ? { address: address.input.value.trim() } : {}),
+      };
+      const answer = await call<string>('POST', '/api/admin/explain', body);
+      if (answer.code === 'decision') result.textContent = t('admin.decision', { decision: String(answer.body.decision), reason: String(answer.body.reason) });
+      else if (answer.code === 'invalid_url' || answer.code === 'invalid_fields') result.textContent = t('admin.invalidUrl');
+      else if (leftFor(answer, alert)) return;
+    } catch (e) {
+      if (!(e instanceof UnreachableError)) throw e;
+      showAlert(alert, unreachable());
+    }
+    busy(ask, false, t('admin.explain'));
+  });
+
+  render(
+    ctx,
+    t('admin.heading'),
+    alert,
+    h('section', { class: 'account-section', 'aria-labelledby': 'people-heading' }, h('h2', { id: 'people-heading' }, t('admin.peopleHeading')), people),
+    h(
+      'section',
+      { class: 'account-section', 'aria-labelledby': 'admin-sessions-heading' },
+      h('h2', { id: 'admin-sessions-heading' }, t('admin.sessionsHeading')),
+      sessions,
+      status,
+    ),
+    h('section', { class: 'account-section', 'aria-labelledby': 'explain-heading' }, h('h2', { id: 'explain-heading' }, t('admin.explainHeading')), form),
+    h('p', { class: 'actions' }, h('a', { href: '/account' }, t('admin.backToAccount'))),
+  );
+  ctx.root.classList.add('wide');
+  try {
+    await refresh();
+  } catch (e) {
+    if (!(e instanceof UnreachableError)) throw e;
+    showAlert(alert, unreachable());
+  }
+}
