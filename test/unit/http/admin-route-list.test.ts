@@ -17,7 +17,7 @@ function adminRoutesOf(useCases: Partial<GatewayUseCases>): string[] {
   } as unknown as HttpSettings;
   const router = apiRoutes({ ...(stub as GatewayUseCases), ...useCases } as GatewayUseCases, settings);
   return router.stack
-    .filter((layer) => layer.path.startsWith('/api/admin'))
+    .filter((layer) => String(layer.path).startsWith('/api/admin'))
     .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`))
     .sort();
 }
