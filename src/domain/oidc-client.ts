@@ -20,6 +20,11 @@ export interface OidcClient {
   readonly allowedGroups: readonly string[];
   /** The scopes the client may be granted ({@link OIDC_SCOPES} by default); asking for another is refused (`invalid_scope`). */
   readonly scopes: readonly OidcScope[];
+  /**
+   * Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0),
+   * and whether it requires `sid` in them; absent: it is not told of logouts.
+   */
+  readonly backchannelLogout?: { readonly uri: string; readonly sessionRequired: boolean };
 }
 
 /** Every scope the provider knows, and the claims each releases are in the provider's table. */

@@ -14,6 +14,8 @@ export interface ProviderContext extends Koa.Context {
     readonly client?: { readonly clientId: string; readonly clientName?: string };
     readonly params?: Record<string, unknown>;
     readonly session?: { readonly accountId?: string };
+    /** What the request made or used, by model name (an `AuthorizationCode` once one is issued). */
+    readonly entities?: Record<string, unknown>;
   };
 }
 
@@ -37,6 +39,10 @@ export interface ProviderGrant {
 
 export interface ProviderClient {
   readonly clientAuthMethod: string;
+  /** Whether ID tokens carry `sid` (the library: only for clients with a back-channel logout URI requiring it). */
+  includeSid(): boolean;
+  /** The library's own delivery of a logout token (RP-initiated logout only, inline and not retried). */
+  backchannelLogout(sub: string, sid: string): Promise<void>;
   /** Whether `actual` is the client's secret (called for client_secret_basic and client_secret_post alike). */
   compareClientSecret(actual: string): boolean | Promise<boolean>;
 }

@@ -47,6 +47,14 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'token_revoked'; readonly username: string; readonly id: string; readonly by: 'account' | 'cli' }
     /** What an OpenID Connect app held for the person ended from the account page. */
     | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
+    /** Issue 35: a back-channel logout token an app took (`attempts`: how many it took). */
+    | { readonly event: 'oidc_logout_delivered'; readonly client: string; readonly attempts: number }
+    /** Issue 35: an attempt that failed (`reason`: unreachable, timeout, refused_<status>); it is retried. */
+    | { readonly event: 'oidc_logout_failed'; readonly client: string; readonly attempts: number; readonly reason: string }
+    /** Issue 35: a back-channel logout no longer retried: its bound passed, or the client no longer takes logouts. */
+    | { readonly event: 'oidc_logout_given_up'; readonly client: string; readonly attempts: number; readonly reason: string }
+    /** Issue 35: a session ended but the logouts of its apps could not be queued (the store failed after the revocation). */
+    | { readonly event: 'oidc_logout_not_queued'; readonly reason: string }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
