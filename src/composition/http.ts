@@ -67,6 +67,7 @@ export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wir
     authorizeProxyRequest: w.get(TOKENS.AuthorizeProxyRequestUseCase),
     startOAuth: w.get(TOKENS.StartOAuthUseCase),
     completeOAuth: w.get(TOKENS.CompleteOAuthUseCase),
+    upstreamBackchannelLogout: w.get(TOKENS.UpstreamLogout).backchannelLogout,
     checkReadiness: w.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, w),
     tokens: tokenUseCases(config, w),

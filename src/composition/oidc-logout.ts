@@ -37,11 +37,10 @@ const BATCH = 20;
 export function bindBackchannelLogout(c: TypedContainer, config: Config): void {
   const bind = c.bind.bind(c) as TypedContainer['bind'];
   bindStore(c, TOKENS.LogoutDeliveries, 'records', (s) => s.logoutDeliveries());
-  bind(
-    TOKENS.OidcSessionLogins,
-    (artifacts: OidcArtifacts, clock: Clock): OidcSessionLogins => new ArtifactOidcSessionLogins(artifacts, clock),
-    [TOKENS.OidcArtifacts, TOKENS.Clock],
-  );
+  bind(TOKENS.OidcSessionLogins, (artifacts: OidcArtifacts, clock: Clock): OidcSessionLogins => new ArtifactOidcSessionLogins(artifacts, clock), [
+    TOKENS.OidcArtifacts,
+    TOKENS.Clock,
+  ]);
   bind(
     TOKENS.RememberOidcLoginUseCase,
     (authenticator: RequestAuthenticator, logins: OidcSessionLogins) => new RememberOidcLoginUseCase(authenticator, logins),
@@ -49,7 +48,15 @@ export function bindBackchannelLogout(c: TypedContainer, config: Config): void {
   );
   bind(
     TOKENS.EndOidcSessionLoginsUseCase,
-    (logins: OidcSessionLogins, artifacts: OidcArtifacts, deliveries: LogoutDeliveries, clients: OidcClients, clock: Clock, ids: IdGenerator, audit: AuditLog) =>
+    (
+      logins: OidcSessionLogins,
+      artifacts: OidcArtifacts,
+      deliveries: LogoutDeliveries,
+      clients: OidcClients,
+      clock: Clock,
+      ids: IdGenerator,
+      audit: AuditLog,
+    ) =>
       new EndOidcSessionLoginsUseCase(logins, artifacts, deliveries, clients, {
         clock,
         ids,

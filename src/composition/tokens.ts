@@ -5,6 +5,8 @@ import type { EndOidcSessionLoginsUseCase } from '../application/oidc/end-oidc-s
 import type { RememberOidcLoginUseCase } from '../application/oidc/remember-oidc-login';
 import type { DeliverLogoutsUseCase } from '../application/oidc/deliver-logouts';
 import type { LogoutDeliveryWorker } from '../adapters/oidc/logout-delivery-worker';
+import type { UpstreamSessions } from '../application/oauth/upstream-sessions';
+import type { UpstreamBackchannelLogoutUseCase } from '../application/oauth/upstream-backchannel-logout';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { OidcClients } from '../application/oidc/oidc-clients';
 import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
@@ -202,6 +204,8 @@ export const TOKENS = {
   RememberOidcLoginUseCase: token<RememberOidcLoginUseCase>('RememberOidcLoginUseCase'),
   DeliverLogoutsUseCase: token<DeliverLogoutsUseCase>('DeliverLogoutsUseCase'),
   LogoutDeliveryWorker: token<LogoutDeliveryWorker>('LogoutDeliveryWorker'),
+  /** Issue 35: both null without an upstream OpenID Connect provider (a generic one with an issuer). */
+  UpstreamLogout: token<{ readonly sessions: UpstreamSessions | null; readonly backchannelLogout: UpstreamBackchannelLogoutUseCase | null }>('UpstreamLogout'),
   // Issue 17: the hand-off between gateway domains (bound in handoff.ts).
   HandoffCodes: token<HandoffCodes>('HandoffCodes'),
   HandoffSettings: token<HandoffSettings>('HandoffSettings'),

@@ -17,7 +17,10 @@ describe('PostgresLogoutDeliveries shared by two replicas', () => {
       const ids = Array.from({ length: 20 }, (_, i) => `shared-${i}`);
       for (const id of ids) await a.add({ id, clientId: 'app', subject: 's', sid: null, createdAt: clock.now(), attempts: 0, dueAt: clock.now() });
       const claims = await Promise.all([a, b, a, b].map((q) => q.claim(clock.now(), 30_000, 7)));
-      const claimed = claims.flat().map((d) => d.id).filter((id) => ids.includes(id));
+      const claimed = claims
+        .flat()
+        .map((d) => d.id)
+        .filter((id) => ids.includes(id));
       expect(new Set(claimed).size).toBe(claimed.length);
       expect(claimed.sort()).toEqual([...ids].sort());
     } finally {

@@ -193,6 +193,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   RememberOidcLoginUseCase: hasMethods('execute'),
   DeliverLogoutsUseCase: hasMethods('execute'),
   LogoutDeliveryWorker: hasMethods('start', 'poke', 'stop'),
+  // Both null without an upstream OpenID Connect provider (a generic one with an issuer).
+  UpstreamLogout: (value) => expect(value).toEqual({ sessions: null, backchannelLogout: null }),
   AuthorizeOidcLoginUseCase: isA(AuthorizeOidcLoginUseCase),
   FindOidcAccountUseCase: isA(FindOidcAccountUseCase),
   // No client configured: the provider is off (no discovery, the library never loaded); only the JWKS for signed assertions remains, served while a rule asks for them.

@@ -8,5 +8,8 @@ export type LogoutSendFailure = 'unreachable' | 'timeout' | 'refused' | 'signing
  * app's back-channel logout URI; delivered when the app answers 200 or 204.
  */
 export interface LogoutTokenSender {
-  send(uri: string, claims: LogoutTokenClaims): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: LogoutSendFailure; readonly status?: number }>;
+  send(
+    uri: string,
+    claims: LogoutTokenClaims,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: LogoutSendFailure; readonly status?: number }>;
 }

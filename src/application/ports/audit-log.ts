@@ -55,6 +55,10 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'oidc_logout_given_up'; readonly client: string; readonly attempts: number; readonly reason: string }
     /** Issue 35: a session ended but the logouts of its apps could not be queued (the store failed after the revocation). */
     | { readonly event: 'oidc_logout_not_queued'; readonly reason: string }
+    /** Issue 35: an upstream provider's back-channel logout ended `count` sessions made from its session (`sid`) or subject (`sub`). */
+    | { readonly event: 'upstream_logout'; readonly provider: string; readonly by: 'sid' | 'sub'; readonly count: number }
+    /** Issue 35: a back-channel logout token refused (bad signature, wrong audience, replayed…): nothing ended. */
+    | { readonly event: 'upstream_logout_refused'; readonly provider: string; readonly reason: string; readonly ip: string }
     /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
     | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }

@@ -35,7 +35,16 @@ describe('portcullis oidc client add', () => {
   });
 
   it('adds the back-channel logout URI the gateway then tells of every logout', async () => {
-    const run = await cli(['oidc', 'client', 'add', 'wiki', '--redirect-uri', 'https://wiki.example.com/cb', '--backchannel-logout-uri', 'http://wiki:8080/bcl']);
+    const run = await cli([
+      'oidc',
+      'client',
+      'add',
+      'wiki',
+      '--redirect-uri',
+      'https://wiki.example.com/cb',
+      '--backchannel-logout-uri',
+      'http://wiki:8080/bcl',
+    ]);
     expect(run.code).toBe(0);
     const vars = variables(run.stdout);
     expect(vars.OIDC_CLIENTS_WIKI_BACKCHANNEL_LOGOUT_URI).toBe('http://wiki:8080/bcl');

@@ -4,16 +4,7 @@ import type { AuditEvent } from '../../../src/application/ports/audit-log';
 import { RecordingAuditLog } from '../../support/fakes';
 import { LogoutRp } from '../../support/logout-rp';
 import { freePorts } from '../../support/net';
-import {
-  APP_CLIENT_ENV,
-  APP_SECRET,
-  Browser,
-  codeFlow,
-  discoverClient,
-  loggedInBrowser,
-  startOidcGateway,
-  tokenRequest,
-} from '../../support/oidc-gateway';
+import { APP_CLIENT_ENV, APP_SECRET, Browser, codeFlow, discoverClient, loggedInBrowser, startOidcGateway, tokenRequest } from '../../support/oidc-gateway';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const SECRET = (id: string): string => `${APP_SECRET}-${id}`;
@@ -71,8 +62,7 @@ describe('OpenID Connect back-channel logout, as relying parties see it', () => 
   const rpOf = (id: string): client.Configuration => clients.get(id) as client.Configuration;
   const signIn = (browser: Browser, id = 'app') =>
     codeFlow(browser, rpOf(id), id === 'app' ? undefined : CALLBACK(id), { scope: 'openid offline_access', prompt: 'consent' });
-  const logout = (browser: Browser): Promise<Response> =>
-    browser.fetch(`${url}/api/logout`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });
+  const logout = (browser: Browser): Promise<Response> => browser.fetch(`${url}/api/logout`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });
   const refresh = (id: string, refreshToken: string): Promise<Response> =>
     tokenRequest(rpOf(id), id, id === 'app' ? APP_SECRET : SECRET(id), { grant_type: 'refresh_token', refresh_token: refreshToken });
   const audited = (name: AuditEvent['event'], clientId: string): AuditEvent[] =>

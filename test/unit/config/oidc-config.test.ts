@@ -77,7 +77,10 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
   it('reads _BACKCHANNEL_LOGOUT_URI and _SESSION_REQUIRED (default true), the retry bound, and refuses a bad one', () => {
     const loaded = load({
       ...client('WIKI', { OIDC_CLIENTS_WIKI_BACKCHANNEL_LOGOUT_URI: 'http://wiki:8080/logout' }),
-      ...client('CHAT', { OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_URI: 'https://chat.example.com/bcl', OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_SESSION_REQUIRED: 'false' }),
+      ...client('CHAT', {
+        OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_URI: 'https://chat.example.com/bcl',
+        OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_SESSION_REQUIRED: 'false',
+      }),
       ...client('PLAIN'),
       OIDC_BACKCHANNEL_LOGOUT_RETRY: '600',
     });

@@ -20,9 +20,7 @@ export class SqliteLogoutDeliveries implements LogoutDeliveries {
       this.insert = db.prepare(
         `INSERT INTO logout_deliveries (${LOGOUT_DELIVERY_COLUMNS}, leased_until, until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
       );
-      this.due = db.prepare(
-        `SELECT ${LOGOUT_DELIVERY_COLUMNS} FROM logout_deliveries WHERE due_at <= ? AND leased_until <= ? ORDER BY due_at, id LIMIT ?`,
-      );
+      this.due = db.prepare(`SELECT ${LOGOUT_DELIVERY_COLUMNS} FROM logout_deliveries WHERE due_at <= ? AND leased_until <= ? ORDER BY due_at, id LIMIT ?`);
       this.lease = db.prepare('UPDATE logout_deliveries SET leased_until = ? WHERE id = ?');
       this.retry_ = db.prepare('UPDATE logout_deliveries SET attempts = ?, due_at = ?, leased_until = 0 WHERE id = ?');
       this.remove_ = db.prepare('DELETE FROM logout_deliveries WHERE id = ?');
