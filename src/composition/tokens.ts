@@ -6,6 +6,7 @@ import type { RememberOidcLoginUseCase } from '../application/oidc/remember-oidc
 import type { DeliverLogoutsUseCase } from '../application/oidc/deliver-logouts';
 import type { LogoutDeliveryWorker } from '../adapters/oidc/logout-delivery-worker';
 import type { UpstreamSessions } from '../application/oauth/upstream-sessions';
+import type { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-accounts';
 import type { UpstreamBackchannelLogoutUseCase } from '../application/oauth/upstream-backchannel-logout';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { OidcClients } from '../application/oidc/oidc-clients';
@@ -204,6 +205,7 @@ export const TOKENS = {
   RememberOidcLoginUseCase: token<RememberOidcLoginUseCase>('RememberOidcLoginUseCase'),
   DeliverLogoutsUseCase: token<DeliverLogoutsUseCase>('DeliverLogoutsUseCase'),
   LogoutDeliveryWorker: token<LogoutDeliveryWorker>('LogoutDeliveryWorker'),
+  EndRemovedAccountsUseCase: token<EndRemovedAccountsUseCase>('EndRemovedAccountsUseCase'),
   /** Issue 35: both null without an upstream OpenID Connect provider (a generic one with an issuer). */
   UpstreamLogout: token<{ readonly sessions: UpstreamSessions | null; readonly backchannelLogout: UpstreamBackchannelLogoutUseCase | null }>('UpstreamLogout'),
   // Issue 17: the hand-off between gateway domains (bound in handoff.ts).

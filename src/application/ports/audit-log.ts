@@ -31,7 +31,8 @@ export type AuditEvent = AuditContext &
         readonly username: string;
         readonly scope: 'one' | 'others' | 'all';
         readonly count: number;
-        readonly by: 'account' | 'cli';
+        /** `users_file`: the account was removed or disabled there (issue 35). */
+        readonly by: 'account' | 'cli' | 'users_file';
       }
     /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */
     | {

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as client from 'openid-client';
 import { TOKENS } from '../../../src/composition/tokens';
 import type { AuditEvent } from '../../../src/application/ports/audit-log';
@@ -162,5 +164,20 @@ describe('OpenID Connect back-channel logout, as relying parties see it', () => 
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_500);
     expect(audited('oidc_logout_failed', 'gone').length).toBeGreaterThanOrEqual(2);
     expect(gone.received).toEqual([]);
+  });
+  it('an account removed from the users file is out everywhere: its apps are told at once', async () => {
+    const before = app.received.length;
+    const browser = await loggedInBrowser(url, 'carol');
+    const sid = (await signIn(browser)).claims()?.sid;
+    const usersFile = join(gw.dir, 'users.yml');
+    const text = readFileSync(usersFile, 'utf8');
+    const start = text.indexOf('  - username: carol');
+    const end = text.indexOf('  - username:', start + 1);
+    writeFileSync(usersFile, text.slice(0, start) + (end < 0 ? '' : text.slice(end)));
+    const [received] = (await app.waitFor(before + 1, 5_000)).slice(before);
+    expect(received.claims.sid).toBe(sid);
+    expect(audit.events).toContainEqual(expect.objectContaining({ event: 'sessions_revoked', username: 'carol', by: 'users_file', count: 1 }));
+    expect((await browser.fetch(`${url}/api/user`)).status).toBe(200);
+    expect(((await (await browser.fetch(`${url}/api/user`)).json()) as { isLoggedIn?: boolean }).isLoggedIn).not.toBe(true);
   });
 });
