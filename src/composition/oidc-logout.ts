@@ -9,6 +9,8 @@ import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
 import type { OidcClients } from '../application/oidc/oidc-clients';
 import type { OidcSessionLogins } from '../application/oidc/oidc-session-logins';
 import { RememberOidcLoginUseCase } from '../application/oidc/remember-oidc-login';
+import { TakeFrontchannelLogoutsUseCase, type FrontchannelLogouts } from '../application/oidc/frontchannel-logouts';
+import { ArtifactFrontchannelLogouts } from '../adapters/oidc/artifact-frontchannel-logouts';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
@@ -41,6 +43,12 @@ export function bindBackchannelLogout(c: TypedContainer, config: Config): void {
     TOKENS.OidcArtifacts,
     TOKENS.Clock,
   ]);
+  const frontchannel = config.oidc.clients.some((client) => client.frontchannelLogout !== undefined);
+  bind(TOKENS.FrontchannelLogouts, (artifacts: OidcArtifacts, clock: Clock): FrontchannelLogouts => new ArtifactFrontchannelLogouts(artifacts, clock), [
+    TOKENS.OidcArtifacts,
+    TOKENS.Clock,
+  ]);
+  bind(TOKENS.TakeFrontchannelLogoutsUseCase, (pages: FrontchannelLogouts) => new TakeFrontchannelLogoutsUseCase(pages), [TOKENS.FrontchannelLogouts]);
   bind(
     TOKENS.RememberOidcLoginUseCase,
     (authenticator: RequestAuthenticator, logins: OidcSessionLogins) => new RememberOidcLoginUseCase(authenticator, logins),
@@ -63,6 +71,7 @@ export function bindBackchannelLogout(c: TypedContainer, config: Config): void {
         audit,
         // Sent from this process at once when it runs the queue (a gateway); the CLI leaves them to the gateways.
         queued: () => c.get(TOKENS.LogoutDeliveryWorker).poke(),
+        ...(frontchannel ? { frontchannel: { pages: c.get(TOKENS.FrontchannelLogouts), issuer: config.appUrl } } : {}),
       }),
     [TOKENS.OidcSessionLogins, TOKENS.OidcArtifacts, TOKENS.LogoutDeliveries, TOKENS.OidcClients, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.AuditLog],
   );

@@ -150,7 +150,13 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       const build = async (): Promise<OidcHttp> =>
         providerCode().createOidcHttp(
           library(),
-          { authorizeOidcLogin, findOidcAccount, logout, rememberOidcLogin: c.get(TOKENS.RememberOidcLoginUseCase) },
+          {
+            authorizeOidcLogin,
+            findOidcAccount,
+            logout,
+            rememberOidcLogin: c.get(TOKENS.RememberOidcLoginUseCase),
+            takeFrontchannelLogouts: c.get(TOKENS.TakeFrontchannelLogoutsUseCase),
+          },
           {
             issuer: config.appUrl,
             clients: config.oidc.clients,

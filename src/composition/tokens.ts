@@ -5,6 +5,7 @@ import type { EndOidcSessionLoginsUseCase } from '../application/oidc/end-oidc-s
 import type { RememberOidcLoginUseCase } from '../application/oidc/remember-oidc-login';
 import type { DeliverLogoutsUseCase } from '../application/oidc/deliver-logouts';
 import type { LogoutDeliveryWorker } from '../adapters/oidc/logout-delivery-worker';
+import type { FrontchannelLogouts, TakeFrontchannelLogoutsUseCase } from '../application/oidc/frontchannel-logouts';
 import type { UpstreamSessions } from '../application/oauth/upstream-sessions';
 import type { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-accounts';
 import type { UpstreamBackchannelLogoutUseCase } from '../application/oauth/upstream-backchannel-logout';
@@ -205,6 +206,8 @@ export const TOKENS = {
   RememberOidcLoginUseCase: token<RememberOidcLoginUseCase>('RememberOidcLoginUseCase'),
   DeliverLogoutsUseCase: token<DeliverLogoutsUseCase>('DeliverLogoutsUseCase'),
   LogoutDeliveryWorker: token<LogoutDeliveryWorker>('LogoutDeliveryWorker'),
+  FrontchannelLogouts: token<FrontchannelLogouts>('FrontchannelLogouts'),
+  TakeFrontchannelLogoutsUseCase: token<TakeFrontchannelLogoutsUseCase>('TakeFrontchannelLogoutsUseCase'),
   EndRemovedAccountsUseCase: token<EndRemovedAccountsUseCase>('EndRemovedAccountsUseCase'),
   /** Issue 35: both null without an upstream OpenID Connect provider (a generic one with an issuer). */
   UpstreamLogout: token<{ readonly sessions: UpstreamSessions | null; readonly backchannelLogout: UpstreamBackchannelLogoutUseCase | null }>('UpstreamLogout'),

@@ -92,6 +92,8 @@ export const OIDC_CLIENT_FIELDS = {
   SCOPES: {},
   BACKCHANNEL_LOGOUT_URI: {},
   BACKCHANNEL_LOGOUT_SESSION_REQUIRED: {},
+  FRONTCHANNEL_LOGOUT_URI: {},
+  FRONTCHANNEL_LOGOUT_SESSION_REQUIRED: {},
 } as const satisfies Record<string, { file?: true; secret?: true }>;
 export type OidcClientField = keyof typeof OIDC_CLIENT_FIELDS;
 
@@ -146,6 +148,14 @@ export const OIDC_CLIENT_DOCS: readonly {
       default: 'none; `true`',
       meaning:
         "where the app takes [back-channel logout](oidc.md#logout-that-reaches-every-app) tokens (an absolute URL, sent from the gateway's own network), whenever a session it logged in from ends; and whether the app requires `sid` in them",
+    },
+  },
+  {
+    fields: ['FRONTCHANNEL_LOGOUT_URI', 'FRONTCHANNEL_LOGOUT_SESSION_REQUIRED'],
+    doc: {
+      default: 'none; `true`',
+      meaning:
+        'a page of the app that ends its session in the browser: the gateway loads it, with `iss` and `sid`, in a hidden frame when the person logs out ([front-channel logout](oidc.md#logout-that-reaches-every-app)); and whether the app requires `iss` and `sid`',
     },
   },
   {
@@ -317,27 +327,28 @@ export function readOidcConfig(
   return { config: { clients, signingKeyPem, warnings }, problems };
 }
 
-/** A client's back-channel logout URI, as OidcClient holds it, and what is wrong with it. */
+/** A client's back- and front-channel logout URIs, as OidcClient holds them, and what is wrong with them. */
 function logoutEndpoints(
   p: string,
   fields: ReadonlyMap<OidcClientField, string>,
   warn: (w: string) => void,
-): { client: Pick<OidcClient, 'backchannelLogout'>; problems: string[] } {
+): { client: Pick<OidcClient, 'backchannelLogout' | 'frontchannelLogout'>; problems: string[] } {
   const problems: string[] = [];
-  const client: { backchannelLogout?: { uri: string; sessionRequired: boolean } } = {};
-  const back = fields.get('BACKCHANNEL_LOGOUT_URI');
-  const required = fields.get('BACKCHANNEL_LOGOUT_SESSION_REQUIRED')?.toLowerCase();
-  if (required !== undefined && required !== 'true' && required !== 'false') problems.push(`${p}BACKCHANNEL_LOGOUT_SESSION_REQUIRED must be true or false`);
-  if (required !== undefined && back === undefined) problems.push(`${p}BACKCHANNEL_LOGOUT_SESSION_REQUIRED is set but ${p}BACKCHANNEL_LOGOUT_URI is not`);
-  if (back !== undefined) {
-    const problem = logoutUriProblem(`${p}BACKCHANNEL_LOGOUT_URI`, back, warn);
+  const client: { -readonly [K in 'backchannelLogout' | 'frontchannelLogout']?: OidcClient[K] } = {};
+  for (const channel of ['BACKCHANNEL', 'FRONTCHANNEL'] as const) {
+    const uri = fields.get(`${channel}_LOGOUT_URI`);
+    const required = fields.get(`${channel}_LOGOUT_SESSION_REQUIRED`)?.toLowerCase();
+    if (required !== undefined && required !== 'true' && required !== 'false') problems.push(`${p}${channel}_LOGOUT_SESSION_REQUIRED must be true or false`);
+    if (required !== undefined && uri === undefined) problems.push(`${p}${channel}_LOGOUT_SESSION_REQUIRED is set but ${p}${channel}_LOGOUT_URI is not`);
+    if (uri === undefined) continue;
+    const problem = logoutUriProblem(`${p}${channel}_LOGOUT_URI`, uri, warn);
     if (problem !== null) problems.push(problem);
-    client.backchannelLogout = { uri: back, sessionRequired: required !== 'false' };
+    client[channel === 'BACKCHANNEL' ? 'backchannelLogout' : 'frontchannelLogout'] = { uri, sessionRequired: required !== 'false' };
   }
   return { client, problems };
 }
 
-/** A logout URI is an http(s) URL without a fragment or credentials (Back-Channel Logout 1.0, section 2.2). */
+/** A logout URI is an http(s) URL without a fragment or credentials (section 2 of both logout specifications). */
 function logoutUriProblem(label: string, uri: string, warn: (w: string) => void): string | null {
   const problem = redirectUriProblem(label, uri, warn);
   if (problem !== null) return problem;

@@ -193,6 +193,8 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   RememberOidcLoginUseCase: hasMethods('execute'),
   DeliverLogoutsUseCase: hasMethods('execute'),
   LogoutDeliveryWorker: hasMethods('start', 'poke', 'stop'),
+  FrontchannelLogouts: hasMethods('put', 'take'),
+  TakeFrontchannelLogoutsUseCase: hasMethods('execute'),
   EndRemovedAccountsUseCase: hasMethods('execute'),
   // Both null without an upstream OpenID Connect provider (a generic one with an issuer).
   UpstreamLogout: (value) => expect(value).toEqual({ sessions: null, backchannelLogout: null }),

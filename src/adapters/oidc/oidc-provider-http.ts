@@ -6,6 +6,7 @@ import type { AuthorizeOidcLoginError, AuthorizeOidcLoginUseCase } from '../../a
 import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
 import type { LogoutUseCase } from '../../application/sessions/logout';
 import type { RememberOidcLoginUseCase } from '../../application/oidc/remember-oidc-login';
+import type { TakeFrontchannelLogoutsUseCase } from '../../application/oidc/frontchannel-logouts';
 import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
 import type { Logger } from '../system/logger';
 import type { ClientAddressResolver } from '../http/client-address';
@@ -13,7 +14,7 @@ import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '..
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
 import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderGrant, ProviderInteraction } from './oidc-provider-module';
-import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
+import { errorPage, frontchannelLogoutPage, frontchannelPageHeaders, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
 export const OIDC_PREFIX = '/oidc';
@@ -41,6 +42,8 @@ export interface OidcUseCases {
   readonly findOidcAccount: FindOidcAccountUseCase;
   readonly logout: LogoutUseCase;
   readonly rememberOidcLogin: RememberOidcLoginUseCase;
+  /** Front-channel logout pages of a session that just ended (issue 35); absent: none are shown. */
+  readonly takeFrontchannelLogouts?: TakeFrontchannelLogoutsUseCase;
 }
 
 export interface OidcProviderSettings {
@@ -292,6 +295,12 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
     },
     routes: { ...PROVIDER_ROUTES },
     features: providerFeatures(wiring),
+    // Front-channel logout is the gateway's own (the library has none): discovery says so.
+    discovery: {
+      claim_types_supported: ['normal'],
+      frontchannel_logout_supported: true,
+      frontchannel_logout_session_supported: true,
+    },
     // Only configured clients, and they share origins with their redirect URIs (single-page apps).
     clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => {
       const known = byId.get(client.clientId);
@@ -328,6 +337,16 @@ function endGatewaySessionOnLogout({ useCases, settings }: OidcWiring, provider:
     });
     if (ended.ok) {
       ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+      const id = ended.value.sessionId;
+      const pages = id === undefined ? [] : ((await useCases.takeFrontchannelLogouts?.execute(id)) ?? []);
+      if (pages.length === 0) return;
+      // Front-channel logout: the apps' logout pages in hidden frames, then where the provider was sending the browser.
+      const next = ctx.response.get('Location') || `${settings.issuer}/login`;
+      ctx.remove('Location');
+      ctx.status = 200;
+      ctx.set(frontchannelPageHeaders(pages));
+      ctx.type = 'html';
+      ctx.body = frontchannelLogoutPage(pages, next);
       return;
     }
     ctx.remove('Location');

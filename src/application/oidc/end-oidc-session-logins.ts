@@ -6,6 +6,8 @@ import type { LogoutDeliveries } from './logout-deliveries';
 import type { OidcArtifacts } from './oidc-artifacts';
 import type { OidcClients } from './oidc-clients';
 import type { OidcSessionLogins } from './oidc-session-logins';
+import type { FrontchannelLogouts } from './frontchannel-logouts';
+import { frontchannelLogoutUrl } from '../../domain/oidc-client';
 
 /**
  * What ending a gateway session does to the apps it logged in to through the provider: the
@@ -19,7 +21,14 @@ export class EndOidcSessionLoginsUseCase {
     private readonly artifacts: OidcArtifacts,
     private readonly deliveries: LogoutDeliveries,
     private readonly clients: OidcClients,
-    private readonly parts: { readonly clock: Clock; readonly ids: IdGenerator; readonly audit: AuditLog; readonly queued?: () => void },
+    private readonly parts: {
+      readonly clock: Clock;
+      readonly ids: IdGenerator;
+      readonly audit: AuditLog;
+      readonly queued?: () => void;
+      /** Where the front-channel pages of an ended session are kept for the answer that ended it, and the issuer they name. */
+      readonly frontchannel?: { readonly pages: FrontchannelLogouts; readonly issuer: string };
+    },
   ) {}
 
   /** Resolves how many logout tokens were queued. */
@@ -27,8 +36,15 @@ export class EndOidcSessionLoginsUseCase {
     const logins = await this.logins.take(sessionId);
     let queued = 0;
     const now = this.parts.clock.now();
+    const pages: string[] = [];
     for (const login of logins) {
       if (login.grantId !== null) await this.artifacts.revokeByGrantId(login.grantId);
+      const front = this.clients.get(login.clientId)?.frontchannelLogout;
+      const page =
+        front === undefined || this.parts.frontchannel === undefined
+          ? null
+          : frontchannelLogoutUrl(front.uri, this.parts.frontchannel.issuer, login.sid, front.sessionRequired);
+      if (page !== null) pages.push(page);
       if (this.clients.get(login.clientId)?.backchannelLogout === undefined) continue;
       const delivery: LogoutDelivery = {
         id: this.parts.ids.next(),
@@ -42,6 +58,7 @@ export class EndOidcSessionLoginsUseCase {
       await this.deliveries.add(delivery);
       queued += 1;
     }
+    if (pages.length > 0) await this.parts.frontchannel?.pages.put(sessionId, pages);
     if (queued > 0) this.parts.queued?.();
     return queued;
   }

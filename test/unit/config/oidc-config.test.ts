@@ -92,6 +92,21 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
       plain: undefined,
     });
     expect(loaded.config.oidc.backchannelLogoutRetrySeconds).toBe(600);
+    const front = load({
+      ...client('WIKI', { OIDC_CLIENTS_WIKI_FRONTCHANNEL_LOGOUT_URI: 'https://wiki.example.com/fcl' }),
+      ...client('CHAT', {
+        OIDC_CLIENTS_CHAT_FRONTCHANNEL_LOGOUT_URI: 'https://chat.example.com/fcl',
+        OIDC_CLIENTS_CHAT_FRONTCHANNEL_LOGOUT_SESSION_REQUIRED: 'false',
+      }),
+    });
+    if (!front.ok) throw new Error(front.problems.join('; '));
+    expect(front.config.oidc.clients.map((c) => c.frontchannelLogout)).toEqual([
+      { uri: 'https://chat.example.com/fcl', sessionRequired: false },
+      { uri: 'https://wiki.example.com/fcl', sessionRequired: true },
+    ]);
+    expect(problemsOf(client('D', { OIDC_CLIENTS_D_FRONTCHANNEL_LOGOUT_URI: 'https://d.example.com/x#frag' }))).toEqual([
+      expect.stringContaining('OIDC_CLIENTS_D_FRONTCHANNEL_LOGOUT_URI: "https://d.example.com/x#frag" must not have a fragment'),
+    ]);
     expect((load(client('PLAIN')) as { config: { oidc: { backchannelLogoutRetrySeconds: number } } }).config.oidc.backchannelLogoutRetrySeconds).toBe(3600);
     expect(
       problemsOf({
