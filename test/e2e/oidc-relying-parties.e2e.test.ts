@@ -29,6 +29,9 @@ beforeAll(async () => {
       OIDC_CLIENTS_RP1_CLIENT_SECRET: RP1.clientSecret,
       OIDC_CLIENTS_RP1_REDIRECT_URIS: relyingPartyRedirectUri(RP1.host, rpPort),
       OIDC_CLIENTS_RP1_NAME: 'Apache one',
+      // Issue 35: mod_auth_openidc takes back-channel logout at its redirect URI with ?logout=backchannel.
+      // Sent to 127.0.0.1 (the names do not resolve): Apache's first virtual host is RP1's.
+      OIDC_CLIENTS_RP1_BACKCHANNEL_LOGOUT_URI: `http://127.0.0.1:${rpPort}/protected/redirect_uri?logout=backchannel`,
       OIDC_CLIENTS_RP2_CLIENT_ID: RP2.clientId,
       OIDC_CLIENTS_RP2_CLIENT_SECRET: RP2.clientSecret,
       OIDC_CLIENTS_RP2_REDIRECT_URIS: relyingPartyRedirectUri(RP2.host, rpPort),
@@ -115,5 +118,30 @@ test('a login at a forward-auth application covers the OpenID Connect clients to
   await page.goto(rp.protectedUrl(RP1.host));
   await page.waitForURL(rp.protectedUrl(RP1.host));
   expect((await rpIdentity(page)).user).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await context.close();
+});
+
+test('a logout on the gateway reaches mod_auth_openidc over the back channel: its page asks for a new login', async () => {
+  const una = stack.accounts.una;
+  const { context, page } = await stack.newPage();
+  await page.goto(rp.protectedUrl(RP1.host));
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  await submitPassword(page, una.username, una.password);
+  await page.waitForURL(rp.protectedUrl(RP1.host));
+  expect((await rpIdentity(page)).host).toBe(RP1.host);
+
+  // The gateway's own logout, from its page (the browser resolves the test names; the API client does not).
+  await page.goto(`${stack.gatewayUrl}/account`);
+  const loggedOut = await page.evaluate(async () => (await fetch('/api/logout', { method: 'POST' })).status);
+  expect(loggedOut).toBe(200);
+  // The token is delivered off the logout's path: give it a moment, then the app's own session is gone.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await page.goto(rp.protectedUrl(RP1.host));
+    if (page.url().startsWith(`${stack.gatewayUrl}/login`)) break;
+    if (Date.now() > deadline) throw new Error(`still at ${page.url()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
   await context.close();
 });
