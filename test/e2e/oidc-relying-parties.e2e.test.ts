@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { freePort } from '../support/net';
@@ -15,12 +16,22 @@ import { startStack, type Stack } from './support/stack';
 let stack: Stack;
 let rp: RelyingParty;
 let closeProxy: () => Promise<void> = async () => undefined;
+/** Issue 35: the front-channel logout page of RP2, recording each load (its query). */
+const frontchannelHits: URLSearchParams[] = [];
+let frontchannel: Server | null = null;
 
 const RP1 = { host: 'rp1.example.test', clientId: 'apache-rp1', clientSecret: 'apache-rp1-secret-0123456789-0123456789' };
 const RP2 = { host: 'rp2.example.test', clientId: 'apache-rp2', clientSecret: 'apache-rp2-secret-0123456789-0123456789' };
 
 beforeAll(async () => {
   const rpPort = await freePort();
+  const frontPort = await freePort();
+  frontchannel = createServer((req, res) => {
+    frontchannelHits.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
+    res.setHeader('content-type', 'text/html');
+    res.end('<!DOCTYPE html><title>signed out</title>');
+  });
+  await new Promise<void>((resolve) => frontchannel?.listen(frontPort, '127.0.0.1', resolve));
   stack = await startStack({
     proxies: ['nginx'],
     accounts: [{ username: 'tess', totp: true }, { username: 'una' }],
@@ -36,6 +47,7 @@ beforeAll(async () => {
       OIDC_CLIENTS_RP2_CLIENT_SECRET: RP2.clientSecret,
       OIDC_CLIENTS_RP2_REDIRECT_URIS: relyingPartyRedirectUri(RP2.host, rpPort),
       OIDC_CLIENTS_RP2_NAME: 'Apache two',
+      OIDC_CLIENTS_RP2_FRONTCHANNEL_LOGOUT_URI: `http://127.0.0.1:${frontPort}/frontchannel-logout`,
     },
   });
   const proxy = await startLoopbackProxy();
@@ -52,6 +64,8 @@ afterAll(async () => {
   await rp?.stop();
   await closeProxy();
   await stack?.stop();
+  frontchannel?.closeAllConnections();
+  await new Promise<void>((resolve) => (frontchannel === null ? resolve() : frontchannel.close(() => resolve())));
 });
 
 /** What the Apache page shows of the identity mod_auth_openidc established. */
@@ -143,5 +157,24 @@ test('a logout on the gateway reaches mod_auth_openidc over the back channel: it
     await new Promise((r) => setTimeout(r, 250));
   }
   await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  await context.close();
+});
+
+test("the gateway's logout button loads RP2's front-channel logout page in a hidden frame, with iss and sid, then shows the login page", async () => {
+  const una = stack.accounts.una;
+  const { context, page } = await stack.newPage();
+  await page.goto(rp.protectedUrl(RP2.host));
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  await submitPassword(page, una.username, una.password);
+  await page.waitForURL(rp.protectedUrl(RP2.host));
+  const before = frontchannelHits.length;
+
+  await page.goto(`${stack.gatewayUrl}/account`);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL(`${stack.gatewayUrl}/login**`);
+  const hits = frontchannelHits.slice(before);
+  expect(hits).toHaveLength(1);
+  expect(hits[0].get('iss')).toBe(stack.gatewayUrl);
+  expect(hits[0].get('sid')).toMatch(/^[A-Za-z0-9_-]{10,}$/);
   await context.close();
 });
