@@ -13,6 +13,7 @@ const bcrypt = require('bcrypt');
 const { proxyScenarios, proxyTable } = require('./proxy/scenarios');
 const { pathsRulesFile } = require('./forward-auth-cases');
 const { assertionScenario } = require('./assertion');
+const { argon2Flood, loginRates, loginsTable } = require('./password-hashes');
 const { startJwtIssuer } = require('./jwt-issuer');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -571,7 +572,7 @@ function table(results) {
   ];
   const withBefore = results.scenarios.some((s) => s.beforeRatio !== undefined);
   for (const s of results.scenarios) {
-    if (s.id === 'memory' || s.id === 'logout') continue;
+    if (s.id === 'memory' || s.id === 'logout' || s.id === 'logins') continue;
     if (s.skipped) {
       lines.push(`| ${s.title} | skipped: ${s.skipped} | | | | | | |`);
       continue;
@@ -610,6 +611,8 @@ function table(results) {
     lines.push(`| p50 / p99 ms | ${fmt(lo.p50, 1)} / ${fmt(lo.p99, 1)} |`);
     lines.push(`| database size after them | ${fmt(lo.databaseBytes / 1024, 0)} KiB |`);
   }
+  const li = results.scenarios.find((s) => s.id === 'logins');
+  if (li) lines.push('', ...loginsTable(li, fmt));
   return lines.join('\n');
 }
 
@@ -689,7 +692,21 @@ async function main() {
   }
 }
 
-const CLASSIC = ['cookie', 'cookie-rules', 'cookie-paths', 'cookie-assertion', 'basic', 'token', 'jwt', 'unauth', 'flood', 'logout', 'memory'];
+const CLASSIC = [
+  'cookie',
+  'cookie-rules',
+  'cookie-paths',
+  'cookie-assertion',
+  'basic',
+  'token',
+  'jwt',
+  'unauth',
+  'flood',
+  'flood-argon2',
+  'logins',
+  'logout',
+  'memory',
+];
 const PROXY = ['proxy-nginx', 'proxy-caddy'];
 
 /** Scenarios 1 to 6: the gateway alone against the bare server. */
@@ -878,7 +895,22 @@ async function classicScenarios(results) {
         targetMet: s.ratio >= 0.7 && s.gateway.p99 < 20,
       }));
     }
+    if (wanted('flood-argon2')) {
+      log('scenario 4b: cookie session during a flood of wrong passwords, Argon2id accounts (issue 34)');
+      const kit = { startGateway, login, load, job, underFlood, children, USERNAME, PASSWORD, BROWSER };
+      add(await argon2Flood(kit), (s) => ({
+        text: '≥ 0.5 of calm, p99 < 50 ms',
+        pass: s.ratio >= 0.5 && s.gateway.p99 < 50,
+        target: 'target ≥ 0.70 of calm, p99 < 20 ms',
+        targetMet: s.ratio >= 0.7 && s.gateway.p99 < 20,
+      }));
+    }
     for (const c of children) await stopProcess(c);
+    if (wanted('logins')) {
+      log('scenario 7: logins per second, Argon2id (Authelia default) next to bcrypt cost 10 (issue 34)');
+      const kit = { SETTINGS, log, load, checkStatuses, median, startGateway, stopProcess, USERNAME, PASSWORD, HASH };
+      results.scenarios.push(await loginRates(kit));
+    }
     if (wanted('logout')) {
       log('scenario 6: logouts per second (revocations committed to the database)');
       results.scenarios.push(await logoutRate());

@@ -5,6 +5,12 @@ import type { OAuthWhitelist } from '../domain/oauth-whitelist';
 /** What the use cases need to know of the configuration, already validated. */
 export interface GatewaySettings {
   readonly sessionLifetimeMs: number;
+  /** SESSION_IDLE_TIMEOUT (issue 33): a session unused this long ends; 0 or absent: off. */
+  readonly idleTimeoutMs?: number;
+  /** SESSION_MAX_LIFETIME (issue 33): a session in use is renewed up to its login time plus this; 0 or absent: no renewal. */
+  readonly maxLifetimeMs?: number;
+  /** REMEMBER_ME_EXPIRY (issue 33): the lifetime of a session made with "Keep me signed in"; 0 or absent: not offered. */
+  readonly rememberMeLifetimeMs?: number;
   readonly lock: LockPolicy;
   readonly protectedDomain: ProtectedDomain;
   /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { NativePasswordHasher } from '../adapters/crypto/native-password-hasher';
 import { runCli } from './commands/run-cli';
 import { ProcessIo, type CliIo } from './cli-io';
 import { configWarnings, loadConfig } from '../composition/config';
@@ -24,7 +24,7 @@ function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: strin
 /** The `portcullis` executable: the CLI, wired to this process's environment. */
 export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo = new ProcessIo()): Promise<number> {
   return runCli(argv, io, {
-    hasher: (cost) => new BcryptPasswordHasher(cost),
+    hasher: (newHashes) => new NativePasswordHasher({ newHashes, argon2: optionalModules.argon2 }),
     qrcode: optionalModules.qrcode,
     otplib: optionalModules.otplib,
     // The gateway's modules load only when it is the command: account tooling starts faster without them.

@@ -1,5 +1,5 @@
 import { AesGcmSessionSealer } from '../adapters/crypto/aes-gcm-session-sealer';
-import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher';
+import { NativePasswordHasher } from '../adapters/crypto/native-password-hasher';
 import { HmacCredentialFingerprints } from '../adapters/crypto/hmac-credential-fingerprints';
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
 import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
@@ -7,7 +7,7 @@ import { lazyModule } from '../adapters/system/lazy-module';
 import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
-import { typicalBcryptCost } from '../domain/users-list';
+import { entriesDecoy } from '../domain/users-list';
 import type { AuditLog } from '../application/ports/audit-log';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialFingerprints } from '../application/ports/credential-fingerprints';
@@ -40,6 +40,9 @@ export type CoreConfig = Pick<
   | 'logLevel'
   | 'metricsPort'
   | 'sessionExpirySeconds'
+  | 'sessionIdleTimeoutSeconds'
+  | 'sessionMaxLifetimeSeconds'
+  | 'rememberMeExpirySeconds'
   | 'loginMaxRetries'
   | 'loginTimeoutSeconds'
   | 'basicCacheTtlSeconds'
@@ -56,6 +59,9 @@ export function bindCore(c: TypedContainer, config: CoreConfig): void {
   const domain = protectedDomainOfAppUrl(config.appUrl);
   bind(TOKENS.Settings, (): GatewaySettings => ({
     sessionLifetimeMs: config.sessionExpirySeconds * 1000,
+    idleTimeoutMs: config.sessionIdleTimeoutSeconds * 1000,
+    maxLifetimeMs: config.sessionMaxLifetimeSeconds * 1000,
+    rememberMeLifetimeMs: config.rememberMeExpirySeconds * 1000,
     lock: lockPolicy(config.loginMaxRetries, config.loginTimeoutSeconds),
     protectedDomain: domain,
     ...(config.appUrls.length > 1 ? { secondaryDomains: gatewayDomainsOf(config.appUrls.slice(1)).map((g) => g.domain) } : {}),
@@ -103,8 +109,11 @@ export function bindCore(c: TypedContainer, config: CoreConfig): void {
   bind(
     TOKENS.PasswordHasher,
     (resources: Resources): PasswordHasher => {
-      // The decoy for unknown names costs what most configured hashes cost, so they answer in the same time.
-      const hasher = new BcryptPasswordHasher(10, typicalBcryptCost([...config.users, ...(config.usersFile?.entries ?? [])]) ?? 10);
+      // The decoy for unknown names costs what most configured hashes of the costlier kind cost, so they answer in the same time.
+      const hasher = new NativePasswordHasher({
+        decoy: entriesDecoy([...config.users, ...(config.usersFile?.entries ?? [])]),
+        argon2: optionalModules.argon2,
+      });
       // Made at start, off the event loop, so the first unknown name does not pay for it (and stand out).
       resources.onStart(() => void hasher.verifyDecoy('').catch(() => undefined));
       return hasher;

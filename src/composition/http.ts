@@ -36,6 +36,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         passkeys: config.passkeys,
         tokens: config.tokens,
         tokenMaxLifetimeDays: config.tokenMaxLifetimeDays,
+        rememberMe: config.rememberMeExpirySeconds > 0,
         backgroundImage: config.backgroundImage,
         demo: config.demo ? { forwardAuth: demoForwardAuth(config) } : null,
         language: config.uiLanguage,

@@ -21,6 +21,8 @@ import type { RequestAuthenticator } from '../application/sessions/request-authe
 import type { AuthorizeOidcLoginUseCase } from '../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-account';
 import type { LogoutUseCase } from '../application/sessions/logout';
+import type { StepUpReferences } from '../application/step-up/step-up-references';
+import type { StepUpSessions } from '../application/step-up/step-up-sessions';
 import type { TypedContainer } from './binding';
 import type { Config } from '../config/load';
 import type { OidcHttpHolder, RedisHolder } from './holders';
@@ -124,7 +126,12 @@ export function bindOidc(c: TypedContainer, config: Config): void {
   bind(
     TOKENS.AuthorizeOidcLoginUseCase,
     (authenticator: RequestAuthenticator, clients: OidcClients, subjects: SubjectIdentifiers, accounts: OidcAccounts, audit: AuditLog, clock: Clock) =>
-      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds, clock),
+      new (providerCode().AuthorizeOidcLoginUseCase)(authenticator, clients, subjects, accounts, audit, config.oidc.refreshTokenTtlSeconds, clock, {
+        // The step-up forward auth uses (issue 33), for an authorization whose acr_values or max_age the session does not meet.
+        references: c.get(TOKENS.StepUpReferences) as StepUpReferences,
+        sessions: c.get(TOKENS.StepUpSessions) as StepUpSessions,
+        users: c.get(TOKENS.UserStore) as UserStore,
+      }),
     [TOKENS.RequestAuthenticator, TOKENS.OidcClients, TOKENS.SubjectIdentifiers, TOKENS.OidcAccounts, TOKENS.AuditLog, TOKENS.Clock],
   );
   bind(

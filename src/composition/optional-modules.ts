@@ -32,6 +32,7 @@ export interface OptionalModules {
   readonly yaml: () => typeof import('yaml');
   readonly qrcode: () => typeof import('qrcode');
   readonly otplib: () => typeof import('otplib');
+  readonly argon2: () => typeof import('argon2');
   /** The OpenID Connect provider (ESM only: `require` of ESM, Node ≥ 20.19), typed by our own declaration. */
   readonly oidcProvider: () => OidcProviderModule;
   /** Workload JWTs' checks (ESM only, like oidc-provider, which depends on it too). */
@@ -55,6 +56,8 @@ export const optionalModules: OptionalModules = {
   qrcode: lazyModule(() => require('qrcode') as typeof import('qrcode')),
   /** TOTP: checking a code (the first one a person types) and `portcullis totp enroll`'s secrets (with its hash and base32 libraries, about 1 MB of idle memory). */
   otplib: lazyModule(() => require('otplib') as typeof import('otplib')),
+  /** Argon2 password hashes (`$argon2id$`, `$argon2i$`: Authelia's), checked or written only when an account has one or `user add --argon2id` asks. */
+  argon2: lazyModule(() => require('argon2') as typeof import('argon2')),
   /** OIDC_CLIENTS_<ID>_…: panva's oidc-provider (with jose and its Koa), only when a client is configured. */
   oidcProvider: lazyModule((): OidcProviderModule => {
     // The library writes its notices (an unsupported runtime, say) with console.warn as it loads:

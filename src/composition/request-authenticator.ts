@@ -8,6 +8,7 @@ import type { UserStore } from '../application/ports/user-store';
 import type { VerifiedCredentials } from '../application/sessions/verified-credentials';
 import type { CredentialCheck } from '../application/password/credential-check';
 import type { SessionActivity } from '../application/sessions/last-seen-recorder';
+import type { SessionRenewal } from '../application/sessions/session-issuer';
 import type { LoginGuard } from '../application/password/login-guard';
 import type { TokenAuthenticator } from '../application/tokens/token-authenticator';
 import type { JwtAuthenticator } from '../application/tokens/jwt-authenticator';
@@ -31,6 +32,8 @@ export interface RequestAuthenticatorParts {
   readonly oauth: Pick<OAuthSettings, 'whitelist' | 'policies'>;
   /** Told of every full session a request uses ("last seen"); none by default. */
   readonly activity?: SessionActivity;
+  /** Renews sessions in use (SESSION_MAX_LIFETIME, issue 33): the session issuer; none by default. */
+  readonly renewal?: SessionRenewal;
   /** Access tokens (issue 32); none by default (TOKENS=false). */
   readonly tokens?: TokenAuthenticator | null;
   /** Workload JWTs (issue 32); none by default (no JWT_ISSUERS_<ID>_ISSUER). */
@@ -47,7 +50,14 @@ export function makeRequestAuthenticator(p: RequestAuthenticatorParts): RequestA
     Object.entries(p.oauth.policies ?? {}).flatMap(([id, policy]) => (policy.whitelist === undefined ? [] : [[id, policy.whitelist] as const])),
   );
   return new RequestAuthenticator(
-    { sealer: p.sealer, revoked: p.revoked, clock: p.clock, oauth: { providers: p.providers, whitelist: p.oauth.whitelist, whitelists }, activity: p.activity },
+    {
+      sealer: p.sealer,
+      revoked: p.revoked,
+      clock: p.clock,
+      oauth: { providers: p.providers, whitelist: p.oauth.whitelist, whitelists },
+      activity: p.activity,
+      renewal: p.renewal,
+    },
     { users: p.users, fingerprints: p.fingerprints },
     { verified: p.verified, guard: p.guard, credentials: p.credentials },
     p.settings,

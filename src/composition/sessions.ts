@@ -22,13 +22,15 @@ import type { RequestAuthenticator } from '../application/sessions/request-authe
 import { SessionIssuer } from '../application/sessions/session-issuer';
 import type { VerifiedCredentials } from '../application/sessions/verified-credentials';
 import type { TypedContainer } from './binding';
+import type { GatewaySettings } from '../application/settings';
+import { lastUseGranularityMs } from '../domain/session-lifetime';
 import type { Config } from '../config/load';
 import { makeRequestAuthenticator } from './request-authenticator';
 import type { Resources } from './resources';
 import { bindStore } from './state';
 import { TOKENS } from './tokens';
 
-/** How often the noted "last seen" times are written, in one batch each time. */
+/** How often at most the noted "last seen" times are written, in one batch each time (more often for a short idle timeout). */
 const LAST_SEEN_FLUSH_MS = 15_000;
 
 /**
@@ -49,11 +51,14 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 
   c.bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   c.bind(
     TOKENS.LastSeenRecorder,
-    (index: SessionIndex, clock: Clock, resources: Resources) => {
-      const recorder = new LastSeenRecorder(index, clock);
+    (index: SessionIndex, clock: Clock, resources: Resources, settings: GatewaySettings) => {
+      // Issue 33: notes as fresh as the idle timeout needs, written at least as often (ADR 0042).
+      const idleTimeoutMs = settings.idleTimeoutMs ?? 0;
+      const granularityMs = lastUseGranularityMs(idleTimeoutMs);
+      const recorder = new LastSeenRecorder(index, clock, undefined, { idleTimeoutMs, granularityMs });
       let timer: NodeJS.Timeout | null = null;
       resources.onStart(() => {
-        timer = setInterval(() => void recorder.flush(), LAST_SEEN_FLUSH_MS);
+        timer = setInterval(() => void recorder.flush(), Math.min(LAST_SEEN_FLUSH_MS, granularityMs));
         // The flush must never keep a process alive that has nothing else to do.
         timer.unref();
       });
@@ -63,7 +68,7 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 
       });
       return recorder;
     },
-    [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources],
+    [TOKENS.SessionIndex, TOKENS.Clock, TOKENS.Resources, TOKENS.Settings],
   );
   c.bind(TOKENS.RequestAuthenticator, (): RequestAuthenticator =>
     makeRequestAuthenticator({
@@ -80,6 +85,7 @@ export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 
       providers: c.get(TOKENS.OAuthProviders),
       oauth: c.get(TOKENS.OAuthSettings),
       activity: c.get(TOKENS.LastSeenRecorder),
+      renewal: c.get(TOKENS.SessionIssuer),
       // TOKENS=false: a presented token never passes (answered 401 invalid_token).
       tokens: config.tokens ? c.get(TOKENS.TokenAuthenticator) : null,
       jwts: c.get(TOKENS.Jwts).authenticator,

@@ -11,7 +11,7 @@ export const PASSKEY_OPTIONS = options({
     doc: {
       default: '`true`',
       meaning:
-        'passkeys (WebAuthn): people register them on their account page and sign in with them (see [Passkeys](../README.md#passkeys)); `false` removes every passkey route (404) and button',
+        'passkeys (WebAuthn): people register them on their account page and sign in with them (see [Passkeys](passkeys.md)); `false` removes every passkey route (404) and button',
     },
   },
   PASSKEY_SECOND_FACTOR: {
@@ -30,7 +30,7 @@ export const PASSKEY_OPTIONS = options({
     doc: {
       default: '`86400` (24 hours)',
       meaning:
-        'seconds, 300 to 2592000: how long a first-passkey link of a passkey-only account (`portcullis passkeys enrol <user>`, see [Passkey-only accounts](../README.md#passkey-only-accounts)) can be used; each link works once',
+        'seconds, 300 to 2592000: how long a first-passkey link of a passkey-only account (`portcullis passkeys enrol <user>`, see [Passkey-only accounts](passkeys.md#passkey-only-accounts)) can be used; each link works once',
     },
   },
 });

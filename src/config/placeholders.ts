@@ -43,12 +43,13 @@ export function placeholderMarkerIn(value: string): string | null {
 }
 
 /**
- * True for a bcrypt hash from the examples, one holding a marker (REPLACE.WITH...), or one that
- * is mostly one character (`$2b$10$....`): a real salt and digest use dozens of characters.
+ * True for a bcrypt hash from the examples, one holding a marker (REPLACE.WITH...), or one whose
+ * salt and digest are mostly one character (`$2b$10$....`, `$argon2id$v=19$m=65536,t=3,p=4$...$...`):
+ * a real salt and digest use dozens of characters.
  */
 export function isPlaceholderHash(hash: string): boolean {
   if (EXAMPLE_HASHES.has(hash) || placeholderMarkerIn(hash) !== null) return true;
-  const body = hash.slice(7);
+  const body = hash.startsWith('$argon2') ? hash.split('$').slice(-2).join('') : hash.slice(7);
   return new Set(body).size < 12;
 }
 

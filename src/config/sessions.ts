@@ -23,6 +23,36 @@ export const SECRET_OPTION = options({
 
 export const SESSION_OPTIONS = options({
   SESSION_EXPIRY: { group: 'gateway', parse: integer(60, 366 * 86400), fallback: 86400, doc: { default: '`86400`', meaning: 'session lifetime in seconds' } },
+  SESSION_IDLE_TIMEOUT: {
+    group: 'gateway',
+    parse: integer(0, 366 * 86400),
+    fallback: 0,
+    doc: {
+      default: '`0` (off)',
+      meaning:
+        "seconds a session may go unused before it ends (any replica's use counts; last use is noted at most every quarter of it, at most every minute); `0`: sessions end only at their expiry",
+    },
+  },
+  SESSION_MAX_LIFETIME: {
+    group: 'gateway',
+    parse: integer(0, 5 * 366 * 86400),
+    fallback: 0,
+    doc: {
+      default: '`0` (off)',
+      meaning:
+        'seconds since login a session may be kept alive: a session in use past half its lifetime is renewed (new expiry, same id; the cookie is set again) up to this bound; at least `SESSION_EXPIRY`; `0`: no renewal',
+    },
+  },
+  REMEMBER_ME_EXPIRY: {
+    group: 'gateway',
+    parse: integer(0, 5 * 366 * 86400),
+    fallback: 0,
+    doc: {
+      default: '`0` (off)',
+      meaning:
+        'session lifetime in seconds when the login page\'s "Keep me signed in" is ticked (the box shows only when this is set); more than `SESSION_EXPIRY`, at most `SESSION_MAX_LIFETIME` when that is set',
+    },
+  },
   COOKIE_SECURE: { group: 'gateway', parse: boolean, fallback: undefined, doc: { default: '`true` when `APP_URL` is https', meaning: '`Secure` cookie flag' } },
   LOGIN_MAX_RETRIES: {
     group: 'gateway',
@@ -42,6 +72,12 @@ export const SESSION_OPTIONS = options({
 export interface SessionsConfig {
   readonly secret: string;
   readonly sessionExpirySeconds: number;
+  /** SESSION_IDLE_TIMEOUT; 0: off. */
+  readonly sessionIdleTimeoutSeconds: number;
+  /** SESSION_MAX_LIFETIME; 0: sessions are never renewed. */
+  readonly sessionMaxLifetimeSeconds: number;
+  /** REMEMBER_ME_EXPIRY; 0: no "Keep me signed in". */
+  readonly rememberMeExpirySeconds: number;
   readonly cookieSecure: boolean;
   readonly loginMaxRetries: number;
   readonly loginTimeoutSeconds: number;
@@ -62,12 +98,30 @@ export function readSessions(r: EnvReader, demo: boolean, appUrls: readonly stri
     r.problems.push(
       'APP_URL lists http:// gateway URLs while the session cookie is Secure (https primary or COOKIE_SECURE=true): browsers drop it there; use https:// for every entry',
     );
+  const lifetimes = readLifetimes(r);
   return {
     secret: secret ?? '',
-    sessionExpirySeconds: r.option(SESSION_OPTIONS, 'SESSION_EXPIRY'),
+    ...lifetimes,
     cookieSecure,
     loginMaxRetries: r.option(SESSION_OPTIONS, 'LOGIN_MAX_RETRIES'),
     loginTimeoutSeconds: r.option(SESSION_OPTIONS, 'LOGIN_TIMEOUT'),
     basicCacheTtlSeconds: r.option(SESSION_OPTIONS, 'BASIC_CACHE_TTL'),
   };
+}
+
+type Lifetimes = Pick<SessionsConfig, 'sessionExpirySeconds' | 'sessionIdleTimeoutSeconds' | 'sessionMaxLifetimeSeconds' | 'rememberMeExpirySeconds'>;
+
+/** SESSION_EXPIRY, the idle timeout, the renewal bound and "Keep me signed in" (issue 33), checked against each other. */
+function readLifetimes(r: EnvReader): Lifetimes {
+  const expiry = r.option(SESSION_OPTIONS, 'SESSION_EXPIRY');
+  const idle = r.option(SESSION_OPTIONS, 'SESSION_IDLE_TIMEOUT');
+  const max = r.option(SESSION_OPTIONS, 'SESSION_MAX_LIFETIME');
+  const remember = r.option(SESSION_OPTIONS, 'REMEMBER_ME_EXPIRY');
+  if (max > 0 && max < expiry)
+    r.problems.push(`SESSION_MAX_LIFETIME (${max}) must be at least SESSION_EXPIRY (${expiry}): a session cannot be renewed to less than it starts with`);
+  if (remember > 0 && remember <= expiry)
+    r.problems.push(`REMEMBER_ME_EXPIRY (${remember}) must be more than SESSION_EXPIRY (${expiry}), or it would not keep anyone signed in longer`);
+  if (remember > 0 && max > 0 && remember > max)
+    r.problems.push(`REMEMBER_ME_EXPIRY (${remember}) must be at most SESSION_MAX_LIFETIME (${max}), the longest any session may live`);
+  return { sessionExpirySeconds: expiry, sessionIdleTimeoutSeconds: idle, sessionMaxLifetimeSeconds: max, rememberMeExpirySeconds: remember };
 }

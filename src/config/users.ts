@@ -17,7 +17,7 @@ export const USERS_OPTIONS = options({
     doc: {
       default: '—',
       meaning:
-        '`username:bcrypt-hash[:base32-totp-secret]`, comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)',
+        '`username:password-hash[:base32-totp-secret]` (bcrypt, or Argon2id/Argon2i as Authelia writes them), comma-separated (file: one per line, `#` comments, or the YAML form; reloaded when it changes). `$$` stands for `$` (docker-compose). A username may be an e-mail address. LDAP: see [LDAP](#ldap)',
     },
   },
   USERS_FILE: { group: 'gateway', parse: text, fallback: undefined, configures: true, doc: { sameRowAs: 'USERS' } },
@@ -76,8 +76,8 @@ export function checkSomeWayToLogIn(r: EnvReader, demo: boolean, configuredProvi
 function exampleCredentials(option: string, entries: readonly (UsersListEntry & { readonly service?: boolean })[]): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    // Passkey-only and service accounts have no hash to be a placeholder.
-    if (entry.passkeyOnly !== true && entry.service !== true && isPlaceholderHash(entry.hash)) {
+    // Passkey-only and service accounts have no hash to be a placeholder, nor has a disabled one without a password.
+    if (entry.passkeyOnly !== true && entry.service !== true && entry.hash !== '' && isPlaceholderHash(entry.hash)) {
       problems.push(
         `${option}: ${entry.username}'s password hash is a placeholder copied from the examples: make a real one with "portcullis user add ${entry.username}"`,
       );

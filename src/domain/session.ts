@@ -52,6 +52,13 @@ export interface Session extends Identity {
   readonly credential?: string;
   /** What this session proved and when; a step-up adds to it and never takes away (`{}` in a cookie sealed before issue 33). */
   readonly proven: ProvenMethods;
+  /** Made with "Keep me signed in" (issue 33): it lives, and is renewed for, REMEMBER_ME_EXPIRY. */
+  readonly remember?: true;
+  /**
+   * Set when SESSION_MAX_LIFETIME was on at login (issue 33): while in use the session is renewed
+   * (same id, later expiry) up to this time, never past it. Absent: it ends at `expiresAt`.
+   */
+  readonly renewableUntil?: number;
 }
 
 /** Longest a password-accepted, code-pending session may live. */

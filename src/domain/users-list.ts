@@ -1,7 +1,8 @@
 import { localAccountEmail, type Account } from './account';
 import { describeIdentityNameError, parseUsername } from './identity-name';
+import { decoyParameters, readPasswordHash, type PasswordHashParameters } from './password-hash';
 
-/** One account as written in `USERS`: `username:bcrypt-hash[:base32-totp-secret]`. */
+/** One account as written in `USERS`: `username:password-hash[:base32-totp-secret]` (bcrypt or Argon2). */
 export interface UsersListEntry {
   readonly username: string;
   readonly hash: string;
@@ -15,7 +16,6 @@ export const PASSKEY_ONLY_MARK = 'passkey-only';
 
 export type ParseUsersResult = { readonly entries: UsersListEntry[]; readonly problems: string[] };
 
-const HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const BASE32 = /^[A-Z2-7]+=*$/;
 
 /** A username that fits the `USERS` format: a valid identity name (see identity-name) without comma or colon. */
@@ -58,14 +58,14 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
   const entries: UsersListEntry[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
-  const raw = separator === 'comma' ? text.split(',') : text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*$/, ''));
+  const raw = separator === 'comma' ? splitEntries(text) : text.split(/\r?\n/).map((l) => l.replace(/(^|\s)#.*$/, ''));
   raw.forEach((chunk, index) => {
     const line = chunk.trim().replace(/\$\$/g, '$');
     if (line === '') return;
     const where = separator === 'comma' ? `entry ${index + 1}` : `line ${index + 1}`;
     const parts = line.split(':');
     if (parts.length < 2 || parts.length > 3) {
-      problems.push(`${where}: expected username:bcrypt-hash[:totp-secret]`);
+      problems.push(`${where}: expected username:password-hash[:totp-secret]`);
       return;
     }
     const [username, hash, totp] = parts.map((p) => p.trim());
@@ -85,10 +85,9 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
       entries.push({ username, hash: '', passkeyOnly: true });
       return;
     }
-    if (!HASH.test(hash)) {
-      problems.push(
-        `${where} (${username}): password must be a bcrypt hash ($2a$, $2b$ or $2y$)${separator !== 'line' && !hash.includes('$') ? EXPANDED_HINT : ''}`,
-      );
+    const read = readPasswordHash(hash);
+    if (!read.ok) {
+      problems.push(`${where} (${username}): ${read.problem}${separator !== 'line' && !hash.includes('$') ? EXPANDED_HINT : ''}`);
       return;
     }
     const secret = totp?.replace(/\s+/g, '').toUpperCase();
@@ -106,6 +105,21 @@ export function parseUsersList(text: string, separator: 'comma' | 'line'): Parse
   return { entries, problems };
 }
 
+/**
+ * The `USERS` variable's entries: split at commas, except those inside an Argon2 hash's parameters
+ * (`$argon2id$v=19$m=65536,t=3,p=4$…`), which join the pieces again.
+ */
+function splitEntries(text: string): string[] {
+  const entries: string[] = [];
+  for (const chunk of text.split(',')) {
+    const last = entries.length - 1;
+    if (last >= 0 && /\$argon2/.test(entries[last]) && /[a-z]=\d{1,10}$/.test(entries[last]) && /^[a-z]=\d{1,10}(,|\$|$)/.test(chunk))
+      entries[last] += `,${chunk}`;
+    else entries.push(chunk);
+  }
+  return entries;
+}
+
 /** The account a `USERS` entry describes; its e-mail is derived from the protected domain. */
 export function accountFromEntry(entry: UsersListEntry, domain: string): Account {
   return {
@@ -118,18 +132,7 @@ export function accountFromEntry(entry: UsersListEntry, domain: string): Account
   };
 }
 
-/**
- * The bcrypt cost most of the entries' hashes use (the higher one on a tie), or undefined without
- * entries. The decoy check for unknown accounts runs at this cost so it takes as long as a real one.
- */
-export function typicalBcryptCost(entries: readonly UsersListEntry[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const { hash } of entries) {
-    if (!HASH.test(hash)) continue; // a passkey-only account has none
-    const cost = Number(hash.slice(4, 6));
-    counts.set(cost, (counts.get(cost) ?? 0) + 1);
-  }
-  let best: { cost: number; n: number } | undefined;
-  for (const [cost, n] of counts) if (best === undefined || n > best.n || (n === best.n && cost > best.cost)) best = { cost, n };
-  return best?.cost;
+/** What the decoy check for unknown accounts is made of, from the entries' hashes (see {@link decoyParameters}). */
+export function entriesDecoy(entries: readonly UsersListEntry[]): PasswordHashParameters | undefined {
+  return decoyParameters(entries.map((e) => e.hash));
 }

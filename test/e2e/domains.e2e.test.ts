@@ -35,7 +35,7 @@ interface DomainsSite {
 const sites: Partial<Record<ProxyName, DomainsSite>> = {};
 
 /**
- * One gateway per proxy (its APP_URL names the proxy's port), set up as the README says: the
+ * One gateway per proxy (its APP_URL names the proxy's port), set up as docs/domains.md says: the
  * proxy serves both gateway hosts (nginx: AUTH_HOST lists both; caddy: AUTH_ADDRESS lists both)
  * and an application on each root domain.
  */

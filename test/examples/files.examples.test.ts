@@ -81,7 +81,7 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     expect({ status: test.status, stderr: test.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test is successful') });
   });
 
-  it("on Debian's stock nginx.conf: no duplicate ssl_protocols warning, and the clash with sites-enabled/default the README names", () => {
+  it("on Debian's stock nginx.conf: no duplicate ssl_protocols warning, and the clash with sites-enabled/default getting started names", () => {
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=example.test'], {
@@ -102,7 +102,7 @@ describe('examples/nginx/render.sh: the exact render command', () => {
     const stock = nginxT([...debianHead, '  server { listen 127.0.0.1:9 default_server; server_name _; }']);
     expect(stock.status).not.toBe(0);
     expect(stock.stderr).toMatch(/duplicate default server/);
-    expect(read('../README.md')).toMatch(/sites-enabled\/default/);
+    expect(read('../docs/getting-started.md')).toMatch(/sites-enabled\/default/);
   });
 
   it.each([
@@ -372,8 +372,8 @@ describe('proxy snippets in README.md and docs/ are word-for-word excerpts of th
   const snippets = [...new Set(markdown)].flatMap(fencedSnippets);
   const proxySnippets = snippets.filter((s) => PROXY_LANGUAGES.has(s.language) || (s.language !== 'text' && PROXY_WORDS.test(s.lines.join('\n'))));
 
-  it('finds the nginx snippets of the README and of docs/proxies.md (the test reads what it should)', () => {
-    expect(proxySnippets.filter((s) => s.file === 'README.md').length).toBeGreaterThanOrEqual(2);
+  it('finds the nginx snippets of docs/getting-started.md and of docs/proxies.md (the test reads what it should)', () => {
+    expect(proxySnippets.filter((s) => s.file === 'docs/getting-started.md').length).toBeGreaterThanOrEqual(2);
     expect(proxySnippets.filter((s) => s.file === 'docs/proxies.md').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -390,9 +390,9 @@ describe('proxy snippets in README.md and docs/ are word-for-word excerpts of th
     expect(wrong).toEqual([]);
   });
 
-  it('the check fails for the README snippet that lacked X-Forwarded-For (review item 9)', () => {
+  it('the check fails for the snippet that lacked X-Forwarded-For (review item 9, once in the README, now in getting started)', () => {
     const template = read('nginx/portcullis.conf.template');
-    const auth = fencedSnippets('README.md').find((s) => s.lines.some((l) => l.includes('location = /portcullis-auth')));
+    const auth = fencedSnippets('docs/getting-started.md').find((s) => s.lines.some((l) => l.includes('location = /portcullis-auth')));
     expect(auth).toBeDefined();
     expect(isExcerptOf(auth?.lines ?? [], template)).toBe(true);
     const without = (auth?.lines ?? []).filter((l) => !l.includes('X-Forwarded-For'));

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type JsonWebKey } from 'node:crypto';
+import { verifyRs256 } from '../support/jwt';
 import { HOSTS, PASSWORDS, startExampleStack, SVC_PASSWORD, type Answer, type ExampleProxy, type ExampleStack } from './support/https-stack';
 
 /**
@@ -230,6 +231,25 @@ describe.each<ExampleProxy>(['nginx', 'caddy'])('examples/%s over HTTPS, rendere
     const [header, claims] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
     expect(header).toMatchObject({ alg: 'RS256', typ: 'JWT' });
     expect(claims).toMatchObject({ iss: stack.appUrl, aud: HOSTS.svc, preferred_username: 'alice' });
+  });
+
+  it("passes a session's amr, acr and auth_time in an assertion the application verifies against the JWKS; HTTP Basic proves none", async () => {
+    const jwks = await stack.fetch(HOSTS.auth, '/oidc/jwks', { headers: { accept: 'application/json' } });
+    expect(jwks.status).toBe(200);
+    const keys = JSON.parse(jwks.body) as { keys: JsonWebKey[] };
+    const session = await visit(HOSTS.svc, { cookie: sessions.alice });
+    expect(session.answer.status).toBe(200);
+    const { claims } = verifyRs256(String(session.only?.headers['remote-assertion'] ?? ''), keys);
+    expect(claims).toMatchObject({ iss: stack.appUrl, aud: HOSTS.svc, preferred_username: 'alice', amr: ['pwd'], acr: 'sfa' });
+    // The login of beforeAll: at most a few minutes old, never in the future.
+    const now = Math.floor(Date.now() / 1000);
+    expect(claims.auth_time).toBeLessThanOrEqual(now);
+    expect(claims.auth_time).toBeGreaterThan(now - 600);
+    const basicAuth = await visit(HOSTS.svc, { authorization: basic('alice', PASSWORDS.alice) });
+    const basicClaims = verifyRs256(String(basicAuth.only?.headers['remote-assertion'] ?? ''), keys).claims;
+    expect(basicClaims).toMatchObject({ preferred_username: 'alice' });
+    expect(basicClaims).not.toHaveProperty('amr');
+    expect(basicClaims).not.toHaveProperty('auth_time');
   });
 
   it('keeps forward auth internal: /api/auth/* and the probes are 404 on the login host', async () => {

@@ -12,21 +12,23 @@ import { startKoaApp, type Served } from './support/koa-app';
 
 /**
  * Review item 9: the README's nginx deployment, run as written. Its shell blocks are read from
- * README.md (the gateway's start command and the render command); only what cannot be used on a
- * test machine changes: host names (example.test), loopback ports instead of 443/80/3000/3001, and
- * a self-signed certificate. Every nginx snippet the README shows must be in the configuration
- * nginx runs, and a client's own X-Forwarded-For must not reach `ip.bypass`.
+ * README.md (the gateway's start command and the render command), and docs/getting-started.md
+ * repeats them word for word with the nginx snippets the README leaves to it; only what cannot be
+ * used on a test machine changes: host names (example.test), loopback ports instead of
+ * 443/80/3000/3001, and a self-signed certificate. Every nginx snippet of either must be in the
+ * configuration nginx runs, and a client's own X-Forwarded-For must not reach `ip.bypass`.
  */
 
 const ROOT = join(EXAMPLES, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const GETTING_STARTED = readFileSync(join(ROOT, 'docs', 'getting-started.md'), 'utf8');
 const HOSTS = { auth: 'auth.example.test', app: 'app.example.test', lan: 'lan.example.test' } as const;
 
-/** The fenced blocks of the README with their language, each block's lines without the list indentation. */
-function blocks(language: string): string[][] {
+/** The fenced blocks of a Markdown text with their language, each block's lines without the list indentation. */
+function blocks(language: string, markdown = README): string[][] {
   const found: string[][] = [];
   const re = new RegExp(`^( *)\`\`\`${language}\\n([\\s\\S]*?)^ *\`\`\`$`, 'gm');
-  for (const m of README.matchAll(re)) found.push(m[2].split('\n').map((l) => l.slice(m[1].length)));
+  for (const m of markdown.matchAll(re)) found.push(m[2].split('\n').map((l) => l.slice(m[1].length)));
   return found;
 }
 
@@ -150,8 +152,12 @@ afterAll(async () => {
 });
 
 describe("the README's nginx deployment, as written", () => {
-  it('runs every nginx snippet the README shows (rendered as render.sh renders it)', () => {
-    const snippets = blocks('nginx');
+  it("getting started repeats the README's start and render commands word for word", () => {
+    expect(blocks('sh', GETTING_STARTED)).toEqual(expect.arrayContaining([startBlock, renderBlock]));
+  });
+
+  it('runs every nginx snippet the README and getting started show (rendered as render.sh renders it)', () => {
+    const snippets = [...blocks('nginx'), ...blocks('nginx', GETTING_STARTED)];
     expect(snippets.length).toBeGreaterThanOrEqual(2);
     const lines = rendered.split('\n').map((l) => l.trim());
     for (const snippet of snippets) {

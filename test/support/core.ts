@@ -33,6 +33,7 @@ import { LogoutUseCase } from '../../src/application/sessions/logout';
 import { VerifyTotpUseCase } from '../../src/application/totp/verify-totp';
 import { InMemorySessionIndex } from '../../src/adapters/state/memory/in-memory-session-index';
 import { LastSeenRecorder } from '../../src/application/sessions/last-seen-recorder';
+import { lastUseGranularityMs } from '../../src/domain/session-lifetime';
 import { ListAccountSessionsUseCase } from '../../src/application/account/list-account-sessions';
 import { RevokeAccountSessionsUseCase } from '../../src/application/account/revoke-account-sessions';
 import { AesGcmOAuthFlowSealer } from '../../src/adapters/crypto/aes-gcm-oauth-flow-sealer';
@@ -86,7 +87,6 @@ export function makeCore(
   const attempts: LoginAttempts = options.attempts ?? new InMemoryLoginAttempts(1000);
   const revoked = new InMemoryRevokedSessions(clock);
   const index = new InMemorySessionIndex(clock);
-  const lastSeen = new LastSeenRecorder(index, clock);
   const usedSteps = new InMemoryUsedTotpSteps(clock);
   const sealer = new AesGcmSessionSealer(TEST_SECRET);
   const verified = new KeyedHashVerifiedCredentials(TEST_SECRET);
@@ -98,6 +98,8 @@ export function makeCore(
     basicCacheTtlMs: 60_000,
     ...options.settings,
   };
+  const idleTimeoutMs = settings.idleTimeoutMs ?? 0;
+  const lastSeen = new LastSeenRecorder(index, clock, undefined, { idleTimeoutMs, granularityMs: lastUseGranularityMs(idleTimeoutMs) });
   const oauthSettings: OAuthSettings = {
     appUrl: 'https://auth.example.com',
     whitelist: ANYONE,
@@ -126,6 +128,7 @@ export function makeCore(
     providers,
     oauth: oauthSettings,
     activity: lastSeen,
+    renewal: { renew: (session) => issuer.renew(session) },
   });
   const issuer = new SessionIssuer(ids, clock, settings, index, audit, sealer);
   // Step-up (issue 33), without passkeys: a passkey step-up is tested with the passkey use cases.

@@ -180,6 +180,20 @@ export class Browser {
     return this.fetch(`${this.origin}/api/totp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
   }
 
+  /**
+   * A step-up as the login page completes it (`POST /api/step-up`) for the `step_up` reference of
+   * the URL it was sent to; resolves the answer's status and where it goes back to.
+   */
+  async stepUp(reference: string, proof: Record<string, unknown>): Promise<{ status: number; redirect: string | null }> {
+    const res = await this.fetch(`${this.origin}/api/step-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ref: reference, ...proof }),
+    });
+    const body = (await res.json()) as { redirect?: string | null };
+    return { status: res.status, redirect: body.redirect ?? null };
+  }
+
   /** Logs in through the gateway's API as its login page does (password, then the TOTP code when owed). */
   async login(username: string, password: string, totpCode?: () => Promise<string>): Promise<void> {
     const res = await this.passwordStep(username, password);

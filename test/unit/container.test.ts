@@ -2,6 +2,7 @@ import type { OidcClients } from '../../src/application/oidc/oidc-clients';
 import { AuthorizeOidcLoginUseCase } from '../../src/application/oidc/authorize-oidc-login';
 import { FindOidcAccountUseCase } from '../../src/application/oidc/find-oidc-account';
 import bcrypt from 'bcrypt';
+import { optionalModules } from '../../src/composition/optional-modules';
 import { createGuardrails, generate } from 'otplib';
 import { AesGcmSessionSealer } from '../../src/adapters/crypto/aes-gcm-session-sealer';
 import { ClientAddressResolver } from '../../src/adapters/http/client-address';
@@ -160,7 +161,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   HandoffSettings: (value) => expect(value).toEqual({ secondaries: [], codeLifetimeMs: 30_000 }),
   IssueHandoffCodeUseCase: isA(IssueHandoffCodeUseCase),
   RedeemHandoffCodeUseCase: isA(RedeemHandoffCodeUseCase),
-  SessionIndex: hasMethods('register', 'list', 'touch'),
+  SessionIndex: hasMethods('register', 'list', 'touch', 'lastSeen'),
   LastSeenRecorder: hasMethods('seen', 'flush'),
   ListAccountSessionsUseCase: hasMethods('execute'),
   RevokeAccountSessionsUseCase: hasMethods('execute'),
@@ -415,6 +416,27 @@ describe('buildContainer', () => {
       expect(spy.mock.calls.map((call) => call[1])).toEqual([4]);
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('makes the decoy of Argon2id when accounts use it, the costlier kind in use', async () => {
+    const argon2id = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$' + 'A'.repeat(43);
+    // The library composition hands the hasher: spied on where it lives.
+    const argon2 = optionalModules.argon2();
+    const users = `alice:${argon2id},bob:${bcrypt.hashSync('pw', 10)},carol:${bcrypt.hashSync('pw', 10)}`;
+    const bcryptSpy = jest.spyOn(bcrypt, 'hash');
+    const argon2Spy = jest.spyOn(argon2, 'hash').mockResolvedValue('$argon2id$v=19$m=65536,p=4,t=3$c29tZXNhbHRzb21lc2FsdA$' + 'B'.repeat(43));
+    const verifySpy = jest.spyOn(argon2, 'verify').mockResolvedValue(false);
+    try {
+      const hasher = buildContainer(testConfig({ USERS: users })).get(TOKENS.PasswordHasher);
+      await hasher.verifyDecoy('guess');
+      expect(bcryptSpy).not.toHaveBeenCalled();
+      expect(argon2Spy.mock.calls.map((call) => call[1])).toEqual([{ type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 }]);
+      expect(verifySpy).toHaveBeenCalledTimes(1);
+    } finally {
+      bcryptSpy.mockRestore();
+      argon2Spy.mockRestore();
+      verifySpy.mockRestore();
     }
   });
 });

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
- * Every relative link and `#anchor` in README.md and docs/**\/*.md must lead somewhere: the docs are
- * split into one file per topic, and a moved section or a renamed ADR must not leave a dead link.
+ * Every relative link and `#anchor` in README.md, CHANGELOG.md, CONTRIBUTING.md and docs/**\/*.md
+ * must lead somewhere: the docs are split into one file per topic, and a moved section or a renamed
+ * ADR must not leave a dead link. The index, docs/README.md, names every page of docs/.
  */
 
 const ROOT = join(__dirname, '..', '..');
@@ -90,7 +91,7 @@ function readFromDisk(path: string): string | null {
 }
 
 function markdownFiles(): string[] {
-  const files = [join(ROOT, 'README.md')];
+  const files = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'].map((f) => join(ROOT, f));
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
@@ -110,9 +111,18 @@ describe('links in the documentation', () => {
     expect(problems).toEqual([]);
   });
 
-  it('are actually found: the README links to the topic documents', () => {
+  it('are actually found: the README links to the topic documents and the index, the changelog is read', () => {
     const links = linksOf(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(links).toEqual(expect.arrayContaining(['docs/configuration.md', 'docs/proxies.md', 'docs/adr/']));
+    expect(links).toEqual(expect.arrayContaining(['docs/README.md', 'docs/configuration.md', 'docs/proxies.md', 'docs/adr/', 'CHANGELOG.md']));
+    expect(markdownFiles()).toEqual(expect.arrayContaining([join(ROOT, 'CHANGELOG.md'), join(ROOT, 'docs', 'README.md')]));
+  });
+
+  it('the index, docs/README.md, has one line for every page of docs/, and only one', () => {
+    const index = readFileSync(join(ROOT, 'docs', 'README.md'), 'utf8');
+    const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    expect(pages.length).toBeGreaterThan(10);
+    const lines = (page: string): number => index.split('\n').filter((l) => l.startsWith('- ') && linksOf(l).includes(page)).length;
+    expect(pages.filter((p) => lines(p) !== 1)).toEqual([]);
   });
 
   describe('the checker', () => {

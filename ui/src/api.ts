@@ -6,7 +6,9 @@ import type { AppContext } from '../../src/adapters/http/app-context';
 import type {
   AccountCode,
   AnswerCode,
+  CompleteStepUpCode,
   CreateTokenCode,
+  DescribeStepUpCode,
   ListTokensCode,
   LoginCode,
   RevokeSessionsCode,
@@ -28,7 +30,17 @@ export interface UserContext {
   readonly totpPending: string;
   /** A pending login's accepted second factors (`totp`, `passkey`); absent otherwise. */
   readonly secondFactors?: readonly string[];
+  /** A session's proofs (issue 33): each method's time (ms), and the latest; absent for HTTP Basic and older gateways. */
+  readonly proven?: Readonly<Record<string, number>>;
+  readonly acr?: string;
+  readonly authTime?: number | null;
 }
+
+/** What a step-up proves: the password again, a TOTP code, or a passkey's assertion. */
+export type StepUpProof =
+  | { readonly method: 'password'; readonly password: string }
+  | { readonly method: 'totp'; readonly code: string }
+  | { readonly method: 'passkey'; readonly response: unknown };
 
 /** Thrown when the gateway cannot be reached or answers with something that is not our JSON. */
 export class UnreachableError extends Error {}
@@ -73,7 +85,9 @@ export async function call<C extends string = AnswerCode>(method: 'GET' | 'POST'
 export const api = {
   app: async (): Promise<AppContext> => (await call('GET', '/api/app')).body as unknown as AppContext,
   user: async (): Promise<UserContext> => (await call('GET', '/api/user')).body as unknown as UserContext,
-  login: (email: string, password: string): Promise<Answer<LoginCode>> => call('POST', '/api/login', { email, password }),
+  /** `remember`: "Keep me signed in" (sent only when the gateway offers it). */
+  login: (email: string, password: string, remember?: boolean): Promise<Answer<LoginCode>> =>
+    call('POST', '/api/login', remember === undefined ? { email, password } : { email, password, remember }),
   totp: (code: string): Promise<Answer<TotpCode>> => call('POST', '/api/totp', { code }),
   logout: (): Promise<Answer> => call('POST', '/api/logout', {}),
   account: (): Promise<Answer<AccountCode>> => call('GET', '/api/account'),
@@ -84,6 +98,8 @@ export const api = {
   createToken: (request: { name: string; apps?: readonly string[]; expiresInDays?: number }): Promise<Answer<CreateTokenCode>> =>
     call('POST', '/api/account/tokens', request),
   revokeToken: (id: string): Promise<Answer<RevokeTokenCode>> => call('POST', '/api/account/tokens/revoke', { id }),
+  describeStepUp: (ref: string): Promise<Answer<DescribeStepUpCode>> => call('GET', `/api/step-up?ref=${encodeURIComponent(ref)}`),
+  completeStepUp: (ref: string, proof: StepUpProof): Promise<Answer<CompleteStepUpCode>> => call('POST', '/api/step-up', { ref, ...proof }),
   oauthUrl: (provider: string, redirectUri: string | null): Promise<Answer> =>
     call('GET', `/api/oauth/url/${encodeURIComponent(provider)}${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ''}`),
 };

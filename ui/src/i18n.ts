@@ -105,6 +105,21 @@ export function waitPhrase(seconds: number, tag: string = current.locale): strin
   return format.format(Math.ceil(m / 60), 'hour');
 }
 
+/**
+ * How long ago `at` was, as the locale says it ("now", "5 minutes ago", "vor 2 Stunden", "3 日前"):
+ * seconds, minutes, hours or days, rounded down. A time in the future (a clock ahead) reads as now.
+ */
+export function agoPhrase(at: number, now: number, tag: string = current.locale): string {
+  const format = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
+  const s = Math.max(0, Math.floor((now - at) / 1000));
+  if (s < 60) return format.format(s < 10 ? 0 : -s, 'second');
+  const m = Math.floor(s / 60);
+  if (m < 60) return format.format(-m, 'minute');
+  const hours = Math.floor(m / 60);
+  if (hours < 24) return format.format(-hours, 'hour');
+  return format.format(-Math.floor(hours / 24), 'day');
+}
+
 /** A list of names (groups…) joined as the locale writes lists ("a, b, and c"; "a、b、c"; "a وb وc"), or alternatives ("a or b"). */
 export function listOf(items: readonly string[], tag: string = current.locale, type: 'conjunction' | 'disjunction' = 'conjunction'): string {
   return new Intl.ListFormat(tag, { style: 'long', type }).format(items);

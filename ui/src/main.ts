@@ -77,6 +77,7 @@ async function start(root: HTMLElement): Promise<void> {
     passkeys: false,
     tokens: false,
     tokenMaxLifetimeDays: 365,
+    rememberMe: false,
     configuredProviders: [],
     providers: [],
     backgroundImage: '',

@@ -115,6 +115,26 @@ export async function passkeyLogin(purpose: 'login' | 'second_factor', autofill 
 }
 
 /**
+ * A passkey's answer for a step-up (issue 33): the account page's re-authentication ceremony
+ * (`purpose: "reauthenticate"`), whose assertion the caller sends on. `{ problem }` when the
+ * options could not be had or the browser could not use a passkey; null when the person closed
+ * the dialog.
+ */
+export async function reauthenticationAssertion(): Promise<{ readonly response: unknown } | { readonly problem: Answer<string> | string } | null> {
+  const options = await call('POST', '/api/passkeys/login/options', { purpose: 'reauthenticate' });
+  if (options.code !== 'passkey_options') return { problem: options };
+  try {
+    return { response: await startAuthentication({ optionsJSON: options.body.options as PublicKeyCredentialRequestOptionsJSON }) };
+  } catch (e) {
+    if (cancelled(e)) return null;
+    return { problem: t('passkeys.cannotUse') };
+  }
+}
+
+/** Whether this browser offers WebAuthn here (a secure context with the API). */
+export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
+
+/**
  * The login page's passkey parts: a "Sign in with a passkey" button, and the browser's passkey
  * autofill on the username field (which must carry `autocomplete="username webauthn"`). `done`
  * runs after a passkey login; `problem` shows what went wrong.

@@ -20,6 +20,10 @@ interface Payload {
   c?: string;
   /** When each method was proven (issue 33): `p` password, `t` TOTP, `k` passkey, `o` OAuth. Absent in cookies sealed before. */
   f?: Partial<Record<'p' | 't' | 'k' | 'o', number>>;
+  /** 1: made with "Keep me signed in" (issue 33). */
+  m?: 1;
+  /** Renewable until (issue 33); absent: not renewable. */
+  r?: number;
 }
 
 const PROVEN_KEYS = [
@@ -99,6 +103,8 @@ export class AesGcmSessionSealer implements SessionSealer {
       f: packProven(session.proven),
     };
     if (session.credential !== undefined) payload.c = session.credential;
+    if (session.remember === true) payload.m = 1;
+    if (session.renewableUntil !== undefined) payload.r = session.renewableUntil;
     return this.box.seal(payload);
   }
 
@@ -121,6 +127,7 @@ function toSession(value: unknown): Session | null {
   if (![p.i, p.u, p.n, p.e, p.p].every(isString) || !Array.isArray(p.g) || !p.g.every(isString)) return null;
   if (typeof p.a !== 'number' || typeof p.x !== 'number') return null;
   if (p.c !== undefined && !isString(p.c)) return null;
+  if (p.r !== undefined && (typeof p.r !== 'number' || !Number.isFinite(p.r))) return null;
   const proven = unpackProven(p.f);
   if (proven === null) return null;
   return Object.freeze({
@@ -137,5 +144,7 @@ function toSession(value: unknown): Session | null {
     expiresAt: p.x,
     ...(p.c !== undefined ? { credential: p.c } : {}),
     proven,
+    ...(p.m === 1 ? { remember: true as const } : {}),
+    ...(p.r !== undefined ? { renewableUntil: p.r } : {}),
   });
 }

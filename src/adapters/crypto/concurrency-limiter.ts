@@ -60,14 +60,22 @@ export class ConcurrencyLimiter {
     return this.waitingCount;
   }
 
-  async run<T>(task: () => Promise<T>, key = ''): Promise<T> {
+  /**
+   * Runs `task` in its turn. `cores` says how many cores the task keeps busy while it runs (an
+   * Argon2 check computes its lanes on as many threads): with pacing, its rest grows so that it
+   * takes no more of the machine on average than a one-core task does.
+   */
+  async run<T>(task: () => Promise<T>, key = '', cores = 1): Promise<T> {
     if (this.running >= this.limit) await this.wait(key);
     else this.running += 1;
     const started = this.pacing.now();
     try {
       return await task();
     } finally {
-      const rest = this.waitingCount > 0 ? (this.pacing.now() - started) * this.pacing.restRatio : 0;
+      // A one-core task of time t rests t × r: its share is 1 / (1 + r) of a core. A task on c cores
+      // keeps that share with a rest of t × (c × (1 + r) − 1).
+      const restRatio = cores <= 1 ? this.pacing.restRatio : cores * (1 + this.pacing.restRatio) - 1;
+      const rest = this.waitingCount > 0 && this.pacing.restRatio > 0 ? (this.pacing.now() - started) * restRatio : 0;
       // The caller has its result at once; only the next waiter may be held back for the rest.
       if (rest > 0) this.pacing.later(() => this.release(), rest);
       else this.release();

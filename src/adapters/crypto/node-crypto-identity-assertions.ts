@@ -3,7 +3,8 @@ import type { Awaitable } from '../../application/ports/awaitable';
 import type { Clock } from '../../application/ports/clock';
 import type { IdentityAssertions } from '../../application/forward-auth/identity-assertions';
 import type { SubjectIdentifiers } from '../../application/oidc/subject-identifiers';
-import { ASSERTION_LIFETIME_SECONDS, ASSERTION_RENEW_BEFORE_SECONDS, assertionClaims, subjectSourceOf } from '../../domain/identity-assertion';
+import { ASSERTION_LIFETIME_SECONDS, ASSERTION_RENEW_BEFORE_SECONDS, assertionClaims, provenMask, subjectSourceOf } from '../../domain/identity-assertion';
+import { lastProven, type ProvenMethods } from '../../domain/login-methods';
 import type { Identity } from '../../domain/session';
 import { BoundedExpiringMap } from '../state/bounded-map';
 import type { SigningKey } from './signing-key-set';
@@ -79,27 +80,29 @@ export class NodeCryptoIdentityAssertions implements IdentityAssertions {
     this.cache = new BoundedExpiringMap(this.capacity);
   }
 
-  assertionFor(identity: Identity, audience: string): Awaitable<string | null> {
+  assertionFor(identity: Identity, audience: string, proven?: ProvenMethods): Awaitable<string | null> {
     if (this.key === null) {
       // The first requests wait for the key; after a failed load they are refused (503) until the
       // next attempt, never passed without an assertion.
       if (this.loading === null && this.clock.now() < this.retryAt) return null;
-      return this.load().then(() => (this.key === null ? null : this.signed(identity, audience)));
+      return this.load().then(() => (this.key === null ? null : this.signed(identity, audience, proven)));
     }
-    return this.signed(identity, audience);
+    return this.signed(identity, audience, proven);
   }
 
-  private signed(identity: Identity, audience: string): string {
+  private signed(identity: Identity, audience: string, proven: ProvenMethods | undefined): string {
     const key = this.key as SigningKey;
     const now = this.clock.now();
     const subject = this.subjectOf(identity);
     // \u0000 cannot occur in a host, an e-mail or a group read from a store, so fields cannot run into each other.
-    const cacheKey = `${audience}\u0000${subject}\u0000${identity.username}\u0000${identity.email}\u0000${identity.name}\u0000${identity.groups.join('\u0000')}`;
+    // What the session proved and when lead (numbers, no string of their own): a step-up changes the key, so
+    // its next request gets the new amr / auth_time / acr, never the token signed before it.
+    const cacheKey = `${provenMask(proven)}\u0000${proven === undefined ? '' : lastProven(proven)}\u0000${audience}\u0000${subject}\u0000${identity.username}\u0000${identity.email}\u0000${identity.name}\u0000${identity.groups.join('\u0000')}`;
     const cached = this.cache.get(cacheKey, now);
     if (cached !== undefined) return cached;
 
     const iat = Math.floor(now / 1000);
-    const payload = Buffer.from(JSON.stringify(assertionClaims(this.issuer, audience, subject, identity, iat))).toString('base64url');
+    const payload = Buffer.from(JSON.stringify(assertionClaims(this.issuer, audience, subject, identity, iat, proven))).toString('base64url');
     const input = `${this.header}.${payload}`;
     const token = `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
     // Kept until a minute before `exp`: then the next request signs a fresh one.

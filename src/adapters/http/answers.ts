@@ -8,6 +8,7 @@ import type { StartOAuthError, StartOAuthOutput } from '../../application/oauth/
 import type { VerifyTotpError, VerifyTotpOutput } from '../../application/totp/verify-totp';
 import type { Result } from '../../domain/result';
 import type { ProxyKind } from '../../domain/forwarded-request';
+import { acrOf, amrOf, lastProven, SESSION_METHODS, type ProvenMethods } from '../../domain/login-methods';
 import { answer, fixed, withHeaders, type Answer, type HeaderPair } from './answer';
 import { clearCookie, OAUTH_FLOW_COOKIE_PREFIX, OAUTH_REDIRECT_COOKIE_PREFIX, SESSION_COOKIE, setCookie, type CookieSettings } from './cookies';
 import type { OAuthCallbackCode } from './messages';
@@ -149,7 +150,17 @@ export function logoutAnswer(result: Result<unknown, LogoutError>, cookies: Cook
 
 const LOGGED_OUT_USER = { isLoggedIn: false, username: '', name: '', email: '', provider: '', oauth: false, totpPending: 'false' };
 
-export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
+/** What `/api/user` tells of a session's proofs (issue 33): each method's time, `amr`, `acr` and `authTime` (ms; null when nothing was proven). */
+function provenFields(proven: ProvenMethods): Record<string, unknown> {
+  const times: Record<string, number> = {};
+  for (const m of SESSION_METHODS) {
+    const at = proven[m];
+    if (at !== undefined) times[m] = at;
+  }
+  return { proven: times, amr: amrOf(proven), acr: acrOf(proven), authTime: lastProven(proven) };
+}
+
+export function currentUserAnswer(user: GetCurrentUserOutput, cookies?: CookieSettings): Answer {
   if (user.state === 'logged_out') return answer(200, 'unauthorized', [], { fields: LOGGED_OUT_USER });
   const { identity } = user;
   const pending = user.state === 'totp_pending';
@@ -162,9 +173,15 @@ export function currentUserAnswer(user: GetCurrentUserOutput): Answer {
       provider: identity.provider,
       oauth: identity.oauth,
       totpPending: String(pending),
+      // Issue 33: what this session proved and when (ms), as RFC 8176 `amr`, its `acr`, and the latest proof.
+      ...(user.state === 'logged_in' && user.proven !== undefined ? provenFields(user.proven) : {}),
       // Issue 16: which second factors the pending step accepts ('totp', 'passkey').
       ...(user.state === 'totp_pending' && user.secondFactors !== undefined ? { secondFactors: [...user.secondFactors] } : {}),
     },
+    // A session renewed by this request (issue 33) gets its new cookie: the gateway's own pages keep it alive too.
+    ...(user.state === 'logged_in' && user.renewed !== undefined && cookies !== undefined
+      ? { cookies: [setCookie(SESSION_COOKIE, user.renewed.token, user.renewed.maxAgeMs / 1000, cookies)] }
+      : {}),
   });
 }
 

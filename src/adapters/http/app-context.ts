@@ -30,6 +30,8 @@ export interface AppContext {
   readonly tokens: boolean;
   /** TOKEN_MAX_LIFETIME: the longest a token may live, in days (the account page's form bounds its expiry by it). */
   readonly tokenMaxLifetimeDays: number;
+  /** REMEMBER_ME_EXPIRY is set (issue 33): the login page offers "Keep me signed in". */
+  readonly rememberMe: boolean;
   readonly configuredProviders: readonly string[];
   /** Every login offered, with the name its button shows (tinyauth v4's `providers`); `username` has `oauth: false`. */
   readonly providers: readonly { readonly id: string; readonly name: string; readonly oauth: boolean }[];

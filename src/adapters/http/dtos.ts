@@ -1,4 +1,4 @@
-import { IsString, Length, validate } from 'class-validator';
+import { IsBoolean, IsString, Length, validate, ValidateIf } from 'class-validator';
 
 /** Body of `POST /api/login`; `username` is accepted as another name for `email`. */
 export class LoginBody {
@@ -9,6 +9,11 @@ export class LoginBody {
   @IsString()
   @Length(1, 1024)
   password!: string;
+
+  /** "Keep me signed in" (issue 33); absent means false, anything else but a boolean (null included) is refused. */
+  @ValidateIf((body: LoginBody) => body.remember !== undefined)
+  @IsBoolean()
+  remember?: boolean;
 }
 
 /** Body of `POST /api/totp`. */

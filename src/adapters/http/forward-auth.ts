@@ -17,6 +17,8 @@ import { REQUEST_ID_HEADER } from './request-id';
 import { prefersMinimalAnswer, readForwardAuthFacts } from './request-facts';
 import { HANDOFF_START_PATH } from './handoff-paths';
 import { JwtBearers } from './jwt-bearer';
+import { SESSION_COOKIE, setCookie } from './cookies';
+import { gatewayIndexOfHost } from '../../domain/gateway-domains';
 
 const PREFIX = '/api/auth/';
 /** The proxy kind per index (its ProxyIndex), so the use case gets the constant, not the slice of the URL. */
@@ -79,7 +81,7 @@ export type ForwardAuthDecider = (req: IncomingMessage, proxyIndex: ProxyIndex, 
 
 export function forwardAuthDecider(
   useCase: AuthorizeProxyRequestUseCase,
-  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways' | 'jwtIssuers'>,
+  settings: Pick<HttpSettings, 'appUrl' | 'clientAddress' | 'gateways' | 'jwtIssuers'> & Partial<Pick<HttpSettings, 'cookies'>>,
 ): ForwardAuthDecider {
   const contextsFor = (loginUrl: string): ProxyContexts[] =>
     KINDS.map((proxy) => ({
@@ -106,8 +108,10 @@ export function forwardAuthDecider(
     minimal: boolean,
   ): ForwardAuthDecision => {
     if (result.ok) {
-      const { identity, headers, assertion } = result.value;
-      return assertion === undefined ? answers.allowed(identity, headers, known, minimal) : answers.asserted(identity, headers, known, assertion, minimal);
+      const { identity, headers, assertion, renewed } = result.value;
+      const allowed =
+        assertion === undefined ? answers.allowed(identity, headers, known, minimal) : answers.asserted(identity, headers, known, assertion, minimal);
+      return renewed === undefined ? allowed : withRenewedCookie(allowed, renewed, settings);
     }
     const error = result.error;
     if (error.code === 'unauthenticated') return answers.loginRequired(error, known, apiMode);
@@ -124,6 +128,33 @@ export function forwardAuthDecider(
     const result = useCase.execute(facts);
     return isPending(result) ? result.then((r) => decision(r, known, facts.apiMode, minimal)) : decision(result, known, facts.apiMode, minimal);
   };
+}
+
+/**
+ * An allowed answer that also sets the cookie of the session it renewed (issue 33), for the proxy
+ * to pass on to the browser (docs/proxies.md shows how each does). The cookie is the one of the
+ * gateway domain holding the application's host; an application in none of them gets no cookie
+ * (its browser holds no session cookie of ours to renew). Never kept: it is one session's.
+ */
+function withRenewedCookie(
+  allowed: ForwardAuthDecision,
+  renewed: NonNullable<AuthorizeProxyRequestOutput['renewed']>,
+  settings: Pick<HttpSettings, 'gateways'> & Partial<Pick<HttpSettings, 'cookies'>>,
+): ForwardAuthDecision {
+  const gateways = settings.gateways ?? [];
+  let cookies: HttpSettings['cookies'] | undefined = settings.cookies;
+  if (gateways.length > 1) {
+    const i =
+      renewed.host === null
+        ? -1
+        : gatewayIndexOfHost(
+            gateways.map((g) => g.cookies.domain),
+            renewed.host,
+          );
+    cookies = i === -1 ? undefined : gateways[i].cookies;
+  }
+  if (cookies === undefined) return allowed;
+  return { ...allowed, answer: { ...allowed.answer, cookies: [setCookie(SESSION_COOKIE, renewed.token, renewed.maxAgeMs / 1000, cookies)] } };
 }
 
 /**

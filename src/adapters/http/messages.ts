@@ -144,6 +144,24 @@ export type LoginCode = 'logged_in' | 'invalid_fields' | 'invalid_credentials' |
 /** The codes of `POST /api/totp`; `not_pending` means the password step is over or timed out: log in again. */
 export type TotpCode = 'logged_in' | 'invalid_fields' | 'not_pending' | 'totp_invalid' | 'account_locked' | 'store_unavailable';
 
+/** The codes of `GET /api/step-up` (issue 33): what a step-up asks, or why it cannot be asked. */
+export type DescribeStepUpCode = 'step_up' | 'invalid_fields' | 'invalid_step_up' | 'not_logged_in' | 'store_unavailable';
+
+/** The codes of `POST /api/step-up` (issue 33). */
+export type CompleteStepUpCode =
+  | 'stepped_up'
+  | 'invalid_fields'
+  | 'invalid_step_up'
+  | 'step_up_method'
+  | 'invalid_credentials'
+  | 'totp_invalid'
+  | 'passkey_invalid'
+  | 'challenge_invalid'
+  | 'cross_site_request'
+  | 'not_logged_in'
+  | 'account_locked'
+  | 'store_unavailable';
+
 /** The codes of `POST /api/passkeys/login` (a passkey login, or a passkey as the second factor). */
 export type PasskeyLoginCode = 'logged_in' | 'invalid_fields' | 'challenge_invalid' | 'passkey_invalid' | 'account_locked' | 'store_unavailable';
 

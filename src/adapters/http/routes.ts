@@ -88,10 +88,11 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   router.post('/login', json, async (ctx) => {
     const raw = ctx.request.body as Record<string, unknown> | undefined;
     const source = raw !== null && typeof raw === 'object' && raw.email === undefined && raw.username !== undefined ? { ...raw, email: raw.username } : raw;
-    const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password']);
+    const input = await dtos().readBody(dtos().LoginBody, source, ['email', 'password', 'remember']);
     if (!input.ok) return renderAnswer(ctx, invalidFields(input.fields));
     const { ip, requestId } = facts(ctx);
-    const result = await useCases.login.execute({ login: input.value.email, password: input.value.password, ip, requestId, userAgent: userAgentOf(ctx) });
+    const { email: login, password, remember } = input.value;
+    const result = await useCases.login.execute({ login, password, remember: remember === true, ip, requestId, userAgent: userAgentOf(ctx) });
     if (!result.ok && result.error.code === 'account_locked') metrics.login('password', 'locked');
     if (!result.ok && result.error.code === 'store_unavailable') metrics.login('password', 'unavailable');
     renderAnswer(ctx, loginAnswer(result, cookiesOf(ctx)));
@@ -121,7 +122,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
 
   router.get('/user', async (ctx) => {
     const { ip, requestId, sessionToken, credentials } = facts(ctx);
-    renderAnswer(ctx, currentUserAnswer(await useCases.getCurrentUser.execute({ sessionToken, credentials, ip, requestId })));
+    renderAnswer(ctx, currentUserAnswer(await useCases.getCurrentUser.execute({ sessionToken, credentials, ip, requestId }), cookiesOf(ctx)));
   });
 
   oauthRoutes(router, useCases, settings);

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Clock } from '../../application/ports/clock';
+import { acrValuesOf, type AuthenticationAsk } from '../../domain/authentication-ask';
+import { AUTHENTICATION_CONTEXTS } from '../../domain/login-methods';
 import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import type { AuthorizeOidcLoginError, AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
@@ -28,10 +30,19 @@ const AUTHORIZATION = `${OIDC_PREFIX}/auth`;
 const MAX_AUTHORIZATION_URL = 4096;
 /** Where an interaction keeps the instant it was first shown (milliseconds), among its submissions. */
 const STARTED_AT = 'portcullis_started_at';
+/**
+ * `max_age=0` as the gateway carries it past the library, which would turn it into `prompt=login`
+ * (a whole new login): here it asks for a proof made after the request, which a step-up brings.
+ */
+const PROOF_AFTER_REQUEST = 'portcullis_max_age_zero';
 
-/** The scopes and the claims each releases (`groups` only with the `groups` scope). */
+/**
+ * The scopes and the claims each releases (`groups` only with the `groups` scope). `openid` brings
+ * how and when the person proved who they are (issue 33): `auth_time`, `amr` and `acr` are in every
+ * ID token, not only when `max_age` or `acr_values` asked for them.
+ */
 const CLAIMS: Record<Exclude<OidcScope, 'offline_access'>, string[]> = {
-  openid: ['sub'],
+  openid: ['sub', 'auth_time', 'amr', 'acr'],
   email: ['email', 'email_verified'],
   profile: ['name', 'preferred_username'],
   groups: ['groups'],
@@ -132,19 +143,34 @@ function interactionPolicy({ module, useCases, settings }: OidcWiring): ReturnTy
   const { Check } = module.interactionPolicy;
   const policy = module.interactionPolicy.base();
   policy.get('login')?.checks.add(
-    new Check('gateway_session', 'the gateway session ended or belongs to someone else', 'login_required', async (ctx) => {
+    new Check('gateway_session', 'the gateway session ended, belongs to someone else or does not meet the acr asked', 'login_required', async (ctx) => {
       const clientId = ctx.oidc.client?.clientId;
-      const accountId = ctx.oidc.session?.accountId;
-      if (clientId === undefined || accountId === undefined) return Check.REQUEST_PROMPT;
+      const session = ctx.oidc.session;
+      const accountId = session?.accountId;
+      if (clientId === undefined || session === undefined || accountId === undefined) return Check.REQUEST_PROMPT;
       const result = await useCases.authorizeOidcLogin.execute({
         clientId,
         sessionToken: sessionTokenOf(ctx.req),
         ip: ipOf(ctx.req, settings),
         requestId: requestIdOf(ctx),
         recordRefusal: false,
+        // max_age is the library's next check, on the login time set here.
+        ask: { acr: acrValuesOf(ctx.oidc.params?.acr_values), provenSince: null },
       });
-      return result.ok && result.value.subject === accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+      if (!result.ok || result.value.subject !== accountId) return Check.REQUEST_PROMPT;
+      // max_age=0: no proof made before this request will do, until the interaction has its answer.
+      if (ctx.oidc.params?.[PROOF_AFTER_REQUEST] !== undefined && (ctx.oidc as { result?: { login?: unknown } }).result?.login === undefined)
+        return Check.REQUEST_PROMPT;
+      // The provider's session is a cache of the gateway's: a step-up since (through forward auth,
+      // or another application) moves auth_time and adds to amr and acr in the next ID token.
+      const { authTime, amr, acr } = result.value;
+      if (session.loginTs !== authTime) session.loginTs = authTime;
+      if (session.acr !== acr) session.acr = acr;
+      if (session.amr?.join(' ') !== amr.join(' ')) session.amr = amr.length === 0 ? undefined : [...amr];
+      return Check.NO_NEED_TO_PROMPT;
     }),
+    // First: the checks after it (max_age among them) read the login time it brings up to date.
+    0,
   );
   return policy;
 }
@@ -280,6 +306,8 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
     },
     scopes: [...OIDC_SCOPES],
     claims: CLAIMS,
+    // Discovery's acr_values_supported: one factor, two factors, phishing-resistant (a passkey).
+    acrValues: [...AUTHENTICATION_CONTEXTS],
     // Relying parties that read the ID token only (many do) still get e-mail, name and groups.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
@@ -294,6 +322,8 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
       url: (_ctx: unknown, interaction: { uid: string }) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     routes: { ...PROVIDER_ROUTES },
+    // Kept with the authorization's parameters, so the interaction sees it (see maxAgeZeroAsProofAfterRequest).
+    extraParams: [PROOF_AFTER_REQUEST],
     features: providerFeatures(wiring),
     // Front-channel logout is the gateway's own (the library has none): discovery says so.
     discovery: {
@@ -405,27 +435,43 @@ function page(ctx: Koa.Context, status: number, html: string): void {
 }
 
 /**
- * The instant the gateway login must not be older than when the relying party asked for a fresh
- * one (`prompt=login`, or `max_age` seconds), else undefined. Measured from the authorization's
- * start, kept in the interaction (so every replica, and every later visit, agrees): the person
- * logs in after it, and `auth_time` is that login's. A visit time would move on with every visit.
+ * What the relying party asks of the login's age: `prompt=login` (`freshLogin`: a new login, every
+ * step of it, after this instant) or `max_age` seconds (`provenSince`: a proof after this instant,
+ * which a step-up brings), else nothing. Measured from the authorization's start, kept in the
+ * interaction (so every replica, and every later visit, agrees): the person proves it after that
+ * instant, and `auth_time` is that proof's. A visit time would move on with every visit.
  */
-async function loggedInSince(details: ProviderInteraction, clock: Clock): Promise<number | undefined> {
+async function loginAgeAsked(details: ProviderInteraction, clock: Clock): Promise<{ freshLogin?: number; provenSince?: number }> {
   const prompts = typeof details.params.prompt === 'string' ? details.params.prompt.split(' ') : [];
-  const maxAge = details.params.max_age === undefined ? NaN : Number(details.params.max_age);
+  const maxAge = details.params[PROOF_AFTER_REQUEST] !== undefined ? 0 : details.params.max_age === undefined ? NaN : Number(details.params.max_age);
   const loginPrompt = prompts.includes('login');
-  if (!loginPrompt && !Number.isFinite(maxAge)) return undefined;
+  if (!loginPrompt && !Number.isFinite(maxAge)) return {};
   const stored = details.result?.[STARTED_AT];
   const started = typeof stored === 'number' ? stored : clock.now();
   if (stored !== started) {
     details.result = { ...details.result, [STARTED_AT]: started };
     await details.persist();
   }
-  return loginPrompt ? started : started - maxAge * 1000;
+  return loginPrompt ? { freshLogin: started } : { provenSince: started - maxAge * 1000 };
 }
 
+/** What the authorization asks of the login: its `acr_values` and the `max_age` instant (see loginAgeAsked); undefined: nothing. */
+function askOf(details: ProviderInteraction, provenSince: number | undefined): AuthenticationAsk | undefined {
+  const acr = acrValuesOf(details.params.acr_values);
+  return acr === null && provenSince === undefined ? undefined : { acr, provenSince: provenSince ?? null };
+}
+
+/** `amr` for the provider's login, left out for a session that records no proof. */
+const amrClaim = (amr: readonly string[]): { amr?: string[] } => (amr.length === 0 ? {} : { amr: [...amr] });
+
 /** Where a person goes whose gateway login does not open the client: the login page (again), the client with access_denied, or an error page. */
-async function refusedInteraction(ctx: Koa.Context, provider: OidcProviderInstance, error: AuthorizeOidcLoginError, back: string): Promise<void> {
+async function refusedInteraction(
+  ctx: Koa.Context,
+  provider: OidcProviderInstance,
+  error: AuthorizeOidcLoginError,
+  back: string,
+  issuer: string,
+): Promise<void> {
   const { req, res } = ctx;
   switch (error.code) {
     case 'login_required':
@@ -434,6 +480,20 @@ async function refusedInteraction(ctx: Koa.Context, provider: OidcProviderInstan
     case 'fresh_login_required':
       // The same page, shown although a session is live: the relying party wants the person to log in again now.
       return ctx.redirect(`/login?redirect_uri=${back}&prompt=login`);
+    case 'step_up_required':
+      // The step-up forward auth sends a session to: the login page asks only what is missing, then comes back here.
+      return ctx.redirect(`${issuer}/login?step_up=${encodeURIComponent(error.reference ?? '')}`);
+    case 'unmet_authentication_requirements': {
+      // The acr asked cannot be met by this account (OpenID Connect's unmet_authentication_requirements): the relying party hears so.
+      const to = await provider.interactionResult(
+        req,
+        res,
+        { error: 'unmet_authentication_requirements', error_description: 'the authentication context asked for cannot be met by this account' },
+        { mergeWithLastSubmission: false },
+      );
+      ctx.status = 303;
+      return ctx.redirect(to);
+    }
     case 'access_denied': {
       const to = await provider.interactionResult(
         req,
@@ -472,9 +532,9 @@ async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, c
       errorPage('invalid_request', 'This login request expired or belongs to another browser. Go back to the application and start again.'),
     );
   const clientId = String(details.params.client_id ?? '');
-  let since: number | undefined;
+  let age: { freshLogin?: number; provenSince?: number };
   try {
-    since = await loggedInSince(details, settings.clock);
+    age = await loginAgeAsked(details, settings.clock);
   } catch {
     // The interaction could not be saved (the store is down): never fall back to accepting the old login.
     return page(ctx, 503, errorPage('temporarily_unavailable', 'The login service is unavailable right now. Try again in a moment.'));
@@ -484,10 +544,12 @@ async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, c
     sessionToken: sessionTokenOf(req),
     ip: ipOf(req, settings),
     requestId: requestIdOf(ctx),
-    loggedInSince: since,
+    loggedInSince: age.freshLogin,
+    ask: askOf(details, age.provenSince),
+    stepUpReturnTo: `${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`,
   });
   const back = encodeURIComponent(`${settings.issuer}${OIDC_PREFIX}/interaction/${uid}`);
-  if (!result.ok) return refusedInteraction(ctx, provider, result.error, back);
+  if (!result.ok) return refusedInteraction(ctx, provider, result.error, back, settings.issuer);
   const grant = fullGrant(provider, result.value.subject, clientId);
   grant.addOIDCScope(allowedScope(byId.get(clientId), details.params.scope));
   const grantId = await grant.save();
@@ -497,8 +559,8 @@ async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, c
       req,
       res,
       {
-        // auth_time is the gateway login's, not this redirect's: an app asking max_age sees how old the login really is.
-        login: { accountId: result.value.subject, ts: result.value.authTime },
+        // auth_time is the gateway session's latest proof, not this redirect's: an app asking max_age sees how old it really is.
+        login: { accountId: result.value.subject, ts: result.value.authTime, acr: result.value.acr, ...amrClaim(result.value.amr) },
         consent: { grantId },
       },
       { mergeWithLastSubmission: false },
@@ -516,10 +578,10 @@ async function interaction(wiring: OidcWiring, provider: OidcProviderInstance, c
  * without a gateway login is nobody's, so it stores nothing: the browser goes to the login page
  * first and comes back with the same request, which the provider then starts. A POSTed request
  * is turned into the same GET (303), every request is at most {@link MAX_AUTHORIZATION_URL}.
- * `prompt=login` and `max_age` are dropped from the request the login page returns to: the login
- * in between is as fresh as they ask, and kept they would ask for another. Unknown clients,
- * unregistered redirect URIs and `prompt=none` go to the provider, which answers them without
- * storing. True when answered here.
+ * `prompt=login` and `max_age` (and {@link PROOF_AFTER_REQUEST}) are dropped from the request the
+ * login page returns to: the login in between is as fresh as they ask, and kept they would ask for
+ * another. Unknown clients, unregistered redirect URIs and `prompt=none` go to the provider, which
+ * answers them without storing. True when answered here.
  */
 async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWiring, ctx: Koa.Context): Promise<boolean> {
   if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') !== false) {
@@ -553,9 +615,27 @@ async function authorizationWithoutLogin({ useCases, settings, byId }: OidcWirin
   if (rest.length === 0) params.delete('prompt');
   else params.set('prompt', rest.join(' '));
   params.delete('max_age');
+  params.delete(PROOF_AFTER_REQUEST);
   ctx.status = 303;
   ctx.redirect(`/login?redirect_uri=${encodeURIComponent(`${settings.issuer}${AUTHORIZATION}?${params.toString()}`)}`);
   return true;
+}
+
+/**
+ * `max_age=0` of a person with a gateway session: the library would turn it into `prompt=login`, a
+ * whole new login. Asked of a live session it asks for a proof made after the request (OpenID
+ * Connect: the provider must actively re-authenticate), so it becomes {@link PROOF_AFTER_REQUEST},
+ * which the login check and the interaction read as `max_age` 0: the step-up, as for any `max_age`.
+ * With `prompt=login` as well, the whole login stays. The parameter sent by a client itself only
+ * ever asks for more.
+ */
+function maxAgeZeroAsProofAfterRequest(ctx: Koa.Context): void {
+  if (ctx.method !== 'GET') return;
+  const params = new URLSearchParams(ctx.querystring);
+  if (params.get('max_age') !== '0' || (params.get('prompt') ?? '').split(' ').includes('login')) return;
+  params.delete('max_age');
+  params.set(PROOF_AFTER_REQUEST, '1');
+  ctx.querystring = params.toString();
 }
 
 /**
@@ -591,7 +671,10 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
       headers['x-forwarded-for'] = ipOf(ctx.req, settings);
       delete headers['x-forwarded-host'];
       delete headers.forwarded;
-      if (ctx.path === AUTHORIZATION && (await authorizationWithoutLogin(wiring, ctx))) return;
+      if (ctx.path === AUTHORIZATION) {
+        if (await authorizationWithoutLogin(wiring, ctx)) return;
+        maxAgeZeroAsProofAfterRequest(ctx);
+      }
       const m = INTERACTION.exec(ctx.path);
       if (m !== null) {
         if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return page(ctx, 405, errorPage('invalid_request', 'Method not allowed.'));

@@ -13,7 +13,8 @@ export interface ProviderContext extends Koa.Context {
     readonly route?: string;
     readonly client?: { readonly clientId: string; readonly clientName?: string };
     readonly params?: Record<string, unknown>;
-    readonly session?: { readonly accountId?: string };
+    /** The provider's session: who, and since the gateway said so, when and how they proved it (`auth_time`, `amr`, `acr`). */
+    readonly session?: { readonly accountId?: string; loginTs?: number; amr?: readonly string[]; acr?: string };
     /** What the request made or used, by model name (an `AuthorizationCode` once one is issued). */
     readonly entities?: Record<string, unknown>;
   };

@@ -13,6 +13,7 @@ import { STEP_UP_LIFETIME_MS } from '../../domain/step-up';
 import type { AccessDecision } from './access-policy';
 import type { Clock } from '../ports/clock';
 import type { StepUpReferences } from '../step-up/step-up-references';
+import type { RenewedSession } from '../sessions/session-issuer';
 
 export interface AuthorizeProxyRequestInput extends RequestCredentials {
   readonly forwarded: ForwardedHeaders;
@@ -25,6 +26,11 @@ export interface AuthorizeProxyRequestOutput {
   readonly headers: Readonly<Record<string, string>>;
   /** A signed identity assertion for the upstream, present only when the application's rule asks for one and someone is logged in. */
   readonly assertion?: string;
+  /**
+   * The session renewed by this request (issue 33): the answer sets its cookie, for the
+   * application's host `host` (the proxy passes it on to the browser).
+   */
+  readonly renewed?: RenewedSession & { readonly host: string | null };
 }
 
 export type AuthorizeProxyRequestError =
@@ -79,12 +85,8 @@ const INVALID_TOKEN = err({ code: 'invalid_token' } as const);
 const NO_RETURN: LoginRequired = Object.freeze({ code: 'unauthenticated', returnTo: null });
 
 /** Fails closed: an upstream whose rule asks for an assertion never gets the request without one. */
-function withAssertion(
-  identity: Identity,
-  headers: Readonly<Record<string, string>>,
-  assertion: string | null,
-): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
-  return assertion === null ? err({ code: 'store_unavailable' }) : ok({ identity, headers, assertion });
+function withAssertion(allowed: AuthorizeProxyRequestOutput, assertion: string | null): Result<AuthorizeProxyRequestOutput, AuthorizeProxyRequestError> {
+  return assertion === null ? err({ code: 'store_unavailable' }) : ok({ ...allowed, assertion });
 }
 
 /** The forward-auth decision: may this request through to the protected application? */
@@ -132,12 +134,18 @@ export class AuthorizeProxyRequestUseCase {
     const decision = this.policy.decide({ original, identity, ip: input.ip });
     switch (decision.kind) {
       case 'allow': {
-        if (decision.assertion !== true || identity === null) return ok({ identity, headers: decision.headers ?? NO_HEADERS });
+        const renewed = auth.kind === 'session' ? auth.renewed : undefined;
+        const allowed: AuthorizeProxyRequestOutput =
+          renewed === undefined
+            ? { identity, headers: decision.headers ?? NO_HEADERS }
+            : { identity, headers: decision.headers ?? NO_HEADERS, renewed: { ...renewed, host: original?.hostname ?? null } };
+        if (decision.assertion !== true || identity === null) return ok(allowed);
         // The audience is the application's host: without one named by the proxy there is nothing to sign for.
         if (original === null) return err({ code: 'bad_forwarded_headers', field: 'host', problem: 'missing' });
-        const headers = decision.headers ?? NO_HEADERS;
-        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname);
-        return isPending(assertion) ? assertion.then((a) => withAssertion(identity, headers, a)) : withAssertion(identity, headers, assertion);
+        // A session's proofs (amr, auth_time, acr); the identity of a local account is shared by its sessions and carries none.
+        const proven = auth.kind === 'session' ? auth.session.proven : undefined;
+        const assertion = this.assertions === null ? null : this.assertions.assertionFor(identity, original.hostname, proven);
+        return isPending(assertion) ? assertion.then((a) => withAssertion(allowed, a)) : withAssertion(allowed, assertion);
       }
       case 'login_required':
         this.audit.record({ event: 'access_denied', username: '', host: original?.hostname ?? '', reason: 'login_required', requestId: input.requestId });

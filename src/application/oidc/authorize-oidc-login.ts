@@ -1,6 +1,12 @@
+import { checkAuthenticationAsk, provenAt, reportedAcr, type AuthenticationAsk, type AuthenticationAskOutcome } from '../../domain/authentication-ask';
+import { amrOf, type AuthenticationContext } from '../../domain/login-methods';
 import { mayUseClient } from '../../domain/oidc-client';
 import { err, ok, type Result } from '../../domain/result';
-import type { Identity } from '../../domain/session';
+import type { Identity, Session } from '../../domain/session';
+import { STEP_UP_LIFETIME_MS, type StepUpRequest } from '../../domain/step-up';
+import type { UserStore } from '../ports/user-store';
+import type { StepUpReferences } from '../step-up/step-up-references';
+import type { StepUpSessions } from '../step-up/step-up-sessions';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { OidcAccounts } from './oidc-accounts';
@@ -25,13 +31,28 @@ export interface AuthorizeOidcLoginInput {
   readonly loggedInSince?: number;
   /** True to only learn the outcome (a check before the provider starts an interaction): nothing is audited or stored. */
   readonly dryRun?: boolean;
+  /** What the relying party asks of the login (`acr_values`, `max_age`); absent: any live login. */
+  readonly ask?: AuthenticationAsk;
+  /** Where a step-up goes back to (the interaction); absent: a step-up is answered without a reference. */
+  readonly stepUpReturnTo?: string;
+}
+
+/** What an OpenID Connect login needs of the step-up (issue 33): its references, which methods an account holds, and the account. */
+export interface OidcStepUp {
+  readonly references: StepUpReferences;
+  readonly sessions: StepUpSessions;
+  readonly users: UserStore;
 }
 
 export interface AuthorizeOidcLoginOutput {
   readonly subject: string;
   readonly identity: Identity;
-  /** When the person logged in to the gateway (seconds since the epoch): the ID token's `auth_time`. */
+  /** When the session last proved who it is (seconds since the epoch; a step-up moves it): the ID token's `auth_time`. */
   readonly authTime: number;
+  /** How it did (RFC 8176); empty for a session that records no proof (sealed before issue 33). */
+  readonly amr: readonly string[];
+  /** The context to report: the first the relying party asked that the proofs meet, else what they are. */
+  readonly acr: AuthenticationContext;
 }
 
 /**
@@ -41,13 +62,22 @@ export interface AuthorizeOidcLoginOutput {
  * of it. `access_denied`: logged in, but not among the
  * client's allowed users or groups (audited). `unknown_client`: not a configured client.
  * `store_unavailable`: the session or the account record could not be checked or stored.
+ * `step_up_required`: the session does not meet `ask` and a step-up can mend it: `reference` is the
+ * sealed step-up for the login page (`?step_up=`), null when no `stepUpReturnTo` was given.
+ * `unmet_authentication_requirements`: the session does not meet the `acr` asked and no step-up of
+ * this account can (no passkey for `phr`, no second factor for `mfa`).
  */
 export type AuthorizeOidcLoginError =
   | { readonly code: 'login_required' }
   | { readonly code: 'fresh_login_required' }
   | { readonly code: 'access_denied' }
   | { readonly code: 'unknown_client' }
-  | { readonly code: 'store_unavailable' };
+  | { readonly code: 'store_unavailable' }
+  | { readonly code: 'step_up_required'; readonly reference: string | null }
+  | { readonly code: 'unmet_authentication_requirements' };
+
+/** Identity sources whose accounts the user store holds: only they can prove a method again here. */
+const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(['username', 'ldap']);
 
 /**
  * Decides the login step of an OpenID Connect authorization: the person's gateway session (single
@@ -64,6 +94,8 @@ export class AuthorizeOidcLoginUseCase {
     /** How long what the login proved is kept: the longest life of a token issued from it (the refresh token's). */
     private readonly accountTtlSeconds: number,
     private readonly clock: Clock,
+    /** Null: no step-up (an ask a session does not meet then needs a full login, or cannot be met). */
+    private readonly stepUp: OidcStepUp | null = null,
   ) {}
 
   async execute(input: AuthorizeOidcLoginInput): Promise<Result<AuthorizeOidcLoginOutput, AuthorizeOidcLoginError>> {
@@ -88,9 +120,15 @@ export class AuthorizeOidcLoginUseCase {
         });
       return err({ code: 'access_denied' });
     }
+    const session = auth.session;
+    if (input.ask !== undefined) {
+      const outcome = checkAuthenticationAsk(input.ask, session.proven, session.issuedAt, this.clock.now());
+      if (outcome.kind !== 'met') return this.unmet(session, input.ask, outcome, input.stepUpReturnTo);
+    }
     const subject = this.subjects.subjectOf(identity.provider, identity.username);
-    const authTime = Math.floor(auth.session.issuedAt / 1000);
-    if (input.dryRun === true) return ok({ subject, identity, authTime });
+    const authTime = Math.floor(provenAt(session.proven, session.issuedAt) / 1000);
+    const proofs = { authTime, amr: amrOf(session.proven), acr: reportedAcr(session.proven, input.ask?.acr ?? null) };
+    if (input.dryRun === true) return ok({ subject, identity, ...proofs });
     const remembered = await valueOrUnavailable(async () => {
       const before = await this.accounts.find(subject);
       // A login with another credential than the last one (a changed password or TOTP secret): the tokens issued before this login stay ended.
@@ -107,6 +145,39 @@ export class AuthorizeOidcLoginUseCase {
     });
     if (!remembered.ok) return remembered;
     this.audit.record({ event: 'oidc_login', username: identity.username, client: client.clientId, ip: input.ip, requestId: input.requestId });
-    return ok({ subject, identity, authTime });
+    return ok({ subject, identity, ...proofs });
+  }
+
+  /**
+   * The answer to a session that does not meet what the relying party asks: a step-up (the same
+   * one forward auth sends a session to) when this account holds a method that would meet it, else
+   * a full login for a login that is only too old (the existing `fresh_login_required`), else
+   * `unmet_authentication_requirements`: never an ID token with less than the `acr` asked.
+   */
+  private async unmet(
+    session: Session,
+    ask: AuthenticationAsk,
+    outcome: Exclude<AuthenticationAskOutcome, { kind: 'met' }>,
+    returnTo: string | undefined,
+  ): Promise<Result<never, AuthorizeOidcLoginError>> {
+    const cannot: Result<never, AuthorizeOidcLoginError> = err({ code: ask.acr === null ? 'fresh_login_required' : 'unmet_authentication_requirements' });
+    if (outcome.kind === 'impossible' || this.stepUp === null || !LOCAL_PROVIDERS.has(session.provider)) return cannot;
+    const { references, sessions, users } = this.stepUp;
+    const request: StepUpRequest = {
+      sessionId: session.id,
+      username: session.username,
+      methods: outcome.methods,
+      // A proof made now is always recent enough: the page need not say how recent.
+      maxAge: null,
+      returnTo: returnTo ?? null,
+      expiresAt: this.clock.now() + STEP_UP_LIFETIME_MS,
+    };
+    const held = await valueOrUnavailable(async () => {
+      const account = await users.currentAccount(session.username);
+      return account === null ? [] : sessions.available(request, account);
+    });
+    if (!held.ok) return held;
+    if (held.value.length === 0) return cannot;
+    return err({ code: 'step_up_required', reference: returnTo === undefined ? null : references.seal(request) });
   }
 }

@@ -87,7 +87,13 @@ export class FinishPasskeyLoginUseCase {
     if (pending !== null) await this.revoked.revoke(pending.id, pending.expiresAt);
     // Indexed before it is handed out, like every full session (a store that cannot answer: 503).
     // After a password (a second factor's first step), the session proved both.
-    const claims = { ...identityOf(account, 'username', true), credential, ...(pending !== null ? { proven: pending.proven } : {}) };
+    const claims = {
+      ...identityOf(account, 'username', true),
+      credential,
+      ...(pending !== null ? { proven: pending.proven } : {}),
+      // "Keep me signed in" ticked at the password step (issue 33).
+      ...(pending?.remember === true ? { remember: true as const } : {}),
+    };
     return ok(await this.sessions.full(claims, { method: 'passkey', proves: ['passkey'] }, input));
   }
 }

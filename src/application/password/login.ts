@@ -16,6 +16,8 @@ export interface LoginInput {
   readonly requestId?: string;
   /** The browser's User-Agent, kept in the session index for the account page. */
   readonly userAgent?: string;
+  /** "Keep me signed in" (issue 33): the session lives REMEMBER_ME_EXPIRY when that is on. */
+  readonly remember?: boolean;
 }
 
 /** A new session; when `session.totpPending` is true it passes nothing but the TOTP step. */
@@ -50,7 +52,7 @@ export class LoginUseCase {
     return unavailableAsError(async () => {
       const pending = hasTotp(account) || (this.passkeySecondFactor !== null && (await this.passkeySecondFactor.owed(account.username)));
       // The session ends when this credential changes (see RequestAuthenticator).
-      const claims = { ...identityOf(account, 'username', false), credential };
+      const claims = { ...identityOf(account, 'username', false), credential, ...(input.remember === true ? { remember: true as const } : {}) };
       // A pending session passes nothing but the second step, and lives minutes: not indexed.
       return ok(pending ? this.sessions.pending(claims) : await this.sessions.full(claims, { method: 'password', proves: ['password'] }, input));
     });

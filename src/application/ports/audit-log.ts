@@ -60,8 +60,11 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'upstream_logout'; readonly provider: string; readonly by: 'sid' | 'sub'; readonly count: number }
     /** Issue 35: a back-channel logout token refused (bad signature, wrong audience, replayed…): nothing ended. */
     | { readonly event: 'upstream_logout_refused'; readonly provider: string; readonly reason: string; readonly ip: string }
-    /** A session refused because its account changed since: `credential_changed` (password or TOTP secret) or `account_removed`. */
-    | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' }
+    /**
+     * A session refused because its account changed since: `credential_changed` (password or TOTP
+     * secret) or `account_removed`; or because nobody used it for SESSION_IDLE_TIMEOUT: `idle`.
+     */
+    | { readonly event: 'session_stale'; readonly username: string; readonly reason: 'credential_changed' | 'account_removed' | 'idle' }
     | { readonly event: 'logout_refused'; readonly ip: string; readonly reason: string }
     | { readonly event: 'access_denied'; readonly username: string; readonly host: string; readonly reason: string }
     /** The OpenID Connect provider let a person into a client (`sso`: with an existing gateway session, nothing typed). */

@@ -10,7 +10,8 @@ export class PasswordHasherBusyError extends Error {
 }
 
 /**
- * One-way password hashing (bcrypt). Implementations must not block the event loop.
+ * One-way password hashing (bcrypt, and Argon2 for accounts kept from Authelia). Implementations
+ * must not block the event loop.
  *
  * `requester` says who is asking (the client's address block, an opaque string): when checks have
  * to wait, implementations share the waiting line fairly between requesters, so that one client

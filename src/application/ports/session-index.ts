@@ -48,4 +48,11 @@ export interface SessionIndex {
    * StateStoreUnavailableError when it cannot be written (the sightings are then dropped).
    */
   touch(sightings: readonly SessionSighting[]): Promise<void>;
+  /**
+   * The `lastSeenAt` of session `id` (issue 33, the idle timeout): the latest use any replica
+   * wrote, or null when the index does not know the session (never registered, expired, or
+   * forgotten). Asked only when a replica's own notes are older than the idle granularity, never
+   * per request. Rejects with StateStoreUnavailableError when it cannot be read.
+   */
+  lastSeen(id: string): Promise<number | null>;
 }

@@ -1,3 +1,4 @@
+import { latestExpiry } from '../../domain/session-lifetime';
 import { err, ok, type Result } from '../../domain/result';
 import type { Session } from '../../domain/session';
 import type { AuditLog } from '../ports/audit-log';
@@ -59,8 +60,8 @@ export class LogoutUseCase {
       session = this.authenticator.unexpiredSession(input.sessionToken);
     }
     if (session === null) return ok({ revoked: false });
-    // Kept only until the session would have expired anyway: the revocation list stays bounded.
-    const stored = await valueOrUnavailable(() => this.revokedSessions.revoke(session.id, session.expiresAt));
+    // Kept only until the session (or a renewed copy of its cookie) would have expired anyway: the revocation list stays bounded.
+    const stored = await valueOrUnavailable(() => this.revokedSessions.revoke(session.id, latestExpiry(session)));
     if (!stored.ok) return stored;
     this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
     return ok({ revoked: true, sessionId: session.id });

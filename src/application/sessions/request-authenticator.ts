@@ -17,6 +17,7 @@ import type { CredentialCheck } from '../password/credential-check';
 import type { LoginGuard } from '../password/login-guard';
 import { isStoreUnavailable } from '../store-unavailable';
 import type { SessionActivity } from './last-seen-recorder';
+import type { RenewedSession, SessionRenewal } from './session-issuer';
 import type { TokenAuthenticator } from '../tokens/token-authenticator';
 import type { JwtAuthenticator } from '../tokens/jwt-authenticator';
 
@@ -39,7 +40,8 @@ export interface RequestCredentials {
 }
 
 export type Authentication =
-  | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session }
+  /** `renewed`: the session renewed by this request (issue 33), whose cookie the answer must set. */
+  | { readonly kind: 'session'; readonly identity: Identity; readonly session: Session; readonly renewed?: RenewedSession }
   | { readonly kind: 'basic'; readonly identity: Identity }
   | { readonly kind: 'token'; readonly identity: Identity }
   /** A workload's JWT from a configured issuer: the identity `<issuer id>:<username claim>`. */
@@ -64,7 +66,7 @@ export interface OAuthSessionRules {
   readonly whitelists?: ReadonlyMap<string, OAuthWhitelist>;
 }
 
-const NO_ACTIVITY: SessionActivity = { seen: () => undefined };
+const NO_ACTIVITY: SessionActivity = { seen: () => undefined, idle: () => false };
 
 const NO_OAUTH: OAuthSessionRules = { providers: { get: () => null, ids: () => [] }, whitelist: ANYONE };
 
@@ -95,9 +97,14 @@ export interface SessionReading {
   readonly revoked: RevokedSessions;
   readonly clock: Clock;
   readonly oauth?: OAuthSessionRules;
-  /** Told of every full session a request uses, for "last seen" (answers at once, writes later). */
+  /** Told of every full session a request uses, for "last seen" and the idle timeout (answers at once, writes later). */
   readonly activity?: SessionActivity;
+  /** Renews a session in use (issue 33: SESSION_MAX_LIFETIME); absent: sessions end at their expiry. */
+  readonly renewal?: SessionRenewal;
 }
+
+/** How long a renewal is handed out again to requests still carrying the cookie it replaces. */
+const RENEWAL_REUSE_MS = 10_000;
 
 /** The accounts sessions and HTTP Basic speak for, and the fingerprints of their credentials. */
 export interface AccountReading {
@@ -128,6 +135,13 @@ export class RequestAuthenticator {
   private readonly clock: Clock;
   private readonly oauth: OAuthSessionRules;
   private readonly activity: SessionActivity;
+  private readonly renewal: SessionRenewal | null;
+  /**
+   * The renewal of each opened cookie, by the session object the sealer hands out for it (one per
+   * cookie value, so keyed by all a renewal is made from: a stepped-up copy of the same session is
+   * another key), with when it was made. A WeakMap: it lives as long as the sealer's cache holds the cookie.
+   */
+  private readonly renewals = new WeakMap<Session, { readonly at: number; readonly renewed: RenewedSession }>();
   private readonly users: UserStore;
   private readonly fingerprints: CredentialFingerprints;
   private readonly verified: VerifiedCredentials;
@@ -148,6 +162,7 @@ export class RequestAuthenticator {
     ({ sealer: this.sealer, revoked: this.revoked, clock: this.clock } = sessions);
     this.oauth = sessions.oauth ?? NO_OAUTH;
     this.activity = sessions.activity ?? NO_ACTIVITY;
+    this.renewal = sessions.renewal ?? null;
     ({ users: this.users, fingerprints: this.fingerprints } = accounts);
     ({ verified: this.verified, guard: this.guard, credentials: this.credentials } = basic);
   }
@@ -204,12 +219,32 @@ export class RequestAuthenticator {
     return this.afterRevocationCheck(revoked ? null : session, credentials);
   }
 
-  /** `session` is the live (unrevoked) session, or null: then HTTP Basic, else anonymous. */
+  /** `session` is the live (unrevoked) session, or null; a full one unused for the idle timeout (issue 33) counts as none. */
   private afterRevocationCheck(session: Session | null, credentials: RequestCredentials): Awaitable<Authentication> {
+    if (session === null || session.totpPending) return this.afterIdleCheck(session, credentials);
+    let idle: Awaitable<boolean>;
+    try {
+      idle = this.activity.idle(session.id, session.issuedAt);
+    } catch (e) {
+      return unavailableOrThrow(e);
+    }
+    if (isPending(idle)) return idle.then((i) => this.afterIdleCheck(this.unlessIdle(session, i, credentials), credentials), unavailableOrThrow);
+    return this.afterIdleCheck(this.unlessIdle(session, idle, credentials), credentials);
+  }
+
+  /** The session, or null (audited once) when it has gone unused for the idle timeout. */
+  private unlessIdle(session: Session, idle: boolean, credentials: RequestCredentials): Session | null {
+    if (!idle) return session;
+    this.stale(session, 'idle', credentials.requestId);
+    return null;
+  }
+
+  /** `session` is the live, unrevoked, not idle session, or null: then HTTP Basic, else anonymous. */
+  private afterIdleCheck(session: Session | null, credentials: RequestCredentials): Awaitable<Authentication> {
     if (session !== null) {
       if (!session.totpPending) this.activity.seen(session.id);
       const identity = this.currentIdentity(session, credentials.requestId);
-      return isPending(identity) ? identity.then((i) => sessionAuthentication(session, i)) : sessionAuthentication(session, identity);
+      return isPending(identity) ? identity.then((i) => this.sessionAuthentication(session, i)) : this.sessionAuthentication(session, identity);
     }
     if (credentials.credentials !== undefined) return this.basic(credentials.credentials, credentials.ip, credentials.requestId);
     return ANONYMOUS;
@@ -277,7 +312,7 @@ export class RequestAuthenticator {
   }
 
   /** Audits a refused session once per session id (its cookie keeps coming until the browser drops it). */
-  private stale(session: Session, reason: 'credential_changed' | 'account_removed', requestId: string | undefined): void {
+  private stale(session: Session, reason: 'credential_changed' | 'account_removed' | 'idle', requestId: string | undefined): void {
     if (this.staleAudited.has(session.id)) return;
     if (this.staleAudited.size >= STALE_AUDITED_MAX) this.staleAudited.clear();
     this.staleAudited.add(session.id);
@@ -361,16 +396,33 @@ export class RequestAuthenticator {
     return this.basicAuthentication(account);
   }
 
+  private sessionAuthentication(session: Session, identity: Identity | null): Authentication {
+    if (identity === null) return ANONYMOUS;
+    if (session.totpPending) return { kind: 'pending', session };
+    const renewed = this.renewed(session);
+    return renewed === null ? { kind: 'session', identity, session } : { kind: 'session', identity, session, renewed };
+  }
+
+  /**
+   * The renewal of a session in use, if it is due (see SessionIssuer.renew). Requests sent together
+   * with the old cookie get the same renewal for a few seconds: one seal, not one per request.
+   */
+  private renewed(session: Session): RenewedSession | null {
+    if (this.renewal === null || session.renewableUntil === undefined) return null;
+    const now = this.clock.now();
+    const kept = this.renewals.get(session);
+    if (kept !== undefined && now - kept.at < RENEWAL_REUSE_MS) return kept.renewed;
+    const renewed = this.renewal.renew(session);
+    if (renewed === null) return null;
+    this.renewals.set(session, { at: now, renewed });
+    return renewed;
+  }
+
   /** One answer object per account object (and so one identity): see AccountView. */
   private basicAuthentication(account: Account): Authentication {
     const view = this.viewOf(account);
     return (view.basic ??= Object.freeze({ kind: 'basic', identity: Object.freeze(identityOf(account, 'basic', false)) }));
   }
-}
-
-function sessionAuthentication(session: Session, identity: Identity | null): Authentication {
-  if (identity === null) return ANONYMOUS;
-  return session.totpPending ? { kind: 'pending', session } : { kind: 'session', identity, session };
 }
 
 /** An outage of a store answers "unavailable" (a 503), never "anonymous"; anything else is a bug and propagates. */

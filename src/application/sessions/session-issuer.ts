@@ -1,5 +1,6 @@
 import { withProven, type ProvenMethods, type SessionMethod } from '../../domain/login-methods';
 import { TOTP_PENDING_LIFETIME_MS, type Session } from '../../domain/session';
+import { periodOf, renewableUntilOf, renewedExpiry, type SessionLifetimes } from '../../domain/session-lifetime';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -9,7 +10,7 @@ import type { GatewaySettings } from '../settings';
 import { indexedSessionOf, type LoginDevice } from './session-registration';
 
 /** Who a session is for and what it proved: everything but what the issuer decides (its id, times and state). */
-export type SessionClaims = Omit<Session, 'id' | 'issuedAt' | 'expiresAt' | 'totpPending' | 'proven'> & {
+export type SessionClaims = Omit<Session, 'id' | 'issuedAt' | 'expiresAt' | 'totpPending' | 'proven' | 'renewableUntil'> & {
   /** What was proven before this step (the password of a pending session); the issuer adds what `how` proves now. */
   readonly proven?: ProvenMethods;
 };
@@ -19,6 +20,26 @@ export interface IssuedSession {
   readonly session: Session;
   /** The session sealed for the client. */
   readonly token: string;
+}
+
+/** A session renewed just now (issue 33): the same id with a later expiry, its new cookie value, and that cookie's Max-Age. */
+export interface RenewedSession extends IssuedSession {
+  readonly maxAgeMs: number;
+}
+
+/** Renews sessions in use (see SessionIssuer.renew); the request authenticator's view of the issuer. */
+export interface SessionRenewal {
+  renew(session: Session): RenewedSession | null;
+}
+
+/** The lifetimes of the settings, as the domain's rules take them. */
+export function lifetimesOf(settings: GatewaySettings): SessionLifetimes {
+  return {
+    lifetimeMs: settings.sessionLifetimeMs,
+    rememberMs: settings.rememberMeLifetimeMs ?? 0,
+    maxLifetimeMs: settings.maxLifetimeMs ?? 0,
+    idleTimeoutMs: settings.idleTimeoutMs ?? 0,
+  };
 }
 
 /** The request a session is issued for: its device (shown on the account page) and its id for the audit log. */
@@ -47,7 +68,7 @@ export interface HowIssued {
  * registered before it is handed out. `test/unit/application/sessions/session-issuer.test.ts` keeps every
  * other file of the application from building or registering one.
  */
-export class SessionIssuer {
+export class SessionIssuer implements SessionRenewal {
   constructor(
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -58,19 +79,28 @@ export class SessionIssuer {
   ) {}
 
   /**
-   * A full session for `claims`, living SESSION_EXPIRY: indexed, audited (unless `how.audited` is
+   * A full session for `claims`, living SESSION_EXPIRY (REMEMBER_ME_EXPIRY when `claims.remember`
+   * and that is on) and renewable up to SESSION_MAX_LIFETIME when that is on: indexed, audited (unless `how.audited` is
    * null), sealed. Rejects with StateStoreUnavailableError when the index cannot be written: no
    * session is handed out then.
    */
   async full(claims: SessionClaims, how: HowIssued, request: IssueRequest): Promise<IssuedSession> {
     const now = this.clock.now();
+    const lifetimes = lifetimesOf(this.settings);
+    // A session passed as claims (a second factor's step, a reissue) brings its renewal bound: the new one gets its own.
+    const { remember, ...rest } = claims as SessionClaims & Pick<Session, 'renewableUntil'>;
+    delete rest.renewableUntil;
+    const remembered = remember === true && lifetimes.rememberMs > 0;
+    const renewableUntil = renewableUntilOf(now, lifetimes.maxLifetimeMs);
     const session: Session = {
-      ...claims,
+      ...rest,
       id: this.ids.next(),
       issuedAt: now,
-      expiresAt: now + this.settings.sessionLifetimeMs,
+      expiresAt: now + periodOf({ remember: remembered ? true : undefined }, lifetimes),
       totpPending: false,
       proven: withProven(claims.proven ?? {}, how.proves, now),
+      ...(remembered ? { remember: true as const } : {}),
+      ...(renewableUntil === undefined ? {} : { renewableUntil }),
     };
     await this.index.register(indexedSessionOf(session, how.method, request));
     const audited = how.audited === undefined ? how.method : how.audited;
@@ -94,6 +124,20 @@ export class SessionIssuer {
       totpPending: true,
     };
     return { session, token: this.sealer.seal(session) };
+  }
+
+  /**
+   * The same session with a later expiry (issue 33), when it is in use past half its period and
+   * SESSION_MAX_LIFETIME was on at its login (see renewedExpiry); null otherwise. Its id, start,
+   * proofs and index entry stay: the entry was registered until the renewal bound, and
+   * revocations last that long (latestExpiry), so nothing is written here.
+   */
+  renew(session: Session): RenewedSession | null {
+    const now = this.clock.now();
+    const expiresAt = renewedExpiry(session, lifetimesOf(this.settings), now);
+    if (expiresAt === null) return null;
+    const renewed: Session = { ...session, expiresAt };
+    return { session: renewed, token: this.sealer.seal(renewed), maxAgeMs: expiresAt - now };
   }
 
   /**

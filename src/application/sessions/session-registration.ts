@@ -1,4 +1,5 @@
 import type { Session } from '../../domain/session';
+import { latestExpiry } from '../../domain/session-lifetime';
 import { MAX_USER_AGENT, type IndexedSession } from '../ports/session-index';
 
 /** What the login's request tells about the device: as the HTTP adapter read it, never trusted for anything but display. */
@@ -19,7 +20,8 @@ export function indexedSessionOf(session: Session, method: string, device: Login
     userAgent: (device.userAgent ?? '').slice(0, MAX_USER_AGENT),
     address: device.ip,
     startedAt: session.issuedAt,
-    expiresAt: session.expiresAt,
+    // Until the latest a renewed copy of its cookie can live: "sign out everywhere" must still find it.
+    expiresAt: latestExpiry(session),
     lastSeenAt: session.issuedAt,
   };
 }

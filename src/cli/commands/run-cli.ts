@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { didYouMean } from '../../domain/near-miss';
 import type { PasswordHasher } from '../../application/ports/password-hasher';
+import { AUTHELIA_ARGON2ID, type PasswordHashParameters } from '../../domain/password-hash';
 import { composeEscaped, formatUsersEntry, isValidUsername, parseUsersList, type UsersListEntry } from '../../domain/users-list';
 import type { CliIo } from '../cli-io';
 import type { QrCodeModule } from '../../adapters/qrcode/qr-code';
@@ -15,8 +16,8 @@ export type { SigningKeysAdmin } from './oidc-keys-command';
 
 /** What the CLI asks of the composition root (which alone reads the environment). */
 export interface CliDeps {
-  /** A bcrypt hasher of the given cost. */
-  hasher(cost: number): PasswordHasher;
+  /** A hasher that writes hashes of the given kind and cost (and verifies bcrypt and Argon2). */
+  hasher(newHashes: PasswordHashParameters): PasswordHasher;
   /** The QR code library, loaded only by `totp enroll`. */
   qrcode(): QrCodeModule;
   /** The TOTP library, loaded only by `totp enroll` (its secret and otpauth URI). */
@@ -65,7 +66,7 @@ const HELP = `Usage: portcullis [command]
 Commands:
   serve [--option value ...]        start the gateway (the default when no command is given)
   init <dir> [--demo]               make a random secret and a users file in <dir>, once
-  user add <name>                   make a USERS entry with a bcrypt hash (asks for the password)
+  user add <name>                   make a USERS entry with a bcrypt (or --argon2id) hash (asks for the password)
   user verify <entry>               check a password against a USERS entry (asks, or --password-stdin/-file)
   totp enroll <name>                make a TOTP secret: otpauth:// URI, QR code, updated USERS entry
   config check [--option value ...] validate the whole configuration and list every problem
@@ -78,6 +79,7 @@ Commands:
   passkeys enrol <name>             a single-use link for a passkey-only account's first passkey
   tokens create <name> --name TEXT  an access token for the account (printed once)
   tokens list|revoke <name> [<id>]  the account's access tokens, or end one
+  import authelia|tinyauth ...      users, access rules and settings from Authelia or tinyauth (never wider)
   backup <file> [--data-dir DIR]    copy the database to a new file, while the gateway runs
   restore <file> [--data-dir DIR]   put a backup in place of the database (stop the gateway first)
 
@@ -138,20 +140,21 @@ application's settings and in the gateway's environment (or a _FILE), then resta
   --backchannel-logout-uri URL
                        where the application takes back-channel logout tokens (told whenever a session it logged in from ends)
 `,
-  'user add': `Usage: portcullis user add <name> [--cost N] [--plain] [--password-stdin | --password-file F]
+  'user add': `Usage: portcullis user add <name> [--cost N | --argon2id] [--plain] [--password-stdin | --password-file F]
 
 Asks for the password twice (hidden). When standard input is not a terminal, its first line is
 the password and its second line, if there is one, the confirmation.
 Prints a USERS entry (name:bcrypt-hash) and the same entry with every $ doubled for docker-compose.
 
   --cost N            bcrypt cost, 4 to 15 (default 10)
+  --argon2id          an Argon2id hash instead, with Authelia's default parameters (m=65536, t=3, p=4)
   --plain             print only the entry line, nothing else
   --password-stdin    read the password from the first line of standard input, even on a terminal
   --password-file F   read the password from the first line of file F
 `,
   'user verify': `Usage: portcullis user verify <entry> [--password-stdin | --password-file F | -]
 
-Checks a password against a USERS entry (name:hash[:totp], $$ accepted) or a bare bcrypt hash.
+Checks a password against a USERS entry (name:hash[:totp], $$ accepted) or a bare bcrypt or Argon2 hash.
 The password is asked for (hidden) on a terminal, or read from the first line of standard input
 (--password-stdin, or "-") or of a file (--password-file F). A password given as an argument
 still works but shows in ps and shell history: a warning says so.
@@ -197,7 +200,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
 }
 
 /** Every command's first word, for "did you mean" after a typo. */
-const COMMANDS = ['serve', 'explain', 'doctor', 'sessions', 'passkeys', 'tokens', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
+const COMMANDS = ['serve', 'explain', 'import', 'doctor', 'sessions', 'passkeys', 'tokens', 'backup', 'restore', 'oidc', 'user', 'totp', 'config', 'help'];
 
 async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -230,6 +233,7 @@ async function dispatch(argv: readonly string[], io: CliIo, deps: CliDeps): Prom
     return (require('../doctor/doctor-command') as typeof import('../doctor/doctor-command')).doctorCommand(argv.slice(1), io, deps.doctor);
   if (command === 'sessions') return (require('./sessions-command') as typeof import('./sessions-command')).sessionsCommand(argv.slice(1), io, deps.sessions);
   if (command === 'tokens') return (require('./tokens-command') as typeof import('./tokens-command')).tokensCommand(argv.slice(1), io, deps.tokens);
+  if (command === 'import') return (require('./import-command') as typeof import('./import-command')).importCommand(argv.slice(1), io);
   if (command === 'passkeys') return (require('./passkeys-command') as typeof import('./passkeys-command')).passkeysCommand(argv.slice(1), io, deps.passkeys);
   if (command === 'backup' || command === 'restore') {
     const args = argv.slice(1);
@@ -363,14 +367,21 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
   return 0;
 }
 
-async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
-  const { positional, flags } = parseArgs(args, ['--cost', '--password-file'], ['--plain', '--password-stdin']);
-  const name = oneName(positional, 'user add');
+/** `--cost`: bcrypt's work factor, 10 unless given. */
+function bcryptCost(flags: ReadonlyMap<string, string>): number {
   const costRaw = flags.get('--cost') ?? '10';
   const cost = Number(costRaw);
   if (!/^\d+$/.test(costRaw) || cost < 4 || cost > 15) throw new UsageError('--cost must be a whole number from 4 to 15');
+  return cost;
+}
+
+async function userAdd(args: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const { positional, flags } = parseArgs(args, ['--cost', '--password-file'], ['--plain', '--password-stdin', '--argon2id']);
+  const name = oneName(positional, 'user add');
+  if (flags.has('--argon2id') && flags.has('--cost')) throw new UsageError("--cost is bcrypt's: --argon2id writes Authelia's default parameters");
+  const kind: PasswordHashParameters = flags.has('--argon2id') ? AUTHELIA_ARGON2ID : { kind: 'bcrypt', cost: bcryptCost(flags) };
   const password = await readNewPassword(io, flags);
-  const hash = await deps.hasher(cost).hash(password);
+  const hash = await deps.hasher(kind).hash(password);
   const entry = formatUsersEntry({ username: name, hash });
   if (flags.has('--plain')) io.out(`${entry}\n`);
   else {
@@ -403,9 +414,7 @@ async function init(args: readonly string[], io: CliIo, deps: CliDeps): Promise<
   const demo = flags.has('--demo');
   if (demo && (flags.has('--password-stdin') || flags.has('--password-file')))
     throw new UsageError('--demo sets the password: give no --password-stdin or --password-file');
-  const costRaw = flags.get('--cost') ?? '10';
-  const cost = Number(costRaw);
-  if (!/^\d+$/.test(costRaw) || cost < 4 || cost > 15) throw new UsageError('--cost must be a whole number from 4 to 15');
+  const cost = bcryptCost(flags);
 
   try {
     await io.makePrivateDirectory(dir);
@@ -434,7 +443,10 @@ async function init(args: readonly string[], io: CliIo, deps: CliDeps): Promise<
   if (exists) io.out(`kept ${usersPath} (it exists)\n`);
   else {
     const password = demo ? DEMO_PASSWORD : await readNewPassword(io, flags);
-    const wrote = await write('users', async () => `${formatUsersEntry({ username: name, hash: await deps.hasher(cost).hash(password) })}\n`);
+    const wrote = await write(
+      'users',
+      async () => `${formatUsersEntry({ username: name, hash: await deps.hasher({ kind: 'bcrypt', cost }).hash(password) })}\n`,
+    );
     if (wrote && demo) io.out(`demo account: ${name} / ${DEMO_PASSWORD} (a demo on your own machine only: anyone who read this can log in)\n`);
   }
   return 0;
@@ -478,10 +490,10 @@ async function passwordFromFile(io: CliIo, path: string): Promise<string> {
 /** Reads one USERS entry, or a bare hash, as `user verify` and `totp enroll` accept it. */
 function readEntry(text: string): UsersListEntry {
   const trimmed = text.trim().replace(/\$\$/g, '$');
-  if (/^\$2[aby]\$/.test(trimmed)) return { username: '', hash: trimmed };
+  if (/^\$(2[aby]|argon2i?d?)\$/.test(trimmed)) return { username: '', hash: trimmed };
   const parsed = parseUsersList(trimmed, 'comma');
   if (parsed.problems.length > 0) throw new UsageError(parsed.problems[0].replace(/^entry 1/, 'the entry'));
-  if (parsed.entries.length !== 1) throw new UsageError('give exactly one entry (username:bcrypt-hash[:totp-secret])');
+  if (parsed.entries.length !== 1) throw new UsageError('give exactly one entry (username:password-hash[:totp-secret])');
   return parsed.entries[0];
 }
 
@@ -508,7 +520,7 @@ async function userVerify(args: readonly string[], io: CliIo, deps: CliDeps): Pr
     password = given;
   }
   const who = entry.username === '' ? 'the hash' : `${entry.username}'s entry`;
-  if (await deps.hasher(10).verify(password, entry.hash)) {
+  if (await deps.hasher({ kind: 'bcrypt', cost: 10 }).verify(password, entry.hash)) {
     io.out(`the password matches ${who}\n`);
     return 0;
   }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as argon2 from 'argon2';
 import bcrypt from 'bcrypt';
 import { generate, verify } from 'otplib';
 import { hashOf } from '../../support/credentials';
@@ -87,6 +88,18 @@ describe('portcullis CLI (the built executable)', () => {
     expect(run.stdout).toMatch(/^bob@example\.com:\$2b\$04\$[./A-Za-z0-9]{53}\n$/);
   });
 
+  it("user add --argon2id writes an Argon2id hash with Authelia's default parameters, which user verify and argon2 accept", async () => {
+    const run = await cli(['user', 'add', 'carol', '--argon2id', '--plain'], { input: 'argon pw\nargon pw\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^carol:\$argon2id\$v=19\$m=65536,p=4,t=3\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}\n$/);
+    const entry = run.stdout.trim();
+    expect(await argon2.verify(entry.slice('carol:'.length), 'argon pw')).toBe(true);
+    expect(await cli(['user', 'verify', entry, '-'], { input: 'argon pw\n' })).toMatchObject({ code: 0, stdout: "the password matches carol's entry\n" });
+    expect(await cli(['user', 'verify', entry.slice('carol:'.length), '-'], { input: 'argon PW\n' })).toMatchObject({ code: 1 });
+    const both = await cli(['user', 'add', 'carol', '--argon2id', '--cost', '12'], { input: 'pw\n' });
+    expect(both.code).toBe(2);
+  });
+
   it('user add refuses a confirmation that differs, an empty password and a bad name, in one line each', async () => {
     const differs = await cli(['user', 'add', 'alice'], { input: 'one\ntwo\n' });
     expect([differs.code, differs.stderr]).toEqual([1, 'portcullis: the two passwords differ\n']);
@@ -108,7 +121,7 @@ describe('portcullis CLI (the built executable)', () => {
     const malformed = await cli(['user', 'verify', 'alice:plain', 'x']);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(
-      /^portcullis: the entry \(alice\): password must be a bcrypt hash \(\$2a\$, \$2b\$ or \$2y\$\); it holds no "\$".*\(see portcullis --help\)\n$/,
+      /^portcullis: the entry \(alice\): password must be a bcrypt \(\$2a\$, \$2b\$, \$2y\$\) or Argon2 \(\$argon2id\$, \$argon2i\$\) hash; it holds no "\$".*\(see portcullis --help\)\n$/,
     );
   });
 
@@ -149,6 +162,27 @@ describe('portcullis CLI (the built executable)', () => {
       expect(run.stdout).toContain(`state: ${join(dir, 'state', 'portcullis.db')}`);
       expect(run.stdout).toContain('USERS: 1 account');
       expect(run.stdout).toContain('users.yml: 1 account');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("config check takes Authelia's Argon2id hashes and names each account whose hash kind it cannot verify, with its line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portcullis-cli-'));
+    try {
+      const argon = await argon2.hash('pw', { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 });
+      writeFileSync(
+        join(dir, 'users.yml'),
+        `users:\n  - username: dan\n    password: "${argon}"\n  - username: eve\n    password: "$pbkdf2-sha512$310000$c2FsdA$aGFzaA"\n`,
+      );
+      const env = { APP_URL: 'https://auth.example.com', SECRET: 'x'.repeat(40), DATA_DIR: join(dir, 'state') };
+      const ok = await cli(['config', 'check'], { env: { ...env, USERS: `alice:${argon.replace(/m=(\d+),p=(\d+),t=(\d+)/, 'm=$1,t=$3,p=$2')}` } });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('USERS: 1 account');
+      const bad = await cli(['config', 'check', '--users-file', join(dir, 'users.yml')], { env });
+      expect(bad.code).not.toBe(0);
+      expect(bad.stdout + bad.stderr).toMatch(/USERS_FILE line 4 \(eve\): a PBKDF2 hash cannot be verified/);
+      expect(bad.stdout + bad.stderr).not.toContain('c2FsdA');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

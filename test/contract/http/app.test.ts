@@ -21,6 +21,7 @@ describe('GET /api/app', () => {
         passkeys: true,
         tokens: true,
         tokenMaxLifetimeDays: 365,
+        rememberMe: false,
         configuredProviders: ['username'],
         providers: [{ id: 'username', name: 'Username', oauth: false }],
         backgroundImage: '',

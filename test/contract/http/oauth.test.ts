@@ -261,6 +261,11 @@ describe('OAuth login through a real OIDC provider (generic)', () => {
         provider: 'generic',
         oauth: true,
         totpPending: 'false',
+        // What the session proved, and when (issue 33): a login through the provider, `fed`.
+        proven: { oauth: expect.any(Number) },
+        amr: ['fed'],
+        acr: 'sfa',
+        authTime: expect.any(Number),
       });
     });
 

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { totpCode } from '../../support/http';
+import { SESSION_COOKIE, totpCode } from '../../support/http';
 import { authorize, CALLBACK, Browser, codeFlow, loggedInBrowser, OIDC_PEOPLE, pkceAuthorization, useOidcGateway } from '../../support/oidc-gateway';
 import { InMemoryOidcArtifacts } from '../../../src/adapters/state/memory/in-memory-oidc-artifacts';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
@@ -71,17 +71,29 @@ describe('OpenID Connect re-authentication: prompt=login and max_age', () => {
     expect((await redeem(done.url, verifier, state)).preferred_username).toBe('carol');
   });
 
-  it('sends a person whose gateway login is older than max_age to the login page, and auth_time then meets max_age', async () => {
+  it('sends a person whose last proof is older than max_age to a step-up, not a new login, and auth_time then meets max_age', async () => {
     const browser = await loggedInBrowser(oidc.gw.url);
+    const session = browser.get(SESSION_COOKIE);
     await pause(2100);
     const { url, verifier, state } = await pkceAuthorization(oidc.app, CALLBACK, { max_age: '1' });
     const first = await browser.follow(url.toString());
     expect(first.url.pathname).toBe('/login');
-    await browser.login('alice', OIDC_PEOPLE.alice.password);
-    const done = await browser.follow(first.url.searchParams.get('redirect_uri') as string);
+    expect(first.url.searchParams.get('redirect_uri')).toBeNull();
+    const reference = first.url.searchParams.get('step_up') as string;
+    // The login page's step-up asks what any proof would meet: alice holds a password only.
+    const described = await browser.fetch(`${oidc.gw.url}/api/step-up?ref=${encodeURIComponent(reference)}`);
+    expect(await described.json()).toMatchObject({ username: 'alice', methods: ['password'] });
+    const proofAt = nowSeconds();
+    const stepped = await browser.stepUp(reference, { method: 'password', password: OIDC_PEOPLE.alice.password });
+    expect(stepped.status).toBe(200);
+    // The same session, proven again (no second login happened).
+    expect(browser.get(SESSION_COOKIE)).not.toBe(session);
+    const done = await browser.follow(stepped.redirect as string);
     // openid-client checks auth_time against max_age itself.
     const claims = await redeem(done.url, verifier, state, 1);
-    expect(nowSeconds() - (claims.auth_time as number)).toBeLessThanOrEqual(2);
+    expect(claims.auth_time).toBeGreaterThanOrEqual(proofAt);
+    expect(claims.amr).toEqual(['pwd']);
+    expect(claims.acr).toBe('sfa');
   });
 
   it('keeps single sign-on when the gateway login is recent enough for max_age', async () => {

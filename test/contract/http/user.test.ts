@@ -29,8 +29,12 @@ describe('GET /api/user', () => {
   });
 
   it('reports a session login with every field and its type', async () => {
+    const before = Date.now();
     const cookie = await loginCookie(gw, 'alice', 'alice-pw');
     const body = await expectEnvelope(await user({ cookie }), 200);
+    const provenAt = (body.proven as { password: number }).password;
+    expect(provenAt).toBeGreaterThanOrEqual(before);
+    expect(provenAt).toBeLessThanOrEqual(Date.now());
     expect(body).toEqual({
       status: 200,
       code: 'authenticated',
@@ -42,12 +46,18 @@ describe('GET /api/user', () => {
       provider: 'username',
       oauth: false,
       totpPending: 'false',
+      // Issue 33: what this session proved and when (ms since the epoch).
+      proven: { password: provenAt },
+      amr: ['pwd'],
+      acr: 'sfa',
+      authTime: provenAt,
     });
   });
 
   it('counts HTTP Basic credentials as logged in, with provider "basic"', async () => {
     const body = await expectEnvelope(await user({ authorization: basic('alice', 'alice-pw') }), 200);
     expect(body).toMatchObject({ isLoggedIn: true, username: 'alice', provider: 'basic', oauth: false, totpPending: 'false' });
+    expect(body).not.toHaveProperty('proven');
   });
 
   it('answers wrong Basic credentials with the logged-out shape, still 200', async () => {

@@ -74,6 +74,22 @@ export function sessionIndexContract(name: string, makeAdapter: AdapterFactory<S
       expect((await index().list(user))[0].lastSeenAt).toBe(now() + 120_000);
     });
 
+    it('tells one session’s last seen, as the latest touch moved it, to any caller', async () => {
+      const s = aSession(unique('ivy'), { lastSeenAt: now() - 5_000 });
+      await index().register(s);
+      expect(await index().lastSeen(s.id)).toBe(now() - 5_000);
+      await index().touch([{ id: s.id, at: now() + 30_000 }]);
+      await index().touch([{ id: s.id, at: now() + 10_000 }]);
+      expect(await index().lastSeen(s.id)).toBe(now() + 30_000);
+    });
+
+    it('knows no last seen for a session it was never told of, or one that expired', async () => {
+      expect(await index().lastSeen(unique('session'))).toBeNull();
+      const gone = aSession(unique('jack'), { startedAt: now() - 2 * HOUR, expiresAt: now() - 1_000 });
+      await index().register(gone);
+      expect(await index().lastSeen(gone.id)).toBeNull();
+    });
+
     it('keeps many sessions of one account', async () => {
       const user = unique('gina');
       const all = Array.from({ length: 30 }, (_, i) => aSession(user, { startedAt: now() - i }));

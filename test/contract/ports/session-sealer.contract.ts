@@ -64,6 +64,14 @@ export function sessionSealerContract(name: string, makeSealer: SealerFactory): 
       }
     });
 
+    it('keeps "Keep me signed in" and the renewal bound, and adds neither to a session without them', () => {
+      const remembered = aSession({ remember: true, renewableUntil: Date.UTC(2026, 0, 8, 12, 0, 0) });
+      expect(open(sealer().seal(remembered))).toStrictEqual(remembered);
+      const plain = open(sealer().seal(aSession()));
+      expect(plain).not.toHaveProperty('remember');
+      expect(plain).not.toHaveProperty('renewableUntil');
+    });
+
     it('opens a token with a fresh sealer of the same secret (a restart keeps sessions)', async () => {
       const token = sealer().seal(aSession());
       const restarted = await makeSealer(subject.env(), SECRET);

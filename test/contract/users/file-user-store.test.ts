@@ -85,12 +85,15 @@ describe('FileUserStore reloading', () => {
     const { path, store } = open('users', `alice:${HASH}\n`);
     const rejected = next('rejected');
     writeFileSync(path, `alice:${HASH}\nbob:not-a-hash\n`);
-    expect(await rejected).toEqual({ kind: 'rejected', problems: ['line 2 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)'] });
+    expect(await rejected).toEqual({
+      kind: 'rejected',
+      problems: ['line 2 (bob): password must be a bcrypt ($2a$, $2b$, $2y$) or Argon2 ($argon2id$, $argon2i$) hash'],
+    });
     expect((await store.findAccount('alice'))?.username).toBe('alice');
     const warning = logged.find((l) => l.level === 'warn');
     expect(warning?.line).toMatchObject({
       msg: 'users file has problems; the last good list stays in force',
-      problems: ['line 2 (bob): password must be a bcrypt hash ($2a$, $2b$ or $2y$)'],
+      problems: ['line 2 (bob): password must be a bcrypt ($2a$, $2b$, $2y$) or Argon2 ($argon2id$, $argon2i$) hash'],
     });
     expect(JSON.stringify(logged)).not.toContain(HASH);
   });

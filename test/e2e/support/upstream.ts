@@ -9,7 +9,8 @@ function escapeHtml(s: string): string {
 
 /**
  * The protected application: a page that shows the `Remote-*` headers it received (and which
- * proxy it was reached through), so the browser test can read them. `?format=json` gives JSON.
+ * proxy it was reached through), so the browser test can read them. `?format=json` gives JSON,
+ * with the signed `Remote-Assertion` too when the rules ask for one.
  */
 export async function startEchoApp(): Promise<{ port: number; server: Server; close(): Promise<void> }> {
   const server = createServer((req, res) => {
@@ -21,7 +22,8 @@ export async function startEchoApp(): Promise<{ port: number; server: Server; cl
     const host = req.headers.host ?? '';
     if ((req.url ?? '').includes('format=json')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ host, path: req.url, headers: seen }));
+      const assertion = req.headers['remote-assertion'];
+      res.end(JSON.stringify({ host, path: req.url, headers: seen, assertion: typeof assertion === 'string' ? assertion : null }));
       return;
     }
     const rows = IDENTITY_HEADERS.map((name) => `<dt>${name}</dt><dd id="${name}">${seen[name] === null ? '(none)' : escapeHtml(seen[name] ?? '')}</dd>`).join(

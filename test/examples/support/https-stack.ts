@@ -49,7 +49,7 @@ export interface ExampleStackOptions {
   /** More gateway environment (OIDC_CLIENTS_*, ...). */
   readonly env?: Readonly<Record<string, string>>;
   /**
-   * A second root domain, as the README's "One login for several domains" sets it up: APP_URL lists
+   * A second root domain, as docs/domains.md ("One login for several domains") sets it up: APP_URL lists
    * `https://auth.other.test:<port>` after the primary, and the proxy serves that login host (nginx:
    * AUTH_HOST lists both; Caddy: AUTH_ADDRESS lists both) and an application on `app.other.test`.
    */

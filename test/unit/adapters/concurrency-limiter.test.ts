@@ -91,6 +91,30 @@ describe('ConcurrencyLimiter', () => {
     expect(limiter.active).toBe(0);
   });
 
+  it('rests longer after a task that kept several cores busy, so its share of the machine stays the same', async () => {
+    let clock = 0;
+    const timers: Array<{ fn: () => void; ms: number }> = [];
+    const limiter = new ConcurrencyLimiter(1, Number.POSITIVE_INFINITY, { restRatio: 1, now: () => clock, later: (fn, ms) => void timers.push({ fn, ms }) });
+    const gate = deferred<void>();
+    const a = limiter.run(
+      async () => {
+        await gate.promise;
+        clock += 40;
+      },
+      'a',
+      2,
+    );
+    const b = limiter.run(async () => undefined, 'b');
+    gate.resolve();
+    await a;
+    await settle();
+    // Two cores for 40 ms are 80 ms of work: with a 120 ms rest they take half a core over the 160 ms, as one core with a 40 ms rest does.
+    expect(timers.map((t) => t.ms)).toEqual([120]);
+    timers[0].fn();
+    await b;
+    expect(limiter.active).toBe(0);
+  });
+
   it('lets one key fill an idle waiting line, then makes its newest waiter give way to another key', async () => {
     const limiter = new ConcurrencyLimiter(1, 3);
     const gate = deferred<void>();

@@ -4,6 +4,7 @@ import { currentSigningKey, type SigningKey } from '../../../src/adapters/crypto
 import { generateSigningKeySet, loadSigningKeys } from '../../../src/composition/oidc-keys';
 import type { SigningKeys } from '../../../src/application/oidc/signing-keys';
 import { isPending } from '../../../src/application/ports/awaitable';
+import type { ProvenMethods } from '../../../src/domain/login-methods';
 import type { Identity } from '../../../src/domain/session';
 import { FixedClock } from '../../support/fakes';
 import { unverifiedClaims, verifyRs256 } from '../../support/jwt';
@@ -27,8 +28,8 @@ const alice: Identity = Object.freeze({
 });
 
 /** The answer of a signer whose key is loaded: at once, never a promise. */
-function at(s: NodeCryptoIdentityAssertions, identity: Identity, audience: string): string | null {
-  const answer = s.assertionFor(identity, audience);
+function at(s: NodeCryptoIdentityAssertions, identity: Identity, audience: string, proven?: ProvenMethods): string | null {
+  const answer = s.assertionFor(identity, audience, proven);
   if (isPending(answer)) throw new Error('expected an answer at once');
   return answer;
 }
@@ -108,6 +109,47 @@ describe('NodeCryptoIdentityAssertions', () => {
     expect(verifyRs256(joined ?? '', JWKS).claims.groups).toEqual(['staff,ops']);
     const moved = at(s, { ...alice, email: 'alice@new.example.test' }, 'wiki.example.test');
     expect(verifyRs256(moved ?? '', JWKS).claims.email).toBe('alice@new.example.test');
+  });
+
+  it('tells what a session proved: amr (RFC 8176), auth_time (its latest proof, seconds) and acr', async () => {
+    const clock = new FixedClock();
+    const s = await signer(clock);
+    const proven: ProvenMethods = { password: 1_700_000_000_000, totp: 1_700_000_090_500 };
+    const claims = verifyRs256(at(s, alice, 'wiki.example.test', proven) ?? '', JWKS).claims;
+    expect(claims).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], auth_time: 1_700_000_090, acr: 'mfa' });
+    const passkey = verifyRs256(at(s, alice, 'wiki.example.test', { passkey: 1_700_000_000_000 }) ?? '', JWKS).claims;
+    expect(passkey).toMatchObject({ amr: ['hwk', 'user', 'mfa'], auth_time: 1_700_000_000, acr: 'phr' });
+  });
+
+  it('says nothing of proofs for a caller that proved none (HTTP Basic, a token, a JWT, a cookie sealed before them)', async () => {
+    const s = await signer();
+    for (const proven of [undefined, {}]) {
+      const claims = verifyRs256(at(s, alice, 'wiki.example.test', proven) ?? '', JWKS).claims;
+      expect(claims).not.toHaveProperty('amr');
+      expect(claims).not.toHaveProperty('auth_time');
+      expect(claims).not.toHaveProperty('acr');
+    }
+  });
+
+  it('signs anew at once for a session that stepped up, never handing back the assertion of before', async () => {
+    const clock = new FixedClock();
+    const s = await signer(clock);
+    const loggedIn = clock.now();
+    const before = at(s, alice, 'wiki.example.test', { password: loggedIn });
+    // The same proofs again (another request of the same session): the same token.
+    expect(at(s, alice, 'wiki.example.test', { password: loggedIn })).toBe(before);
+    clock.advance(30_000);
+    // A TOTP code proven in a step-up: another method, so a new amr and acr.
+    const stepped = at(s, alice, 'wiki.example.test', { password: loggedIn, totp: clock.now() });
+    expect(stepped).not.toBe(before);
+    expect(verifyRs256(stepped ?? '', JWKS).claims).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: 'mfa', auth_time: Math.floor(clock.now() / 1000) });
+    clock.advance(30_000);
+    // The password proven again (max_age): the same methods, a later auth_time.
+    const again = at(s, alice, 'wiki.example.test', { password: clock.now(), totp: loggedIn + 30_000 });
+    expect(again).not.toBe(stepped);
+    expect(verifyRs256(again ?? '', JWKS).claims.auth_time).toBe(Math.floor(clock.now() / 1000));
+    // The session that did not step up still gets its own (cached) token, with what it proved.
+    expect(at(s, alice, 'wiki.example.test', { password: loggedIn })).toBe(before);
   });
 
   it('keeps at most its capacity of signed tokens', async () => {

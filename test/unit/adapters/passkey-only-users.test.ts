@@ -1,6 +1,6 @@
 import { StaticUserStore } from '../../../src/adapters/users/static-user-store';
 import { accountFromFileEntry, parseUsersFile } from '../../../src/config/users-file';
-import { formatUsersEntry, parseUsersList, typicalBcryptCost } from '../../../src/domain/users-list';
+import { formatUsersEntry, parseUsersList, entriesDecoy } from '../../../src/domain/users-list';
 import { optionalModules } from '../../../src/composition/optional-modules';
 import { FakePasswordHasher } from '../../support/fakes';
 
@@ -31,13 +31,13 @@ describe('passkey-only entries of a users file', () => {
     expect(parseUsersList('dora:passkey-only:JBSWY3DPEHPK3PXP\n', 'line').problems).toHaveLength(1);
   });
 
-  it('leaves passkey-only entries out of the typical bcrypt cost', () => {
+  it('leaves passkey-only entries out of the decoy parameters', () => {
     expect(
-      typicalBcryptCost([
+      entriesDecoy([
         { username: 'dora', hash: '', passkeyOnly: true },
         { username: 'a', hash: HASH },
       ]),
-    ).toBe(10);
+    ).toEqual({ kind: 'bcrypt', cost: 10 });
   });
 });
 

@@ -108,6 +108,7 @@ describe('placeholder secrets copied from the examples', () => {
     ['the hash of the docker-compose example', '$2b$10$qh8XTM/ilzLw1WKUE1404.udAi8OZn8nKDbNvDORqMRu1KM6HS19q'],
     ['a hash that says REPLACE.WITH', '$2b$10$REPLACE.WITH.A.REAL.BCRYPT.HASH.abcdefghijklmnopqrstu'],
     ['a hash of dots', `$2b$10$${'.'.repeat(53)}`],
+    ['an Argon2id hash of one letter', `$argon2id$v=19$m=65536,t=3,p=4$${'A'.repeat(22)}$${'A'.repeat(43)}`],
   ])('refuses %s in USERS and in USERS_FILE, naming the account', (_, hash) => {
     expect(problemsOf({ ...VALID, USERS: `alice:${HASH},bob:${hash}` })).toEqual([expect.stringMatching(/^USERS: bob's password hash is a placeholder/)]);
     expect(problemsOf({ ...VALID, USERS: `alice:${hash.replace(/\$/g, '$$$$')}` })).toEqual([
@@ -116,6 +117,10 @@ describe('placeholder secrets copied from the examples', () => {
     expect(problemsOf({ ...VALID, USERS: '', USERS_FILE: '/u' }, { '/u': `carol:${hash}\n` })).toEqual([
       expect.stringMatching(/^USERS_FILE: carol's password hash is a placeholder/),
     ]);
+  });
+
+  it('takes a disabled account of the users file without a password for no placeholder', () => {
+    expect(problemsOf({ ...VALID, USERS: '', USERS_FILE: '/u.yaml' }, { '/u.yaml': 'users:\n  - username: carol\n    disabled: true\n' })).toEqual([]);
   });
 
   it('refuses the documentation TOTP secret in USERS', () => {

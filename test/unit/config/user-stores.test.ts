@@ -29,8 +29,8 @@ describe('configuration of user stores', () => {
     if (result.ok) return;
     expect(result.problems).toEqual(
       expect.arrayContaining([
-        'USERS entry 1 (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$)',
-        'USERS_FILE line 2: expected username:bcrypt-hash[:totp-secret]',
+        'USERS entry 1 (alice): password must be a bcrypt ($2a$, $2b$, $2y$) or Argon2 ($argon2id$, $argon2i$) hash',
+        'USERS_FILE line 2: expected username:password-hash[:totp-secret]',
         'LDAP_ADDRESS must start with ldap:// or ldaps://',
         'LDAP_BASE_DN is required with LDAP_ADDRESS (e.g. dc=example,dc=com)',
         'LDAP_SEARCH_FILTER must contain %s where the login goes, e.g. (uid=%s)',
@@ -43,7 +43,7 @@ describe('configuration of user stores', () => {
     const result = load({ USERS: 'alice:b4.J6lL2Tq3Jk0WcC8nO5s4yX1a2b3c4dE' });
     const problems = !result.ok ? result.problems : [];
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('USERS entry 1 (alice): password must be a bcrypt hash');
+    expect(problems[0]).toContain('USERS entry 1 (alice): password must be a bcrypt');
     expect(problems[0]).toContain('a shell or docker compose expanded its $ signs away');
     expect(problems[0]).toContain("single quotes ('alice:$2b$…')");
     expect(problems[0]).toContain('$$ in a compose file');

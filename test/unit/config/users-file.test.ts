@@ -19,6 +19,54 @@ describe('users file parsing', () => {
     expect(parsed.entries[1].totpSecret).toBe('JBSWY3DPEHPK3PXPJBSWY3DP');
   });
 
+  it('reads Argon2id and Argon2i hashes in both forms, and names the line of a hash it cannot verify or that costs too much', () => {
+    const id = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$' + 'Q'.repeat(20) + 'abcdefghijklmnopqrstuvw';
+    const i = id.replace('argon2id', 'argon2i');
+    const lines = parseUsersFile(`alice:${id}\nbob:${i}:JBSWY3DPEHPK3PXPJBSWY3DP\ncarol:$pbkdf2-sha512$310000$c2FsdA$aGFzaA\n`, 'users', optionalModules.yaml);
+    expect(lines.entries.map((e) => [e.username, e.hash])).toEqual([
+      ['alice', id],
+      ['bob', i],
+    ]);
+    expect(lines.problems).toEqual([expect.stringMatching(/^line 3 \(carol\): a PBKDF2 hash cannot be verified; it must be a bcrypt/)]);
+    const yamlFile = [
+      'users:',
+      '  - username: alice',
+      `    password: "${id}"`,
+      '  - username: dave',
+      `    password: "${id.replace('m=65536', 'm=2097152')}"`,
+      '  - username: erin',
+      "    password: '$6$rounds=5000$saltsalt$hashhash'",
+    ].join('\n');
+    const yaml = parseUsersFile(yamlFile, 'users.yml', optionalModules.yaml);
+    expect(yaml.entries.map((e) => [e.username, e.hash])).toEqual([['alice', id]]);
+    expect(yaml.problems).toEqual([
+      'line 4 (dave): Argon2 memory m=2097152 KiB is outside 32 to 262144 KiB (256 MiB); make one with "portcullis user add"',
+      expect.stringMatching(/^line 6 \(erin\): a SHA-512 crypt hash cannot be verified/),
+    ]);
+  });
+
+  it('lets a disabled account go without a password, but not with a hash it cannot verify', () => {
+    const parsed = parseUsersFile(
+      [
+        'users:',
+        '  - username: imported',
+        '    disabled: true',
+        '  - username: kept',
+        '    disabled: true',
+        "    password: '$pbkdf2-sha512$310000$c2FsdA$aGFzaA'",
+        '  - username: enabled',
+        '    disabled: false',
+      ].join('\n'),
+      'users.yaml',
+      optionalModules.yaml,
+    );
+    expect(parsed.entries).toEqual([{ username: 'imported', hash: '', disabled: true }]);
+    expect(parsed.problems).toEqual([
+      expect.stringMatching(/^line 4 \(kept\): a PBKDF2 hash cannot be verified/),
+      expect.stringMatching(/^line 7 \(enabled\): password must be a bcrypt/),
+    ]);
+  });
+
   it('reads every field of the YAML form', () => {
     const parsed = parseUsersFile(
       [
@@ -106,7 +154,7 @@ describe('users file parsing', () => {
       optionalModules.yaml,
     );
     expect(parsed.problems).toEqual([
-      'line 2 (alice): password must be a bcrypt hash ($2a$, $2b$ or $2y$); make one with "portcullis user add"',
+      'line 2 (alice): password must be a bcrypt ($2a$, $2b$, $2y$) or Argon2 ($argon2id$, $argon2i$) hash; make one with "portcullis user add"',
       'line 4 (bob): unknown field "pasword"',
       'line 4 (bob): disabled must be true or false',
       'line 8 (bob): duplicate username',

@@ -1,4 +1,4 @@
-import { accountFromEntry, parseUsersList, typicalBcryptCost } from '../../../src/domain/users-list';
+import { accountFromEntry, entriesDecoy, parseUsersList } from '../../../src/domain/users-list';
 
 const hash = (cost: string, tail = 'a'): string => `$2b$${cost}$${tail.repeat(53)}`;
 
@@ -23,9 +23,11 @@ describe('parseUsersList', () => {
     const secretLooking = hash('05', 'S');
     const { problems } = parseUsersList(`alice, :${secretLooking}, bob:plaintext, dave:${hash('05')}:short, alice:${hash('05')}, alice:${hash('05')}`, 'comma');
     expect(problems).toEqual([
-      'entry 1: expected username:bcrypt-hash[:totp-secret]',
+      'entry 1: expected username:password-hash[:totp-secret]',
       'entry 2: invalid username (is empty)',
-      expect.stringMatching(/^entry 3 \(bob\): password must be a bcrypt hash \(\$2a\$, \$2b\$ or \$2y\$\); it holds no "\$": if it was a hash, a shell/),
+      expect.stringMatching(
+        /^entry 3 \(bob\): password must be a bcrypt \(\$2a\$, \$2b\$, \$2y\$\) or Argon2 \(\$argon2id\$, \$argon2i\$\) hash; it holds no "\$": if it was a hash, a shell/,
+      ),
       'entry 4 (dave): TOTP secret must be base32, at least 16 characters',
       'entry 6: duplicate username alice',
     ]);
@@ -59,24 +61,63 @@ describe('accountFromEntry', () => {
   });
 });
 
-describe('typicalBcryptCost', () => {
-  it('picks the cost most hashes use', () => {
+const ARGON2ID = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$' + 'A'.repeat(43);
+
+describe('USERS with Argon2 hashes', () => {
+  it('keeps the commas of an Argon2 hash inside its entry', () => {
+    const text = `alice:${ARGON2ID}, bob:${hash('10')},carol:${ARGON2ID.replace('argon2id', 'argon2i').replace(/\$/g, '$$$$')}:JBSWY3DPEHPK3PXP`;
+    expect(parseUsersList(text, 'comma')).toEqual({
+      entries: [
+        { username: 'alice', hash: ARGON2ID },
+        { username: 'bob', hash: hash('10') },
+        { username: 'carol', hash: ARGON2ID.replace('argon2id', 'argon2i'), totpSecret: 'JBSWY3DPEHPK3PXP' },
+      ],
+      problems: [],
+    });
+  });
+
+  it('names an account whose hash is of a kind it cannot verify, or costs too much', () => {
+    const { entries, problems } = parseUsersList(
+      `alice:$pbkdf2-sha512$310000$c2FsdA$aGFzaA, bob:$6$salt$hash, carol:$argon2id$v=19$m=4194304,t=1,p=4$c29tZXNhbHRzb21lc2FsdA$${'A'.repeat(43)}, dave:${hash('10')}`,
+      'comma',
+    );
+    expect(entries.map((e) => e.username)).toEqual(['dave']);
+    expect(problems).toEqual([
+      expect.stringMatching(/^entry 1 \(alice\): a PBKDF2 hash cannot be verified; it must be a bcrypt/),
+      expect.stringMatching(/^entry 2 \(bob\): a SHA-512 crypt hash cannot be verified/),
+      'entry 3 (carol): Argon2 memory m=4194304 KiB is outside 32 to 262144 KiB (256 MiB)',
+    ]);
+  });
+});
+
+describe('entriesDecoy', () => {
+  it('picks the cost most bcrypt hashes use', () => {
     expect(
-      typicalBcryptCost([
+      entriesDecoy([
         { username: 'a', hash: hash('05') },
         { username: 'b', hash: hash('05') },
         { username: 'c', hash: hash('12') },
       ]),
-    ).toBe(5);
+    ).toEqual({ kind: 'bcrypt', cost: 5 });
   });
 
   it('picks the higher cost on a tie, and nothing without entries', () => {
     expect(
-      typicalBcryptCost([
+      entriesDecoy([
         { username: 'a', hash: hash('05') },
         { username: 'b', hash: hash('11') },
       ]),
-    ).toBe(11);
-    expect(typicalBcryptCost([])).toBeUndefined();
+    ).toEqual({ kind: 'bcrypt', cost: 11 });
+    expect(entriesDecoy([])).toBeUndefined();
+  });
+
+  it('picks the costlier kind in use: Authelia Argon2id over bcrypt cost 10, even when bcrypt accounts outnumber it', () => {
+    expect(
+      entriesDecoy([
+        { username: 'a', hash: hash('10') },
+        { username: 'b', hash: hash('10') },
+        { username: 'c', hash: ARGON2ID },
+      ]),
+    ).toEqual({ kind: 'argon2', variant: 'argon2id', memoryKiB: 65536, iterations: 3, parallelism: 4 });
   });
 });

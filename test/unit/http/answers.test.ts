@@ -1,5 +1,5 @@
 import { envelopeOf } from '../../../src/adapters/http/answer';
-import { forwardAuthRefused, loginAnswer, oauthCallbackAnswer, totpAnswer } from '../../../src/adapters/http/answers';
+import { currentUserAnswer, forwardAuthRefused, loginAnswer, oauthCallbackAnswer, totpAnswer } from '../../../src/adapters/http/answers';
 import type { CookieSettings } from '../../../src/adapters/http/cookies';
 import { err, ok } from '../../../src/domain/result';
 import type { Session } from '../../../src/domain/session';
@@ -13,6 +13,30 @@ describe('answers, one pure mapping per use case', () => {
     const answer = loginAnswer(ok({ session, token: 'sealed-by-the-use-case' }), cookies);
     expect(envelopeOf(answer)).toEqual({ status: 200, code: 'logged_in', message: 'Logged in', totpPending: 'false' });
     expect(answer.cookies).toEqual(['portcullis-session=sealed-by-the-use-case; Path=/; Max-Age=3600; Domain=example.com; HttpOnly; SameSite=Lax; Secure']);
+  });
+
+  it('tells /api/user what the session proved and when, as amr, acr and authTime (issue 33); Basic and logged-out answers as before', () => {
+    const identity = { username: 'tom', name: 'Tom', email: 'tom@example.com', groups: [], provider: 'username', oauth: false, totp: true };
+    const proven = { password: 1_000, totp: 21_000 };
+    expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven }))).toMatchObject({
+      code: 'authenticated',
+      isLoggedIn: true,
+      proven: { password: 1_000, totp: 21_000 },
+      amr: ['pwd', 'otp', 'mfa'],
+      acr: 'mfa',
+      authTime: 21_000,
+    });
+    expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven: { passkey: 5 } }))).toMatchObject({
+      amr: ['hwk', 'user', 'mfa'],
+      acr: 'phr',
+      authTime: 5,
+    });
+    // A cookie sealed before issue 33 proved nothing it can tell.
+    expect(envelopeOf(currentUserAnswer({ state: 'logged_in', identity, proven: {} }))).toMatchObject({ proven: {}, amr: [], acr: 'sfa', authTime: null });
+    const basic = envelopeOf(currentUserAnswer({ state: 'logged_in', identity: { ...identity, provider: 'basic' } }));
+    expect(basic).not.toHaveProperty('proven');
+    expect(basic).not.toHaveProperty('amr');
+    expect(envelopeOf(currentUserAnswer({ state: 'logged_out' }))).not.toHaveProperty('authTime');
   });
 
   it('gives a wrong and a replayed TOTP code one answer, and a login that no longer waits another', () => {

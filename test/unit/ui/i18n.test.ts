@@ -1,4 +1,4 @@
-import { chooseLanguage, listOf, locale, messageTable, negotiate, t, tx, useCatalog, waitPhrase } from '../../../ui/src/i18n';
+import { agoPhrase, chooseLanguage, listOf, locale, messageTable, negotiate, t, tx, useCatalog, waitPhrase } from '../../../ui/src/i18n';
 
 const ALL = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'pl', 'ja', 'zh-Hans', 'ar'];
 
@@ -75,6 +75,25 @@ describe('texts', () => {
     useCatalog('de', { 'login.heading': 'Anmelden' });
     expect(t('login.heading')).toBe('Anmelden');
     expect(t('login.password')).toBe('Password');
+  });
+});
+
+describe('agoPhrase', () => {
+  const now = Date.UTC(2026, 11, 3, 8, 0, 0);
+  test('says how long ago, rounded down to seconds, minutes, hours or days; a future time is now', () => {
+    expect(agoPhrase(now - 3_000, now, 'en')).toBe('now');
+    expect(agoPhrase(now + 60_000, now, 'en')).toBe('now');
+    expect(agoPhrase(now - 42_000, now, 'en')).toBe('42 seconds ago');
+    expect(agoPhrase(now - 119_000, now, 'en')).toBe('1 minute ago');
+    expect(agoPhrase(now - 3 * 3_600_000 - 5, now, 'en')).toBe('3 hours ago');
+    expect(agoPhrase(now - 26 * 3_600_000, now, 'en')).toBe('yesterday');
+    expect(agoPhrase(now - 5 * 86_400_000, now, 'en')).toBe('5 days ago');
+  });
+
+  test('is said the way each language says it', () => {
+    expect(agoPhrase(now - 300_000, now, 'de')).toBe('vor 5 Minuten');
+    expect(agoPhrase(now - 300_000, now, 'ja')).toBe('5 分前');
+    expect(agoPhrase(now - 300_000, now, 'ar')).toMatch(/دقائق/);
   });
 });
 

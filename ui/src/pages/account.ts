@@ -6,6 +6,7 @@ import { commonProblem, unreachable } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
 import { mountPasskeys } from '../passkeys';
+import { provenSection } from '../proven';
 import { mountTokens } from '../tokens';
 import { mountTotpEnrolment } from '../totp-enrolment';
 
@@ -273,6 +274,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     alert,
     // The demo's next step comes first: its operator is trying the gateway out.
     ctx.app.demo !== null && firstAppSteps(ctx.app.demo.forwardAuth),
+    // Issue 33: what this session proved, and when.
+    provenSection(user, providerLabel(user.provider, ctx.app.genericName, ctx.app.providers)),
     view !== null &&
       h(
         'section',

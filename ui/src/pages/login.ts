@@ -5,6 +5,7 @@ import { commonProblem, unreachable } from '../messages';
 import { autoRedirectProvider, checkTarget, oauthProviders, providerLabel, showsPasswordForm, withRedirect } from '../navigation';
 import { actions, goTo, render, replaceWith, type PageContext } from '../page';
 import { passkeyLoginButton, startPasskeyAutofill } from '../passkeys';
+import { stepUpPage } from './step-up';
 
 /** Asks the gateway for the provider's authorization URL and goes there; resolves to an error text when it cannot. */
 async function startOAuth(ctx: PageContext, provider: string): Promise<string> {
@@ -73,8 +74,11 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
     });
     const password = field('password', t('login.password'), { type: 'password', autocomplete: 'current-password', required: true });
     const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
+    // "Keep me signed in" (issue 33): only when the gateway has REMEMBER_ME_EXPIRY.
+    const remember = ctx.app.rememberMe ? h('input', { type: 'checkbox', id: 'remember', name: 'remember' }) : null;
+    const rememberField = remember && h('div', { class: 'field checkbox' }, h('label', { for: 'remember' }, remember, ' ', t('login.remember')));
     firstInput = email.input;
-    form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, submit);
+    form = h('form', { novalidate: true, 'aria-describedby': 'login-alert' }, email.wrapper, password.wrapper, rememberField, submit);
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       clearAlert(alert);
@@ -90,7 +94,7 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
       }
       busy(submit, true, t('login.submitting'));
       try {
-        const answer = await api.login(login, secret);
+        const answer = await api.login(login, secret, remember === null ? undefined : remember.checked);
         switch (answer.code) {
           case 'logged_in':
             goTo(withRedirect(answer.body.totpPending === 'true' ? '/totp' : '/continue', ctx.redirectUri));
@@ -144,6 +148,9 @@ function loginForm(ctx: PageContext, initialProblem: string): void {
 
 /** `/login`: OAuth buttons, the password form, and the forgot-password link; logged-in visitors go on unless asked to log in again. */
 export async function loginPage(ctx: PageContext): Promise<void> {
+  // Issue 33: a page asked this session for a fresher or stronger proof.
+  const stepUp = ctx.params.get('step_up');
+  if (stepUp !== null && stepUp !== '') return stepUpPage(ctx, stepUp);
   if (ctx.user.isLoggedIn && !loginAgain(ctx)) return replaceWith(withRedirect('/continue', ctx.redirectUri));
   const auto = autoRedirectProvider(ctx.app.oauthAutoRedirect, ctx.app.configuredProviders, ctx.redirectUri);
   if (auto !== null) {

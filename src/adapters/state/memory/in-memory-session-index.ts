@@ -48,6 +48,11 @@ export class InMemorySessionIndex implements SessionIndex {
     }
   }
 
+  async lastSeen(id: string): Promise<number | null> {
+    const s = this.byId.get(id);
+    return s === undefined || s.expiresAt <= this.clock.now() ? null : s.lastSeenAt;
+  }
+
   private forget(id: string): void {
     const s = this.byId.get(id);
     if (s === undefined) return;

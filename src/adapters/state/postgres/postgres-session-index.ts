@@ -41,4 +41,12 @@ export class PostgresSessionIndex implements SessionIndex {
       [sightings.map((x) => x.id), sightings.map((x) => x.at)],
     );
   }
+
+  async lastSeen(id: string): Promise<number | null> {
+    const rows = await this.database.query<{ last_seen: string | number }>('SELECT last_seen FROM account_sessions WHERE id = $1 AND until > $2', [
+      id,
+      this.clock.now(),
+    ]);
+    return rows.length === 0 ? null : Number(rows[0].last_seen);
+  }
 }

@@ -112,6 +112,12 @@ export class RedisSessionIndex implements SessionIndex {
     return found.sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? -1 : 1));
   }
 
+  async lastSeen(id: string): Promise<number | null> {
+    const [last, expires] = await this.redis.run((c) => c.hmget(this.sessionKey(id), 'l', 'e'));
+    if (last === null || expires === null || Number(expires) <= this.clock.now()) return null;
+    return Number(last);
+  }
+
   async touch(sightings: readonly SessionSighting[]): Promise<void> {
     for (let i = 0; i < sightings.length; i += CHUNK) {
       const part = sightings.slice(i, i + CHUNK);

@@ -23,6 +23,7 @@ export class SqliteSessionIndex implements SessionIndex {
   private insert!: Statement<[Row]>;
   private select!: Statement<[string, number], Row>;
   private seen!: Statement<[number, string]>;
+  private lastSeenOf!: Statement<[string, number], { last_seen: number }>;
 
   constructor(
     private readonly database: SqliteDatabase,
@@ -35,6 +36,7 @@ export class SqliteSessionIndex implements SessionIndex {
       );
       this.select = db.prepare('SELECT * FROM account_sessions WHERE username = ? AND until > ? ORDER BY started DESC, id') as Statement<[string, number], Row>;
       this.seen = db.prepare('UPDATE account_sessions SET last_seen = max(last_seen, ?) WHERE id = ?');
+      this.lastSeenOf = db.prepare('SELECT last_seen FROM account_sessions WHERE id = ? AND until > ?') as Statement<[string, number], { last_seen: number }>;
     });
   }
 
@@ -62,5 +64,10 @@ export class SqliteSessionIndex implements SessionIndex {
     await this.database.write(() => {
       for (const { id, at } of sightings) this.seen.run(at, id);
     });
+  }
+
+  async lastSeen(id: string): Promise<number | null> {
+    const row = this.lastSeenOf.get(id, this.clock.now());
+    return row === undefined ? null : Number(row.last_seen);
   }
 }

@@ -118,6 +118,7 @@ describe('LastSeenRecorder', () => {
       register: async () => undefined,
       list: async () => [],
       touch: async () => Promise.reject(new StateStoreUnavailableError('redis')),
+      lastSeen: async () => Promise.reject(new StateStoreUnavailableError('redis')),
     };
     const recorder = new LastSeenRecorder(failing, clock, 10);
     for (let i = 0; i < 100; i += 1) recorder.seen(`s${i}`);

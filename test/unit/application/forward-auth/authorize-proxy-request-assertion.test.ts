@@ -2,6 +2,7 @@ import type { IdentityAssertions } from '../../../../src/application/forward-aut
 import type { AccessDecision } from '../../../../src/domain/access-decision';
 import { compileAccessRules } from '../../../../src/domain/access-rules';
 import type { ForwardedHeaders } from '../../../../src/domain/forwarded-request';
+import type { ProvenMethods } from '../../../../src/domain/login-methods';
 import type { Identity } from '../../../../src/domain/session';
 import { aUser, basicAuth } from '../../../support/builders';
 import { makeCore, signIn } from '../../../support/core';
@@ -9,10 +10,10 @@ import { ScriptedAccessPolicy } from '../../../support/fakes';
 
 /** Records what it is asked to sign; answers a readable fake token, or null (no key yet). */
 class FakeIdentityAssertions implements IdentityAssertions {
-  readonly asked: Array<{ username: string; audience: string }> = [];
+  readonly asked: Array<{ username: string; audience: string; proven?: ProvenMethods }> = [];
   constructor(private readonly ready = true) {}
-  assertionFor(identity: Identity, audience: string): string | null {
-    this.asked.push({ username: identity.username, audience });
+  assertionFor(identity: Identity, audience: string, proven?: ProvenMethods): string | null {
+    this.asked.push({ username: identity.username, audience, ...(proven === undefined ? {} : { proven }) });
     return this.ready ? `signed:${identity.username}@${audience}` : null;
   }
 }
@@ -29,6 +30,13 @@ describe('AuthorizeProxyRequestUseCase with response.assertion', () => {
     const { token } = await signIn(core, 'alice', 'pw');
     const result = await core.authorize.execute({ forwarded: wiki, sessionToken: token, ip });
     expect(result).toMatchObject({ ok: true, value: { headers: { 'x-team': 'wiki' }, assertion: 'signed:alice@wiki.example.com' } });
+    expect(assertions.asked).toEqual([{ username: 'alice', audience: 'wiki.example.com', proven: { password: expect.any(Number) } }]);
+  });
+
+  it("hands the signer a session's proofs, and none for HTTP Basic", async () => {
+    const assertions = new FakeIdentityAssertions();
+    const core = makeCore(accounts(), { policy: new ScriptedAccessPolicy(ASKS), assertions });
+    await core.authorize.execute({ forwarded: wiki, credentials: basicAuth('alice', 'pw'), ip });
     expect(assertions.asked).toEqual([{ username: 'alice', audience: 'wiki.example.com' }]);
   });
 

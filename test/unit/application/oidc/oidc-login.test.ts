@@ -6,10 +6,11 @@ import { StateStoreUnavailableError } from '../../../../src/application/ports/st
 import type { OidcAccounts } from '../../../../src/application/oidc/oidc-accounts';
 import { AuthorizeOidcLoginUseCase } from '../../../../src/application/oidc/authorize-oidc-login';
 import { FindOidcAccountUseCase } from '../../../../src/application/oidc/find-oidc-account';
+import { StepUpSessions } from '../../../../src/application/step-up/step-up-sessions';
 import type { OidcClient } from '../../../../src/domain/oidc-client';
 import { aUser } from '../../../support/builders';
 import { makeCore, signIn, type Core } from '../../../support/core';
-import { FakeOAuthProvider } from '../../../support/fakes';
+import { FakeOAuthProvider, FakeTotpVerifier } from '../../../support/fakes';
 
 const ip = '198.51.100.7';
 const client = (clientId: string, extra: Partial<OidcClient> = {}): OidcClient => ({
@@ -58,9 +59,62 @@ describe('AuthorizeOidcLoginUseCase', () => {
         subject: subjects.subjectOf('username', 'alice'),
         identity: expect.objectContaining({ username: 'alice' }),
         authTime: Math.floor(core.clock.now() / 1000),
+        amr: ['pwd'],
+        acr: 'sfa',
       },
     });
     expect(core.audit.events).toContainEqual(expect.objectContaining({ event: 'oidc_login', username: 'alice', client: 'open' }));
+  });
+
+  describe('what the relying party asks of the login (acr_values, max_age)', () => {
+    function withStepUp() {
+      const set = setUp();
+      const { core, accounts, subjects } = set;
+      const clients = new ConfiguredOidcClients([client('open')]);
+      const stepUp = { references: core.stepUpReferences, sessions: new StepUpSessions(core.stepUpReferences, core.clock, null), users: core.users };
+      return { ...set, authorize: new AuthorizeOidcLoginUseCase(core.authenticator, clients, subjects, accounts, core.audit, 3600, core.clock, stepUp) };
+    }
+    const back = 'https://auth.example.com/oidc/interaction/abc';
+
+    it('sends a session whose last proof is older than max_age to a step-up that goes back to the interaction', async () => {
+      const { core, authorize } = withStepUp();
+      const { token } = await signIn(core, 'alice', 'pw');
+      const since = core.clock.now() + 1;
+      core.clock.advance(5_000);
+      const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip, ask: { acr: null, provenSince: since }, stepUpReturnTo: back });
+      if (result.ok || result.error.code !== 'step_up_required') throw new Error(`expected a step-up, got ${JSON.stringify(result)}`);
+      const request = core.stepUpReferences.unseal(result.error.reference ?? '');
+      expect(request).toMatchObject({ username: 'alice', returnTo: back, methods: ['password', 'totp', 'passkey'] });
+      // Nothing is remembered or audited as a login before the step-up.
+      expect(core.audit.events).not.toContainEqual(expect.objectContaining({ event: 'oidc_login' }));
+    });
+
+    it('refuses an acr the account cannot reach (no second factor for mfa) with unmet_authentication_requirements', async () => {
+      const { core, authorize } = withStepUp();
+      const { token } = await signIn(core, 'alice', 'pw');
+      const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip, ask: { acr: ['mfa'], provenSince: null }, stepUpReturnTo: back });
+      expect(result).toEqual({ ok: false, error: { code: 'unmet_authentication_requirements' } });
+    });
+
+    it('asks for a whole new login when max_age is not met and no step-up is wired, as before step-ups', async () => {
+      const { core, authorize } = setUp();
+      const { token } = await signIn(core, 'alice', 'pw');
+      const since = core.clock.now() + 1;
+      const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip, ask: { acr: null, provenSince: since } });
+      expect(result).toEqual({ ok: false, error: { code: 'fresh_login_required' } });
+    });
+
+    it('reports the value asked that the login meets: a password and TOTP login asked mfa is mfa', async () => {
+      const { core, authorize } = withStepUp();
+      const pending = await core.login.execute({ login: 'tom', password: 'pw', ip });
+      if (!pending.ok) throw new Error('password step failed');
+      const code = FakeTotpVerifier.codeAt('JBSWY3DPEHPK3PXPJBSWY3DP', core.clock.now());
+      const verified = await core.verifyTotp.execute({ sessionToken: core.sealer.seal(pending.value.session), code, ip });
+      if (!verified.ok) throw new Error('TOTP step failed');
+      const token = verified.value.token;
+      const result = await authorize.execute({ clientId: 'open', sessionToken: token, ip, ask: { acr: ['phr', 'mfa'], provenSince: null } });
+      expect(result).toMatchObject({ ok: true, value: { acr: 'mfa', amr: ['pwd', 'otp', 'mfa'] } });
+    });
   });
 
   it('asks for a login without a session, with a TOTP code still owed, or with HTTP Basic only', async () => {
@@ -227,6 +281,7 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
       core.audit,
       3600,
       core.clock,
+      { references: core.stepUpReferences, sessions: new StepUpSessions(core.stepUpReferences, core.clock, null), users: core.users },
     );
     provider.codes.set('code-1', { email: 'dana@example.org', name: 'Dana', username: 'dana', groups: ['ops'] });
     const started = await core.startOAuth.execute({ provider: 'generic', heldFlows: [] });
@@ -245,6 +300,22 @@ describe('an upstream OAuth identity through the OpenID Connect provider', () =>
     if (!result.ok) throw new Error(result.error.code);
     expect(result.value.subject).toBe(subjects.subjectOf('generic', 'dana@example.org'));
     expect(result.value.subject).not.toBe(subjects.subjectOf('username', 'dana@example.org'));
+    expect(result.value).toMatchObject({ amr: ['fed'], acr: 'sfa' });
+    // Its provider's proof is not ours to renew: an old one needs a whole new login, a second factor cannot be had here.
+    core.clock.advance(10_000);
+    const since = core.clock.now() - 1_000;
+    expect(
+      await authorize.execute({ clientId: 'open', sessionToken: done.value.token, ip, ask: { acr: null, provenSince: since }, stepUpReturnTo: 'https://x/' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'fresh_login_required' },
+    });
+    expect(
+      await authorize.execute({ clientId: 'open', sessionToken: done.value.token, ip, ask: { acr: ['mfa'], provenSince: null }, stepUpReturnTo: 'https://x/' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'unmet_authentication_requirements' },
+    });
     // No user store knows an OAuth identity: its claims are what the login proved, kept by subject.
     const found = await new FindOidcAccountUseCase(accounts, core.users, new ConfiguredOidcClients([]), core.fingerprints).execute({
       subject: result.value.subject,

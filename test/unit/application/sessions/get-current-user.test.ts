@@ -1,5 +1,6 @@
 import { aUser, basicAuth } from '../../../support/builders';
 import { makeCore, signIn } from '../../../support/core';
+import { FakeTotpVerifier } from '../../../support/fakes';
 
 describe('GetCurrentUserUseCase', () => {
   const ip = '198.51.100.7';
@@ -16,7 +17,27 @@ describe('GetCurrentUserUseCase', () => {
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({
       state: 'logged_in',
       identity: expect.objectContaining({ username: 'alice', email: 'alice@example.com', groups: ['admins'], provider: 'username', oauth: false }),
+      proven: { password: core.clock.now() },
     });
+  });
+
+  it("reports a session's password and code with the time each was proven (issue 33)", async () => {
+    const core = makeCore(accounts());
+    const { token: pending } = await signIn(core, 'tom', 'pw');
+    const passwordAt = core.clock.now();
+    core.clock.advance(20_000);
+    const verified = await core.verifyTotp.execute({ sessionToken: pending, code: FakeTotpVerifier.codeAt('JBSWY3DPEHPK3PXPJBSWY3DP', core.clock.now()), ip });
+    if (!verified.ok) throw new Error(verified.error.code);
+    expect(await core.getCurrentUser.execute({ sessionToken: verified.value.token, ip })).toMatchObject({
+      state: 'logged_in',
+      proven: { password: passwordAt, totp: passwordAt + 20_000 },
+    });
+  });
+
+  it('tells nothing of proofs for HTTP Basic', async () => {
+    const core = makeCore(accounts());
+    const result = await core.getCurrentUser.execute({ credentials: basicAuth('alice', 'pw'), ip });
+    expect(result).not.toHaveProperty('proven');
   });
 
   it('reports a password-accepted TOTP login as pending, not logged in', async () => {
