@@ -49,6 +49,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         ],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),
+      frameOrigins: config.oidc.clients.flatMap((client) => (client.frontchannelLogout === undefined ? [] : [client.frontchannelLogout.uri])),
       ...(config.jwtIssuers.length === 0 ? {} : { jwtIssuers: config.jwtIssuers.map((i) => i.issuer) }),
       providers,
       logger,
@@ -59,7 +60,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
 }
 
 /** Every use case the HTTP adapter serves, taken from the container. */
-export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wiring): HttpUseCases {
+export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'oidc'>, w: Wiring): HttpUseCases {
   return {
     login: w.get(TOKENS.LoginUseCase),
     verifyTotp: w.get(TOKENS.VerifyTotpUseCase),
@@ -68,6 +69,9 @@ export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens'>, w: Wir
     authorizeProxyRequest: w.get(TOKENS.AuthorizeProxyRequestUseCase),
     startOAuth: w.get(TOKENS.StartOAuthUseCase),
     completeOAuth: w.get(TOKENS.CompleteOAuthUseCase),
+    upstreamBackchannelLogout: w.get(TOKENS.UpstreamLogout).backchannelLogout,
+    // Only with OpenID Connect clients: without them no session has front-channel pages, and the provider's store stays unbuilt.
+    ...(config.oidc.clients.length === 0 ? {} : { takeFrontchannelLogouts: w.get(TOKENS.TakeFrontchannelLogoutsUseCase) }),
     checkReadiness: w.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, w),
     tokens: tokenUseCases(config, w),
