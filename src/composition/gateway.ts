@@ -116,6 +116,8 @@ export function createGateway(config: Config, overrides: Overrides = {}): Gatewa
   // The stores' connections first: they register their start, readiness and close before anything built on them.
   for (const holder of [TOKENS.Database, TOKENS.Postgres, TOKENS.Redis] as const) container.get(holder);
   const useCases = httpUseCases(config, container);
+  // The back-channel logout queue runs on every gateway with OpenID Connect clients (issue 35).
+  if (config.oidc.clients.length > 0) container.get(TOKENS.LogoutDeliveryWorker);
   const logger = container.get(TOKENS.Logger);
   let app: Koa | null = null;
   const koa = (): Koa => (app ??= createHttpApp(useCases, container.get(TOKENS.HttpSettings), container.get(TOKENS.OidcHttp).oidc?.middleware ?? null));

@@ -51,6 +51,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
         ],
       },
       clientAddress: new ClientAddressResolver(config.trustedProxies),
+      frameOrigins: config.oidc.clients.flatMap((client) => (client.frontchannelLogout === undefined ? [] : [client.frontchannelLogout.uri])),
       ...(config.jwtIssuers.length === 0 ? {} : { jwtIssuers: config.jwtIssuers.map((i) => i.issuer) }),
       providers,
       logger,
@@ -61,7 +62,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
 }
 
 /** Every use case the HTTP adapter serves, taken from the container. */
-export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'adminGroups'>, w: Wiring): HttpUseCases {
+export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'oidc' | 'adminGroups'>, w: Wiring): HttpUseCases {
   return {
     admin: adminUseCases(config, w),
     login: w.get(TOKENS.LoginUseCase),
@@ -71,6 +72,9 @@ export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'admin
     authorizeProxyRequest: w.get(TOKENS.AuthorizeProxyRequestUseCase),
     startOAuth: w.get(TOKENS.StartOAuthUseCase),
     completeOAuth: w.get(TOKENS.CompleteOAuthUseCase),
+    upstreamBackchannelLogout: w.get(TOKENS.UpstreamLogout).backchannelLogout,
+    // Only with OpenID Connect clients: without them no session has front-channel pages, and the provider's store stays unbuilt.
+    ...(config.oidc.clients.length === 0 ? {} : { takeFrontchannelLogouts: w.get(TOKENS.TakeFrontchannelLogoutsUseCase) }),
     checkReadiness: w.get(TOKENS.CheckReadinessUseCase),
     passkeys: passkeyUseCases(config, w),
     tokens: tokenUseCases(config, w),

@@ -15,6 +15,16 @@ import type { Config } from '../config/load';
 import { optionalModules } from './optional-modules';
 import { bindStore } from './state';
 import { TOKENS } from './tokens';
+import { ArtifactUpstreamSessions } from '../adapters/oidc/artifact-upstream-sessions';
+import { JoseUpstreamLogoutTokens, type UpstreamLogoutProvider } from '../adapters/providers/jose-upstream-logout-tokens';
+import { UpstreamBackchannelLogoutUseCase } from '../application/oauth/upstream-backchannel-logout';
+import type { UpstreamSessions } from '../application/oauth/upstream-sessions';
+import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { Clock } from '../application/ports/clock';
+import type { RevokedSessions } from '../application/ports/revoked-sessions';
+import type { UsedOAuthFlows } from '../application/ports/used-oauth-flows';
+import type { GatewaySettings } from '../application/settings';
 
 /**
  * The code of the OAuth provider adapters loads with the feature, like simple-oauth2 itself
@@ -78,14 +88,40 @@ export function bindOAuth(c: TypedContainer, config: OAuthConfig): void {
     TOKENS.Settings,
     TOKENS.OAuthSettings,
   ]);
-  c.bindClass(TOKENS.CompleteOAuthUseCase, CompleteOAuthUseCase, [
-    TOKENS.OAuthProviders,
-    TOKENS.OAuthFlowSealer,
-    TOKENS.UsedOAuthFlows,
-    TOKENS.Clock,
-    TOKENS.Settings,
-    TOKENS.OAuthSettings,
-    TOKENS.AuditLog,
-    TOKENS.SessionIssuer,
-  ]);
+  c.bind(
+    TOKENS.CompleteOAuthUseCase,
+    (providers: OAuthProviders, sealer: OAuthFlowSealer, used: UsedOAuthFlows, clock: Clock, settings: GatewaySettings, oauth: OAuthSettings) =>
+      new CompleteOAuthUseCase(providers, sealer, used, clock, settings, oauth, c.get(TOKENS.AuditLog), {
+        issuer: c.get(TOKENS.SessionIssuer),
+        upstream: c.get(TOKENS.UpstreamLogout).sessions,
+      }),
+    [TOKENS.OAuthProviders, TOKENS.OAuthFlowSealer, TOKENS.UsedOAuthFlows, TOKENS.Clock, TOKENS.Settings, TOKENS.OAuthSettings],
+  );
+  bindUpstreamLogout(c, config);
+}
+
+/** The upstream OpenID Connect providers (generic ones with an issuer): those whose back-channel logout the gateway takes. */
+const upstreamProvidersOf = (config: OAuthConfig): UpstreamLogoutProvider[] =>
+  [...(config.oauth.generic ? [config.oauth.generic] : []), ...config.oauth.providers].flatMap((p) =>
+    p.issuer === undefined ? [] : [{ id: p.id, issuer: p.issuer, clientId: p.clientId }],
+  );
+
+/** Issue 35, the client side: the sessions made from each upstream provider session, and its back-channel logout. */
+function bindUpstreamLogout(c: TypedContainer, config: OAuthConfig): void {
+  const upstream = upstreamProvidersOf(config);
+  c.bind(
+    TOKENS.UpstreamLogout,
+    (artifacts: OidcArtifacts, used: UsedOAuthFlows, audit: AuditLog, clock: Clock) => {
+      if (upstream.length === 0) return { sessions: null, backchannelLogout: null };
+      const sessions: UpstreamSessions = new ArtifactUpstreamSessions(artifacts, clock);
+      const tokens = new JoseUpstreamLogoutTokens(upstream, () => optionalModules.jose(), clock, config.oauth.timeoutSeconds * 1000);
+      // The revocations resolved when a token arrives: they tell the apps of each ended session too (provider side).
+      const revoked: RevokedSessions = {
+        revoke: (id, until) => c.get(TOKENS.RevokedSessions).revoke(id, until),
+        isRevoked: (id) => c.get(TOKENS.RevokedSessions).isRevoked(id),
+      };
+      return { sessions, backchannelLogout: new UpstreamBackchannelLogoutUseCase(tokens, used, sessions, revoked, audit) };
+    },
+    [TOKENS.OidcArtifacts, TOKENS.UsedOAuthFlows, TOKENS.AuditLog, TOKENS.Clock],
+  );
 }

@@ -33,6 +33,7 @@ import type { StateStores } from '../adapters/state/state-stores';
 import { optionalModules, takeLibraryNotices } from './optional-modules';
 import { lazyModule } from '../adapters/system/lazy-module';
 import { TOKENS } from './tokens';
+import { bindBackchannelLogout } from './oidc-logout';
 
 /**
  * The provider's own code (its HTTP face and pages, the client list, the accounts and the two use
@@ -83,6 +84,7 @@ function lazyOidcHttp(build: () => Promise<OidcHttp>, logger: Logger): OidcHttp 
  * tests override with fakes).
  */
 export function bindOidc(c: TypedContainer, config: Config): void {
+  bindBackchannelLogout(c, config);
   const bind = c.bind.bind(c) as TypedContainer['bind'];
   // The bundle chosen for durable records, built once for both ports.
   let storage: OidcState | null = null;
@@ -155,7 +157,13 @@ export function bindOidc(c: TypedContainer, config: Config): void {
       const build = async (): Promise<OidcHttp> =>
         providerCode().createOidcHttp(
           library(),
-          { authorizeOidcLogin, findOidcAccount, logout },
+          {
+            authorizeOidcLogin,
+            findOidcAccount,
+            logout,
+            rememberOidcLogin: c.get(TOKENS.RememberOidcLoginUseCase),
+            takeFrontchannelLogouts: c.get(TOKENS.TakeFrontchannelLogoutsUseCase),
+          },
           {
             issuer: config.appUrl,
             clients: config.oidc.clients,

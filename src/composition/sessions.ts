@@ -13,6 +13,7 @@ import { lazyModule } from '../adapters/system/lazy-module';
 import type { JwtHolder } from './holders';
 import { optionalModules } from './optional-modules';
 import { KeyedHashVerifiedCredentials } from '../adapters/crypto/keyed-hash-verified-credentials';
+import { LogoutNotifyingRevokedSessions } from '../application/oidc/logout-notifying-revoked-sessions';
 import { GetCurrentUserUseCase } from '../application/sessions/get-current-user';
 import { LastSeenRecorder } from '../application/sessions/last-seen-recorder';
 import { LogoutUseCase } from '../application/sessions/logout';
@@ -37,8 +38,15 @@ const LAST_SEEN_FLUSH_MS = 15_000;
  * the session index (durable records: PostgreSQL whenever it is configured, Redis or not), the
  * last-seen recorder, logout and the current user.
  */
-export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 'tokens' | 'jwtIssuers'>): void {
-  bindStore(c, TOKENS.RevokedSessions, 'records', (s) => s.revokedSessions());
+export function bindSessions(c: TypedContainer, config: Pick<Config, 'secret' | 'tokens' | 'jwtIssuers' | 'oidc'>): void {
+  bindStore(c, TOKENS.RevokedSessionsStore, 'records', (s) => s.revokedSessions());
+  // With OpenID Connect clients, every session that ends tells the apps it logged in to (issue 35).
+  c.bind(
+    TOKENS.RevokedSessions,
+    (store: RevokedSessions, audit: AuditLog): RevokedSessions =>
+      config.oidc.clients.length === 0 ? store : new LogoutNotifyingRevokedSessions(store, c.get(TOKENS.EndOidcSessionLoginsUseCase), audit),
+    [TOKENS.RevokedSessionsStore, TOKENS.AuditLog],
+  );
   bindStore(c, TOKENS.SessionIndex, 'records', (s) => s.sessionIndex());
   c.bind(TOKENS.VerifiedCredentials, (): VerifiedCredentials => new KeyedHashVerifiedCredentials(config.secret));
   c.bind(

@@ -1,4 +1,14 @@
 import type { OidcArtifacts } from '../application/oidc/oidc-artifacts';
+import type { OidcSessionLogins } from '../application/oidc/oidc-session-logins';
+import type { LogoutDeliveries } from '../application/oidc/logout-deliveries';
+import type { EndOidcSessionLoginsUseCase } from '../application/oidc/end-oidc-session-logins';
+import type { RememberOidcLoginUseCase } from '../application/oidc/remember-oidc-login';
+import type { DeliverLogoutsUseCase } from '../application/oidc/deliver-logouts';
+import type { LogoutDeliveryWorker } from '../adapters/oidc/logout-delivery-worker';
+import type { FrontchannelLogouts, TakeFrontchannelLogoutsUseCase } from '../application/oidc/frontchannel-logouts';
+import type { UpstreamSessions } from '../application/oauth/upstream-sessions';
+import type { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-accounts';
+import type { UpstreamBackchannelLogoutUseCase } from '../application/oauth/upstream-backchannel-logout';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { OidcClients } from '../application/oidc/oidc-clients';
 import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
@@ -143,6 +153,8 @@ export const TOKENS = {
   LoginAttempts: token<LoginAttempts>('LoginAttempts'),
   SessionSealer: token<SessionSealer>('SessionSealer'),
   RevokedSessions: token<RevokedSessions>('RevokedSessions'),
+  /** The revocations as the state store keeps them; RevokedSessions is this, telling the apps of an ended session (issue 35) when OIDC clients are configured. */
+  RevokedSessionsStore: token<RevokedSessions>('RevokedSessionsStore'),
   VerifiedCredentials: token<VerifiedCredentials>('VerifiedCredentials'),
   CredentialFingerprints: token<CredentialFingerprints>('CredentialFingerprints'),
   UserStore: token<UserStore>('UserStore'),
@@ -200,6 +212,18 @@ export const TOKENS = {
   AuthorizeOidcLoginUseCase: token<AuthorizeOidcLoginUseCase>('AuthorizeOidcLoginUseCase'),
   FindOidcAccountUseCase: token<FindOidcAccountUseCase>('FindOidcAccountUseCase'),
   OidcHttp: token<OidcHttpHolder>('OidcHttp'),
+  // Issue 35: back-channel logout (bound in oidc.ts).
+  OidcSessionLogins: token<OidcSessionLogins>('OidcSessionLogins'),
+  LogoutDeliveries: token<LogoutDeliveries>('LogoutDeliveries'),
+  EndOidcSessionLoginsUseCase: token<EndOidcSessionLoginsUseCase>('EndOidcSessionLoginsUseCase'),
+  RememberOidcLoginUseCase: token<RememberOidcLoginUseCase>('RememberOidcLoginUseCase'),
+  DeliverLogoutsUseCase: token<DeliverLogoutsUseCase>('DeliverLogoutsUseCase'),
+  LogoutDeliveryWorker: token<LogoutDeliveryWorker>('LogoutDeliveryWorker'),
+  FrontchannelLogouts: token<FrontchannelLogouts>('FrontchannelLogouts'),
+  TakeFrontchannelLogoutsUseCase: token<TakeFrontchannelLogoutsUseCase>('TakeFrontchannelLogoutsUseCase'),
+  EndRemovedAccountsUseCase: token<EndRemovedAccountsUseCase>('EndRemovedAccountsUseCase'),
+  /** Issue 35: both null without an upstream OpenID Connect provider (a generic one with an issuer). */
+  UpstreamLogout: token<{ readonly sessions: UpstreamSessions | null; readonly backchannelLogout: UpstreamBackchannelLogoutUseCase | null }>('UpstreamLogout'),
   // Issue 17: the hand-off between gateway domains (bound in handoff.ts).
   HandoffCodes: token<HandoffCodes>('HandoffCodes'),
   HandoffSettings: token<HandoffSettings>('HandoffSettings'),

@@ -12,12 +12,13 @@ import type { Resources } from './resources';
 import type { TypedContainer } from './binding';
 import { protectedDomainOfAppUrl } from './cookie-domain';
 import { TOKENS } from './tokens';
+import { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-accounts';
 
 /** The configured stores in their fixed order, USERS → USERS_FILE → LDAP; one store is used bare. */
 export function buildUserStore(
   config: Pick<Config, 'users' | 'usersFile' | 'ldap'>,
   domain: string,
-  deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources },
+  deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources; removed?: (usernames: readonly string[]) => void },
 ): UserStore {
   const stores: UserStore[] = [];
   if (config.users.length > 0 || (config.usersFile === null && config.ldap === null)) {
@@ -29,7 +30,12 @@ export function buildUserStore(
     );
   }
   if (config.usersFile !== null) {
-    const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger, optionalModules.yaml);
+    const file = new FileUserStore(config.usersFile.path, config.usersFile.entries, domain, deps.hasher, deps.logger, optionalModules.yaml, {
+      // Issue 35: an account removed or disabled there is out everywhere at once.
+      onReload: (outcome) => {
+        if (outcome.kind === 'reloaded' && outcome.removed.length > 0) deps.removed?.(outcome.removed);
+      },
+    });
     deps.resources.onStart(() => file.start());
     deps.resources.add(() => file.close());
     stores.push(file);
@@ -50,7 +56,14 @@ export function bindUsers(c: TypedContainer, config: Pick<Config, 'appUrl' | 'us
   c.bind(
     TOKENS.StoreUsers,
     (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
-      buildUserStore(config, domain, { hasher, clock, logger, resources }),
+      buildUserStore(config, domain, {
+        hasher,
+        clock,
+        logger,
+        resources,
+        removed: (usernames) => void c.get(TOKENS.EndRemovedAccountsUseCase).execute(usernames),
+      }),
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
+  c.bindClass(TOKENS.EndRemovedAccountsUseCase, EndRemovedAccountsUseCase, [TOKENS.SessionIndex, TOKENS.RevokedSessions, TOKENS.AuditLog]);
 }

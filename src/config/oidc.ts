@@ -24,6 +24,16 @@ export const OIDC_OPTIONS = options({
     fallback: 3600,
     doc: { default: '`3600`', meaning: 'lifetime of access and ID tokens in seconds' },
   },
+  OIDC_BACKCHANNEL_LOGOUT_RETRY: {
+    group: 'oidc',
+    parse: integer(1, 7 * 86400),
+    fallback: 3600,
+    doc: {
+      default: '`3600`',
+      meaning:
+        'how long, in seconds after a session ended, a back-channel logout token is retried (backoff from 1 second to 5 minutes) for an app that does not take it; then it is given up and audited',
+    },
+  },
   OIDC_REFRESH_TOKEN_TTL: {
     group: 'oidc',
     parse: integer(300, 366 * 86400),
@@ -44,7 +54,12 @@ export interface OidcConfig {
 
 export interface OidcSectionConfig {
   /** The OpenID Connect provider (`OIDC_*`): off when no client is configured. */
-  readonly oidc: OidcConfig & { readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number };
+  readonly oidc: OidcConfig & {
+    readonly accessTokenTtlSeconds: number;
+    readonly refreshTokenTtlSeconds: number;
+    /** How long a back-channel logout is retried after its session ended (OIDC_BACKCHANNEL_LOGOUT_RETRY). */
+    readonly backchannelLogoutRetrySeconds: number;
+  };
 }
 
 /** The clients, the signing key file and the token lifetimes. */
@@ -56,6 +71,7 @@ export function readOidc(r: EnvReader): OidcSectionConfig {
       ...oidc.config,
       accessTokenTtlSeconds: r.option(OIDC_OPTIONS, 'OIDC_ACCESS_TOKEN_TTL'),
       refreshTokenTtlSeconds: r.option(OIDC_OPTIONS, 'OIDC_REFRESH_TOKEN_TTL'),
+      backchannelLogoutRetrySeconds: r.option(OIDC_OPTIONS, 'OIDC_BACKCHANNEL_LOGOUT_RETRY'),
     },
   };
 }
@@ -74,6 +90,10 @@ export const OIDC_CLIENT_FIELDS = {
   ALLOWED_GROUPS: {},
   TOKEN_ENDPOINT_AUTH_METHOD: {},
   SCOPES: {},
+  BACKCHANNEL_LOGOUT_URI: {},
+  BACKCHANNEL_LOGOUT_SESSION_REQUIRED: {},
+  FRONTCHANNEL_LOGOUT_URI: {},
+  FRONTCHANNEL_LOGOUT_SESSION_REQUIRED: {},
 } as const satisfies Record<string, { file?: true; secret?: true }>;
 export type OidcClientField = keyof typeof OIDC_CLIENT_FIELDS;
 
@@ -120,6 +140,22 @@ export const OIDC_CLIENT_DOCS: readonly {
       default: `\`${OIDC_SCOPES.join(' ')}\``,
       meaning:
         'the scopes this app may be granted, space or comma separated, `openid` among them; asking for another is refused with `invalid_scope` (leave out `email` / `groups` to keep those claims from it, `offline_access` to give it no refresh tokens)',
+    },
+  },
+  {
+    fields: ['BACKCHANNEL_LOGOUT_URI', 'BACKCHANNEL_LOGOUT_SESSION_REQUIRED'],
+    doc: {
+      default: 'none; `true`',
+      meaning:
+        "where the app takes [back-channel logout](oidc.md#logout-that-reaches-every-app) tokens (an absolute URL, sent from the gateway's own network), whenever a session it logged in from ends; and whether the app requires `sid` in them",
+    },
+  },
+  {
+    fields: ['FRONTCHANNEL_LOGOUT_URI', 'FRONTCHANNEL_LOGOUT_SESSION_REQUIRED'],
+    doc: {
+      default: 'none; `true`',
+      meaning:
+        'a page of the app that ends its session in the browser: the gateway loads it, with `iss` and `sid`, in a hidden frame when the person logs out ([front-channel logout](oidc.md#logout-that-reaches-every-app)); and whether the app requires `iss` and `sid`',
     },
   },
   {
@@ -260,6 +296,9 @@ export function readOidcConfig(
     if (unknownScopes.length > 0) problems.push(`${p}SCOPES: unknown scope ${unknownScopes.join(', ')} (known: ${OIDC_SCOPES.join(' ')})`);
     if (!scopes.includes('openid')) problems.push(`${p}SCOPES must include openid`);
 
+    const logout = logoutEndpoints(p, fields, (w) => warnings.push(w));
+    problems.push(...logout.problems);
+
     clients.push({
       clientId,
       name: fields.get('NAME') ?? clientId,
@@ -270,6 +309,7 @@ export function readOidcConfig(
       allowedUsers: list(fields.get('ALLOWED_USERS')).map((u) => u.toLowerCase()),
       allowedGroups: list(fields.get('ALLOWED_GROUPS')),
       scopes: [...new Set(scopes.filter(isOidcScope))],
+      ...logout.client,
     });
   }
 
@@ -285,6 +325,35 @@ export function readOidcConfig(
     }
   }
   return { config: { clients, signingKeyPem, warnings }, problems };
+}
+
+/** A client's back- and front-channel logout URIs, as OidcClient holds them, and what is wrong with them. */
+function logoutEndpoints(
+  p: string,
+  fields: ReadonlyMap<OidcClientField, string>,
+  warn: (w: string) => void,
+): { client: Pick<OidcClient, 'backchannelLogout' | 'frontchannelLogout'>; problems: string[] } {
+  const problems: string[] = [];
+  const client: { -readonly [K in 'backchannelLogout' | 'frontchannelLogout']?: OidcClient[K] } = {};
+  for (const channel of ['BACKCHANNEL', 'FRONTCHANNEL'] as const) {
+    const uri = fields.get(`${channel}_LOGOUT_URI`);
+    const required = fields.get(`${channel}_LOGOUT_SESSION_REQUIRED`)?.toLowerCase();
+    if (required !== undefined && required !== 'true' && required !== 'false') problems.push(`${p}${channel}_LOGOUT_SESSION_REQUIRED must be true or false`);
+    if (required !== undefined && uri === undefined) problems.push(`${p}${channel}_LOGOUT_SESSION_REQUIRED is set but ${p}${channel}_LOGOUT_URI is not`);
+    if (uri === undefined) continue;
+    const problem = logoutUriProblem(`${p}${channel}_LOGOUT_URI`, uri, warn);
+    if (problem !== null) problems.push(problem);
+    client[channel === 'BACKCHANNEL' ? 'backchannelLogout' : 'frontchannelLogout'] = { uri, sessionRequired: required !== 'false' };
+  }
+  return { client, problems };
+}
+
+/** A logout URI is an http(s) URL without a fragment or credentials (section 2 of both logout specifications). */
+function logoutUriProblem(label: string, uri: string, warn: (w: string) => void): string | null {
+  const problem = redirectUriProblem(label, uri, warn);
+  if (problem !== null) return problem;
+  const protocol = new URL(uri).protocol;
+  return protocol === 'http:' || protocol === 'https:' ? null : `${label}: "${uri}" must be an http or https URL`;
 }
 
 /** Why a PEM file cannot sign ID tokens with RS256, or null. Never repeats a key. */

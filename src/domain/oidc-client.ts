@@ -20,6 +20,29 @@ export interface OidcClient {
   readonly allowedGroups: readonly string[];
   /** The scopes the client may be granted ({@link OIDC_SCOPES} by default); asking for another is refused (`invalid_scope`). */
   readonly scopes: readonly OidcScope[];
+  /**
+   * Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0),
+   * and whether it requires `sid` in them; absent: it is not told of logouts.
+   */
+  readonly backchannelLogout?: { readonly uri: string; readonly sessionRequired: boolean };
+  /**
+   * The app's page that ends its session in the browser (OpenID Connect Front-Channel Logout 1.0),
+   * loaded in a hidden frame at logout, and whether it requires `iss` and `sid`; absent: none.
+   */
+  readonly frontchannelLogout?: { readonly uri: string; readonly sessionRequired: boolean };
+}
+
+/**
+ * The URL a front-channel logout frame loads: the client's URI with `iss` and `sid` added to its
+ * query (always, when the session had a sid: the specification lets a client that does not require
+ * them ignore them). Null when the client requires a sid and none is known.
+ */
+export function frontchannelLogoutUrl(uri: string, issuer: string, sid: string | null, sessionRequired: boolean): string | null {
+  if (sid === null) return sessionRequired ? null : uri;
+  const url = new URL(uri);
+  url.searchParams.set('iss', issuer);
+  url.searchParams.set('sid', sid);
+  return url.toString();
 }
 
 /** Every scope the provider knows, and the claims each releases are in the provider's table. */

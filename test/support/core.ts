@@ -160,7 +160,7 @@ export function makeCore(
     usedFlows,
     startOAuth: new StartOAuthUseCase(providers, flowSealer, new NodeCryptoPkce(), ids, clock, settings, oauthSettings),
     issuer,
-    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, clock, settings, oauthSettings, audit, issuer),
+    completeOAuth: new CompleteOAuthUseCase(providers, flowSealer, usedFlows, clock, settings, oauthSettings, audit, { issuer, upstream: null }),
     login: new LoginUseCase(credentials, issuer),
     verifyTotp: new VerifyTotpUseCase(revoked, authenticator, credentials, clock, issuer),
     listAccountSessions: new ListAccountSessionsUseCase(authenticator, index, revoked, NO_APP_GRANTS),

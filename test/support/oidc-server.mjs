@@ -4,6 +4,9 @@
 // It listens on a free 127.0.0.1 port and prints one JSON line {"issuer": "..."} once ready.
 // Logins go through oidc-provider's own development interactions (POST /interaction/:uid with
 // `prompt=login&login=<account>`); consent is pre-granted so a login is one form post.
+// Optional: `jwks` (private keys it signs with, so a test can sign logout tokens as this provider)
+// and `backchannel: true` (back-channel logout on: ID tokens of clients registered with a
+// backchannel_logout_uri carry `sid`, and GET /test/sid?account=<login> tells the last one).
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -11,6 +14,8 @@ const config = JSON.parse(process.env.OIDC_TEST_CONFIG ?? '{}');
 const accounts = config.accounts ?? {};
 
 const server = createServer();
+/** The `sid` of each account's last code, for GET /test/sid. */
+const sids = new Map();
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address();
   const issuer = `http://127.0.0.1:${port}`;
@@ -22,6 +27,7 @@ server.listen(0, '127.0.0.1', () => {
       ...c,
     })),
     cookies: { keys: ['oidc-test-cookie-key-not-a-secret'] },
+    ...(config.jwks ? { jwks: config.jwks } : {}),
     scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
     claims: {
       openid: ['sub'],
@@ -31,7 +37,7 @@ server.listen(0, '127.0.0.1', () => {
     },
     // Every code must come with a PKCE S256 challenge; the token endpoint then checks the verifier.
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, backchannelLogout: { enabled: config.backchannel === true } },
     async findAccount(_ctx, sub) {
       const claims = accounts[sub];
       if (claims === undefined) return undefined;
@@ -45,7 +51,16 @@ server.listen(0, '127.0.0.1', () => {
     },
     ttl: { AccessToken: 600, AuthorizationCode: 60, Session: 600, Interaction: 600, Grant: 600 },
   });
-  server.on('request', provider.callback());
+  provider.on('authorization_code.saved', (code) => {
+    if (typeof code.sid === 'string') sids.set(code.accountId, code.sid);
+  });
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    const url = new URL(req.url, issuer);
+    if (url.pathname !== '/test/sid') return callback(req, res);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ sid: sids.get(url.searchParams.get('account')) ?? null }));
+  });
   process.stdout.write(`${JSON.stringify({ issuer })}\n`);
 });
 

@@ -6,6 +6,8 @@ export interface OidcClient {
   readonly client_id: string;
   readonly client_secret: string;
   readonly redirect_uris: readonly string[];
+  readonly backchannel_logout_uri?: string;
+  readonly backchannel_logout_session_required?: boolean;
 }
 
 export interface OidcServer {
@@ -15,7 +17,14 @@ export interface OidcServer {
 }
 
 /** Starts test/support/oidc-server.mjs (a real oidc-provider) on a free 127.0.0.1 port. */
-export async function startOidcServer(config: { clients: OidcClient[]; accounts: Record<string, Record<string, unknown>> }): Promise<OidcServer> {
+export async function startOidcServer(config: {
+  clients: OidcClient[];
+  accounts: Record<string, Record<string, unknown>>;
+  /** Private JWKs the provider signs with (default: its own development key). */
+  jwks?: { keys: Record<string, unknown>[] };
+  /** Back-channel logout on: `sid` in the ID tokens of clients registered for it. */
+  backchannel?: boolean;
+}): Promise<OidcServer> {
   const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'oidc-server.mjs')], {
     env: { ...process.env, OIDC_TEST_CONFIG: JSON.stringify(config), NODE_OPTIONS: '' },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -129,8 +129,13 @@ export function totpAnswer(result: Result<VerifyTotpOutput, VerifyTotpError>, co
   }
 }
 
-export function logoutAnswer(result: Result<unknown, LogoutError>, cookies: CookieSettings): Answer {
-  if (result.ok) return answer(200, 'logged_out', [], { cookies: [clearCookie(SESSION_COOKIE, cookies)] });
+export function logoutAnswer(result: Result<unknown, LogoutError>, cookies: CookieSettings, frontchannel: readonly string[] = []): Answer {
+  if (result.ok)
+    return answer(200, 'logged_out', [], {
+      cookies: [clearCookie(SESSION_COOKIE, cookies)],
+      // Issue 35: the apps' front-channel logout pages, which the page loads in hidden frames.
+      ...(frontchannel.length === 0 ? {} : { fields: { frontchannel: [...frontchannel] } }),
+    });
   const error = result.error;
   switch (error.code) {
     case 'cross_site_request':

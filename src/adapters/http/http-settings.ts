@@ -32,6 +32,8 @@ export interface HttpSettings {
    * value is ever read as one.
    */
   readonly jwtIssuers?: readonly string[];
+  /** Issue 35: the origins of the apps' front-channel logout pages, which the UI's pages may frame. */
+  readonly frameOrigins?: readonly string[];
   /** Directory of the built UI, or null to serve the built-in fallback pages. */
   readonly uiDirectory?: string | null;
   /** ADMIN_GROUPS (issue 36): with any, `/admin` is a page and the account page shows its members the way there. */

@@ -37,6 +37,8 @@ export const MESSAGES = {
   redirecting: () => 'Redirecting',
   sessions_revoked: (count: number) => (count === 1 ? 'Signed out 1 session' : `Signed out ${count} sessions`),
   app_signed_out: () => 'Signed out of the app',
+  // Issue 35: an upstream provider's back-channel logout.
+  invalid_logout_token: () => 'The logout token is not valid here',
   // Who the caller is
   unauthorized: () => 'Unauthorized',
   login_required: () => 'Redirecting to login',

@@ -4,6 +4,7 @@ import type { CheckReadinessUseCase } from '../../application/readiness/check-re
 import type { GetCurrentUserUseCase } from '../../application/sessions/get-current-user';
 import type { LoginUseCase } from '../../application/password/login';
 import type { LogoutUseCase } from '../../application/sessions/logout';
+import type { TakeFrontchannelLogoutsUseCase } from '../../application/oidc/frontchannel-logouts';
 import type { VerifyTotpUseCase } from '../../application/totp/verify-totp';
 import { currentUserAnswer, healthAnswer, invalidFields, loginAnswer, logoutAnswer, OK, readinessAnswer, totpAnswer } from './answers';
 import { answer } from './answer';
@@ -40,6 +41,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly tokens?: TokenUseCases;
   /** The login page's step-up (issue 33); absent in hosts built without it. */
   readonly stepUp?: StepUpUseCases;
+  /** Issue 35: the front-channel logout pages of a session that just ended; absent: none. */
+  readonly takeFrontchannelLogouts?: TakeFrontchannelLogoutsUseCase;
   /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
   readonly totpEnrolment?: TotpEnrolmentUseCases;
   /** The admin console's API (issue 36); absent without ADMIN_GROUPS: every admin route answers 404 then. */
@@ -111,7 +114,10 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     const host = hosts[gatewayIndexOf(hosts, ctx)];
     const fromThisSite = isFromThisSite(ctx.req.headers, host.origin);
     const result = await useCases.logout.execute({ ...caller(ctx), fromThisSite });
-    renderAnswer(ctx, logoutAnswer(result, host.cookies));
+    // Issue 35: the apps' front-channel logout pages, for the page to load in hidden frames.
+    const id = result.ok ? result.value.sessionId : undefined;
+    const pages = id === undefined ? [] : ((await useCases.takeFrontchannelLogouts?.execute(id)) ?? []);
+    renderAnswer(ctx, logoutAnswer(result, host.cookies, pages));
   });
 
   const appAnswers = hosts.map((h) => answer(200, 'ok', [], { fields: { ...h.app } }));

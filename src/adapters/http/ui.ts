@@ -12,10 +12,12 @@ export const UI_PAGES = new Set(['/', '/login', '/totp', '/continue', '/account'
  * 'self' already), never the whole URL: `URL.origin` is scheme, host and port, so no `;` or space
  * the operator wrote can add a directive to the header.
  */
-export function contentSecurityPolicy(backgroundImage: string): string {
+export function contentSecurityPolicy(backgroundImage: string, frameOrigins: readonly string[] = []): string {
   let images = "'self' data:";
   if (/^https?:\/\//i.test(backgroundImage)) images += ` ${new URL(backgroundImage).origin}`;
-  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  // Issue 35: the apps' front-channel logout pages, loaded in hidden frames at logout (origins only, as for images).
+  const frames = frameOrigins.length === 0 ? '' : `; frame-src ${[...new Set(frameOrigins.map((o) => new URL(o).origin))].join(' ')}`;
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'${frames}`;
 }
 
 const PAGE_HEADERS = {
@@ -67,7 +69,7 @@ export function uiRoutes(settings: HttpSettings): Middleware {
   const adminConsole = (settings.adminGroups ?? []).length > 0;
   const { index, assets } = loadUi(directory);
   const etag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 16)}"`;
-  const headers = { ...PAGE_HEADERS, 'content-security-policy': contentSecurityPolicy(settings.app.backgroundImage) };
+  const headers = { ...PAGE_HEADERS, 'content-security-policy': contentSecurityPolicy(settings.app.backgroundImage, settings.frameOrigins) };
 
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

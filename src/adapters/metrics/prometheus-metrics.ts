@@ -21,6 +21,7 @@ export class PrometheusMetrics implements HttpMetrics {
   private readonly hot = new ForwardAuthStats();
   private readonly logins: Counter<'method' | 'outcome'>;
   private readonly locks: Counter;
+  private readonly logouts: Counter<'outcome'>;
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
 
   /** `promClient` is prom-client, loaded by composition only when metrics are on. */
@@ -38,6 +39,12 @@ export class PrometheusMetrics implements HttpMetrics {
       registers,
     });
     this.locks = new (prom().Counter)({ name: 'portcullis_login_locks_total', help: 'Accounts or addresses locked after too many failures', registers });
+    this.logouts = new (prom().Counter)({
+      name: 'portcullis_oidc_backchannel_logouts_total',
+      help: 'Back-channel logout attempts to OpenID Connect apps: delivered, failed (retried) or given up',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.requests = new (prom().Histogram)({
       name: 'portcullis_http_request_duration_seconds',
       help: 'Time to answer API and UI requests (forward auth has its own histogram)',
@@ -78,6 +85,11 @@ export class PrometheusMetrics implements HttpMetrics {
 
   lock(): void {
     this.locks.inc();
+  }
+
+  /** One back-channel logout attempt's outcome (issue 35). */
+  backchannelLogout(outcome: 'delivered' | 'failed' | 'given_up'): void {
+    this.logouts.inc({ outcome });
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
@@ -176,6 +188,9 @@ export class MetricsAuditLog implements AuditLog {
       if (event.event === 'login_succeeded') this.metrics.login(event.method, 'succeeded');
       else if (event.event === 'login_failed') this.metrics.login(event.method, 'failed');
       else if (event.event === 'login_locked') this.metrics.lock();
+      else if (event.event === 'oidc_logout_delivered') this.metrics.backchannelLogout('delivered');
+      else if (event.event === 'oidc_logout_failed') this.metrics.backchannelLogout('failed');
+      else if (event.event === 'oidc_logout_given_up' || event.event === 'oidc_logout_not_queued') this.metrics.backchannelLogout('given_up');
     } catch {
       // Metrics must never fail a request.
     }

@@ -7,6 +7,8 @@ import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import type { AuthorizeOidcLoginError, AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
 import type { LogoutUseCase } from '../../application/sessions/logout';
+import type { RememberOidcLoginUseCase } from '../../application/oidc/remember-oidc-login';
+import type { TakeFrontchannelLogoutsUseCase } from '../../application/oidc/frontchannel-logouts';
 import { isPublicClient, OIDC_SCOPES, type OidcClient, type OidcScope } from '../../domain/oidc-client';
 import type { Logger } from '../system/logger';
 import type { ClientAddressResolver } from '../http/client-address';
@@ -14,7 +16,7 @@ import { clearCookie, readCookie, SESSION_COOKIE, type CookieSettings } from '..
 import { clientAddressOf } from '../http/request-facts';
 import { artifactsProviderAdapter } from './artifacts-provider-adapter';
 import type { OidcProviderInstance, OidcProviderModule, ProviderClient, ProviderContext, ProviderGrant, ProviderInteraction } from './oidc-provider-module';
-import { errorPage, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
+import { errorPage, frontchannelLogoutPage, frontchannelPageHeaders, logoutPage, loggedOutPage, PAGE_SECURITY_HEADERS } from './oidc-pages';
 
 /** Where the provider's endpoints live; discovery alone stays where the specification puts it. */
 export const OIDC_PREFIX = '/oidc';
@@ -50,6 +52,9 @@ export interface OidcUseCases {
   readonly authorizeOidcLogin: AuthorizeOidcLoginUseCase;
   readonly findOidcAccount: FindOidcAccountUseCase;
   readonly logout: LogoutUseCase;
+  readonly rememberOidcLogin: RememberOidcLoginUseCase;
+  /** Front-channel logout pages of a session that just ended (issue 35); absent: none are shown. */
+  readonly takeFrontchannelLogouts?: TakeFrontchannelLogoutsUseCase;
 }
 
 export interface OidcProviderSettings {
@@ -106,6 +111,9 @@ function clientMetadata(client: OidcClient): Record<string, unknown> {
     scope: client.scopes.join(' '),
     // auth_time in every ID token, not only when max_age or prompt=login asked for it: an app can always tell how old the login is.
     require_auth_time: true,
+    ...(client.backchannelLogout === undefined
+      ? {}
+      : { backchannel_logout_uri: client.backchannelLogout.uri, backchannel_logout_session_required: client.backchannelLogout.sessionRequired }),
   };
 }
 
@@ -207,6 +215,8 @@ function providerTtl(settings: OidcProviderSettings): Record<string, number> {
 function providerFeatures({ settings, byId }: OidcWiring): Record<string, unknown> {
   return {
     devInteractions: { enabled: false },
+    // Discovery advertises it and clients register for it; the tokens themselves go through the gateway's durable queue (see backchannelThroughQueue).
+    backchannelLogout: { enabled: true },
     userinfo: { enabled: true },
     revocation: {
       enabled: true,
@@ -315,6 +325,12 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
     // Kept with the authorization's parameters, so the interaction sees it (see maxAgeZeroAsProofAfterRequest).
     extraParams: [PROOF_AFTER_REQUEST],
     features: providerFeatures(wiring),
+    // Front-channel logout is the gateway's own (the library has none): discovery says so.
+    discovery: {
+      claim_types_supported: ['normal'],
+      frontchannel_logout_supported: true,
+      frontchannel_logout_session_supported: true,
+    },
     // Only configured clients, and they share origins with their redirect URIs (single-page apps).
     clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => {
       const known = byId.get(client.clientId);
@@ -351,6 +367,16 @@ function endGatewaySessionOnLogout({ useCases, settings }: OidcWiring, provider:
     });
     if (ended.ok) {
       ctx.append('Set-Cookie', clearCookie(SESSION_COOKIE, settings.cookies));
+      const id = ended.value.sessionId;
+      const pages = id === undefined ? [] : ((await useCases.takeFrontchannelLogouts?.execute(id)) ?? []);
+      if (pages.length === 0) return;
+      // Front-channel logout: the apps' logout pages in hidden frames, then where the provider was sending the browser.
+      const next = ctx.response.get('Location') || `${settings.issuer}/login`;
+      ctx.remove('Location');
+      ctx.status = 200;
+      ctx.set(frontchannelPageHeaders(pages));
+      ctx.type = 'html';
+      ctx.body = frontchannelLogoutPage(pages, next);
       return;
     }
     ctx.remove('Location');
@@ -358,6 +384,46 @@ function endGatewaySessionOnLogout({ useCases, settings }: OidcWiring, provider:
     ctx.set(PAGE_SECURITY_HEADERS);
     ctx.type = 'html';
     ctx.body = errorPage('temporarily_unavailable', 'Your session could not be ended right now. Try again in a moment.');
+  });
+}
+
+/**
+ * Back-channel logout goes through the gateway's durable queue, for every way a session ends
+ * (issue 35): the library's own inline delivery (RP-initiated logout only, not retried) is turned
+ * off, and every ID token carries `sid`, so an app can match the logout token to its session.
+ */
+function backchannelThroughQueue(provider: OidcProviderInstance): void {
+  const prototype = provider.Client.prototype;
+  prototype.backchannelLogout = async () => undefined;
+  prototype.includeSid = () => true;
+}
+
+/**
+ * When the provider gives an app a code, notes which gateway session the login came from (and the
+ * app's `sid` and grant): when that session ends, however it ends, the app is told and its tokens
+ * end. A failure to note it is logged; the login itself has already succeeded.
+ */
+function rememberSessionOfCode({ useCases, settings }: OidcWiring, provider: OidcProviderInstance): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const route = ctx.oidc?.route;
+    if (route !== 'authorization' && route !== 'resume') return;
+    const code = ctx.oidc.entities?.AuthorizationCode as { accountId?: unknown; clientId?: unknown; sid?: unknown; grantId?: unknown } | undefined;
+    if (code === undefined || typeof code.accountId !== 'string' || typeof code.clientId !== 'string') return;
+    try {
+      await useCases.rememberOidcLogin.execute({
+        sessionToken: sessionTokenOf(ctx.req),
+        clientId: code.clientId,
+        subject: code.accountId,
+        sid: typeof code.sid === 'string' ? code.sid : null,
+        grantId: typeof code.grantId === 'string' ? code.grantId : null,
+      });
+    } catch (e) {
+      settings.logger.warn('the session of an OpenID Connect login could not be noted; its logout will not reach the app', {
+        client: code.clientId,
+        error: e instanceof Error ? e.name : 'unknown',
+      });
+    }
   });
 }
 
@@ -590,6 +656,8 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   requireRegisteredAuthMethod(module, provider);
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
   endGatewaySessionOnLogout(wiring, provider);
+  backchannelThroughQueue(provider);
+  rememberSessionOfCode(wiring, provider);
   const callback = provider.callback();
 
   return {

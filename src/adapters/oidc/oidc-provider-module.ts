@@ -15,6 +15,8 @@ export interface ProviderContext extends Koa.Context {
     readonly params?: Record<string, unknown>;
     /** The provider's session: who, and since the gateway said so, when and how they proved it (`auth_time`, `amr`, `acr`). */
     readonly session?: { readonly accountId?: string; loginTs?: number; amr?: readonly string[]; acr?: string };
+    /** What the request made or used, by model name (an `AuthorizationCode` once one is issued). */
+    readonly entities?: Record<string, unknown>;
   };
 }
 
@@ -38,6 +40,10 @@ export interface ProviderGrant {
 
 export interface ProviderClient {
   readonly clientAuthMethod: string;
+  /** Whether ID tokens carry `sid` (the library: only for clients with a back-channel logout URI requiring it). */
+  includeSid(): boolean;
+  /** The library's own delivery of a logout token (RP-initiated logout only, inline and not retried). */
+  backchannelLogout(sub: string, sid: string): Promise<void>;
   /** Whether `actual` is the client's secret (called for client_secret_basic and client_secret_post alike). */
   compareClientSecret(actual: string): boolean | Promise<boolean>;
 }

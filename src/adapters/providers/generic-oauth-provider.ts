@@ -66,14 +66,38 @@ export class GenericOAuthProvider implements OAuthProvider {
 
   async identify(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<OAuthIdentity> {
     const { client, userUrl } = await this.resolve();
-    const info = await client.userInfo(input, userUrl);
+    const { info, idToken } = await client.userInfoAndIdToken(input, userUrl);
     const verified = info.email_verified !== false && info.email_verified !== 'false';
+    const upstream = idToken === null ? null : this.upstreamOf(idToken);
     return {
       email: verified ? stringField(info, 'email') : '',
       name: stringField(info, 'name'),
       username: stringField(info, 'preferred_username'),
       groups: groupsOf(info.groups),
+      ...(upstream === null ? {} : { upstream }),
     };
+  }
+
+  /**
+   * The `sub` and `sid` of the ID token the token endpoint answered (over the TLS connection the
+   * client opened, which OpenID Connect Core 3.1.3.7 accepts in place of its signature), when it is
+   * for this client from the configured issuer; null otherwise. Only used to match the provider's
+   * later back-channel logout, which is verified in full.
+   */
+  private upstreamOf(idToken: string): { sub: string; sid: string | null } | null {
+    const issuer = this.options.issuer;
+    if (issuer === undefined) return null;
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims === null || claims.iss !== issuer || !aud.includes(this.options.clientId)) return null;
+    const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' && v.length <= 1024 ? v : null);
+    const sub = text(claims.sub);
+    return sub === null ? null : { sub, sid: text(claims.sid) };
   }
 
   private resolve(): Promise<Resolved> {

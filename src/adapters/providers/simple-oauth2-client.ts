@@ -72,6 +72,11 @@ export class SimpleOAuth2Client {
 
   /** Exchanges the code; resolves the access token. */
   async exchange(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<string> {
+    return (await this.exchangeTokens(input)).accessToken;
+  }
+
+  /** {@link exchange}, with the ID token of the answer when it carried one (an OpenID Connect provider's). */
+  async exchangeTokens(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{ accessToken: string; idToken: string | null }> {
     let payload: unknown;
     try {
       const token = await this.client.getToken({
@@ -89,7 +94,8 @@ export class SimpleOAuth2Client {
     if (typeof body.error === 'string') throw this.failure('refused');
     const accessToken = body.access_token;
     if (typeof accessToken !== 'string' || accessToken === '' || accessToken.length > 8192) throw this.failure('invalid_response');
-    return accessToken;
+    const idToken = typeof body.id_token === 'string' && body.id_token.length <= 16_384 ? body.id_token : null;
+    return { accessToken, idToken };
   }
 
   /** GETs a JSON document from the provider's API with the access token. */
@@ -102,8 +108,16 @@ export class SimpleOAuth2Client {
    * userinfo endpoint or alike) with the access token.
    */
   async userInfo(input: { code: string; codeVerifier: string; redirectUri: string }, url: string): Promise<Record<string, unknown>> {
-    const accessToken = await this.exchange(input);
-    return this.asObject(await this.getJson(url, accessToken));
+    return (await this.userInfoAndIdToken(input, url)).info;
+  }
+
+  /** {@link userInfo}, with the ID token of the code's exchange when there was one. */
+  async userInfoAndIdToken(
+    input: { code: string; codeVerifier: string; redirectUri: string },
+    url: string,
+  ): Promise<{ info: Record<string, unknown>; idToken: string | null }> {
+    const { accessToken, idToken } = await this.exchangeTokens(input);
+    return { info: this.asObject(await this.getJson(url, accessToken)), idToken };
   }
 
   /** The JSON object a provider must answer with, or an invalid_response failure. */

@@ -6,6 +6,7 @@ import type { SessionIndex } from '../../application/ports/session-index';
 import type { UsedOAuthFlows } from '../../application/ports/used-oauth-flows';
 import type { UsedTotpSteps } from '../../application/ports/used-totp-steps';
 import type { HandoffCodes } from '../../application/handoff/handoff-codes';
+import type { LogoutDeliveries } from '../../application/oidc/logout-deliveries';
 import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import type { SigningKeys } from '../../application/oidc/signing-keys';
 import type { PasskeyCredentials } from '../../application/passkeys/passkey-credentials';
@@ -56,4 +57,5 @@ export interface StateStores {
   oidcArtifacts(): OidcArtifacts;
   signingKeys(): SigningKeys;
   accessTokens(): AccessTokens;
+  logoutDeliveries(): LogoutDeliveries;
 }

@@ -22,7 +22,8 @@ export interface FileUserStoreOptions {
 }
 
 export type ReloadOutcome =
-  | { readonly kind: 'reloaded'; readonly accounts: number }
+  /** `removed`: the usernames (lower-cased) that could log in before and no longer can (gone from the file, or disabled). */
+  | { readonly kind: 'reloaded'; readonly accounts: number; readonly removed: readonly string[] }
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'rejected'; readonly problems: readonly string[] }
   | { readonly kind: 'unreadable'; readonly reason: string };
@@ -40,6 +41,8 @@ export class FileUserStore implements UserStore {
   private again = false;
   private closed = false;
   private file: WatchedFile | null = null;
+  /** The usernames (lower-cased) that can log in now. */
+  private usernames = new Set<string>();
 
   constructor(
     private readonly path: string,
@@ -160,14 +163,15 @@ export class FileUserStore implements UserStore {
     if (text.length === 0) return { kind: 'rejected', problems: ['the file is empty (to remove every account, leave a comment line)'] };
     const parsed = parseUsersFile(text, this.path, this.yaml);
     if (parsed.problems.length > 0) return { kind: 'rejected', problems: parsed.problems };
+    const before = this.usernames;
     this.active = this.storeOf(parsed.entries);
-    return { kind: 'reloaded', accounts: this.active.size };
+    const removed = [...before].filter((u) => !this.usernames.has(u));
+    return { kind: 'reloaded', accounts: this.active.size, removed };
   }
 
   private storeOf(entries: readonly UsersFileEntry[]): StaticUserStore {
-    return new StaticUserStore(
-      entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain)),
-      this.hasher,
-    );
+    const accounts = entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain));
+    this.usernames = new Set(accounts.map((a) => a.username.toLowerCase()));
+    return new StaticUserStore(accounts, this.hasher);
   }
 }

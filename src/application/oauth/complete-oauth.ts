@@ -10,6 +10,7 @@ import type { OAuthFlowSealer } from './oauth-flow-sealer';
 import { OAuthProviderError, type OAuthIdentity } from '../ports/oauth-provider';
 import type { OAuthProviders } from '../ports/oauth-providers';
 import type { SessionIssuer } from '../sessions/session-issuer';
+import type { UpstreamSessions } from './upstream-sessions';
 import type { UsedOAuthFlows } from '../ports/used-oauth-flows';
 import { valueOrUnavailable } from '../store-unavailable';
 import type { GatewaySettings, OAuthSettings } from '../settings';
@@ -97,7 +98,8 @@ export class CompleteOAuthUseCase {
     private readonly settings: GatewaySettings,
     private readonly oauth: OAuthSettings,
     private readonly audit: AuditLog,
-    private readonly sessions: SessionIssuer,
+    /** The one session issuer, and where sessions from an OpenID Connect provider are noted for its back-channel logout (null: nowhere). */
+    private readonly sessions: { readonly issuer: SessionIssuer; readonly upstream: UpstreamSessions | null },
   ) {}
 
   async execute(input: CompleteOAuthInput): Promise<Result<CompleteOAuthOutput, CompleteOAuthError>> {
@@ -176,7 +178,13 @@ export class CompleteOAuthUseCase {
       totp: false,
     };
     // Indexed before it is handed out: "sign out everywhere" must be able to find every session.
-    const issued = await valueOrUnavailable(() => this.sessions.full(claims, { method: provider.id, audited: method, proves: ['oauth'] }, input));
+    const issued = await valueOrUnavailable(async () => {
+      const made = await this.sessions.issuer.full(claims, { method: provider.id, audited: method, proves: ['oauth'] }, input);
+      // Noted before it is handed out, like the index: a provider's logout must find every session it made.
+      if (identity.upstream !== undefined && this.sessions.upstream !== null)
+        await this.sessions.upstream.remember(provider.id, identity.upstream, made.session);
+      return made;
+    });
     if (!issued.ok) return fail(issued.error);
     // Checked again: the protected domain may have changed since the flow began (a restart with new APP_URL).
     const redirectTarget = safeRedirectTarget(flow.redirectTarget, this.settings.protectedDomain);

@@ -31,7 +31,8 @@ export type AuditEvent = AuditContext &
         readonly username: string;
         readonly scope: 'one' | 'others' | 'all';
         readonly count: number;
-        readonly by: 'account' | 'cli' | 'admin';
+        /** `users_file`: the account was removed or disabled there (issue 35); `admin`: from the admin console (issue 36). */
+        readonly by: 'account' | 'cli' | 'users_file' | 'admin';
         /** The acting administrator, when `by` is admin (issue 36). */
         readonly admin?: string;
       }
@@ -53,6 +54,18 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'token_revoked'; readonly username: string; readonly id: string; readonly by: 'account' | 'cli' }
     /** What an OpenID Connect app held for the person ended from the account page. */
     | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
+    /** Issue 35: a back-channel logout token an app took (`attempts`: how many it took). */
+    | { readonly event: 'oidc_logout_delivered'; readonly client: string; readonly attempts: number }
+    /** Issue 35: an attempt that failed (`reason`: unreachable, timeout, refused_<status>); it is retried. */
+    | { readonly event: 'oidc_logout_failed'; readonly client: string; readonly attempts: number; readonly reason: string }
+    /** Issue 35: a back-channel logout no longer retried: its bound passed, or the client no longer takes logouts. */
+    | { readonly event: 'oidc_logout_given_up'; readonly client: string; readonly attempts: number; readonly reason: string }
+    /** Issue 35: a session ended but the logouts of its apps could not be queued (the store failed after the revocation). */
+    | { readonly event: 'oidc_logout_not_queued'; readonly reason: string }
+    /** Issue 35: an upstream provider's back-channel logout ended `count` sessions made from its session (`sid`) or subject (`sub`). */
+    | { readonly event: 'upstream_logout'; readonly provider: string; readonly by: 'sid' | 'sub'; readonly count: number }
+    /** Issue 35: a back-channel logout token refused (bad signature, wrong audience, replayed…): nothing ended. */
+    | { readonly event: 'upstream_logout_refused'; readonly provider: string; readonly reason: string; readonly ip: string }
     /**
      * A session refused because its account changed since: `credential_changed` (password or TOTP
      * secret) or `account_removed`; or because nobody used it for SESSION_IDLE_TIMEOUT: `idle`.

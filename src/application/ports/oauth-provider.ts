@@ -10,6 +10,11 @@ export interface OAuthIdentity {
   readonly groups: readonly string[];
   /** The Google Workspace domain (`hd` claim) the account belongs to; '' or absent when none. */
   readonly hostedDomain?: string;
+  /**
+   * The provider's own `sub` and session id (`sid`) from its ID token, when it is an OpenID Connect
+   * provider with an issuer: what its back-channel logout tokens name (issue 35).
+   */
+  readonly upstream?: { readonly sub: string; readonly sid: string | null };
 }
 
 /** One configured OAuth2/OIDC provider (GitHub, Google or generic). */

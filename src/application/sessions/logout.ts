@@ -24,6 +24,8 @@ export interface LogoutInput {
 export interface LogoutOutput {
   /** Whether a live session was revoked (logging out twice is fine and revokes nothing). */
   readonly revoked: boolean;
+  /** The id of the session revoked (what front-channel logout pages are kept under). */
+  readonly sessionId?: string;
 }
 
 /**
@@ -62,6 +64,6 @@ export class LogoutUseCase {
     const stored = await valueOrUnavailable(() => this.revokedSessions.revoke(session.id, latestExpiry(session)));
     if (!stored.ok) return stored;
     this.audit.record({ event: 'logout', username: session.username, requestId: input.requestId });
-    return ok({ revoked: true });
+    return ok({ revoked: true, sessionId: session.id });
   }
 }

@@ -27,7 +27,9 @@ export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string 
     'Stop the gateway first, or use the account page ("Sign out everywhere")',
     (c) => ({
       index: c.get(TOKENS.SessionIndex),
-      revoked: c.get(TOKENS.RevokedSessions),
+      // The store itself (started and checked here); `ending` is the same, also telling the apps of each ended session (issue 35).
+      revoked: c.get(TOKENS.RevokedSessionsStore),
+      ending: c.get(TOKENS.RevokedSessions),
       audit: c.get(TOKENS.AuditLog),
     }),
   );
@@ -49,7 +51,7 @@ export async function openSessionsAdmin(env: NodeJS.ProcessEnv, dataDir: string 
     await close();
     throw e;
   }
-  const revoke = new RevokeUserSessionsUseCase(index, revoked, picked.audit);
+  const revoke = new RevokeUserSessionsUseCase(index, picked.ending, picked.audit);
   return {
     list: (username) => liveSessionsOf(username, index, revoked),
     async revoke(username, id) {

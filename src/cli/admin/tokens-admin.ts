@@ -32,7 +32,7 @@ export async function openTokensAdmin(env: NodeJS.ProcessEnv, dataDir: string | 
     (c, config) => {
       // Checked before the store opens: nothing to close when tokens are off.
       if (!config.tokens) throw new Error('TOKENS is off: turn access tokens on first');
-      return { admin: c.get(TOKENS.TokenAdministration), revoked: c.get(TOKENS.RevokedSessions) };
+      return { admin: c.get(TOKENS.TokenAdministration), revoked: c.get(TOKENS.RevokedSessionsStore) };
     },
   );
   const { admin, revoked } = picked;

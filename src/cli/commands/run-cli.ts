@@ -128,7 +128,7 @@ Without --demo the password is asked for (hidden) on a terminal, else read from 
 const DEMO_PASSWORD = 'portcullis-demo';
 
 const COMMAND_HELP: Record<string, string> = {
-  'oidc client': `Usage: portcullis oidc client add <id> [--redirect-uri URL ...] [--name TEXT] [--public]
+  'oidc client': `Usage: portcullis oidc client add <id> [--redirect-uri URL ...] [--name TEXT] [--public] [--backchannel-logout-uri URL]
 
 Prints a ready OIDC_CLIENTS_<ID>_* block (environment variables) for one relying party, with a new
 random client secret (43 characters). The secret is printed here only, never logged: put it in the
@@ -137,6 +137,8 @@ application's settings and in the gateway's environment (or a _FILE), then resta
   --redirect-uri URL   the application's callback URL (repeat for several; exact match)
   --name TEXT          the name the logout confirmation shows
   --public             an application that cannot keep a secret (single-page, mobile): no secret, PKCE required
+  --backchannel-logout-uri URL
+                       where the application takes back-channel logout tokens (told whenever a session it logged in from ends)
 `,
   'user add': `Usage: portcullis user add <name> [--cost N | --argon2id] [--plain] [--password-stdin | --password-file F]
 
@@ -332,15 +334,18 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
   const redirectUris: string[] = [];
   let name: string | undefined;
   let isPublic = false;
+  let backchannel: string | undefined;
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i];
     if (arg === '--public') isPublic = true;
-    else if (arg === '--redirect-uri' || arg === '--name') {
+    else if (arg === '--redirect-uri' || arg === '--name' || arg === '--backchannel-logout-uri') {
       const value = rest[(i += 1)];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       if (arg === '--name') name = value;
+      else if (arg === '--backchannel-logout-uri') backchannel = value;
       else redirectUris.push(value);
-    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${printable(arg)}${didYouMean(arg, ['--public', '--redirect-uri', '--name'])}`);
+    } else if (arg.startsWith('--'))
+      throw new UsageError(`unknown option ${printable(arg)}${didYouMean(arg, ['--public', '--redirect-uri', '--name', '--backchannel-logout-uri'])}`);
     else positional.push(arg);
   }
   if (positional.length !== 1) throw new UsageError('give exactly one client id: portcullis oidc client add <id>');
@@ -353,6 +358,7 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
     ...(isPublic ? [`${key}PUBLIC=true`] : [`${key}CLIENT_SECRET=${randomBytes(32).toString('base64url')}`]),
     `${key}REDIRECT_URIS=${redirectUris.length > 0 ? redirectUris.join(',') : 'https://app.example.com/oauth/callback'}`,
     ...(name === undefined ? [] : [`${key}NAME=${name}`]),
+    ...(backchannel === undefined ? [] : [`${key}BACKCHANNEL_LOGOUT_URI=${backchannel}`]),
     `# optional: ${key}POST_LOGOUT_REDIRECT_URIS=..., ${key}ALLOWED_GROUPS=..., ${key}ALLOWED_USERS=...`,
     ...(redirectUris.length > 0 ? [] : ['# replace REDIRECT_URIS with the callback URL the application documents']),
     '',

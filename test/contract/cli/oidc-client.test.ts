@@ -34,6 +34,26 @@ describe('portcullis oidc client add', () => {
     expect(again.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET).not.toBe(vars.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET);
   });
 
+  it('adds the back-channel logout URI the gateway then tells of every logout', async () => {
+    const run = await cli([
+      'oidc',
+      'client',
+      'add',
+      'wiki',
+      '--redirect-uri',
+      'https://wiki.example.com/cb',
+      '--backchannel-logout-uri',
+      'http://wiki:8080/bcl',
+    ]);
+    expect(run.code).toBe(0);
+    const vars = variables(run.stdout);
+    expect(vars.OIDC_CLIENTS_WIKI_BACKCHANNEL_LOGOUT_URI).toBe('http://wiki:8080/bcl');
+    const loaded = loadConfig({
+      env: { APP_URL: 'https://auth.example.com', SECRET: TEST_SECRET, USERS: 'alice:$2b$04$abcdefghijklmnopqrstuuVn1x3QUyb1WR6zBTBkzWz1QpXG8XHMm', ...vars },
+    });
+    expect(loaded.ok && loaded.config.oidc.clients[0].backchannelLogout).toEqual({ uri: 'http://wiki:8080/bcl', sessionRequired: true });
+  });
+
   it('prints a public client without a secret', async () => {
     const vars = variables((await cli(['oidc', 'client', 'add', 'my-spa', '--public', '--redirect-uri', 'http://localhost:5173/cb'])).stdout);
     expect(vars).toEqual({

@@ -58,7 +58,7 @@ describe('FileUserStore reloading', () => {
     const { path, store } = open('users', `alice:${HASH}\n`);
     const reloaded = next('reloaded');
     writeFileSync(path, `alice:${HASH}\nbob:${HASH}\n`);
-    expect(await reloaded).toEqual({ kind: 'reloaded', accounts: 2 });
+    expect(await reloaded).toEqual({ kind: 'reloaded', accounts: 2, removed: [] });
     expect((await store.findAccount('bob'))?.username).toBe('bob');
   });
 
@@ -106,8 +106,21 @@ describe('FileUserStore reloading', () => {
     expect((await store.reload()).kind).toBe('rejected');
     expect(await store.currentAccount('alice')).not.toBeNull();
     writeFileSync(path, '# nobody\n');
-    expect(await store.reload()).toEqual({ kind: 'reloaded', accounts: 0 });
+    expect(await store.reload()).toEqual({ kind: 'reloaded', accounts: 0, removed: ['alice'] });
     expect(await store.currentAccount('alice')).toBeNull();
+  });
+
+  it('names the accounts a reload removed or disabled (lower-cased), not those that stay', async () => {
+    const { path, store } = open(
+      'users.yaml',
+      `users:\n  - username: Alice\n    password: "${HASH}"\n  - username: bob\n    password: "${HASH}"\n  - username: carol\n    password: "${HASH}"\n`,
+      { watch: false },
+    );
+    writeFileSync(
+      path,
+      `users:\n  - username: bob\n    password: "${HASH}"\n  - username: carol\n    password: "${HASH}"\n    disabled: true\n  - username: dan\n    password: "${HASH}"\n`,
+    );
+    expect(await store.reload()).toEqual({ kind: 'reloaded', accounts: 2, removed: ['alice', 'carol'] });
   });
 
   it('does nothing when the content did not change', async () => {

@@ -74,6 +74,58 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
     );
   });
 
+  it('reads _BACKCHANNEL_LOGOUT_URI and _SESSION_REQUIRED (default true), the retry bound, and refuses a bad one', () => {
+    const loaded = load({
+      ...client('WIKI', { OIDC_CLIENTS_WIKI_BACKCHANNEL_LOGOUT_URI: 'http://wiki:8080/logout' }),
+      ...client('CHAT', {
+        OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_URI: 'https://chat.example.com/bcl',
+        OIDC_CLIENTS_CHAT_BACKCHANNEL_LOGOUT_SESSION_REQUIRED: 'false',
+      }),
+      ...client('PLAIN'),
+      OIDC_BACKCHANNEL_LOGOUT_RETRY: '600',
+    });
+    if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+    const byId = Object.fromEntries(loaded.config.oidc.clients.map((c) => [c.clientId, c.backchannelLogout]));
+    expect(byId).toEqual({
+      wiki: { uri: 'http://wiki:8080/logout', sessionRequired: true },
+      chat: { uri: 'https://chat.example.com/bcl', sessionRequired: false },
+      plain: undefined,
+    });
+    expect(loaded.config.oidc.backchannelLogoutRetrySeconds).toBe(600);
+    const front = load({
+      ...client('WIKI', { OIDC_CLIENTS_WIKI_FRONTCHANNEL_LOGOUT_URI: 'https://wiki.example.com/fcl' }),
+      ...client('CHAT', {
+        OIDC_CLIENTS_CHAT_FRONTCHANNEL_LOGOUT_URI: 'https://chat.example.com/fcl',
+        OIDC_CLIENTS_CHAT_FRONTCHANNEL_LOGOUT_SESSION_REQUIRED: 'false',
+      }),
+    });
+    if (!front.ok) throw new Error(front.problems.join('; '));
+    expect(front.config.oidc.clients.map((c) => c.frontchannelLogout)).toEqual([
+      { uri: 'https://chat.example.com/fcl', sessionRequired: false },
+      { uri: 'https://wiki.example.com/fcl', sessionRequired: true },
+    ]);
+    expect(problemsOf(client('D', { OIDC_CLIENTS_D_FRONTCHANNEL_LOGOUT_URI: 'https://d.example.com/x#frag' }))).toEqual([
+      expect.stringContaining('OIDC_CLIENTS_D_FRONTCHANNEL_LOGOUT_URI: "https://d.example.com/x#frag" must not have a fragment'),
+    ]);
+    expect((load(client('PLAIN')) as { config: { oidc: { backchannelLogoutRetrySeconds: number } } }).config.oidc.backchannelLogoutRetrySeconds).toBe(3600);
+    expect(
+      problemsOf({
+        ...client('A', { OIDC_CLIENTS_A_BACKCHANNEL_LOGOUT_URI: 'wiki/logout' }),
+        ...client('B', { OIDC_CLIENTS_B_BACKCHANNEL_LOGOUT_URI: 'ftp://b.example.com/x' }),
+        ...client('C', { OIDC_CLIENTS_C_BACKCHANNEL_LOGOUT_SESSION_REQUIRED: 'yes' }),
+        OIDC_BACKCHANNEL_LOGOUT_RETRY: '0',
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('OIDC_CLIENTS_A_BACKCHANNEL_LOGOUT_URI: "wiki/logout" is not an absolute URL'),
+        expect.stringContaining('OIDC_CLIENTS_B_BACKCHANNEL_LOGOUT_URI: "ftp://b.example.com/x" must be an http or https URL'),
+        'OIDC_CLIENTS_C_BACKCHANNEL_LOGOUT_SESSION_REQUIRED must be true or false',
+        'OIDC_CLIENTS_C_BACKCHANNEL_LOGOUT_SESSION_REQUIRED is set but OIDC_CLIENTS_C_BACKCHANNEL_LOGOUT_URI is not',
+        expect.stringContaining('OIDC_BACKCHANNEL_LOGOUT_RETRY'),
+      ]),
+    );
+  });
+
   it('reads the secret from _CLIENT_SECRET_FILE', () => {
     const env = Object.fromEntries(Object.entries(client('APP')).filter(([name]) => name !== 'OIDC_CLIENTS_APP_CLIENT_SECRET'));
     const loaded = load({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_FILE: '/run/secrets/app' }, { '/run/secrets/app': `${SECRET32}\n` });

@@ -90,6 +90,25 @@ function deviceName(s: SessionView): string {
 }
 
 /**
+ * Issue 35, front-channel logout: the apps' logout pages the gateway named, each in a hidden frame,
+ * waited for until they loaded (at most 3 seconds: an app that is down must not keep the person here).
+ */
+function frontchannelLogout(pages: unknown): Promise<void> {
+  const urls = Array.isArray(pages) ? pages.filter((p): p is string => typeof p === 'string' && /^https?:\/\//.test(p)) : [];
+  if (urls.length === 0) return Promise.resolve();
+  const loads = urls.map(
+    (src) =>
+      new Promise<void>((resolve) => {
+        const frame = h('iframe', { src, title: 'logout', hidden: true, width: '0', height: '0' });
+        frame.addEventListener('load', () => resolve());
+        frame.addEventListener('error', () => resolve());
+        document.body.append(frame);
+      }),
+  );
+  return Promise.race([Promise.all(loads).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 3_000))]);
+}
+
+/**
  * `/account` (and `/logout`, its older address): who is logged in, their sessions with "sign out
  * this one / everywhere else / everywhere", the apps holding a sign-in with "sign out of this app",
  * and the mount points of the passkeys and access-token sections.
@@ -102,7 +121,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   logout.addEventListener('click', async () => {
     busy(logout, true, t('account.loggingOut'));
     try {
-      await api.logout();
+      const answer = await api.logout();
+      await frontchannelLogout(answer.body.frontchannel);
       goTo('/login');
     } catch (e) {
       if (!(e instanceof UnreachableError)) throw e;

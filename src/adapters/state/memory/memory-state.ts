@@ -1,4 +1,5 @@
 import type { StateStores, StoreDeps } from '../state-stores';
+import { InMemoryLogoutDeliveries } from './in-memory-logout-deliveries';
 import { InMemoryAccessTokens } from './in-memory-access-tokens';
 import { InMemoryEnrolledTotpSecrets } from './in-memory-enrolled-totp-secrets';
 import { InMemoryHandoffCodes } from './in-memory-handoff-codes';
@@ -30,5 +31,6 @@ export function memoryStores({ clock }: Pick<StoreDeps, 'clock'>): StateStores {
     oidcArtifacts: () => new InMemoryOidcArtifacts(clock),
     signingKeys: () => new InMemorySigningKeys(),
     accessTokens: () => new InMemoryAccessTokens(),
+    logoutDeliveries: () => new InMemoryLogoutDeliveries(),
   };
 }

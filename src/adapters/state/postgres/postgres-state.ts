@@ -1,4 +1,5 @@
 import type { StateStores, StoreDeps } from '../state-stores';
+import { PostgresLogoutDeliveries } from './postgres-logout-deliveries';
 import type { PostgresDatabase } from './postgres-database';
 import { PostgresAccessTokens } from './postgres-access-tokens';
 import { PostgresEnrolledTotpSecrets } from './postgres-enrolled-totp-secrets';
@@ -43,5 +44,6 @@ export function postgresStores(pg: PostgresDatabase, { clock, registry }: Pick<S
     oidcArtifacts: () => new PostgresOidcArtifacts(pg, clock),
     signingKeys: () => new PostgresSigningKeys(pg, clock),
     accessTokens: () => new PostgresAccessTokens(pg),
+    logoutDeliveries: () => new PostgresLogoutDeliveries(pg),
   };
 }

@@ -1,4 +1,5 @@
 import type { StateStores, StoreDeps } from '../state-stores';
+import { RedisLogoutDeliveries } from './redis-logout-deliveries';
 import type { RedisConnection } from './redis-connection';
 import { RedisAccessTokens } from './redis-access-tokens';
 import { RedisEnrolledTotpSecrets } from './redis-enrolled-totp-secrets';
@@ -50,5 +51,6 @@ export function redisStores(redis: RedisConnection, { clock, logger, registry }:
     oidcArtifacts: () => new RedisOidcArtifacts(redis),
     signingKeys: () => new RedisSigningKeys(redis),
     accessTokens: () => new RedisAccessTokens(redis),
+    logoutDeliveries: () => new RedisLogoutDeliveries(redis),
   };
 }

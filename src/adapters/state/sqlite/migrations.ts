@@ -320,6 +320,44 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX access_tokens_revoked ON access_tokens (revoked_at) WHERE revoked_at IS NOT NULL;
     `,
   },
+  {
+    // Issue 35.
+    version: 9,
+    description: 'back-channel logouts owed to OpenID Connect relying parties, claimed with a lease',
+    // One row per logout token owed to one client. due_at: when the next attempt is due; leased_until:
+    // until when a replica that claimed it is sending it (0: not claimed). until: when the sweep may
+    // forget the row, past the longest retry bound (the worker gives a delivery up and audits it first).
+    sql: `
+      CREATE TABLE logout_deliveries (
+        id TEXT PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        sid TEXT,
+        created_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        leased_until INTEGER NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX logout_deliveries_due ON logout_deliveries (due_at);
+      CREATE INDEX logout_deliveries_until ON logout_deliveries (until);
+    `,
+    postgres: `
+      CREATE TABLE logout_deliveries (
+        id TEXT PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        sid TEXT,
+        created_at BIGINT NOT NULL,
+        attempts INTEGER NOT NULL,
+        due_at BIGINT NOT NULL,
+        leased_until BIGINT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX logout_deliveries_due ON logout_deliveries (due_at);
+      CREATE INDEX logout_deliveries_until ON logout_deliveries (until);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */
@@ -336,4 +374,5 @@ export const EXPIRING_TABLES: ReadonlyArray<{ readonly table: string; readonly k
   { table: 'account_sessions', key: 'id' },
   { table: 'handoff_codes', key: 'code' },
   { table: 'passkey_enrolment_links', key: 'code' },
+  { table: 'logout_deliveries', key: 'id' },
 ];

@@ -1,4 +1,5 @@
 import type { StateStores, StoreDeps } from '../state-stores';
+import { SqliteLogoutDeliveries } from './sqlite-logout-deliveries';
 import type { SqliteDatabase } from './sqlite-database';
 import { SqliteAccessTokens } from './sqlite-access-tokens';
 import { SqliteEnrolledTotpSecrets } from './sqlite-enrolled-totp-secrets';
@@ -32,5 +33,6 @@ export function sqliteStores(db: SqliteDatabase, { clock }: Pick<StoreDeps, 'clo
     oidcArtifacts: () => new SqliteOidcArtifacts(db, clock),
     signingKeys: () => new SqliteSigningKeys(db, clock),
     accessTokens: () => new SqliteAccessTokens(db),
+    logoutDeliveries: () => new SqliteLogoutDeliveries(db),
   };
 }

@@ -12,7 +12,10 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token } = await signIn(core, 'alice', 'pw');
     expect((await core.authorize.execute({ forwarded, sessionToken: token, ip })).ok).toBe(true);
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({
+      ok: true,
+      value: { revoked: true, sessionId: expect.any(String) },
+    });
     expect(await core.authorize.execute({ forwarded, sessionToken: token, ip })).toMatchObject({ ok: false, error: { code: 'unauthenticated' } });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
   });
@@ -60,7 +63,10 @@ describe('LogoutUseCase', () => {
   it('revokes a pending TOTP session too', async () => {
     const core = makeCore([aUser().named('tom').withPassword('pw').withTotp().build()]);
     const { token } = await signIn(core, 'tom', 'pw');
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({
+      ok: true,
+      value: { revoked: true, sessionId: expect.any(String) },
+    });
     expect(await core.getCurrentUser.execute({ sessionToken: token, ip })).toEqual({ state: 'logged_out' });
   });
 
@@ -80,7 +86,10 @@ describe('LogoutUseCase', () => {
     const core = makeCore([alice()]);
     const { token, session } = await signIn(core, 'alice', 'pw');
     const unreadable = jest.spyOn(core.revoked as RevokedSessions, 'isRevoked').mockRejectedValue(new StateStoreUnavailableError('redis'));
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({
+      ok: true,
+      value: { revoked: true, sessionId: expect.any(String) },
+    });
     unreadable.mockRestore();
     expect(await core.revoked.isRevoked(session.id)).toBe(true);
   });

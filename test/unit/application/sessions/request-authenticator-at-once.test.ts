@@ -32,7 +32,10 @@ describe('RequestAuthenticator answering at once (every store in memory)', () =>
     const core = coreAtOnce();
     const { token } = await signIn(core, 'alice', 'pw');
     expect(atOnce(core, { sessionToken: token, ip: IP }).kind).toBe('session');
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({
+      ok: true,
+      value: { revoked: true, sessionId: expect.any(String) },
+    });
     expect(atOnce(core, { sessionToken: token, ip: IP }).kind).toBe('anonymous');
   });
 

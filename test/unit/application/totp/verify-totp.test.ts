@@ -81,7 +81,10 @@ describe('VerifyTotpUseCase', () => {
   it('refuses a pending session revoked by logout', async () => {
     const core = makeCore([tom()]);
     const token = await pending(core);
-    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({ ok: true, value: { revoked: true } });
+    expect(await core.logout.execute({ sessionToken: token, fromThisSite: true })).toEqual({
+      ok: true,
+      value: { revoked: true, sessionId: expect.any(String) },
+    });
     expect(await core.verifyTotp.execute({ sessionToken: token, code: code(core), ip })).toEqual({ ok: false, error: { code: 'not_pending' } });
   });
 
