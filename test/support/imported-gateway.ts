@@ -39,4 +39,3 @@ export function forwardAuth(url: string, target: string, cookie?: string): Promi
     },
   });
 }
-

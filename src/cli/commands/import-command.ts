@@ -75,7 +75,9 @@ async function readYaml(io: CliIo, file: string): Promise<Yaml> {
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { uniqueKeys: true, lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
-    throw new InputError(doc.errors.map((e) => `${file}: line ${e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line}: invalid YAML: ${e.message.split('\n')[0]}`));
+    throw new InputError(
+      doc.errors.map((e) => `${file}: line ${e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line}: invalid YAML: ${e.message.split('\n')[0]}`),
+    );
   }
   let data: unknown;
   try {
@@ -196,7 +198,13 @@ async function importAuthelia(flags: ReadonlyMap<string, string>, io: CliIo): Pr
   const checkLines = check === undefined ? [] : await runCheck(io, check, translation.document, (r) => autheliaDecide(ac.value, r).outcome);
   return {
     files,
-    report: ['Access rules:', ...ruleLines.map((l) => `  ${l}`), 'Settings:', ...[...settings.report, ...settings.stricter.map((s) => `STRICTER: ${s}`), ...report].map((l) => `  ${l}`), ...checkLines],
+    report: [
+      'Access rules:',
+      ...ruleLines.map((l) => `  ${l}`),
+      'Settings:',
+      ...[...settings.report, ...settings.stricter.map((s) => `STRICTER: ${s}`), ...report].map((l) => `  ${l}`),
+      ...checkLines,
+    ],
     stricter,
     rulesDocument: translation.document,
   };
@@ -263,7 +271,9 @@ export async function importCommand(args: readonly string[], io: CliIo): Promise
     throw new InputError([`unknown source "${source}" (authelia or tinyauth)${didYouMean(source, ['authelia', 'tinyauth'])}`]);
   } catch (e) {
     if (e instanceof InputError) {
-      io.err(`portcullis import: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}; nothing written:\n${e.problems.map((p) => `  - ${p}\n`).join('')}`);
+      io.err(
+        `portcullis import: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}; nothing written:\n${e.problems.map((p) => `  - ${p}\n`).join('')}`,
+      );
       return 2;
     }
     if (e instanceof WiderError) {

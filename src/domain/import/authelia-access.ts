@@ -67,7 +67,24 @@ const TOP_KEYS = ['default_policy', 'networks', 'rules'];
 const RULE_KEYS = ['domain', 'domain_regex', 'policy', 'subject', 'resources', 'methods', 'networks', 'query'];
 const NETWORK_KEYS = ['name', 'networks'];
 const QUERY_KEYS = ['key', 'value', 'operator'];
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'CONNECT', 'OPTIONS', 'COPY', 'LOCK', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'UNLOCK'];
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'TRACE',
+  'CONNECT',
+  'OPTIONS',
+  'COPY',
+  'LOCK',
+  'MKCOL',
+  'MOVE',
+  'PROPFIND',
+  'PROPPATCH',
+  'UNLOCK',
+];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -163,7 +180,8 @@ function readSubject(v: unknown, path: readonly (string | number)[], problems: P
   list.forEach((item: unknown, i) => {
     const at = Array.isArray(v) ? [...path, i] : path;
     const terms = stringList(item, at, problems) ?? [];
-    for (const t of terms) if (!/^(user|group|oauth2:client):.+$/.test(t)) problems.add(at, `"${t}" is not a subject (user:NAME, group:NAME or oauth2:client:ID)`);
+    for (const t of terms)
+      if (!/^(user|group|oauth2:client):.+$/.test(t)) problems.add(at, `"${t}" is not a subject (user:NAME, group:NAME or oauth2:client:ID)`);
     if (terms.length > 0) out.push(terms);
   });
   return out.length === 0 ? null : out;
@@ -187,7 +205,8 @@ function readQuery(v: unknown, path: readonly (string | number)[], problems: Pro
       problems.keys(c, at, QUERY_KEYS);
       const value = c.value === undefined || c.value === null ? null : String(c.value);
       const operator = (c.operator ?? (value === null ? 'present' : 'equal')) as QueryOperator;
-      if (!QUERY_OPERATORS.includes(operator)) problems.add([...at, 'operator'], `unknown operator ${JSON.stringify(c.operator)} (one of ${QUERY_OPERATORS.join(', ')})`);
+      if (!QUERY_OPERATORS.includes(operator))
+        problems.add([...at, 'operator'], `unknown operator ${JSON.stringify(c.operator)} (one of ${QUERY_OPERATORS.join(', ')})`);
       if (typeof c.key !== 'string' || c.key === '') problems.add([...at, 'key'], 'is required');
       let regex: RegExp | null = null;
       if ((operator === 'pattern' || operator === 'not pattern') && value !== null) {
@@ -200,7 +219,13 @@ function readQuery(v: unknown, path: readonly (string | number)[], problems: Pro
   });
 }
 
-function readRule(item: unknown, i: number, named: ReadonlyMap<string, string[]>, problems: Problems, lineOf: (p: readonly (string | number)[]) => number | null): AutheliaRule | null {
+function readRule(
+  item: unknown,
+  i: number,
+  named: ReadonlyMap<string, string[]>,
+  problems: Problems,
+  lineOf: (p: readonly (string | number)[]) => number | null,
+): AutheliaRule | null {
   const at = ['rules', i];
   if (!isRecord(item)) {
     problems.add(at, 'must be a mapping');

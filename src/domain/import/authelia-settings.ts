@@ -92,7 +92,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups'];
-const CLIENT_CARRIED = ['client_id', 'id', 'client_name', 'description', 'client_secret', 'secret', 'public', 'redirect_uris', 'scopes', 'token_endpoint_auth_method', 'authorization_policy'];
+const CLIENT_CARRIED = [
+  'client_id',
+  'id',
+  'client_name',
+  'description',
+  'client_secret',
+  'secret',
+  'public',
+  'redirect_uris',
+  'scopes',
+  'token_endpoint_auth_method',
+  'authorization_policy',
+];
 
 interface Out {
   env: [string, string][];
@@ -117,10 +129,12 @@ function readSession(session: unknown, place: PlaceOf, out: Out): void {
       }
       const derived = host.split('.').slice(1).join('.');
       if (derived !== c.domain.toLowerCase()) {
-        out.report.push(`cookie domain: Authelia used ${c.domain}; from ${host} Portcullis derives ${derived || 'a host-only cookie'}: give the gateway a name one label below ${c.domain}`);
+        out.report.push(
+          `cookie domain: Authelia used ${c.domain}; from ${host} Portcullis derives ${derived || 'a host-only cookie'}: give the gateway a name one label below ${c.domain}`,
+        );
       }
     }
-  } else out.report.push('not carried over: no session.cookies[].authelia_url; set APP_URL to the gateway\'s public URL');
+  } else out.report.push("not carried over: no session.cookies[].authelia_url; set APP_URL to the gateway's public URL");
   const first = cookies[0] ?? {};
   const expiration = durationSeconds(first.expiration ?? session.expiration ?? null);
   if (expiration !== null && expiration > 0) {
@@ -128,7 +142,10 @@ function readSession(session: unknown, place: PlaceOf, out: Out): void {
     out.report.push(`session expiration → SESSION_EXPIRY=${expiration}`);
   } else if ((first.expiration ?? session.expiration) !== undefined) out.problems.push(`${place(['session', 'expiration'])}: not a duration`);
   for (const key of ['inactivity', 'remember_me', 'same_site', 'name', 'redis', 'default_redirection_url', 'secret', 'domain']) {
-    if (session[key] !== undefined || first[key] !== undefined) out.report.push(`not carried over: session ${key}${key === 'domain' ? ' (the cookie domain follows APP_URL)' : key === 'default_redirection_url' ? ' (Portcullis returns people to the page they asked for, else its own page)' : ''}`);
+    if (session[key] !== undefined || first[key] !== undefined)
+      out.report.push(
+        `not carried over: session ${key}${key === 'domain' ? ' (the cookie domain follows APP_URL)' : key === 'default_redirection_url' ? ' (Portcullis returns people to the page they asked for, else its own page)' : ''}`,
+      );
   }
 }
 
@@ -162,7 +179,12 @@ function readClient(client: Record<string, unknown>, i: number, accounts: readon
     out.problems.push(`identity_providers.oidc.clients[${i}]: needs client_id`);
     return;
   }
-  const key = `OIDC_CLIENTS_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || `CLIENT${i + 1}`}_`;
+  const key = `OIDC_CLIENTS_${
+    id
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || `CLIENT${i + 1}`
+  }_`;
   const lines: [string, string][] = [[`${key}CLIENT_ID`, id]];
   const policy = typeof client.authorization_policy === 'string' ? client.authorization_policy : 'two_factor';
   if (policy !== 'one_factor') {
@@ -191,7 +213,8 @@ function readClient(client: Record<string, unknown>, i: number, accounts: readon
   }
   const method = client.token_endpoint_auth_method;
   if (method === 'client_secret_basic' || method === 'client_secret_post') lines.push([`${key}TOKEN_ENDPOINT_AUTH_METHOD`, method]);
-  else if (method !== undefined && method !== 'none') out.report.push(`OIDC client ${id}: token_endpoint_auth_method ${String(method)} not carried over (client_secret_basic is used)`);
+  else if (method !== undefined && method !== 'none')
+    out.report.push(`OIDC client ${id}: token_endpoint_auth_method ${String(method)} not carried over (client_secret_basic is used)`);
   const others = Object.keys(client).filter((k) => !CLIENT_CARRIED.includes(k));
   if (others.length > 0) out.report.push(`OIDC client ${id}: not carried over: ${others.join(', ')}`);
   out.env.push(...lines);
@@ -202,18 +225,25 @@ function readClient(client: Record<string, unknown>, i: number, accounts: readon
  * Reads the settings that carry over. `accounts` are the imported accounts (null when no users file
  * was given), `newSecret` makes a client secret where the old one cannot be carried over.
  */
-export function readAutheliaSettings(config: Record<string, unknown>, place: PlaceOf, accounts: readonly ImportedAccount[] | null, newSecret: () => string): SettingsImport {
+export function readAutheliaSettings(
+  config: Record<string, unknown>,
+  place: PlaceOf,
+  accounts: readonly ImportedAccount[] | null,
+  newSecret: () => string,
+): SettingsImport {
   const out: Out = { env: [], report: [], stricter: [], problems: [] };
   for (const k of Object.keys(config)) if (!AUTHELIA_TOP_KEYS.includes(k)) out.problems.push(`${place([k])}: unknown key "${k}" (not an Authelia setting)`);
   readSession(config.session, place, out);
   readRegulation(config.regulation, out);
   const oidc = isRecord(config.identity_providers) && isRecord(config.identity_providers.oidc) ? config.identity_providers.oidc : null;
-  if (oidc !== null && Array.isArray(oidc.clients)) oidc.clients.forEach((c: unknown, i) => (isRecord(c) ? readClient(c, i, accounts, newSecret, out) : undefined));
+  if (oidc !== null && Array.isArray(oidc.clients))
+    oidc.clients.forEach((c: unknown, i) => (isRecord(c) ? readClient(c, i, accounts, newSecret, out) : undefined));
   if (oidc !== null) {
     const rest = Object.keys(oidc).filter((k) => k !== 'clients');
     if (rest.length > 0) out.report.push(`not carried over: identity_providers.oidc ${rest.join(', ')} (Portcullis keeps its own signing keys)`);
   }
-  if (isRecord(config.totp) && config.totp.issuer !== undefined) out.report.push('not carried over: totp.issuer (authenticator entries keep their name; portcullis totp enroll --issuer sets it for new ones)');
+  if (isRecord(config.totp) && config.totp.issuer !== undefined)
+    out.report.push('not carried over: totp.issuer (authenticator entries keep their name; portcullis totp enroll --issuer sets it for new ones)');
   const log = isRecord(config.log) ? config.log.level : undefined;
   if (typeof log === 'string') {
     const level = log === 'trace' ? 'debug' : log;

@@ -214,7 +214,14 @@ export function onPathAndQuery(sources: readonly string[], loose = false): { reg
 
 /** True when a regular expression tells letters' case apart (Portcullis compares paths entries without case). */
 function caseMatters(sources: readonly string[]): boolean {
-  return sources.some((s) => /[A-Za-z]/.test(s.replace(/\\[a-zA-Z]/g, '').replace(/\(\?i\)/g, '').replace(/\(\?<[A-Za-z]+>/g, '')));
+  return sources.some((s) =>
+    /[A-Za-z]/.test(
+      s
+        .replace(/\\[a-zA-Z]/g, '')
+        .replace(/\(\?i\)/g, '')
+        .replace(/\(\?<[A-Za-z]+>/g, ''),
+    ),
+  );
 }
 
 function entryBody(policy: AutheliaPolicy, users: string[], groups: string[]): Record<string, unknown> {
@@ -285,20 +292,38 @@ function fallsToDeny(used: readonly { rule: AutheliaRule; applies: string }[], i
     if (next.policy !== 'deny') return false;
     const covers = applies === 'yes' && next.subject === null && next.networks === null && next.query === null;
     const methodsCover = next.methods === null || (rule.methods !== null && rule.methods.every((m) => next.methods?.includes(m)));
-    if (covers && methodsCover && (next.resources === null || sameList(sources, next.resources.map((r) => r.source)))) return true;
+    if (
+      covers &&
+      methodsCover &&
+      (next.resources === null ||
+        sameList(
+          sources,
+          next.resources.map((r) => r.source),
+        ))
+    )
+      return true;
   }
   return fallback === 'deny';
 }
 
 /** One rule that reaches this application, as what it becomes there. */
-function translateRule(s: AppState, rule: AutheliaRule, maybe: boolean, later: { all: AutheliaPolicy; otherCase: AutheliaPolicy }, earlier: number, toDeny: boolean): void {
+function translateRule(
+  s: AppState,
+  rule: AutheliaRule,
+  maybe: boolean,
+  later: { all: AutheliaPolicy; otherCase: AutheliaPolicy },
+  earlier: number,
+  toDeny: boolean,
+): void {
   const onlyResources = rule.resources !== null && rule.methods === null && rule.subject === null && rule.networks === null && rule.query === null;
   const onlyNetworks = rule.networks !== null && rule.resources === null && rule.methods === null && rule.subject === null && rule.query === null;
   if (!maybe && rule.policy === 'bypass' && onlyResources) {
     const allow = onPathAndQuery((rule.resources ?? []).map((r) => r.regex.source));
     s.pathAllow.push({ regex: allow.regex, query: true });
     const notes = [
-      ...((rule.resources ?? []).some((r) => r.regex.flags.includes('i')) ? ['path.allow compares case exactly: (?i) is dropped, other letter cases need a login'] : []),
+      ...((rule.resources ?? []).some((r) => r.regex.flags.includes('i'))
+        ? ['path.allow compares case exactly: (?i) is dropped, other letter cases need a login']
+        : []),
       ...(allow.withoutQuery ? [] : ['a resource that does not end with $ is public only with a query string; without one it needs a login']),
     ];
     say(s, rule, '.path.allow', `${describe(rule)}: public paths`, notes.length === 0 ? null : notes.join('; '));
@@ -363,7 +388,8 @@ function translateRule(s: AppState, rule: AutheliaRule, maybe: boolean, later: {
   if (why.length === 0 && rule.subject !== null && rule.policy === 'deny' && !toDeny) why.push('everyone is refused here, not only the subject');
   // An entry with methods applies to a request whose method the proxy did not name (to every method):
   // exact only when the proxy forwards it, as every shipped example does.
-  const methodNote = rule.methods !== null && policyLevel(policy) < policyLevel(later.all) ? ' (the proxy must forward the request method, as the examples do)' : '';
+  const methodNote =
+    rule.methods !== null && policyLevel(policy) < policyLevel(later.all) ? ' (the proxy must forward the request method, as the examples do)' : '';
   say(s, rule, target, `${describe(rule)}: ${describeEntry(policy, users, groups)}${methodNote}`, why.length === 0 ? null : why.join('; '));
 }
 
@@ -375,8 +401,8 @@ function describeEntry(policy: AutheliaPolicy, users: string[], groups: string[]
 
 /** What is left when no rule matches: the last unconditional rule of the domain, or default_policy. */
 function applyFallback(s: AppState, fallback: AutheliaPolicy, source: AutheliaRule | null): void {
-  const from = source === null ? 'default_policy' : 'this domain\'s last unconditional rule';
-  const weakerEntries = s.entries.some((e) => !('require' in e) && !(JSON.stringify(e.users ?? {}).includes(EVERYONE)));
+  const from = source === null ? 'default_policy' : "this domain's last unconditional rule";
+  const weakerEntries = s.entries.some((e) => !('require' in e) && !JSON.stringify(e.users ?? {}).includes(EVERYONE));
   if (fallback === 'one_factor') {
     say(s, source, '', `${from} one_factor: every logged-in person passes`);
   } else if (fallback === 'bypass') {
@@ -422,10 +448,12 @@ function translateApp(ac: AutheliaAccessControl, hosts: HostSet, name: string | 
     // An entry after a public path or a bypass address takes the request first in Portcullis; in
     // Authelia the earlier bypass rule would have won.
     if (s.entrySources.slice(o.entries).some((e) => mayOverlap(e, o.sources)) && lines[o.line].stricter === null) {
-      lines[o.line] = { ...lines[o.line], stricter: 'a request that a later rule\'s paths entry also matches needs a login (Authelia lets it through)' };
+      lines[o.line] = { ...lines[o.line], stricter: "a request that a later rule's paths entry also matches needs a login (Authelia lets it through)" };
     }
   }
-  if (cut !== -1) for (const r of reaching.slice(cut + 1)) say(s, r.rule, '', `${describe(r.rule)}: never reached for these hosts (rule ${fallbackRule?.number} matches every request first)`);
+  if (cut !== -1)
+    for (const r of reaching.slice(cut + 1))
+      say(s, r.rule, '', `${describe(r.rule)}: never reached for these hosts (rule ${fallbackRule?.number} matches every request first)`);
   const app = s.app;
   if (hosts.kind === 'exact') app.domain = hosts.host;
   if (hosts.kind === 'wildcard') app.domain = `*.${hosts.suffix}`;
@@ -468,7 +496,13 @@ export function translateAutheliaAccess(ac: AutheliaAccessControl): Translation 
   if (Object.keys(apps).length > 0) document.apps = apps;
   for (const rule of ac.rules) {
     if (!lines.some((l) => l.rule === rule.number)) {
-      lines.push({ rule: rule.number, line: rule.line, target: '—', text: `${describe(rule)}: reaches no host (every host it names is decided by an earlier rule)`, stricter: null });
+      lines.push({
+        rule: rule.number,
+        line: rule.line,
+        target: '—',
+        text: `${describe(rule)}: reaches no host (every host it names is decided by an earlier rule)`,
+        stricter: null,
+      });
     }
   }
   return { document, lines };

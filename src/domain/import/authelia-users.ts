@@ -66,7 +66,8 @@ function readAccount(username: string, v: unknown, place: PlaceOf, problems: str
   const nameProblem = usernameProblem(username);
   if (nameProblem !== null) problems.push(`${place(at)}: the username ${nameProblem}`);
   for (const k of Object.keys(v)) {
-    if (!USER_KEYS.includes(k) && !PROFILE_KEYS.includes(k)) problems.push(`${place([...at, k])}: unknown key "${k}" (known: ${USER_KEYS.join(', ')} and profile fields)`);
+    if (!USER_KEYS.includes(k) && !PROFILE_KEYS.includes(k))
+      problems.push(`${place([...at, k])}: unknown key "${k}" (known: ${USER_KEYS.join(', ')} and profile fields)`);
   }
   const profile = Object.keys(v).filter((k) => PROFILE_KEYS.includes(k));
   if (profile.length > 0) report.push(`user ${username}: not carried over: ${profile.join(', ')}`);
@@ -153,7 +154,9 @@ export function applyTotpUris(accounts: readonly ImportedAccount[], text: string
       return;
     }
     if (algorithm !== 'SHA1' || digits !== '6' || period !== '30') {
-      report.push(`TOTP line ${i + 1}: ${account.username}'s secret uses ${algorithm}/${period} s/${digits} digits; Portcullis verifies SHA1/30 s/6 digits only: not carried over (enrol again with portcullis totp enroll)`);
+      report.push(
+        `TOTP line ${i + 1}: ${account.username}'s secret uses ${algorithm}/${period} s/${digits} digits; Portcullis verifies SHA1/30 s/6 digits only: not carried over (enrol again with portcullis totp enroll)`,
+      );
       return;
     }
     secrets.set(account.username, secret);

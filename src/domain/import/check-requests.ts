@@ -114,12 +114,7 @@ export function portcullisDecide(rules: AccessRules, check: ParsedCheck, now: nu
 }
 
 /** Both answers for every request; `wider` marks where Portcullis lets in what the source refuses. */
-export function compareDecisions(
-  checks: readonly ParsedCheck[],
-  source: (r: CheckRequest) => AutheliaOutcome,
-  rules: AccessRules,
-  now: number,
-): CheckResult[] {
+export function compareDecisions(checks: readonly ParsedCheck[], source: (r: CheckRequest) => AutheliaOutcome, rules: AccessRules, now: number): CheckResult[] {
   return checks.map((c) => {
     const a = source(c.request);
     const p = portcullisDecide(rules, c, now);

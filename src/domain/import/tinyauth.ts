@@ -161,7 +161,11 @@ function setField(apps: Map<string, AppDoc>, app: string, field: string, value: 
   apps.set(app, doc);
 }
 
-function envSettings(entries: readonly [string, string, number][], apps: Map<string, AppDoc>, out: { env: [string, string][]; report: string[]; policyDeny: boolean }): string[] {
+function envSettings(
+  entries: readonly [string, string, number][],
+  apps: Map<string, AppDoc>,
+  out: { env: [string, string][]; report: string[]; policyDeny: boolean },
+): string[] {
   const problems: string[] = [];
   for (const [name, value, line] of entries) {
     const bare = name.startsWith('TINYAUTH_') ? name.slice('TINYAUTH_'.length) : name;
@@ -175,7 +179,8 @@ function envSettings(entries: readonly [string, string, number][], apps: Map<str
     const provider = /^OAUTH_PROVIDERS_([A-Z0-9]+)_([A-Z]+)$/.exec(bare);
     let target: string | null = null;
     if (provider !== null && PROVIDER_FIELDS[provider[2]] !== undefined) target = `OAUTH_PROVIDERS_${provider[1]}_${PROVIDER_FIELDS[provider[2]]}`;
-    else if (/^OAUTH_PROVIDERS_[A-Z0-9]+_(CLIENT_ID|CLIENT_SECRET|CLIENT_SECRET_FILE|AUTH_URL|TOKEN_URL|USER_INFO_URL|SCOPES|NAME|REDIRECT_URL)$/.test(bare)) target = bare;
+    else if (/^OAUTH_PROVIDERS_[A-Z0-9]+_(CLIENT_ID|CLIENT_SECRET|CLIENT_SECRET_FILE|AUTH_URL|TOKEN_URL|USER_INFO_URL|SCOPES|NAME|REDIRECT_URL)$/.test(bare))
+      target = bare;
     else if (name.startsWith('TINYAUTH_') && RENAMED[bare] !== undefined) target = RENAMED[bare];
     else if (!name.startsWith('TINYAUTH_') && SAME.has(name)) target = name;
     if (bare === 'AUTH_ACLS_POLICY') {
@@ -193,7 +198,9 @@ function envSettings(entries: readonly [string, string, number][], apps: Map<str
       continue;
     }
     if (target === null) {
-      out.report.push(`not carried over: ${name}${/SKIP_SSL|INSECURE_SKIP/.test(bare) ? ' (Portcullis verifies certificates; trust a private CA with NODE_EXTRA_CA_CERTS)' : ''}`);
+      out.report.push(
+        `not carried over: ${name}${/SKIP_SSL|INSECURE_SKIP/.test(bare) ? ' (Portcullis verifies certificates; trust a private CA with NODE_EXTRA_CA_CERTS)' : ''}`,
+      );
       continue;
     }
     out.env.push([target, value]);
@@ -225,7 +232,13 @@ function composeLabels(compose: NonNullable<TinyauthInput['compose']>, apps: Map
         continue;
       }
       const headers = /^response\.headers\.(.+)$/.exec(m[2]);
-      if (headers !== null) setField(apps, m[1], `response.headers`, `${apps.get(m[1])?.['response.headers'] ?? ''}${apps.get(m[1])?.['response.headers'] ? ',' : ''}${headers[1]}=${value}`);
+      if (headers !== null)
+        setField(
+          apps,
+          m[1],
+          `response.headers`,
+          `${apps.get(m[1])?.['response.headers'] ?? ''}${apps.get(m[1])?.['response.headers'] ? ',' : ''}${headers[1]}=${value}`,
+        );
       else if (!APP_FIELDS.includes(m[2])) problems.push(`${compose.place(path)}: unknown field "${m[2]}"${''}`);
       else setField(apps, m[1], m[2], value);
     }
@@ -246,7 +259,14 @@ function yamlApps(config: NonNullable<TinyauthInput['config']>, apps: Map<string
       return;
     }
     if (field === 'response.headers' && isRecord(v)) {
-      setField(apps, app, field, Object.entries(v).map(([k, x]) => `${k}=${String(x)}`).join(','));
+      setField(
+        apps,
+        app,
+        field,
+        Object.entries(v)
+          .map(([k, x]) => `${k}=${String(x)}`)
+          .join(','),
+      );
       return;
     }
     if (!APP_FIELDS.includes(field)) problems.push(`${config.place(['apps', app, ...path])}: unknown field "${field}"`);

@@ -34,7 +34,21 @@ describe('portcullis import authelia, then the gateway on its files', () => {
   it('imports users, TOTP secrets, rules and settings; the gateway starts on them and people log in as before', async () => {
     const out = join(root, 'out');
     const f = (name: string): string => join(FIXTURES, name);
-    const run = await runCli(['import', 'authelia', '--config', f('configuration.yml'), '--users', f('users_database.yml'), '--totp', f('totp.txt'), '--check', f('requests.txt'), '--out', out, '--stricter']);
+    const run = await runCli([
+      'import',
+      'authelia',
+      '--config',
+      f('configuration.yml'),
+      '--users',
+      f('users_database.yml'),
+      '--totp',
+      f('totp.txt'),
+      '--check',
+      f('requests.txt'),
+      '--out',
+      out,
+      '--stricter',
+    ]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain('user dave: imported DISABLED');
     expect(run.stdout).not.toContain('WIDER');
@@ -76,9 +90,18 @@ describe('portcullis import authelia, then the gateway on its files', () => {
   it('bad input: the file and line, exit 2, nothing written', async () => {
     const out = join(root, 'out');
     const cases: [string, RegExp][] = [
-      ['access_control:\n  rules:\n    - domain: a.example.com\n      policy: allow\n', /bad\.yml: line 4: access_control\.rules\[0\]\.policy: unknown policy "allow"/],
-      ['access_control:\n  rules:\n    - domain: a.example.com\n      polcy: deny\n', /bad\.yml: line 4: access_control\.rules\[0\]\.polcy: unknown key "polcy"/],
-      ["access_control:\n  rules:\n    - domain: a.example.com\n      resources: ['^/(x']\n      policy: deny\n", /bad\.yml: line 4: access_control\.rules\[0\]\.resources\[0\]: the regular expression "\^\/\(x" does not compile/],
+      [
+        'access_control:\n  rules:\n    - domain: a.example.com\n      policy: allow\n',
+        /bad\.yml: line 4: access_control\.rules\[0\]\.policy: unknown policy "allow"/,
+      ],
+      [
+        'access_control:\n  rules:\n    - domain: a.example.com\n      polcy: deny\n',
+        /bad\.yml: line 4: access_control\.rules\[0\]\.polcy: unknown key "polcy"/,
+      ],
+      [
+        "access_control:\n  rules:\n    - domain: a.example.com\n      resources: ['^/(x']\n      policy: deny\n",
+        /bad\.yml: line 4: access_control\.rules\[0\]\.resources\[0\]: the regular expression "\^\/\(x" does not compile/,
+      ],
       ['access_control:\n  rules:\n    - domain: [a.example.com\n', /bad\.yml: line \d: invalid YAML/],
       ['acess_control: {}\n', /bad\.yml: line 1: acess_control: unknown key/],
     ];

@@ -29,7 +29,20 @@ describe('portcullis import tinyauth, then the gateway on its files', () => {
   it('imports the environment, labels and YAML apps; bob logs in as before and the apps decide as in tinyauth', async () => {
     const out = join(root, 'out');
     const f = (name: string): string => join(FIXTURES, name);
-    const run = await runCli(['import', 'tinyauth', '--env', f('tinyauth.env'), '--compose', f('docker-compose.yml'), '--config', f('tinyauth.yml'), '--check', f('requests.txt'), '--out', out]);
+    const run = await runCli([
+      'import',
+      'tinyauth',
+      '--env',
+      f('tinyauth.env'),
+      '--compose',
+      f('docker-compose.yml'),
+      '--config',
+      f('tinyauth.yml'),
+      '--check',
+      f('requests.txt'),
+      '--out',
+      out,
+    ]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain('USERS: carried over unchanged');
     expect(run.stdout).not.toContain('WIDER');

@@ -33,7 +33,13 @@ describe('Authelia access_control import', () => {
   it('reads every rule of the fixture (26, covering every field)', () => {
     expect(ac.rules).toHaveLength(26);
     expect(ac.defaultPolicy).toBe('deny');
-    const fields = new Set(ac.rules.flatMap((r) => Object.entries(r).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)).map(([k]) => k)));
+    const fields = new Set(
+      ac.rules.flatMap((r) =>
+        Object.entries(r)
+          .filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0))
+          .map(([k]) => k),
+      ),
+    );
     for (const f of ['domains', 'domainRegex', 'subject', 'resources', 'methods', 'networks', 'query']) expect(fields).toContain(f);
     expect(new Set(ac.rules.map((r) => r.policy))).toEqual(new Set(['bypass', 'one_factor', 'two_factor', 'deny']));
   });
@@ -145,7 +151,10 @@ access_control:
       ['deny', 'allow', true],
       ['deny', 'login', false],
     ]);
-    expect(parseCheckRequests('GET https://x/ usr=bob', 'r.txt')).toEqual({ ok: false, error: ['r.txt: line 1: unknown field "usr=bob" (known: user, groups, ip, factors)'] });
+    expect(parseCheckRequests('GET https://x/ usr=bob', 'r.txt')).toEqual({
+      ok: false,
+      error: ['r.txt: line 1: unknown field "usr=bob" (known: user, groups, ip, factors)'],
+    });
   });
 
   it('an entry catches at least what its resources match, whatever their form (alternatives, no $)', () => {
@@ -156,14 +165,28 @@ access_control:
     - { domain: a.example.com, resources: ['^/a$|^/b$', '^/c'], policy: deny }
     - { domain: a.example.com, resources: ['^/open/'], policy: bypass }
 `);
-    const checks = parseCheckRequests(['/a', '/b', '/c', '/cx?y=1', '/a?x=1', '/open/x', '/open/x?q=1'].map((p) => `GET https://a.example.com${p} user=bob`).join('\n'), 'r');
+    const checks = parseCheckRequests(
+      ['/a', '/b', '/c', '/cx?y=1', '/a?x=1', '/open/x', '/open/x?q=1'].map((p) => `GET https://a.example.com${p} user=bob`).join('\n'),
+      'r',
+    );
     if (!checks.ok) throw new Error('requests');
     const results = compareDecisions(checks.value, (r) => autheliaDecide(ac, r).outcome, compiled(ac), Date.now());
-    expect(results.map((r) => `${r.source}/${r.portcullis}`)).toEqual(['deny/deny', 'deny/deny', 'deny/deny', 'deny/deny', 'allow/allow', 'allow/allow', 'allow/allow']);
+    expect(results.map((r) => `${r.source}/${r.portcullis}`)).toEqual([
+      'deny/deny',
+      'deny/deny',
+      'deny/deny',
+      'deny/deny',
+      'allow/allow',
+      'allow/allow',
+      'allow/allow',
+    ]);
     // Anonymous: /open/x is public in Authelia; without a query Portcullis cannot tell "^/open/" apart, so it asks a login.
     const anon = parseCheckRequests('GET https://a.example.com/open/x\nGET https://a.example.com/open/x?q=1', 'r');
     if (!anon.ok) throw new Error('requests');
-    expect(compareDecisions(anon.value, (r) => autheliaDecide(ac, r).outcome, compiled(ac), Date.now()).map((r) => `${r.source}/${r.portcullis}`)).toEqual(['allow/login', 'allow/allow']);
+    expect(compareDecisions(anon.value, (r) => autheliaDecide(ac, r).outcome, compiled(ac), Date.now()).map((r) => `${r.source}/${r.portcullis}`)).toEqual([
+      'allow/login',
+      'allow/allow',
+    ]);
     expect(translateAutheliaAccess(ac).lines.find((l) => l.rule === 2)?.stricter).toMatch(/does not end with \$ is public only with a query string/);
   });
 
@@ -233,7 +256,10 @@ describe('Authelia users, TOTP and settings import', () => {
     expect(totp.value.accounts.find((a) => a.username === 'bob')?.totpSecret).toBeNull();
     expect(totp.value.report.join('\n')).toMatch(/bob's secret uses SHA256/);
     expect(totp.value.report.join('\n')).toMatch(/no account "nobody"/);
-    expect(applyTotpUris(users.value.accounts, 'otpauth://totp/x:alice?secret=not-base32', 't.txt')).toEqual({ ok: false, error: ['t.txt: line 1: the secret is not base32 of at least 80 bits'] });
+    expect(applyTotpUris(users.value.accounts, 'otpauth://totp/x:alice?secret=not-base32', 't.txt')).toEqual({
+      ok: false,
+      error: ['t.txt: line 1: the secret is not base32 of at least 80 bits'],
+    });
   });
 
   it('carries the session, regulation and OIDC clients to the environment and lists the rest', () => {
@@ -258,21 +284,37 @@ describe('Authelia users, TOTP and settings import', () => {
     });
     expect(env.OIDC_CLIENTS_WIKI_APP_ALLOWED_USERS).toBeUndefined();
     const report = settings.report.join('\n');
-    for (const notCarried of ['session inactivity', 'totp.issuer', 'regulation.find_time', 'storage', 'notifier', 'scopes not carried over: phone']) expect(report).toContain(notCarried);
+    for (const notCarried of ['session inactivity', 'totp.issuer', 'regulation.find_time', 'storage', 'notifier', 'scopes not carried over: phone'])
+      expect(report).toContain(notCarried);
     expect(settings.stricter.join('\n')).toContain('OIDC client grafana: authorization_policy two_factor');
     expect(settings.problems).toEqual([]);
-    expect(readAutheliaSettings({ acess_control: {} }, place, null, () => 'x').problems).toEqual(['acess_control: unknown key "acess_control" (not an Authelia setting)']);
+    expect(readAutheliaSettings({ acess_control: {} }, place, null, () => 'x').problems).toEqual([
+      'acess_control: unknown key "acess_control" (not an Authelia setting)',
+    ]);
   });
 
   it('reads Authelia durations', () => {
-    expect([durationSeconds('1h30m'), durationSeconds('10 minutes'), durationSeconds(90), durationSeconds('1M'), durationSeconds('2 parsecs')]).toEqual([5400, 600, 90, 2592000, null]);
+    expect([durationSeconds('1h30m'), durationSeconds('10 minutes'), durationSeconds(90), durationSeconds('1M'), durationSeconds('2 parsecs')]).toEqual([
+      5400,
+      600,
+      90,
+      2592000,
+      null,
+    ]);
   });
 });
 
 describe('Authelia cookie domains', () => {
-  it('says when the cookie domain Portcullis derives from the URL differs from Authelia\'s', () => {
+  it("says when the cookie domain Portcullis derives from the URL differs from Authelia's", () => {
     const settings = readAutheliaSettings(
-      { session: { cookies: [{ domain: 'example.com', authelia_url: 'https://login.sso.example.com' }, { domain: 'example.org', authelia_url: 'https://auth.example.org' }] } },
+      {
+        session: {
+          cookies: [
+            { domain: 'example.com', authelia_url: 'https://login.sso.example.com' },
+            { domain: 'example.org', authelia_url: 'https://auth.example.org' },
+          ],
+        },
+      },
       (p) => p.join('.'),
       null,
       () => 'x',

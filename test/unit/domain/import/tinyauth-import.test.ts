@@ -56,7 +56,12 @@ describe('tinyauth import', () => {
       response: { basicauth: { username: 'viewer', password_file: '/srv/portcullis/basicauth-grafana' } },
     });
     expect(secretFiles).toEqual([{ name: 'basicauth-grafana', text: 'viewer-password\n' }]);
-    expect(apps.status).toEqual({ domain: ['status.example.com'], users: { allow: ['bob'] }, oauth: { whitelist: ['ops@example.com'] }, path: { allow: ['^/api/health$'] } });
+    expect(apps.status).toEqual({
+      domain: ['status.example.com'],
+      users: { allow: ['bob'] },
+      oauth: { whitelist: ['ops@example.com'] },
+      path: { allow: ['^/api/health$'] },
+    });
     expect(compileAccessRules(rules, () => 'x').ok).toBe(true);
   });
 
@@ -103,7 +108,13 @@ describe('tinyauth import', () => {
       'e.env: line 1: TINYAUTH_APPS_X_USERS_ALOW: unknown app field "users.alow"',
       'services.a.labels.0: unknown field "users.alow"',
     ]);
-    expect(parseEnvFile("export A='x y'\n# c\nB=\"z\"\n", 'f')).toEqual({ ok: true, value: [['A', 'x y', 1], ['B', 'z', 3]] });
+    expect(parseEnvFile('export A=\'x y\'\n# c\nB="z"\n', 'f')).toEqual({
+      ok: true,
+      value: [
+        ['A', 'x y', 1],
+        ['B', 'z', 3],
+      ],
+    });
   });
 });
 
@@ -120,10 +131,18 @@ describe('tinyauth ACL policy deny', () => {
       default_policy: 'deny',
       apps: { wiki: { path: { allow: ['^/public/'] }, users: { block: ['/^/'] } }, docs: { users: { allow: ['bob'] } } },
     });
-    expect(result.value.stricter).toEqual(['app wiki: the ACL policy is deny and the app lists no users or whitelist: every logged-in person is refused there']);
+    expect(result.value.stricter).toEqual([
+      'app wiki: the ACL policy is deny and the app lists no users or whitelist: every logged-in person is refused there',
+    ]);
     const compiled = compileAccessRules(result.value.rules, () => 'x');
     const checks = parseCheckRequests(
-      ['GET https://wiki.example.com/x user=bob', 'GET https://wiki.example.com/public/a', 'GET https://docs.example.com/ user=bob', 'GET https://docs.example.com/ user=eve', 'GET https://else.example.com/ user=bob'].join('\n'),
+      [
+        'GET https://wiki.example.com/x user=bob',
+        'GET https://wiki.example.com/public/a',
+        'GET https://docs.example.com/ user=bob',
+        'GET https://docs.example.com/ user=eve',
+        'GET https://else.example.com/ user=bob',
+      ].join('\n'),
       'r',
     );
     if (!compiled.ok || !checks.ok) throw new Error('fixture');
