@@ -109,7 +109,7 @@ describe.each(PROXIES)('through %s', (proxy) => {
     expect(await echoed(page, 'remote-groups')).toBe('admins,dev');
 
     await page.goto(`${stack.gatewayUrl}/account`);
-    await expect(page.locator('.facts').textContent()).resolves.toContain(`Logged in with${GENERIC_NAME}`);
+    await expect(page.locator('#who-you-are').textContent()).resolves.toContain(`Logged in with${GENERIC_NAME}`);
     await context.close();
   });
 
