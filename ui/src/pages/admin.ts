@@ -1,8 +1,9 @@
-import { call, UnreachableError, type Answer } from '../api';
+import { call, UnreachableError } from '../api';
 import { alertArea, busy, field, h, showAlert } from '../dom';
-import { locale, t } from '../i18n';
-import { commonProblem, unreachable } from '../messages';
-import { goTo, render, replaceWith, type PageContext } from '../page';
+import { t } from '../i18n';
+import { unreachable } from '../messages';
+import { render, replaceWith, type PageContext } from '../page';
+import { leftFor, when } from './admin-common';
 
 interface PersonView {
   readonly username: string;
@@ -22,25 +23,6 @@ interface AdminSessionView {
   readonly address: string;
   readonly startedAt: string;
   readonly lastSeenAt: string;
-}
-
-function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/**
- * An admin answer that is not the one asked for: a missing step-up sends the browser to the login
- * page's (it brings the person back here); anything else is said in the alert. True when handled by leaving.
- */
-function leftFor(answer: Answer<string>, alert: HTMLElement): boolean {
-  if (answer.code === 'step_up_required' && typeof answer.body.location === 'string') {
-    goTo(answer.body.location);
-    return true;
-  }
-  if (answer.code === 'admin_required') showAlert(alert, t('admin.notAdmin'));
-  else showAlert(alert, commonProblem(answer as Answer));
-  return false;
 }
 
 /**
