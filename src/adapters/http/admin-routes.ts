@@ -9,12 +9,11 @@ import type { IndexedSession } from '../../application/ports/session-index';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, STORE_UNAVAILABLE, unmapped } from './answers';
-import { jsonChange } from './account-routes';
+import { jsonChange, sessionFacts } from './account-routes';
 import type { HttpSettings } from './http-settings';
 import { callerOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
 import { isFromThisSite } from './request-origin';
-import { describeUserAgent } from './user-agent';
 
 export interface AdminUseCases {
   readonly listAdminUsers: ListAdminUsersUseCase;
@@ -36,8 +35,6 @@ const LIVE_SESSION_NOT_FOUND = fixed(404, 'live_session_not_found');
 const INVALID_URL = fixed(400, 'invalid_url');
 const MAX_NAME = 256;
 const MAX_ID_LENGTH = 128;
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * The refusals every admin route shares. A missing step-up is a 401 whose `location` is the login
@@ -83,18 +80,7 @@ function userView(u: AdminUserView): Record<string, unknown> {
 }
 
 function sessionView(s: IndexedSession): Record<string, unknown> {
-  const { browser, platform } = describeUserAgent(s.userAgent);
-  return {
-    id: s.id,
-    username: s.username,
-    method: s.method,
-    browser,
-    platform,
-    address: s.address,
-    startedAt: iso(s.startedAt),
-    lastSeenAt: iso(s.lastSeenAt),
-    expiresAt: iso(s.expiresAt),
-  };
+  return { id: s.id, username: s.username, ...sessionFacts(s) };
 }
 
 function revokeAnswer(result: Result<{ readonly revoked: number }, RevokeAdminSessionsError>, loginUrl: string): Answer {

@@ -3,7 +3,8 @@ import { alertArea, busy, field, h, showAlert } from '../dom';
 import { t } from '../i18n';
 import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
-import { leftFor, when } from './admin-common';
+import { sessionFacts } from '../session-facts';
+import { leftFor } from './admin-common';
 
 interface PersonView {
   readonly username: string;
@@ -96,18 +97,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
           'li',
           { class: 'session', 'data-session': s.id, 'data-username': s.username },
           h('h3', { id: nameId }, h('bdi', {}, s.username), ' · ', s.browser !== '' ? s.browser : t('account.unknownBrowser')),
-          h(
-            'dl',
-            { class: 'session-facts' },
-            h('dt', {}, t('account.signedInWith')),
-            h('dd', {}, s.method),
-            s.address !== '' && h('dt', {}, t('account.address')),
-            s.address !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, s.address)),
-            h('dt', {}, t('account.started')),
-            h('dd', {}, when(s.startedAt)),
-            h('dt', {}, t('account.lastSeen')),
-            h('dd', {}, when(s.lastSeenAt)),
-          ),
+          sessionFacts(s.method, s),
           end,
         );
       }),
