@@ -106,6 +106,10 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   ListAdminSessionsUseCase: hasMethods('execute'),
   RevokeAdminSessionsUseCase: hasMethods('execute'),
   ExplainAccessUseCase: hasMethods('execute'),
+  ListAdminAppsUseCase: hasMethods('execute'),
+  ListOidcClientsUseCase: hasMethods('execute'),
+  ListAdminTokensUseCase: hasMethods('execute'),
+  RevokeAdminTokenUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {
