@@ -100,7 +100,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(settings.basicCacheTtlMs).toBe(60_000);
   },
   Logger: hasMethods('debug', 'info', 'warn', 'error'),
-  AccountDirectory: hasMethods('list'),
+  AccountDirectory: hasMethods('list', 'listing'),
   AdminGate: hasMethods('admit'),
   ListAdminUsersUseCase: hasMethods('execute'),
   ListAdminSessionsUseCase: hasMethods('execute'),

@@ -178,7 +178,9 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     const result = await useCases.listAdminUsers.execute(caller(ctx));
     renderAnswer(
       ctx,
-      result.ok ? answer(200, 'users', [], { fields: { users: result.value.map(userView) } }) : adminRefused(result.error, loginUrl, 'admin users'),
+      result.ok
+        ? answer(200, 'users', [], { fields: { users: result.value.users.map(userView), truncated: [...result.value.truncated] } })
+        : adminRefused(result.error, loginUrl, 'admin users'),
     );
   });
 
