@@ -53,7 +53,7 @@ export function adminTokenList(
         button.addEventListener('click', () => void revoke(button, tk));
         return h(
           'li',
-          { class: 'session', 'data-token': tk.id, 'data-username': tk.username },
+          { class: 'session', 'data-token': tk.id, 'data-token-owner': tk.username },
           h('h4', { id: nameId }, h('bdi', {}, tk.username), ' · ', h('bdi', {}, tk.name)),
           h(
             'dl',
