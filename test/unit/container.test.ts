@@ -100,12 +100,16 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(settings.basicCacheTtlMs).toBe(60_000);
   },
   Logger: hasMethods('debug', 'info', 'warn', 'error'),
-  AccountDirectory: hasMethods('list'),
+  AccountDirectory: hasMethods('list', 'listing'),
   AdminGate: hasMethods('admit'),
   ListAdminUsersUseCase: hasMethods('execute'),
   ListAdminSessionsUseCase: hasMethods('execute'),
   RevokeAdminSessionsUseCase: hasMethods('execute'),
   ExplainAccessUseCase: hasMethods('execute'),
+  ListAdminAppsUseCase: hasMethods('execute'),
+  ListOidcClientsUseCase: hasMethods('execute'),
+  ListAdminTokensUseCase: hasMethods('execute'),
+  RevokeAdminTokenUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AdminRefusal } from '../../application/admin/admin-gate';
+import type { ListAdminTokensUseCase, RevokeAdminTokenUseCase } from '../../application/admin/admin-tokens';
+import type { ListAdminAppsUseCase } from '../../application/admin/list-admin-apps';
+import type { ListOidcClientsUseCase } from '../../application/admin/list-oidc-clients';
 import type { ExplainAccessError, ExplainAccessOutput, ExplainAccessUseCase } from '../../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../../application/admin/list-admin-sessions';
 import type { AdminUserView, ListAdminUsersUseCase } from '../../application/admin/list-admin-users';
@@ -13,6 +16,7 @@ import { jsonChange, sessionFacts } from './account-routes';
 import type { HttpSettings } from './http-settings';
 import { callerOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
+import { adminTokenView } from './admin-token-view';
 import { isFromThisSite } from './request-origin';
 
 export interface AdminUseCases {
@@ -20,6 +24,11 @@ export interface AdminUseCases {
   readonly listAdminSessions: ListAdminSessionsUseCase;
   readonly revokeAdminSessions: RevokeAdminSessionsUseCase;
   readonly explainAccess: ExplainAccessUseCase;
+  /** Applications, OIDC clients and tokens (routes in admin-apps-routes.ts). */
+  readonly listAdminApps: ListAdminAppsUseCase;
+  readonly listOidcClients: ListOidcClientsUseCase;
+  readonly listAdminTokens: ListAdminTokensUseCase;
+  readonly revokeAdminToken: RevokeAdminTokenUseCase;
 }
 
 /** The admin routes and their methods (issue 36): they exist only with ADMIN_GROUPS set. */
@@ -28,6 +37,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   ['/api/admin/sessions', ['GET', 'HEAD']],
   ['/api/admin/sessions/revoke', ['POST']],
   ['/api/admin/explain', ['POST']],
+  ['/api/admin/apps', ['GET', 'HEAD']],
+  ['/api/admin/oidc-clients', ['GET', 'HEAD']],
+  ['/api/admin/tokens/revoke', ['POST']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');
@@ -152,7 +164,9 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     const result = await useCases.listAdminUsers.execute(caller(ctx));
     renderAnswer(
       ctx,
-      result.ok ? answer(200, 'users', [], { fields: { users: result.value.map(userView) } }) : adminRefused(result.error, loginUrl, 'admin users'),
+      result.ok
+        ? answer(200, 'users', [], { fields: { users: result.value.users.map(userView), truncated: [...result.value.truncated] } })
+        : adminRefused(result.error, loginUrl, 'admin users'),
     );
   });
 
@@ -161,9 +175,13 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     if (Array.isArray(raw) || (typeof raw === 'string' && raw.length > MAX_NAME)) return renderAnswer(ctx, invalidFields(['username']));
     const username = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
     const result = await useCases.listAdminSessions.execute({ ...caller(ctx), username });
+    if (!result.ok) return renderAnswer(ctx, adminRefused(result.error, loginUrl, 'admin sessions'));
+    const tokens = await useCases.listAdminTokens.execute({ ...caller(ctx), username });
     renderAnswer(
       ctx,
-      result.ok ? answer(200, 'sessions', [], { fields: { sessions: result.value.map(sessionView) } }) : adminRefused(result.error, loginUrl, 'admin sessions'),
+      tokens.ok
+        ? answer(200, 'sessions', [], { fields: { sessions: result.value.map(sessionView), tokens: tokens.value.map(adminTokenView) } })
+        : adminRefused(tokens.error, loginUrl, 'admin tokens'),
     );
   });
 

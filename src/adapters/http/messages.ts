@@ -28,6 +28,8 @@ export const MESSAGES = {
   admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
   live_session_not_found: () => 'No live session has that id',
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
+  apps: () => 'Applications',
+  oidc_clients: () => 'OpenID Connect clients',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
@@ -219,6 +221,10 @@ export type AdminCode =
   | 'step_up_required'
   | 'live_session_not_found'
   | 'invalid_url'
+  | 'apps'
+  | 'oidc_clients'
+  | 'token_revoked'
+  | 'token_not_found'
   | 'invalid_fields'
   | 'cross_site_request'
   | 'store_unavailable'

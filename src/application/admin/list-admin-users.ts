@@ -19,6 +19,12 @@ export interface AdminUserView {
   readonly passkeys: number;
 }
 
+export interface AdminUsersList {
+  readonly users: readonly AdminUserView[];
+  /** Sources with more people than the list reads (LDAP: more than 1000); the page says so. */
+  readonly truncated: readonly AccountSource[];
+}
+
 /** `GET /api/admin/users` (issue 36): every person of the configured stores, sorted by username. */
 export class ListAdminUsersUseCase {
   constructor(
@@ -29,11 +35,11 @@ export class ListAdminUsersUseCase {
     private readonly passkeys: PasskeyCredentials | null,
   ) {}
 
-  async execute(request: AdminRequest): Promise<Result<readonly AdminUserView[], AdminRefusal>> {
+  async execute(request: AdminRequest): Promise<Result<AdminUsersList, AdminRefusal>> {
     const admitted = await this.gate.admit(request);
     if (!admitted.ok) return admitted;
     return unavailableAsError(async () => {
-      const listed = await this.directory.list();
+      const { accounts: listed, truncated } = await this.directory.listing();
       const views = await Promise.all(
         listed.map(async ({ account, source }): Promise<AdminUserView> => {
           const current = (await this.users.currentAccount(account.username)) ?? account;
@@ -51,7 +57,7 @@ export class ListAdminUsersUseCase {
           };
         }),
       );
-      return ok(views.sort((a, b) => a.username.localeCompare(b.username)));
+      return ok({ users: views.sort((a, b) => a.username.localeCompare(b.username)), truncated });
     });
   }
 }

@@ -4,7 +4,9 @@ import { t } from '../i18n';
 import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
 import { sessionFacts } from '../session-facts';
+import { adminAppsSections } from './admin-apps';
 import { leftFor } from './admin-common';
+import { adminTokenList } from './admin-tokens';
 
 interface PersonView {
   readonly username: string;
@@ -38,6 +40,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
   const people = h('ul', { class: 'sessions', id: 'admin-people', 'aria-labelledby': 'people-heading' });
   const sessions = h('ul', { class: 'sessions', id: 'admin-sessions', 'aria-labelledby': 'admin-sessions-heading' });
   const result = h('p', { id: 'explain-result', role: 'status', 'aria-live': 'polite' });
+  const truncated = h('p', { id: 'admin-people-truncated', hidden: true }, t('admin.ldapTruncated'));
+  const applications = adminAppsSections(alert);
 
   const revoke = async (button: HTMLButtonElement, label: string, target: { id: string } | { username: string }): Promise<void> => {
     busy(button, true, t('admin.ending'));
@@ -56,6 +60,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     busy(button, false, label);
   };
 
+  const tokens = adminTokenList(alert, status, () => refresh());
+
   const fillPeople = (list: readonly PersonView[]): void => {
     people.replaceChildren(
       ...list.map((p) => {
@@ -73,6 +79,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
             p.email !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, p.email)),
             h('dt', {}, t('account.groups')),
             h('dd', {}, p.groups.join(', ')),
+            p.source === 'ldap' && h('dt', {}, t('admin.source')),
+            p.source === 'ldap' && h('dd', {}, t('admin.ldapReadOnly')),
             h('dt', {}, t('admin.secondFactor')),
             h(
               'dd',
@@ -110,7 +118,9 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     if (u.code !== 'users') return !leftFor(u, alert) && false;
     if (s.code !== 'sessions') return !leftFor(s, alert) && false;
     fillPeople(u.body.users as readonly PersonView[]);
+    truncated.hidden = !(Array.isArray(u.body.truncated) && u.body.truncated.includes('ldap'));
     fillSessions(s.body.sessions as readonly AdminSessionView[]);
+    tokens.fill((s.body.tokens ?? []) as Parameters<typeof tokens.fill>[0]);
     return true;
   };
 
@@ -148,20 +158,28 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     ctx,
     t('admin.heading'),
     alert,
-    h('section', { class: 'account-section', 'aria-labelledby': 'people-heading' }, h('h2', { id: 'people-heading' }, t('admin.peopleHeading')), people),
+    h(
+      'section',
+      { class: 'account-section', 'aria-labelledby': 'people-heading' },
+      h('h2', { id: 'people-heading' }, t('admin.peopleHeading')),
+      truncated,
+      people,
+    ),
     h(
       'section',
       { class: 'account-section', 'aria-labelledby': 'admin-sessions-heading' },
       h('h2', { id: 'admin-sessions-heading' }, t('admin.sessionsHeading')),
       sessions,
+      tokens.element,
       status,
     ),
+    ...applications.sections,
     h('section', { class: 'account-section', 'aria-labelledby': 'explain-heading' }, h('h2', { id: 'explain-heading' }, t('admin.explainHeading')), form),
     h('p', { class: 'actions' }, h('a', { href: '/account' }, t('admin.backToAccount'))),
   );
   ctx.root.classList.add('wide');
   try {
-    await refresh();
+    if (await refresh()) await applications.load();
   } catch (e) {
     if (!(e instanceof UnreachableError)) throw e;
     showAlert(alert, unreachable());
