@@ -1,6 +1,10 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
+import bcrypt from 'bcrypt';
+import { NativePasswordHasher } from '../../../src/adapters/crypto/native-password-hasher';
+import { PasswordHasherBusyError, type PasswordHasher } from '../../../src/application/ports/password-hasher';
 import { hashedClientPlaceholder } from '../../../src/composition/oidc';
+import { TOKENS } from '../../../src/composition/tokens';
 import { optionalModules } from '../../../src/composition/optional-modules';
 import { TEST_SECRET } from '../../support/credentials';
 import { authorize, codeFlow, loggedInBrowser, startOidcGateway, tokenRequest, APP_CLIENT_ENV, discoverClient } from '../../support/oidc-gateway';
@@ -106,5 +110,44 @@ describe('OpenID Connect clients configured with a hashed secret', () => {
     const app = await discoverClient(gw.url, 'app', APP_CLIENT_ENV.OIDC_CLIENTS_APP_CLIENT_SECRET);
     const tokens = await codeFlow(await loggedInBrowser(gw.url), app);
     expect(tokens.claims()?.aud).toBe('app');
+  });
+});
+
+describe('a hashed client secret when the hash checks are overloaded', () => {
+  jest.setTimeout(90_000);
+  const BEE_SECRET = 'bcrypt-client-secret-0123456789-0123456789';
+  const BEE_CB = 'https://bee.example.test/cb';
+  let gw: RunningGateway & { dir: string };
+  let bee: client.Configuration;
+  let busy = false;
+
+  beforeAll(async () => {
+    const beeHash = await bcrypt.hash(BEE_SECRET, 4);
+    const real = new NativePasswordHasher({ argon2: optionalModules.argon2 });
+    // The real hasher, except that the client's check is refused as a full line refuses it while `busy`.
+    const hasher: PasswordHasher = {
+      verify: (password, hash, requester) =>
+        busy && hash === beeHash ? Promise.reject(new PasswordHasherBusyError()) : real.verify(password, hash, requester),
+      hash: (password) => real.hash(password),
+      verifyDecoy: (password, requester) => real.verifyDecoy(password, requester),
+    };
+    gw = await startOidcGateway(
+      { ...APP_CLIENT_ENV, OIDC_CLIENTS_BEE_CLIENT_ID: 'bee', OIDC_CLIENTS_BEE_CLIENT_SECRET_HASH: beeHash, OIDC_CLIENTS_BEE_REDIRECT_URIS: BEE_CB },
+      { [TOKENS.PasswordHasher]: hasher },
+    );
+    bee = await discoverClient(gw.url, 'bee', BEE_SECRET);
+  });
+  afterAll(() => gw?.close());
+
+  it('checks a bcrypt hash, and answers temporarily_unavailable (503), not invalid_client, while the line is full', async () => {
+    const { callback, verifier } = await authorize(await loggedInBrowser(gw.url), bee, BEE_CB);
+    const form = { grant_type: 'authorization_code', code: callback.searchParams.get('code') as string, redirect_uri: BEE_CB, code_verifier: verifier };
+    expect(await errorOf(await tokenRequest(bee, 'bee', `${BEE_SECRET}x`, form))).toBe('invalid_client');
+    busy = true;
+    const refused = await tokenRequest(bee, 'bee', BEE_SECRET, form);
+    expect(refused.status).toBe(503);
+    expect(await errorOf(refused)).toBe('temporarily_unavailable');
+    busy = false;
+    expect((await tokenRequest(bee, 'bee', BEE_SECRET, form)).status).toBe(200);
   });
 });
