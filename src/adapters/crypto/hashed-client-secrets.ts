@@ -1,4 +1,4 @@
-import { pbkdf2, timingSafeEqual } from 'node:crypto';
+import { pbkdf2, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { PasswordHasherBusyError, type PasswordHasher } from '../../application/ports/password-hasher';
 import { readClientSecretHash, type Pbkdf2Hash } from '../../domain/client-secret-hash';
@@ -63,4 +63,16 @@ export async function verifyPbkdf2(presented: string, hash: Pbkdf2Hash): Promise
   const expected = Buffer.from(hash.key, 'base64');
   const derived = await pbkdf2Async(Buffer.from(presented, 'utf8'), Buffer.from(hash.salt, 'base64'), hash.iterations, expected.length, hash.digest);
   return derived.length === expected.length && timingSafeEqual(derived, expected);
+}
+
+/** Adapted base64 (passlib's `ab64`): standard base64 without padding, `.` for `+`. */
+const adaptedBase64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '').replace(/\+/g, '.');
+
+/**
+ * A PBKDF2-SHA512 hash of `secret` as Authelia writes client secrets by default
+ * (`$pbkdf2-sha512$310000$<16-byte salt>$<64-byte key>`), for `portcullis oidc client add --hashed`.
+ */
+export function pbkdf2Sha512Hash(secret: string, iterations = 310_000): string {
+  const salt = randomBytes(16);
+  return `$pbkdf2-sha512$${iterations}$${adaptedBase64(salt)}$${adaptedBase64(pbkdf2Sync(secret, salt, iterations, 64, 'sha512'))}`;
 }
