@@ -5,8 +5,9 @@ import { keyPart } from './redis-key';
 
 /**
  * Stores one session (a hash expiring with the session) and adds it to its account's sorted set
- * (score = expiry), dropping the set's expired members and keeping the set's TTL at its latest expiry.
- * KEYS[1] = the session's hash, KEYS[2] = the account's set; ARGV = now, id, username, method,
+ * (score = expiry), dropping the set's expired members and keeping the set's TTL at its latest expiry;
+ * the accounts set keeps the account at its latest session's expiry.
+ * KEYS[1] = the session's hash, KEYS[2] = the account's set, KEYS[3] = the accounts set; ARGV = now, id, username, method,
  * user agent, address, started, last seen, expires.
  */
 const REGISTER = `
@@ -20,6 +21,8 @@ redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[9], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl < expires - now then redis.call('PEXPIRE', KEYS[2], string.format('%.0f', expires - now)) end
+local last = redis.call('ZSCORE', KEYS[3], ARGV[3])
+if not last or tonumber(last) < expires then redis.call('ZADD', KEYS[3], ARGV[9], ARGV[3]) end
 return 1
 `;
 
@@ -33,7 +36,7 @@ return 1
 `;
 
 interface Commands {
-  portcullisRegisterSession(hash: string, set: string, ...args: (string | number)[]): Promise<number>;
+  portcullisRegisterSession(hash: string, set: string, accounts: string, ...args: (string | number)[]): Promise<number>;
   portcullisTouchSessions(count: number, ...keysThenTimes: (string | number)[]): Promise<number>;
 }
 
@@ -43,7 +46,8 @@ const CHUNK = 500;
 /**
  * The session index in Redis, shared by every replica: a hash per session
  * (`<prefix>sessions:s:<id>`, expiring with it) and a sorted set of ids per account
- * (`<prefix>sessions:u:<account>`, score = expiry). Redis expires both by itself, so nothing here
+ * (`<prefix>sessions:u:<account>`, score = expiry), and one sorted set of accounts by their latest
+ * session's expiry (`<prefix>sessions:accounts`, trimmed as it is read). Redis expires the first two by itself, so nothing here
  * needs sweeping. Every call asks Redis: the account page is not a hot path.
  */
 export class RedisSessionIndex implements SessionIndex {
@@ -51,7 +55,7 @@ export class RedisSessionIndex implements SessionIndex {
     private readonly redis: RedisConnection,
     private readonly clock: Clock,
   ) {
-    redis.client.defineCommand('portcullisRegisterSession', { numberOfKeys: 2, lua: REGISTER });
+    redis.client.defineCommand('portcullisRegisterSession', { numberOfKeys: 3, lua: REGISTER });
     redis.client.defineCommand('portcullisTouchSessions', { lua: TOUCH });
   }
 
@@ -63,12 +67,18 @@ export class RedisSessionIndex implements SessionIndex {
     return `${this.redis.prefix}sessions:u:${keyPart(username.toLowerCase())}`;
   }
 
+  /** Every account with a session, scored by its latest session's expiry (what {@link accounts} reads, never a scan). */
+  private get accountsKey(): string {
+    return `${this.redis.prefix}sessions:accounts`;
+  }
+
   async register(s: IndexedSession): Promise<void> {
     const username = s.username.toLowerCase();
     await this.redis.run((c) =>
       (c as unknown as Commands).portcullisRegisterSession(
         this.sessionKey(s.id),
         this.accountKey(username),
+        this.accountsKey,
         this.clock.now(),
         s.id,
         username,
@@ -110,6 +120,14 @@ export class RedisSessionIndex implements SessionIndex {
       });
     });
     return found.sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? -1 : 1));
+  }
+
+  async accounts(): Promise<string[]> {
+    const now = this.clock.now();
+    return this.redis.run(async (c) => {
+      await c.zremrangebyscore(this.accountsKey, '-inf', now);
+      return c.zrangebyscore(this.accountsKey, `(${now}`, '+inf');
+    });
   }
 
   async lastSeen(id: string): Promise<number | null> {
