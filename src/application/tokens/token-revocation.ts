@@ -9,7 +9,8 @@ import type { AccessTokens } from './access-tokens';
 export interface TokenToRevoke {
   readonly username: string;
   readonly id: string;
-  readonly by: 'account' | 'cli';
+  /** `users_file` / `ldap`: the account was removed there (issue 35). */
+  readonly by: 'account' | 'cli' | 'users_file' | 'ldap';
   readonly requestId?: string;
 }
 
