@@ -3,7 +3,7 @@ import { TOKENS } from '../../src/composition/tokens';
 import { RecordingAuditLog } from '../support/fakes';
 import { LogoutRp } from '../support/logout-rp';
 import { freePorts } from '../support/net';
-import { APP_CLIENT_ENV, APP_SECRET, Browser, codeFlow, discoverClient, startOidcGateway } from '../support/oidc-gateway';
+import { APP_CLIENT_ENV, APP_SECRET, Browser, codeFlow, discoverClient, OIDC_PEOPLE, startOidcGateway } from '../support/oidc-gateway';
 import { BASE_DN, personDn, SERVICE_DN, SERVICE_PASSWORD, Slapd } from '../support/slapd';
 
 jest.setTimeout(60_000);
@@ -118,6 +118,15 @@ describe('the LDAP account check (real OpenLDAP, real HTTP, a relying party list
     await new Promise((r) => setTimeout(r, 2_500));
     expect(rp.received.length).toBe(before + 1);
     expect(audit.events.filter((e) => e.event === 'sessions_revoked' && e.username === 'mona')).toHaveLength(1);
+  });
+
+  it('leaves alone a person of the users file, whom the directory does not know', async () => {
+    const alice = new Browser(url);
+    await alice.login('alice', OIDC_PEOPLE.alice.password);
+    // Several checks run, each with alice among the accounts holding sessions.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await loggedIn(alice)).toBe(true);
+    expect(audit.events.filter((e) => e.event === 'sessions_revoked' && e.username === 'alice')).toEqual([]);
   });
 
   it('a directory outage ends nobody: sessions and tokens keep working through it and after', async () => {
