@@ -175,11 +175,12 @@ export class LdapUserStore implements UserStore, DirectoryAccounts {
 
   /**
    * Of `usernames`, those no entry matches any more (deleted, or no longer matched by
-   * `LDAP_SEARCH_FILTER`: how a directory says "disabled"), lower-cased: one search per
+   * `LDAP_SEARCH_FILTER`: how a directory says "disabled"): one search per
    * {@link ACCOUNTS_PER_CHECK} names, the filter filled for each and joined with OR. Only an entry
    * whose username attribute is the name counts (the filter may also match e-mails). The names
-   * come back as given (every spelling whose name is absent). Each absent name is remembered as gone, so this process refuses its sessions and tokens at once; a present
-   * one is not touched (its cached account stays until its own re-check). Any failure rejects with
+   * come back as given (every spelling whose name is absent). Each absent name this process had
+   * cached is remembered as gone, so it refuses its sessions and tokens at once; a present one is
+   * not touched (its cached account stays until its own re-check). Any failure rejects with
    * {@link UserStoreUnavailableError} before anything is remembered: an outage removes no one.
    */
   async absent(usernames: readonly string[]): Promise<string[]> {
@@ -196,7 +197,10 @@ export class LdapUserStore implements UserStore, DirectoryAccounts {
       const present = new Set(searchEntries.flatMap((entry) => all(entry, s.usernameAttribute).map((u) => u.toLowerCase())));
       for (const u of chunk) if (!present.has(u)) gone.add(u);
     }
-    for (const u of gone) this.remember(u, null);
+    // Only answers this process already cached change: an uncached name is looked up afresh when
+    // asked, and remembering every absent name (OAuth sessions' e-mails among them) would push real
+    // accounts out of the bounded cache.
+    for (const u of gone) if (this.known.has(u)) this.remember(u, null);
     // Each spelling asked about: access tokens keep the username's case, the session index does not.
     return usernames.filter((u) => gone.has(u.toLowerCase()));
   }

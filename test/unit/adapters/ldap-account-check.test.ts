@@ -101,4 +101,13 @@ describe('LdapUserStore.absent (the account check, issue 35)', () => {
     // ...but the check ends it now.
     expect(await store.currentAccount('gina')).toBeNull();
   });
+
+  it('does not fill its cache with absent names it never cached (an OAuth session’s e-mail is asked about every check)', async () => {
+    const { store, sent } = setUp([{ uid: 'hana', mail: 'hana@example.test' }]);
+    expect(await store.absent(['someone@oauth.example'])).toEqual(['someone@oauth.example']);
+    sent.length = 0;
+    // Not answered from a remembered "gone": asked afresh.
+    expect(await store.currentAccount('someone@oauth.example')).toBeNull();
+    expect(sent).toHaveLength(1);
+  });
 });
