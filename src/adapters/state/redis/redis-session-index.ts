@@ -35,13 +35,25 @@ end
 return 1
 `;
 
+/** Raises each account's score to the given expiry, never lowers it. KEYS[1] = the accounts set; ARGV = username, expiry pairs. */
+const AT_LEAST = `
+for i = 1, #ARGV, 2 do
+  local last = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if not last or tonumber(last) < tonumber(ARGV[i + 1]) then redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i]) end
+end
+return 1
+`;
+
 interface Commands {
   portcullisRegisterSession(hash: string, set: string, accounts: string, ...args: (string | number)[]): Promise<number>;
+  portcullisAccountsAtLeast(accounts: string, ...pairs: (string | number)[]): Promise<number>;
   portcullisTouchSessions(count: number, ...keysThenTimes: (string | number)[]): Promise<number>;
 }
 
 /** How many sightings one script call carries. */
 const CHUNK = 500;
+/** Keys one SCAN step asks for. */
+const SCAN_PAGE = 1_000;
 
 /**
  * The session index in Redis, shared by every replica: a hash per session
@@ -51,12 +63,16 @@ const CHUNK = 500;
  * needs sweeping. Every call asks Redis: the account page is not a hot path.
  */
 export class RedisSessionIndex implements SessionIndex {
+  /** The one-time adding of sessions registered before the accounts set existed (see {@link accounts}). */
+  private earlier: Promise<void> | null = null;
+
   constructor(
     private readonly redis: RedisConnection,
     private readonly clock: Clock,
   ) {
     redis.client.defineCommand('portcullisRegisterSession', { numberOfKeys: 3, lua: REGISTER });
     redis.client.defineCommand('portcullisTouchSessions', { lua: TOUCH });
+    redis.client.defineCommand('portcullisAccountsAtLeast', { numberOfKeys: 1, lua: AT_LEAST });
   }
 
   private sessionKey(id: string): string {
@@ -123,11 +139,47 @@ export class RedisSessionIndex implements SessionIndex {
   }
 
   async accounts(): Promise<string[]> {
+    this.earlier ??= this.addEarlierSessions().catch((e: unknown) => {
+      this.earlier = null;
+      throw e;
+    });
+    await this.earlier;
     const now = this.clock.now();
     return this.redis.run(async (c) => {
       await c.zremrangebyscore(this.accountsKey, '-inf', now);
       return c.zrangebyscore(this.accountsKey, `(${now}`, '+inf');
     });
+  }
+
+  /**
+   * Sessions registered by a version before the accounts set are added to it, once per process:
+   * one SCAN of the session hashes (the first check after a start pays it, never a request).
+   */
+  private async addEarlierSessions(): Promise<void> {
+    const match = `${this.redis.prefix.replace(/[*?[\]\\]/g, '\\$&')}sessions:s:*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.run((c) => c.scan(cursor, 'MATCH', match, 'COUNT', SCAN_PAGE));
+      cursor = next;
+      if (keys.length === 0) continue;
+      const fields = await this.redis.run(async (c) => {
+        const pipeline = c.pipeline();
+        for (const key of keys) pipeline.hmget(key, 'u', 'e');
+        return ((await pipeline.exec()) ?? []).map(([e, v]) => {
+          if (e !== null) throw e;
+          return v as (string | null)[];
+        });
+      });
+      const latest = new Map<string, number>();
+      for (const [username, expires] of fields) {
+        if (username === null || username === undefined || expires === null || expires === undefined) continue;
+        latest.set(username, Math.max(latest.get(username) ?? 0, Number(expires)));
+      }
+      if (latest.size > 0) {
+        const pairs = [...latest].flatMap(([username, expires]) => [username, expires]);
+        await this.redis.run((c) => (c as unknown as Commands).portcullisAccountsAtLeast(this.accountsKey, ...pairs));
+      }
+    } while (cursor !== '0');
   }
 
   async lastSeen(id: string): Promise<number | null> {
