@@ -13,12 +13,23 @@ import type { TypedContainer } from './binding';
 import { protectedDomainOfAppUrl } from './cookie-domain';
 import { TOKENS } from './tokens';
 import { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-accounts';
+import { CheckDirectoryAccountsUseCase } from '../application/sessions/check-directory-accounts';
+import type { DirectoryAccounts } from '../application/sessions/directory-accounts';
+import { AccountCheckRunner } from '../adapters/users/account-check-runner';
 
 /** The configured stores in their fixed order, USERS → USERS_FILE → LDAP; one store is used bare. */
 export function buildUserStore(
   config: Pick<Config, 'users' | 'usersFile' | 'ldap'>,
   domain: string,
-  deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources; removed?: (usernames: readonly string[]) => void },
+  deps: {
+    hasher: PasswordHasher;
+    clock: Clock;
+    logger: Logger;
+    resources: Resources;
+    removed?: (usernames: readonly string[]) => void;
+    /** Handed the directory's account check (issue 35) when LDAP is configured. */
+    directory?: (accounts: DirectoryAccounts) => void;
+  },
 ): UserStore {
   const stores: UserStore[] = [];
   if (config.users.length > 0 || (config.usersFile === null && config.ldap === null)) {
@@ -45,9 +56,28 @@ export function buildUserStore(
     const { LdapUserStore } = require('../adapters/users/ldap-user-store') as typeof import('../adapters/users/ldap-user-store');
     const ldap = new LdapUserStore(config.ldap, domain, deps.clock, deps.logger, optionalModules.ldapts());
     deps.resources.add(() => ldap.close());
+    deps.directory?.(directoryAccountsAfter([...stores], ldap));
     stores.push(ldap);
   }
   return stores.length === 1 ? stores[0] : new CompositeUserStore(stores);
+}
+
+/**
+ * The directory's answer about names no earlier store holds: a USERS or users-file account of the
+ * same name shadows the directory's at login, so its absence there says nothing.
+ */
+function directoryAccountsAfter(earlier: readonly UserStore[], ldap: DirectoryAccounts): DirectoryAccounts {
+  return {
+    absent: async (usernames) => {
+      const theirs: string[] = [];
+      for (const username of usernames) {
+        let held = false;
+        for (const store of earlier) held ||= (await store.currentAccount(username)) !== null;
+        if (!held) theirs.push(username);
+      }
+      return theirs.length === 0 ? [] : ldap.absent(theirs);
+    },
+  };
 }
 
 /** The configured user stores (the TOTP binder lays the self-enrolled secrets over them as TOKENS.UserStore). */
@@ -61,9 +91,34 @@ export function bindUsers(c: TypedContainer, config: Pick<Config, 'appUrl' | 'us
         clock,
         logger,
         resources,
-        removed: (usernames) => void c.get(TOKENS.EndRemovedAccountsUseCase).execute(usernames),
+        removed: (usernames) => void c.get(TOKENS.EndRemovedAccountsUseCase).execute(usernames, 'users_file'),
+        directory: (directory) => {
+          const interval = config.ldap?.accountCheckIntervalMs ?? 0;
+          if (interval <= 0) return;
+          // Resolved when the gateway starts (the state stores it reads are open by then); the CLI never starts it.
+          resources.afterStart(async () => {
+            const metrics = c.get(TOKENS.Metrics).metrics;
+            const check = new CheckDirectoryAccountsUseCase(
+              c.get(TOKENS.SessionIndex),
+              c.get(TOKENS.AccessTokens),
+              directory,
+              c.get(TOKENS.EndRemovedAccountsUseCase),
+              clock,
+            );
+            const runner = new AccountCheckRunner(check, interval, logger, (outcome) => metrics?.ldapAccountCheck(outcome));
+            runner.start();
+            resources.add(() => runner.stop());
+          });
+        },
       }),
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
   );
-  c.bindClass(TOKENS.EndRemovedAccountsUseCase, EndRemovedAccountsUseCase, [TOKENS.SessionIndex, TOKENS.RevokedSessions, TOKENS.AuditLog]);
+  c.bindClass(TOKENS.EndRemovedAccountsUseCase, EndRemovedAccountsUseCase, [
+    TOKENS.SessionIndex,
+    TOKENS.RevokedSessions,
+    TOKENS.AuditLog,
+    TOKENS.AccessTokens,
+    TOKENS.TokenRevocation,
+    TOKENS.Clock,
+  ]);
 }

@@ -125,6 +125,16 @@ export const LDAP_OPTIONS = options({
         "seconds, 0–3600: the re-check interval of sessions: how long a session check may reuse the directory's answer, so how long a deletion, password or group change may take to reach existing sessions ([session checks](user-stores.md#ldap))",
     },
   },
+  LDAP_ACCOUNT_CHECK_INTERVAL: {
+    group: 'ldap',
+    parse: integer(0, 3600),
+    fallback: 1,
+    doc: {
+      default: '`1`',
+      meaning:
+        "seconds, 0–3600 (0 off): how often the directory is asked whether the people who hold live sessions or access tokens are still there (one search per 50 of them); one deleted, or no longer matched by `LDAP_SEARCH_FILTER`, is signed out everywhere: sessions, tokens, apps' grants and back-channel logouts ([removed accounts](user-stores.md#removed-and-disabled-accounts)). A directory that does not answer ends nothing",
+    },
+  },
 });
 
 /** The directory as the LDAP user store needs it (its settings, but for the test-only nesting limits). */
@@ -162,6 +172,8 @@ export interface LdapSettings {
   readonly timeoutMs: number;
   /** How long a session check may reuse an earlier answer, milliseconds. */
   readonly cacheTtlMs: number;
+  /** How often the accounts with live sessions or tokens are looked for in the directory, milliseconds; 0: never (issue 35). */
+  readonly accountCheckIntervalMs: number;
 }
 
 export interface LdapConfig {
@@ -232,6 +244,7 @@ export function readLdap(r: EnvReader, libraries: Pick<ConfigLibraries, 'parseLd
     nestedGroups,
     timeoutMs: r.option(LDAP_OPTIONS, 'LDAP_TIMEOUT') * 1000,
     cacheTtlMs: r.option(LDAP_OPTIONS, 'LDAP_CACHE_TTL') * 1000,
+    accountCheckIntervalMs: r.option(LDAP_OPTIONS, 'LDAP_ACCOUNT_CHECK_INTERVAL') * 1000,
   };
   if (r.problems.length !== before) return { ldap: null };
   if (settings.bindPassword !== undefined) r.placeholder('LDAP_BIND_PASSWORD', settings.bindPassword, "use the bind account's real password");

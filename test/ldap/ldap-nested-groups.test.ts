@@ -34,6 +34,7 @@ function storeWith(extra: Partial<LdapUserStoreSettings>) {
     nestedGroups: 'recursive',
     timeoutMs: 2000,
     cacheTtlMs: 0,
+    accountCheckIntervalMs: 0,
     ...extra,
   };
   const store = new LdapUserStore(settings, 'example.test', new FixedClock(), logger, optionalModules.ldapts());

@@ -33,6 +33,7 @@ function settings(url: string, extra: Partial<LdapUserStoreSettings>): LdapUserS
     nestedGroups: 'off',
     timeoutMs: 2000,
     cacheTtlMs: 0,
+    accountCheckIntervalMs: 0,
     ...extra,
   };
 }

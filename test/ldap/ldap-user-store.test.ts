@@ -39,6 +39,7 @@ function settings(extra: Partial<LdapUserStoreSettings> = {}): LdapUserStoreSett
     nestedGroups: 'off',
     timeoutMs: 2000,
     cacheTtlMs: 0,
+    accountCheckIntervalMs: 0,
     ...extra,
   };
 }

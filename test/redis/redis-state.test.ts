@@ -135,6 +135,30 @@ describe('Redis stores shared by two replicas', () => {
   });
 });
 
+describe('RedisSessionIndex accounts', () => {
+  it('also names the accounts of sessions registered before the accounts set existed (found once, by a scan)', async () => {
+    const c = await connect('older-sessions:');
+    const now = Date.now();
+    // What an earlier version's registration left: the session's hash and its account's set, no accounts set.
+    await c.client.hset('older-sessions:sessions:s:a1', { u: 'olga', m: 'password', a: '', ip: '192.0.2.1', s: now, l: now, e: now + 3_600_000 });
+    await c.client.hset('older-sessions:sessions:s:b1', { u: 'boris', m: 'password', a: '', ip: '192.0.2.1', s: now, l: now, e: now - 1_000 });
+    const index = new RedisSessionIndex(c, { now: () => now });
+    expect(await index.accounts()).toEqual(['olga']);
+    // Registered afterwards: in the set as before, the older one still there.
+    await index.register({
+      id: 'c1',
+      username: 'Carl',
+      method: 'password',
+      userAgent: '',
+      address: '192.0.2.1',
+      startedAt: now,
+      expiresAt: now + 60_000,
+      lastSeenAt: now,
+    });
+    expect((await index.accounts()).sort()).toEqual(['carl', 'olga']);
+  });
+});
+
 describe('RedisAccessTokens keys', () => {
   const token = (username: string, i: number, at: number): AccessTokenRecord => ({
     id: `t-${i}`,

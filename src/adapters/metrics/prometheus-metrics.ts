@@ -23,6 +23,7 @@ export class PrometheusMetrics implements HttpMetrics {
   private readonly locks: Counter;
   private readonly logouts: Counter<'outcome'>;
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
+  private readonly accountChecks: Counter<'outcome'>;
 
   /** `promClient` is prom-client, loaded by composition only when metrics are on. */
   constructor(promClient: typeof import('prom-client'), health: readonly HealthSource[] = [], options: { defaultMetrics?: boolean } = {}) {
@@ -42,6 +43,12 @@ export class PrometheusMetrics implements HttpMetrics {
     this.logouts = new (prom().Counter)({
       name: 'portcullis_oidc_backchannel_logouts_total',
       help: 'Back-channel logout attempts to OpenID Connect apps: delivered, failed (retried) or given up',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.accountChecks = new (prom().Counter)({
+      name: 'portcullis_ldap_account_checks_total',
+      help: 'Checks of whether the people holding sessions or tokens are still in the LDAP directory: ok, or failed (nothing ended)',
       labelNames: ['outcome'],
       registers,
     });
@@ -90,6 +97,11 @@ export class PrometheusMetrics implements HttpMetrics {
   /** One back-channel logout attempt's outcome (issue 35). */
   backchannelLogout(outcome: 'delivered' | 'failed' | 'given_up'): void {
     this.logouts.inc({ outcome });
+  }
+
+  /** One LDAP account check's outcome (issue 35, LDAP_ACCOUNT_CHECK_INTERVAL). */
+  ldapAccountCheck(outcome: 'ok' | 'failed'): void {
+    this.accountChecks.inc({ outcome });
   }
 
   request(route: string, method: string, status: number, seconds: number): void {

@@ -5,6 +5,7 @@ import type { Client, Entry } from 'ldapts';
 import { localAccountEmail, type Account } from '../../domain/account';
 import { describeIdentityNameError, parseDisplayName, parseGroupName, parseUsername } from '../../domain/identity-name';
 import type { Clock } from '../../application/ports/clock';
+import type { DirectoryAccounts } from '../../application/sessions/directory-accounts';
 import { UserStoreUnavailableError, type UserStore } from '../../application/ports/user-store';
 import type { Logger } from '../system/logger';
 import type { LdapSettings } from '../../config/ldap';
@@ -47,6 +48,8 @@ const LIST_PAGE_SIZE = 200;
 export const MAX_GROUPS = 1000;
 /** Levels of groups-in-groups the `recursive` walk follows above a person's own groups. */
 export const MAX_NESTING_DEPTH = 8;
+/** Usernames asked about in one search of the account check (keeps each filter a sane size). */
+export const ACCOUNTS_PER_CHECK = 50;
 /** Group DNs asked about in one search of the `recursive` walk (keeps each filter a sane size). */
 const DNS_PER_SEARCH = 50;
 /** Active Directory's LDAP_MATCHING_RULE_IN_CHAIN: `member` followed through nested groups by the server. */
@@ -108,7 +111,7 @@ class StartTlsFailed extends Error {
  *   that names no entry (so no real account's password-policy counter moves). A bcrypt decoy
  *   instead took ten times as long as a bind and told which names exist.
  */
-export class LdapUserStore implements UserStore {
+export class LdapUserStore implements UserStore, DirectoryAccounts {
   private connection: Connection | null = null;
   private readonly dns = new WeakMap<Account, string>();
   /** Each ldap:// client's TCP socket: after StartTLS, ldapts no longer notices it closing (see {@link alive}). */
@@ -174,6 +177,38 @@ export class LdapUserStore implements UserStore {
       }
     }
     return this.lookup(key, username);
+  }
+
+  /**
+   * Of `usernames`, those no entry matches any more (deleted, or no longer matched by
+   * `LDAP_SEARCH_FILTER`: how a directory says "disabled"): one search per
+   * {@link ACCOUNTS_PER_CHECK} names, the filter filled for each and joined with OR. Only an entry
+   * whose username attribute is the name counts (the filter may also match e-mails). The names
+   * come back as given (every spelling whose name is absent). Each absent name this process had
+   * cached is remembered as gone, so it refuses its sessions and tokens at once; a present one is
+   * not touched (its cached account stays until its own re-check). Any failure rejects with
+   * {@link UserStoreUnavailableError} before anything is remembered: an outage removes no one.
+   */
+  async absent(usernames: readonly string[]): Promise<string[]> {
+    const s = this.settings;
+    const names = [...new Set(usernames.map((u) => u.toLowerCase()).filter((u) => u !== '' && u.length <= MAX_LOGIN_LENGTH))];
+    const gone = new Set<string>();
+    for (let i = 0; i < names.length; i += ACCOUNTS_PER_CHECK) {
+      const chunk = names.slice(i, i + ACCOUNTS_PER_CHECK);
+      const filters = chunk.map((u) => fillFilter(s.searchFilter, { s: u }));
+      const filter = filters.length === 1 ? filters[0] : `(|${filters.join('')})`;
+      const { searchEntries } = await this.withConnection((client) =>
+        client.search(s.baseDn, { scope: 'sub', filter, attributes: [s.usernameAttribute], timeLimit: this.timeLimitSeconds() }),
+      );
+      const present = new Set(searchEntries.flatMap((entry) => all(entry, s.usernameAttribute).map((u) => u.toLowerCase())));
+      for (const u of chunk) if (!present.has(u)) gone.add(u);
+    }
+    // Only answers this process already cached change: an uncached name is looked up afresh when
+    // asked, and remembering every absent name (OAuth sessions' e-mails among them) would push real
+    // accounts out of the bounded cache.
+    for (const u of gone) if (this.known.has(u)) this.remember(u, null);
+    // Each spelling asked about: access tokens keep the username's case, the session index does not.
+    return usernames.filter((u) => gone.has(u.toLowerCase()));
   }
 
   /** Closes the directory connection; the store must not be used afterwards. */

@@ -31,8 +31,11 @@ export type AuditEvent = AuditContext &
         readonly username: string;
         readonly scope: 'one' | 'others' | 'all';
         readonly count: number;
-        /** `users_file`: the account was removed or disabled there (issue 35); `admin`: from the admin console (issue 36). */
-        readonly by: 'account' | 'cli' | 'users_file' | 'admin';
+        /**
+         * `users_file` / `ldap`: the account was removed or disabled there (issue 35; the directory's
+         * found by LDAP_ACCOUNT_CHECK_INTERVAL); `admin`: from the admin console (issue 36).
+         */
+        readonly by: 'account' | 'cli' | 'users_file' | 'ldap' | 'admin';
         /** The acting administrator, when `by` is admin (issue 36). */
         readonly admin?: string;
       }
@@ -50,13 +53,13 @@ export type AuditEvent = AuditContext &
         readonly expiresAt: string;
         readonly by: 'account' | 'cli';
       }
-    /** Issue 32: an access token revoked, from the account page or the CLI. */
+    /** Issue 32: an access token revoked, from the account page or the CLI, or because its account was removed (issue 35). */
     | {
         readonly event: 'token_revoked';
         readonly username: string;
         readonly id: string;
-        /** `admin`: from the admin console (issue 36), with the acting administrator in `admin`. */
-        readonly by: 'account' | 'cli' | 'admin';
+        /** `admin`: from the admin console (issue 36), with the acting administrator in `admin`; `users_file` / `ldap`: the account was removed there. */
+        readonly by: 'account' | 'cli' | 'admin' | 'users_file' | 'ldap';
         readonly admin?: string;
       }
     /** What an OpenID Connect app held for the person ended from the account page. */

@@ -43,6 +43,12 @@ export interface SessionIndex {
    */
   list(username: string): Promise<IndexedSession[]>;
   /**
+   * Every account (lower-cased, each once, in no set order) with at least one unexpired session,
+   * revoked ones included: what the directory watch checks (issue 35). Rejects with
+   * StateStoreUnavailableError when it cannot be read.
+   */
+  accounts(): Promise<string[]>;
+  /**
    * Moves `lastSeenAt` forward for the sessions it knows (never backwards; unknown ids are
    * ignored). Called off the request path by a batching recorder. Rejects with
    * StateStoreUnavailableError when it cannot be written (the sightings are then dropped).

@@ -13,6 +13,8 @@ export interface AccessTokens {
   findByHash(hash: string): Awaitable<AccessTokenRecord | null>;
   /** The account's tokens, newest first, revoked and expired ones included until they are forgotten. */
   list(username: string): Promise<AccessTokenRecord[]>;
+  /** Every account (each once, in no set order) with a token neither expired nor revoked at `now`: what the directory watch checks (issue 35). */
+  accounts(now: number): Promise<string[]>;
   /** Marks the account's token `id` revoked at `at`; false when the account has no such token (or it was revoked already). */
   revoke(username: string, id: string, at: number): Promise<boolean>;
   /** Records when tokens were last used (a batch: hash → time). */

@@ -9,7 +9,8 @@ import type { AccessTokens } from './access-tokens';
 export interface TokenToRevoke {
   readonly username: string;
   readonly id: string;
-  readonly by: 'account' | 'cli' | 'admin';
+  /** `users_file` / `ldap`: the account was removed there (issue 35); `admin`: from the admin console (issue 36). */
+  readonly by: 'account' | 'cli' | 'admin' | 'users_file' | 'ldap';
   /** The acting administrator, when `by` is admin (issue 36). */
   readonly admin?: string;
   readonly requestId?: string;

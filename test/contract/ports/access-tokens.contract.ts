@@ -33,6 +33,20 @@ export function accessTokensContract(name: string, makeAdapter: AdapterFactory<A
     });
     const find = async (hash: string): Promise<AccessTokenRecord | null> => store().findByHash(hash);
 
+    it('names each account holding a live token once, and not one whose tokens all expired or were revoked', async () => {
+      const [alice, expired, revoked] = [unique('alice'), unique('expired'), unique('revoked')];
+      await store().add(aToken(alice));
+      await store().add(aToken(alice));
+      await store().add(aToken(expired, { createdAt: now() - 2 * DAY, expiresAt: now() - DAY }));
+      const t = aToken(revoked);
+      await store().add(t);
+      expect(await store().revoke(revoked, t.id, now() - 1_000)).toBe(true);
+      const accounts = await store().accounts(now());
+      expect(accounts.filter((a) => a === alice)).toHaveLength(1);
+      expect(accounts).not.toContain(expired);
+      expect(accounts).not.toContain(revoked);
+    });
+
     it('answers null for a hash it never stored', async () => {
       expect(await find(unique('hash'))).toBeNull();
     });

@@ -62,6 +62,17 @@ export function sessionIndexContract(name: string, makeAdapter: AdapterFactory<S
       expect(await index().list(user)).toEqual([]);
     });
 
+    it('names each account with an unexpired session once, lower-cased, and not one whose sessions all expired', async () => {
+      const [alice, gone] = [unique('Alice'), unique('gone')];
+      await index().register(aSession(alice));
+      await index().register(aSession(alice.toUpperCase()));
+      await index().register(aSession(gone, { startedAt: now() - 2 * HOUR, expiresAt: now() - 1_000 }));
+      const accounts = await index().accounts();
+      expect(accounts.filter((a) => a === alice.toLowerCase())).toHaveLength(1);
+      expect(accounts).not.toContain(alice);
+      expect(accounts).not.toContain(gone.toLowerCase());
+    });
+
     it('moves last seen forward, never back, and ignores unknown sessions', async () => {
       const user = unique('frank');
       const s = aSession(user);

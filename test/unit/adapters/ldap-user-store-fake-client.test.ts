@@ -62,6 +62,7 @@ function settings(extra: Partial<LdapUserStoreSettings> = {}): LdapUserStoreSett
     nestedGroups: 'ad',
     timeoutMs: 2000,
     cacheTtlMs: 0,
+    accountCheckIntervalMs: 0,
     ...extra,
   };
 }

@@ -75,6 +75,7 @@ describe('configuration of user stores', () => {
       nestedGroups: 'off',
       timeoutMs: 5000,
       cacheTtlMs: 60000,
+      accountCheckIntervalMs: 1000,
     });
   });
 

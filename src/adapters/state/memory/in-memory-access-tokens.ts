@@ -1,4 +1,4 @@
-import type { AccessTokenRecord } from '../../../domain/access-token';
+import { isLiveToken, type AccessTokenRecord } from '../../../domain/access-token';
 import type { AccessTokens } from '../../../application/tokens/access-tokens';
 
 /** Access tokens in this process's memory: lost at restart (the gateway without DATA_DIR, Redis or PostgreSQL; tests). */
@@ -15,6 +15,10 @@ export class InMemoryAccessTokens implements AccessTokens {
 
   async list(username: string): Promise<AccessTokenRecord[]> {
     return [...this.byHash.values()].filter((r) => r.username === username).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  }
+
+  async accounts(now: number): Promise<string[]> {
+    return [...new Set([...this.byHash.values()].filter((r) => isLiveToken(r, now)).map((r) => r.username))];
   }
 
   async revoke(username: string, id: string, at: number): Promise<boolean> {

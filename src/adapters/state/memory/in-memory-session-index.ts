@@ -41,6 +41,20 @@ export class InMemorySessionIndex implements SessionIndex {
     return found.sort((a, b) => b.startedAt - a.startedAt);
   }
 
+  async accounts(): Promise<string[]> {
+    const now = this.clock.now();
+    const found: string[] = [];
+    for (const [username, ids] of this.byAccount) {
+      for (const id of ids) {
+        if ((this.byId.get(id)?.expiresAt ?? 0) > now) {
+          found.push(username);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
   async touch(sightings: readonly SessionSighting[]): Promise<void> {
     for (const { id, at } of sightings) {
       const s = this.byId.get(id);

@@ -40,6 +40,13 @@ export class PostgresAccessTokens implements AccessTokens {
     return rows.map(accessTokenOf);
   }
 
+  async accounts(now: number): Promise<string[]> {
+    const rows = await this.database.query<{ username: string }>('SELECT DISTINCT username FROM access_tokens WHERE expires_at > $1 AND revoked_at IS NULL', [
+      now,
+    ]);
+    return rows.map((r) => r.username);
+  }
+
   async revoke(username: string, id: string, at: number): Promise<boolean> {
     const rows = await this.database.query(
       'UPDATE access_tokens SET revoked_at = $1 WHERE username = $2 AND id = $3 AND revoked_at IS NULL RETURNING 1 AS revoked',

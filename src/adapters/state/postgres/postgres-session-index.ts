@@ -32,6 +32,11 @@ export class PostgresSessionIndex implements SessionIndex {
     return rows.map(sessionOfRow);
   }
 
+  async accounts(): Promise<string[]> {
+    const rows = await this.database.query<{ username: string }>('SELECT DISTINCT username FROM account_sessions WHERE until > $1', [this.clock.now()]);
+    return rows.map((r) => r.username);
+  }
+
   async touch(sightings: readonly SessionSighting[]): Promise<void> {
     if (sightings.length === 0) return;
     // One statement for the whole batch.

@@ -126,6 +126,25 @@ export class RedisAccessTokens implements AccessTokens {
     );
   }
 
+  async accounts(now: number): Promise<string[]> {
+    // The forget set scores a live token by its expiry (revocation moves the score to its time, in the past).
+    const hashes = await this.redis.run((c) => c.zrangebyscore(this.forgetKey, `(${now}`, '+inf'));
+    const found = new Set<string>();
+    for (let i = 0; i < hashes.length; i += CHUNK) {
+      const part = hashes.slice(i, i + CHUNK);
+      const fields = await this.redis.run(async (c) => {
+        const pipeline = c.pipeline();
+        for (const hash of part) pipeline.hmget(this.recordKey(hash), 'username', 'revokedAt');
+        return ((await pipeline.exec()) ?? []).map(([e, v]) => {
+          if (e !== null) throw e;
+          return v as (string | null)[];
+        });
+      });
+      for (const [username, revokedAt] of fields) if (username !== null && username !== undefined && revokedAt === '') found.add(username);
+    }
+    return [...found];
+  }
+
   async findByHash(hash: string): Promise<AccessTokenRecord | null> {
     const fields = await this.redis.run((c) => c.hgetall(this.recordKey(hash)));
     return fields.id === undefined ? null : recordOf(hash, fields);

@@ -17,6 +17,7 @@ export class SqliteAccessTokens implements AccessTokens {
   private insert!: Statement<[AccessTokenRow]>;
   private byHash!: Statement<[string]>;
   private byUser!: Statement<[string]>;
+  private live!: Statement<[number], { username: string }>;
   private revoke_!: Statement<[number, string, string]>;
   private touch_!: Statement<[number, string, number]>;
   private prune_!: Statement<[number, number, number]>;
@@ -29,6 +30,10 @@ export class SqliteAccessTokens implements AccessTokens {
       );
       this.byHash = db.prepare(`SELECT ${ACCESS_TOKEN_COLUMNS} FROM access_tokens WHERE hash = ?`);
       this.byUser = db.prepare(`SELECT ${ACCESS_TOKEN_COLUMNS} FROM access_tokens WHERE username = ? ORDER BY created_at DESC, id DESC`);
+      this.live = db.prepare('SELECT DISTINCT username FROM access_tokens WHERE expires_at > ? AND revoked_at IS NULL') as Statement<
+        [number],
+        { username: string }
+      >;
       this.revoke_ = db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE username = ? AND id = ? AND revoked_at IS NULL');
       this.touch_ = db.prepare('UPDATE access_tokens SET last_used_at = ? WHERE hash = ? AND (last_used_at IS NULL OR last_used_at < ?)');
       this.prune_ = db.prepare(
@@ -55,6 +60,10 @@ export class SqliteAccessTokens implements AccessTokens {
 
   list(username: string): Promise<AccessTokenRecord[]> {
     return this.database.write(() => (this.byUser.all(username) as AccessTokenRow[]).map(accessTokenOf));
+  }
+
+  accounts(now: number): Promise<string[]> {
+    return this.database.write(() => this.live.all(now).map((r) => r.username));
   }
 
   revoke(username: string, id: string, at: number): Promise<boolean> {

@@ -22,6 +22,7 @@ interface Row {
 export class SqliteSessionIndex implements SessionIndex {
   private insert!: Statement<[Row]>;
   private select!: Statement<[string, number], Row>;
+  private live!: Statement<[number], { username: string }>;
   private seen!: Statement<[number, string]>;
   private lastSeenOf!: Statement<[string, number], { last_seen: number }>;
 
@@ -35,6 +36,7 @@ export class SqliteSessionIndex implements SessionIndex {
          VALUES (@id, @username, @method, @user_agent, @address, @started, @last_seen, @until)`,
       );
       this.select = db.prepare('SELECT * FROM account_sessions WHERE username = ? AND until > ? ORDER BY started DESC, id') as Statement<[string, number], Row>;
+      this.live = db.prepare('SELECT DISTINCT username FROM account_sessions WHERE until > ?') as Statement<[number], { username: string }>;
       this.seen = db.prepare('UPDATE account_sessions SET last_seen = max(last_seen, ?) WHERE id = ?');
       this.lastSeenOf = db.prepare('SELECT last_seen FROM account_sessions WHERE id = ? AND until > ?') as Statement<[string, number], { last_seen: number }>;
     });
@@ -56,6 +58,10 @@ export class SqliteSessionIndex implements SessionIndex {
 
   async list(username: string): Promise<IndexedSession[]> {
     return this.select.all(username.toLowerCase(), this.clock.now()).map(sessionOfRow);
+  }
+
+  async accounts(): Promise<string[]> {
+    return this.live.all(this.clock.now()).map((r) => r.username);
   }
 
   async touch(sightings: readonly SessionSighting[]): Promise<void> {

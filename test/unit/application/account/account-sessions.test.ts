@@ -117,6 +117,7 @@ describe('LastSeenRecorder', () => {
     const failing: SessionIndex = {
       register: async () => undefined,
       list: async () => [],
+      accounts: async () => [],
       touch: async () => Promise.reject(new StateStoreUnavailableError('redis')),
       lastSeen: async () => Promise.reject(new StateStoreUnavailableError('redis')),
     };

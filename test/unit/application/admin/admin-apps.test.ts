@@ -73,6 +73,9 @@ class FakeAccessTokens implements AccessTokens {
   list(username: string): Promise<AccessTokenRecord[]> {
     return Promise.resolve(this.records.filter((r) => r.username === username));
   }
+  accounts(now: number): Promise<string[]> {
+    return Promise.resolve([...new Set(this.records.filter((r) => r.revokedAt === null && r.expiresAt > now).map((r) => r.username))]);
+  }
   revoke(username: string, id: string, at: number): Promise<boolean> {
     const i = this.records.findIndex((r) => r.username === username && r.id === id && r.revokedAt === null);
     if (i === -1) return Promise.resolve(false);
