@@ -55,5 +55,7 @@ export function adminUseCases(config: Pick<Config, 'adminGroups'>, w: { get: Typ
     listAdminSessions: w.get(TOKENS.ListAdminSessionsUseCase),
     revokeAdminSessions: w.get(TOKENS.RevokeAdminSessionsUseCase),
     explainAccess: w.get(TOKENS.ExplainAccessUseCase),
+    queryAuditTrail: w.get(TOKENS.QueryAuditTrailUseCase),
+    exportAuditTrail: w.get(TOKENS.ExportAuditTrailUseCase),
   };
 }

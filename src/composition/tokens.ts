@@ -130,6 +130,10 @@ export function token<T>(name: string): Token<T> {
 import type { AccountDirectory } from '../application/admin/account-directory';
 import type { AdminGate } from '../application/admin/admin-gate';
 import type { ExplainAccessUseCase } from '../application/admin/explain-access';
+import type { ExportAuditTrailUseCase } from '../application/admin/export-audit-trail';
+import type { QueryAuditTrailUseCase } from '../application/admin/query-audit-trail';
+import type { AuditTrail } from '../application/ports/audit-trail';
+import type { TrailAuditLog } from '../adapters/system/trail-audit-log';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
@@ -141,6 +145,11 @@ export const TOKENS = {
   ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
   RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
+  // Issue 36: the durable audit trail (bound in audit-trail.ts).
+  AuditTrail: token<AuditTrail>('AuditTrail'),
+  AuditTrailRecorder: token<{ readonly recorder: TrailAuditLog | null }>('AuditTrailRecorder'),
+  QueryAuditTrailUseCase: token<QueryAuditTrailUseCase>('QueryAuditTrailUseCase'),
+  ExportAuditTrailUseCase: token<ExportAuditTrailUseCase>('ExportAuditTrailUseCase'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

@@ -106,6 +106,11 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   ListAdminSessionsUseCase: hasMethods('execute'),
   RevokeAdminSessionsUseCase: hasMethods('execute'),
   ExplainAccessUseCase: hasMethods('execute'),
+  AuditTrail: hasMethods('append', 'query', 'prune'),
+  // Recorded only with the admin console on (ADMIN_GROUPS): the configuration here has none.
+  AuditTrailRecorder: (value) => expect(value).toEqual({ recorder: null }),
+  QueryAuditTrailUseCase: hasMethods('execute'),
+  ExportAuditTrailUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

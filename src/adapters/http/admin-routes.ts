@@ -7,6 +7,8 @@ import type { AdminUserView, ListAdminUsersUseCase } from '../../application/adm
 import type { AdminSessionsToRevoke, RevokeAdminSessionsError, RevokeAdminSessionsUseCase } from '../../application/admin/revoke-admin-sessions';
 import type { IndexedSession } from '../../application/ports/session-index';
 import type { Result } from '../../domain/result';
+import type { ExportAuditTrailUseCase } from '../../application/admin/export-audit-trail';
+import type { QueryAuditTrailUseCase } from '../../application/admin/query-audit-trail';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, STORE_UNAVAILABLE, unmapped } from './answers';
 import { jsonChange } from './account-routes';
@@ -21,6 +23,9 @@ export interface AdminUseCases {
   readonly listAdminSessions: ListAdminSessionsUseCase;
   readonly revokeAdminSessions: RevokeAdminSessionsUseCase;
   readonly explainAccess: ExplainAccessUseCase;
+  /** The audit trail's use cases (routes in admin-audit-routes.ts). */
+  readonly queryAuditTrail: QueryAuditTrailUseCase;
+  readonly exportAuditTrail: ExportAuditTrailUseCase;
 }
 
 /** The admin routes and their methods (issue 36): they exist only with ADMIN_GROUPS set. */
@@ -29,6 +34,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   ['/api/admin/sessions', ['GET', 'HEAD']],
   ['/api/admin/sessions/revoke', ['POST']],
   ['/api/admin/explain', ['POST']],
+  // The audit trail's routes (admin-audit-routes.ts).
+  ['/api/admin/audit', ['GET', 'HEAD']],
+  ['/api/admin/audit/export', ['GET', 'HEAD']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');

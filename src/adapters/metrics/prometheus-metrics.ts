@@ -22,6 +22,7 @@ export class PrometheusMetrics implements HttpMetrics {
   private readonly logins: Counter<'method' | 'outcome'>;
   private readonly locks: Counter;
   private readonly logouts: Counter<'outcome'>;
+  private readonly auditDrops: Counter;
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
 
   /** `promClient` is prom-client, loaded by composition only when metrics are on. */
@@ -43,6 +44,11 @@ export class PrometheusMetrics implements HttpMetrics {
       name: 'portcullis_oidc_backchannel_logouts_total',
       help: 'Back-channel logout attempts to OpenID Connect apps: delivered, failed (retried) or given up',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.auditDrops = new (prom().Counter)({
+      name: 'portcullis_audit_trail_dropped_total',
+      help: 'Audit events not written to the audit trail: the state store was slow or down while too many waited',
       registers,
     });
     this.requests = new (prom().Histogram)({
@@ -90,6 +96,11 @@ export class PrometheusMetrics implements HttpMetrics {
   /** One back-channel logout attempt's outcome (issue 35). */
   backchannelLogout(outcome: 'delivered' | 'failed' | 'given_up'): void {
     this.logouts.inc({ outcome });
+  }
+
+  /** Audit events the trail's recorder had to drop (issue 36). */
+  auditTrailDropped(count: number): void {
+    this.auditDrops.inc(count);
   }
 
   request(route: string, method: string, status: number, seconds: number): void {

@@ -8,7 +8,10 @@ import type { Logger } from './logger';
 export interface TrailAuditLogOptions {
   readonly clock: Clock;
   readonly logger: Logger;
-  /** AUDIT_RETENTION_DAYS in ms: events older than this are pruned at start and every {@link pruneEveryMs}. */
+  /**
+   * AUDIT_RETENTION_DAYS in ms: events older than this are pruned at start and every
+   * {@link pruneEveryMs}. 0 keeps nothing: no event is recorded, and the prune empties the trail.
+   */
   readonly retentionMs: number;
   /** Events dropped because the queue was full (the store slow or down): a metric counts them. */
   readonly dropped?: (count: number) => void;
@@ -21,6 +24,17 @@ export interface TrailAuditLogOptions {
   /** After a failed write, how long until the next try. */
   readonly retryMs?: number;
   readonly pruneEveryMs?: number;
+}
+
+/** Another audit log, and the trail's recorder when there is one: what core's AuditLog is. */
+export function withTrail(log: AuditLog, recorder: TrailAuditLog | null): AuditLog {
+  if (recorder === null) return log;
+  return {
+    record(event: AuditEvent): void {
+      log.record(event);
+      recorder.record(event);
+    },
+  };
 }
 
 /** The event as the trail stores it: its person fields copied out for the filters, the rest as it was. */
@@ -72,6 +86,7 @@ export class TrailAuditLog implements AuditLog {
   }
 
   record(event: AuditEvent): void {
+    if (this.options.retentionMs <= 0) return;
     try {
       const time = this.options.clock.now();
       this.sequence = (this.sequence + 1) % 36 ** 4;

@@ -177,4 +177,14 @@ describe('TrailAuditLog', () => {
     await expect(log.prune()).resolves.toBeUndefined();
     expect(warnings).toContain('audit trail prune failed: tried again later');
   });
+
+  it('with a retention of 0 records nothing, and its prune empties the trail', async () => {
+    const { trail, log, clock } = setUp({ retentionMs: 0 });
+    log.record(login('ann'));
+    expect(log.pending).toBe(0);
+    await log.flush();
+    expect(trail.batches).toEqual([]);
+    await log.prune();
+    expect(trail.pruned).toEqual([clock.now()]);
+  });
 });
