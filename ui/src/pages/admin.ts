@@ -3,6 +3,7 @@ import { alertArea, busy, field, h, showAlert } from '../dom';
 import { t } from '../i18n';
 import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
+import { auditSection } from './admin-audit';
 import { leftFor, when } from './admin-common';
 
 interface PersonView {
@@ -154,6 +155,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     busy(ask, false, t('admin.explain'));
   });
 
+  const audit = auditSection(alert);
   render(
     ctx,
     t('admin.heading'),
@@ -167,11 +169,12 @@ export async function adminPage(ctx: PageContext): Promise<void> {
       status,
     ),
     h('section', { class: 'account-section', 'aria-labelledby': 'explain-heading' }, h('h2', { id: 'explain-heading' }, t('admin.explainHeading')), form),
+    audit.section,
     h('p', { class: 'actions' }, h('a', { href: '/account' }, t('admin.backToAccount'))),
   );
   ctx.root.classList.add('wide');
   try {
-    await refresh();
+    if (await refresh()) await audit.load();
   } catch (e) {
     if (!(e instanceof UnreachableError)) throw e;
     showAlert(alert, unreachable());
