@@ -76,5 +76,7 @@ export function adminUseCases(config: Pick<Config, 'adminGroups'>, w: { get: Typ
     listOidcClients: w.get(TOKENS.ListOidcClientsUseCase),
     listAdminTokens: w.get(TOKENS.ListAdminTokensUseCase),
     revokeAdminToken: w.get(TOKENS.RevokeAdminTokenUseCase),
+    queryAuditTrail: w.get(TOKENS.QueryAuditTrailUseCase),
+    exportAuditTrail: w.get(TOKENS.ExportAuditTrailUseCase),
   };
 }

@@ -1,3 +1,4 @@
+import { bindAuditTrail } from './audit-trail';
 import { bindAccount } from './account';
 import { bindAdmin } from './admin';
 import { bindAccessTokens } from './access-tokens';
@@ -41,6 +42,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindForwardAuth(c, config);
   bindAccount(c);
   bindAdmin(c, config);
+  bindAuditTrail(c, config);
   bindAccessTokens(c, config);
   bindOidc(c, config);
   bindHandoff(c, config);

@@ -4,6 +4,7 @@ import { HmacCredentialFingerprints } from '../adapters/crypto/hmac-credential-f
 import { GatewayLifecycle } from '../adapters/system/lifecycle';
 import { LoggerAuditLog, type Logger } from '../adapters/system/logger';
 import { lazyModule } from '../adapters/system/lazy-module';
+import { withTrail, type TrailAuditLog } from '../adapters/system/trail-audit-log';
 import { PinoLogger } from '../adapters/system/pino-logger';
 import { RandomIdGenerator } from '../adapters/system/random-id-generator';
 import { SystemClock } from '../adapters/system/system-clock';
@@ -96,11 +97,12 @@ export function bindCore(c: TypedContainer, config: CoreConfig): void {
   );
   bind(
     TOKENS.AuditLog,
-    (logger: Logger, m: MetricsHolder): AuditLog => {
+    (logger: Logger, m: MetricsHolder, trail: { readonly recorder: TrailAuditLog | null }): AuditLog => {
       const audit = new LoggerAuditLog(logger);
-      return m.metrics === null ? audit : new (prometheusMetrics().MetricsAuditLog)(audit, m.metrics);
+      // The log line and the metrics at once; the durable trail (issue 36) queues and writes in batches.
+      return withTrail(m.metrics === null ? audit : new (prometheusMetrics().MetricsAuditLog)(audit, m.metrics), trail.recorder);
     },
-    [TOKENS.Logger, TOKENS.Metrics],
+    [TOKENS.Logger, TOKENS.Metrics, TOKENS.AuditTrailRecorder],
   );
   bind(TOKENS.Lifecycle, () => new GatewayLifecycle());
   // Every part that gates readiness registered itself with Resources when it was built.

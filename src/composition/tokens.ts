@@ -133,6 +133,10 @@ import type { ExplainAccessUseCase } from '../application/admin/explain-access';
 import type { ListAdminAppsUseCase } from '../application/admin/list-admin-apps';
 import type { ListOidcClientsUseCase } from '../application/admin/list-oidc-clients';
 import type { ListAdminTokensUseCase, RevokeAdminTokenUseCase } from '../application/admin/admin-tokens';
+import type { ExportAuditTrailUseCase } from '../application/admin/export-audit-trail';
+import type { QueryAuditTrailUseCase } from '../application/admin/query-audit-trail';
+import type { AuditTrail } from '../application/ports/audit-trail';
+import type { TrailAuditLog } from '../adapters/system/trail-audit-log';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
@@ -148,6 +152,11 @@ export const TOKENS = {
   ListOidcClientsUseCase: token<ListOidcClientsUseCase>('ListOidcClientsUseCase'),
   ListAdminTokensUseCase: token<ListAdminTokensUseCase>('ListAdminTokensUseCase'),
   RevokeAdminTokenUseCase: token<RevokeAdminTokenUseCase>('RevokeAdminTokenUseCase'),
+  // Issue 36: the durable audit trail (bound in audit-trail.ts).
+  AuditTrail: token<AuditTrail>('AuditTrail'),
+  AuditTrailRecorder: token<{ readonly recorder: TrailAuditLog | null }>('AuditTrailRecorder'),
+  QueryAuditTrailUseCase: token<QueryAuditTrailUseCase>('QueryAuditTrailUseCase'),
+  ExportAuditTrailUseCase: token<ExportAuditTrailUseCase>('ExportAuditTrailUseCase'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

@@ -110,6 +110,11 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   ListOidcClientsUseCase: hasMethods('execute'),
   ListAdminTokensUseCase: hasMethods('execute'),
   RevokeAdminTokenUseCase: hasMethods('execute'),
+  AuditTrail: hasMethods('append', 'query', 'prune'),
+  // Recorded only with the admin console on (ADMIN_GROUPS): the configuration here has none.
+  AuditTrailRecorder: (value) => expect(value).toEqual({ recorder: null }),
+  QueryAuditTrailUseCase: hasMethods('execute'),
+  ExportAuditTrailUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

@@ -10,6 +10,8 @@ import type { AdminUserView, ListAdminUsersUseCase } from '../../application/adm
 import type { AdminSessionsToRevoke, RevokeAdminSessionsError, RevokeAdminSessionsUseCase } from '../../application/admin/revoke-admin-sessions';
 import type { IndexedSession } from '../../application/ports/session-index';
 import type { Result } from '../../domain/result';
+import type { ExportAuditTrailUseCase } from '../../application/admin/export-audit-trail';
+import type { QueryAuditTrailUseCase } from '../../application/admin/query-audit-trail';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, STORE_UNAVAILABLE, unmapped } from './answers';
 import { jsonChange, sessionFacts } from './account-routes';
@@ -29,6 +31,9 @@ export interface AdminUseCases {
   readonly listOidcClients: ListOidcClientsUseCase;
   readonly listAdminTokens: ListAdminTokensUseCase;
   readonly revokeAdminToken: RevokeAdminTokenUseCase;
+  /** The audit trail's use cases (routes in admin-audit-routes.ts). */
+  readonly queryAuditTrail: QueryAuditTrailUseCase;
+  readonly exportAuditTrail: ExportAuditTrailUseCase;
 }
 
 /** The admin routes and their methods (issue 36): they exist only with ADMIN_GROUPS set. */
@@ -40,6 +45,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   ['/api/admin/apps', ['GET', 'HEAD']],
   ['/api/admin/oidc-clients', ['GET', 'HEAD']],
   ['/api/admin/tokens/revoke', ['POST']],
+  // The audit trail's routes (admin-audit-routes.ts).
+  ['/api/admin/audit', ['GET', 'HEAD']],
+  ['/api/admin/audit/export', ['GET', 'HEAD']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');

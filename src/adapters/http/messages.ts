@@ -24,6 +24,7 @@ export const MESSAGES = {
   users: () => 'People',
   sessions: () => 'Sessions',
   decision: () => 'Decision',
+  audit: () => 'Audit trail',
   admin_required: () => 'Only an administrator may do this',
   admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
   live_session_not_found: () => 'No live session has that id',
@@ -217,6 +218,7 @@ export type AdminCode =
   | 'sessions'
   | 'sessions_revoked'
   | 'decision'
+  | 'audit'
   | 'admin_required'
   | 'step_up_required'
   | 'live_session_not_found'

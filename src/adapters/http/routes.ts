@@ -21,6 +21,7 @@ import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseC
 import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
 import { isFromThisSite } from './request-origin';
+import { adminAuditRoutes } from './admin-audit-routes';
 import { adminRoutes, type AdminUseCases } from './admin-routes';
 import { adminAppsRoutes } from './admin-apps-routes';
 import { lazyModule } from '../system/lazy-module';
@@ -140,6 +141,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   if (useCases.admin !== undefined) {
     adminRoutes(router, useCases.admin, settings);
     adminAppsRoutes(router, useCases.admin, settings);
+    adminAuditRoutes(router, useCases.admin, settings);
   }
 
   return router;

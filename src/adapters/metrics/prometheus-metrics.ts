@@ -22,6 +22,7 @@ export class PrometheusMetrics implements HttpMetrics {
   private readonly logins: Counter<'method' | 'outcome'>;
   private readonly locks: Counter;
   private readonly logouts: Counter<'outcome'>;
+  private readonly auditDrops: Counter;
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
   private readonly accountChecks: Counter<'outcome'>;
 
@@ -50,6 +51,11 @@ export class PrometheusMetrics implements HttpMetrics {
       name: 'portcullis_ldap_account_checks_total',
       help: 'Checks of whether the people holding sessions or tokens are still in the LDAP directory: ok, or failed (nothing ended)',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.auditDrops = new (prom().Counter)({
+      name: 'portcullis_audit_trail_dropped_total',
+      help: 'Audit events not written to the audit trail: the state store was slow or down while too many waited',
       registers,
     });
     this.requests = new (prom().Histogram)({
@@ -102,6 +108,11 @@ export class PrometheusMetrics implements HttpMetrics {
   /** One LDAP account check's outcome (issue 35, LDAP_ACCOUNT_CHECK_INTERVAL). */
   ldapAccountCheck(outcome: 'ok' | 'failed'): void {
     this.accountChecks.inc({ outcome });
+  }
+
+  /** Audit events the trail's recorder had to drop (issue 36). */
+  auditTrailDropped(count: number): void {
+    this.auditDrops.inc(count);
   }
 
   request(route: string, method: string, status: number, seconds: number): void {

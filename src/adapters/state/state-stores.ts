@@ -15,6 +15,7 @@ import type { PasskeySecondFactorChoices } from '../../application/passkeys/pass
 import type { LoginAttempts } from '../../application/password/login-attempts';
 import type { EnrolledTotpSecrets } from '../../application/totp/enrolled-totp-secrets';
 import type { TotpSecretSealer } from '../../application/totp/totp-secret-sealer';
+import type { AuditTrail } from '../../application/ports/audit-trail';
 import type { Logger } from '../system/logger';
 
 /** Which backend a bundle keeps its state in. */
@@ -58,4 +59,5 @@ export interface StateStores {
   signingKeys(): SigningKeys;
   accessTokens(): AccessTokens;
   logoutDeliveries(): LogoutDeliveries;
+  auditTrail(): AuditTrail;
 }

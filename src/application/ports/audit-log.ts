@@ -43,6 +43,8 @@ export type AuditEvent = AuditContext &
     | { readonly event: 'admin_refused'; readonly username: string; readonly ip: string; readonly reason: string }
     /** Issue 36: an administrator asked the console to explain a decision (the URL and person asked about). */
     | { readonly event: 'admin_explained'; readonly admin: string; readonly url: string; readonly username: string }
+    /** Issue 36: an administrator downloaded the audit trail (GET /api/admin/audit/export). */
+    | { readonly event: 'admin_audit_exported'; readonly admin: string; readonly ip: string }
     /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */
     | {
         readonly event: 'token_created';

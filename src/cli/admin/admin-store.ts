@@ -41,6 +41,8 @@ export async function openAdminStore<T>(
   const { postgres } = c.get(TOKENS.Postgres);
   const { connection: redis } = c.get(TOKENS.Redis);
   const close = async (): Promise<void> => {
+    // The audit events a command recorded reach the trail before its store closes.
+    await c.get(TOKENS.AuditTrailRecorder).recorder?.close();
     await redis?.close();
     await postgres?.close();
     database?.close();

@@ -80,6 +80,8 @@ describe('the admin API (issue 36)', () => {
       'GET /api/admin/apps',
       'GET /api/admin/oidc-clients',
       'POST /api/admin/tokens/revoke',
+      'GET /api/admin/audit',
+      'GET /api/admin/audit/export',
     ]);
   });
 

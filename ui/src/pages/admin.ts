@@ -5,6 +5,7 @@ import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
 import { sessionFacts } from '../session-facts';
 import { adminAppsSections } from './admin-apps';
+import { auditSection } from './admin-audit';
 import { leftFor } from './admin-common';
 import { adminTokenList } from './admin-tokens';
 
@@ -154,6 +155,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     busy(ask, false, t('admin.explain'));
   });
 
+  const audit = auditSection(alert);
   render(
     ctx,
     t('admin.heading'),
@@ -175,11 +177,15 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     ),
     ...applications.sections,
     h('section', { class: 'account-section', 'aria-labelledby': 'explain-heading' }, h('h2', { id: 'explain-heading' }, t('admin.explainHeading')), form),
+    audit.section,
     h('p', { class: 'actions' }, h('a', { href: '/account' }, t('admin.backToAccount'))),
   );
   ctx.root.classList.add('wide');
   try {
-    if (await refresh()) await applications.load();
+    if (await refresh()) {
+      await applications.load();
+      await audit.load();
+    }
   } catch (e) {
     if (!(e instanceof UnreachableError)) throw e;
     showAlert(alert, unreachable());

@@ -1,3 +1,4 @@
+import { InMemoryAuditTrail } from './in-memory-audit-trail';
 import type { StateStores, StoreDeps } from '../state-stores';
 import { InMemoryLogoutDeliveries } from './in-memory-logout-deliveries';
 import { InMemoryAccessTokens } from './in-memory-access-tokens';
@@ -32,5 +33,6 @@ export function memoryStores({ clock }: Pick<StoreDeps, 'clock'>): StateStores {
     signingKeys: () => new InMemorySigningKeys(),
     accessTokens: () => new InMemoryAccessTokens(),
     logoutDeliveries: () => new InMemoryLogoutDeliveries(),
+    auditTrail: () => new InMemoryAuditTrail(),
   };
 }

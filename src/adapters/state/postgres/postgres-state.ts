@@ -1,3 +1,4 @@
+import { PostgresAuditTrail } from './postgres-audit-trail';
 import type { StateStores, StoreDeps } from '../state-stores';
 import { PostgresLogoutDeliveries } from './postgres-logout-deliveries';
 import type { PostgresDatabase } from './postgres-database';
@@ -45,5 +46,6 @@ export function postgresStores(pg: PostgresDatabase, { clock, registry }: Pick<S
     signingKeys: () => new PostgresSigningKeys(pg, clock),
     accessTokens: () => new PostgresAccessTokens(pg),
     logoutDeliveries: () => new PostgresLogoutDeliveries(pg),
+    auditTrail: () => new PostgresAuditTrail(pg),
   };
 }

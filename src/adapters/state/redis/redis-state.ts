@@ -1,3 +1,4 @@
+import { RedisAuditTrail } from './redis-audit-trail';
 import type { StateStores, StoreDeps } from '../state-stores';
 import { RedisLogoutDeliveries } from './redis-logout-deliveries';
 import type { RedisConnection } from './redis-connection';
@@ -52,5 +53,6 @@ export function redisStores(redis: RedisConnection, { clock, logger, registry }:
     signingKeys: () => new RedisSigningKeys(redis),
     accessTokens: () => new RedisAccessTokens(redis),
     logoutDeliveries: () => new RedisLogoutDeliveries(redis),
+    auditTrail: () => new RedisAuditTrail(redis),
   };
 }

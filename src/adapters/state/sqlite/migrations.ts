@@ -358,6 +358,50 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX logout_deliveries_until ON logout_deliveries (until);
     `,
   },
+  {
+    // Issue 36.
+    version: 10,
+    description: 'the audit trail the admin console reads, kept for AUDIT_RETENTION_DAYS',
+    // One row per audit event. id: the time it was recorded (base 36) then a tie-breaker, so ids sort
+    // like times and a page ends at an id. username, login, admin, ip: copied out of the event for
+    // the filters; data: the event as JSON (never a secret). PostgreSQL compares ids byte by byte
+    // (COLLATE "C") whatever the database's locale, like SQLite. No until: the retention prune deletes
+    // by time (AUDIT_RETENTION_DAYS may change between starts), so the table is not in the sweep.
+    sql: `
+      CREATE TABLE audit_events (
+        id TEXT PRIMARY KEY,
+        time INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        username TEXT,
+        login TEXT,
+        admin TEXT,
+        ip TEXT,
+        data TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX audit_events_time ON audit_events (time);
+      CREATE INDEX audit_events_username ON audit_events (username, id) WHERE username IS NOT NULL;
+      CREATE INDEX audit_events_login ON audit_events (login, id) WHERE login IS NOT NULL;
+      CREATE INDEX audit_events_admin ON audit_events (admin, id) WHERE admin IS NOT NULL;
+      CREATE INDEX audit_events_event ON audit_events (event, id);
+    `,
+    postgres: `
+      CREATE TABLE audit_events (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        time BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        username TEXT,
+        login TEXT,
+        admin TEXT,
+        ip TEXT,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_time ON audit_events (time);
+      CREATE INDEX audit_events_username ON audit_events (username, id) WHERE username IS NOT NULL;
+      CREATE INDEX audit_events_login ON audit_events (login, id) WHERE login IS NOT NULL;
+      CREATE INDEX audit_events_admin ON audit_events (admin, id) WHERE admin IS NOT NULL;
+      CREATE INDEX audit_events_event ON audit_events (event, id);
+    `,
+  },
 ];
 
 /** The newest schema this code knows. */

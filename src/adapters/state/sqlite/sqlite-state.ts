@@ -1,3 +1,4 @@
+import { SqliteAuditTrail } from './sqlite-audit-trail';
 import type { StateStores, StoreDeps } from '../state-stores';
 import { SqliteLogoutDeliveries } from './sqlite-logout-deliveries';
 import type { SqliteDatabase } from './sqlite-database';
@@ -34,5 +35,6 @@ export function sqliteStores(db: SqliteDatabase, { clock }: Pick<StoreDeps, 'clo
     signingKeys: () => new SqliteSigningKeys(db, clock),
     accessTokens: () => new SqliteAccessTokens(db),
     logoutDeliveries: () => new SqliteLogoutDeliveries(db),
+    auditTrail: () => new SqliteAuditTrail(db),
   };
 }
