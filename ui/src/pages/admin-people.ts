@@ -143,7 +143,7 @@ export function addPersonForm(c: PeopleContext): HTMLElement {
 /** A person's buttons: edit, disable or enable, delete; for USERS and LDAP people, a read-only note. */
 export function personControls(person: EditablePerson, c: PeopleContext, nameId: string): HTMLElement {
   if (person.source !== 'file') return h('p', { class: 'hint', 'data-read-only': person.username }, t('admin.readOnly'));
-  const prefix = `person-${person.username.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const prefix = `person-edit-${person.username.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const button = (data: string, label: string, extra: Record<string, string> = {}) =>
     h('button', { type: 'button', class: 'secondary small', 'aria-describedby': nameId, [data]: person.username, ...extra }, label);
   const editButton = button('data-edit', t('admin.edit'), { 'aria-expanded': 'false' });
