@@ -12,6 +12,7 @@ import { DEFAULT_DATA_DIR } from '../config/state';
 import { explain } from './explain';
 import { describeCookieDomain, protectedDomainOfAppUrl } from '../composition/cookie-domain';
 import { optionalModules } from '../composition/optional-modules';
+import { isPublicClient } from '../domain/oidc-client';
 
 /** DATABASE_URL (or the file DATABASE_URL_FILE names) and its TLS options, for `portcullis backup`; null when unset. */
 function postgresBackupTarget(env: NodeJS.ProcessEnv): { url: string; ssl: string | null; caFile: string | null } | null {
@@ -93,7 +94,7 @@ export function runPortcullis(argv: readonly string[], env: NodeJS.ProcessEnv, i
           `OpenID Connect provider: issuer ${c.appUrl}, discovery ${c.appUrl}/.well-known/openid-configuration; clients ${c.oidc.clients
             .map(
               (cl) =>
-                `${cl.clientId}${cl.secret === null ? ' (public, PKCE)' : ''}${cl.allowedUsers.length + cl.allowedGroups.length > 0 ? ' (restricted)' : ''}`,
+                `${cl.clientId}${isPublicClient(cl) ? ' (public, PKCE)' : ''}${cl.allowedUsers.length + cl.allowedGroups.length > 0 ? ' (restricted)' : ''}`,
             )
             .join(', ')}; signing key ${c.oidc.signingKeyPem !== null ? 'from OIDC_SIGNING_KEY_FILE' : 'set kept in the state store'}`,
         );

@@ -1,5 +1,9 @@
 import { AdminGate } from '../application/admin/admin-gate';
 import { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
+import { ListAdminTokensUseCase, RevokeAdminTokenUseCase } from '../application/admin/admin-tokens';
+import { ListAdminAppsUseCase } from '../application/admin/list-admin-apps';
+import { ListOidcClientsUseCase } from '../application/admin/list-oidc-clients';
+import type { OidcClients } from '../application/oidc/oidc-clients';
 import { ExplainAccessUseCase } from '../application/admin/explain-access';
 import { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
@@ -19,7 +23,7 @@ import { TOKENS } from './tokens';
  * The admin console (issue 36). The gate is the one place that
  * decides who is an administrator with a fresh second factor; every admin use case asks it first.
  */
-export function bindAdmin(c: TypedContainer, config: Pick<Config, 'adminGroups' | 'adminStepUpMaxAge' | 'appUrl'>): void {
+export function bindAdmin(c: TypedContainer, config: Pick<Config, 'adminGroups' | 'adminStepUpMaxAge' | 'appUrl' | 'oidc'>): void {
   // Bound whatever ADMIN_GROUPS says (with none, the gate admits nobody); the routes exist only with them.
   const settings = { groups: config.adminGroups, stepUpMaxAge: config.adminStepUpMaxAge, consoleUrl: `${config.appUrl.replace(/\/+$/, '')}/admin` };
   c.bind(TOKENS.AccountDirectory, (store: UserStore): AccountDirectory => new StoreAccountDirectory(store), [TOKENS.StoreUsers]);
@@ -55,6 +59,19 @@ export function bindAdmin(c: TypedContainer, config: Pick<Config, 'adminGroups' 
     TOKENS.AuditLog,
   ]);
   c.bindClass(TOKENS.ExplainAccessUseCase, ExplainAccessUseCase, [TOKENS.AdminGate, TOKENS.AccessPolicy, TOKENS.Clock, TOKENS.AuditLog]);
+  c.bindClass(TOKENS.ListAdminAppsUseCase, ListAdminAppsUseCase, [TOKENS.AdminGate, TOKENS.AccessRulesSource]);
+  // The configured clients straight from the configuration: the provider's code is not loaded for this list.
+  const clients: OidcClients = { all: () => config.oidc.clients, get: (id) => config.oidc.clients.find((cl) => cl.clientId === id) ?? null };
+  c.bind(TOKENS.ListOidcClientsUseCase, (gate: AdminGate) => new ListOidcClientsUseCase(gate, clients), [TOKENS.AdminGate]);
+  c.bindClass(TOKENS.ListAdminTokensUseCase, ListAdminTokensUseCase, [TOKENS.AdminGate, TOKENS.AccountDirectory, TOKENS.AccessTokens, TOKENS.Clock]);
+  c.bindClass(TOKENS.RevokeAdminTokenUseCase, RevokeAdminTokenUseCase, [
+    TOKENS.AdminGate,
+    TOKENS.AccountDirectory,
+    TOKENS.AccessTokens,
+    TOKENS.TokenRevocation,
+    TOKENS.Clock,
+    TOKENS.AuditLog,
+  ]);
 }
 
 /** The admin use cases for the HTTP adapter; undefined without ADMIN_GROUPS (the routes then do not exist). */
@@ -66,5 +83,9 @@ export function adminUseCases(config: Pick<Config, 'adminGroups'>, w: { get: Typ
     revokeAdminSessions: w.get(TOKENS.RevokeAdminSessionsUseCase),
     explainAccess: w.get(TOKENS.ExplainAccessUseCase),
     editAdminUser: w.get(TOKENS.EditAdminUserUseCase),
+    listAdminApps: w.get(TOKENS.ListAdminAppsUseCase),
+    listOidcClients: w.get(TOKENS.ListOidcClientsUseCase),
+    listAdminTokens: w.get(TOKENS.ListAdminTokensUseCase),
+    revokeAdminToken: w.get(TOKENS.RevokeAdminTokenUseCase),
   };
 }

@@ -39,10 +39,11 @@ const BATCH = 20;
 export function bindBackchannelLogout(c: TypedContainer, config: Config): void {
   const bind = c.bind.bind(c) as TypedContainer['bind'];
   bindStore(c, TOKENS.LogoutDeliveries, 'records', (s) => s.logoutDeliveries());
-  bind(TOKENS.OidcSessionLogins, (artifacts: OidcArtifacts, clock: Clock): OidcSessionLogins => new ArtifactOidcSessionLogins(artifacts, clock), [
-    TOKENS.OidcArtifacts,
-    TOKENS.Clock,
-  ]);
+  bind(
+    TOKENS.OidcSessionLogins,
+    (artifacts: OidcArtifacts, clock: Clock, clients: OidcClients): OidcSessionLogins => new ArtifactOidcSessionLogins(artifacts, clock, clients),
+    [TOKENS.OidcArtifacts, TOKENS.Clock, TOKENS.OidcClients],
+  );
   const frontchannel = config.oidc.clients.some((client) => client.frontchannelLogout !== undefined);
   bind(TOKENS.FrontchannelLogouts, (artifacts: OidcArtifacts, clock: Clock): FrontchannelLogouts => new ArtifactFrontchannelLogouts(artifacts, clock), [
     TOKENS.OidcArtifacts,

@@ -3,7 +3,7 @@ import { deriveKey } from '../adapters/crypto/key-derivation';
 import { Sha256SubjectIdentifiers } from '../adapters/crypto/sha256-subject-identifiers';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import { assertionJwks } from '../adapters/oidc/assertion-jwks';
-import type { OidcHttp } from '../adapters/oidc/oidc-provider-http';
+import type { OidcHttp, OidcProviderSettings } from '../adapters/oidc/oidc-provider-http';
 import type { Logger } from '../adapters/system/logger';
 import { AccountAppGrants, NO_APP_GRANTS } from '../adapters/oidc/account-app-grants';
 import type { AccessRulesSource } from '../application/forward-auth/access-rules-source';
@@ -17,6 +17,7 @@ import type { OidcClients } from '../application/oidc/oidc-clients';
 import type { SigningKeys } from '../application/oidc/signing-keys';
 import type { SubjectIdentifiers } from '../application/oidc/subject-identifiers';
 import type { UserStore } from '../application/ports/user-store';
+import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { RequestAuthenticator } from '../application/sessions/request-authenticator';
 import type { AuthorizeOidcLoginUseCase } from '../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../application/oidc/find-oidc-account';
@@ -44,6 +45,7 @@ const providerCode = lazyModule(() => ({
   ...(require('../adapters/oidc/oidc-provider-http') as typeof import('../adapters/oidc/oidc-provider-http')),
   ...(require('../adapters/oidc/oidc-pages') as typeof import('../adapters/oidc/oidc-pages')),
   ...(require('../adapters/oidc/configured-oidc-clients') as typeof import('../adapters/oidc/configured-oidc-clients')),
+  ...(require('../adapters/crypto/hashed-client-secrets') as typeof import('../adapters/crypto/hashed-client-secrets')),
   ...(require('../adapters/oidc/artifact-oidc-accounts') as typeof import('../adapters/oidc/artifact-oidc-accounts')),
   ...(require('../application/oidc/authorize-oidc-login') as typeof import('../application/oidc/authorize-oidc-login')),
   ...(require('../application/oidc/find-oidc-account') as typeof import('../application/oidc/find-oidc-account')),
@@ -179,10 +181,30 @@ export function bindOidc(c: TypedContainer, config: Config): void {
             cookies: http.cookies,
             clientAddress: http.clientAddress,
             logger: http.logger,
+            ...hashedSecretSettings(c.get(TOKENS.PasswordHasher), config.secret),
           },
         );
       return { oidc: lazyOidcHttp(build, http.logger) };
     },
     [TOKENS.OidcArtifacts, TOKENS.SigningKeys, TOKENS.Clock, TOKENS.HttpSettings, TOKENS.AccessRulesSource],
   );
+}
+
+/**
+ * What checks the secrets of clients configured with CLIENT_SECRET_HASH (bcrypt and Argon2 in the
+ * password hasher's line, PBKDF2 in one of its own) and the placeholder the library holds for them.
+ */
+function hashedSecretSettings(hasher: PasswordHasher, secret: string): Pick<OidcProviderSettings, 'hashedSecrets' | 'placeholderSecret'> {
+  return {
+    hashedSecrets: new (providerCode().HashedClientSecrets)(hasher),
+    placeholderSecret: (clientId) => hashedClientPlaceholder(secret, clientId),
+  };
+}
+
+/**
+ * The secret oidc-provider holds for a client configured with a hash (it requires one), derived
+ * from SECRET per client: nobody without SECRET can know it, and the provider never accepts it.
+ */
+export function hashedClientPlaceholder(secret: string, clientId: string): string {
+  return deriveKey(secret, `oidc-hashed-client-placeholder:${clientId}`).toString('base64url');
 }

@@ -130,6 +130,9 @@ export function token<T>(name: string): Token<T> {
 import type { AccountDirectory } from '../application/admin/account-directory';
 import type { AdminGate } from '../application/admin/admin-gate';
 import type { ExplainAccessUseCase } from '../application/admin/explain-access';
+import type { ListAdminAppsUseCase } from '../application/admin/list-admin-apps';
+import type { ListOidcClientsUseCase } from '../application/admin/list-oidc-clients';
+import type { ListAdminTokensUseCase, RevokeAdminTokenUseCase } from '../application/admin/admin-tokens';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import type { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
@@ -146,6 +149,10 @@ export const TOKENS = {
   EditAdminUserUseCase: token<EditAdminUserUseCase>('EditAdminUserUseCase'),
   /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
   UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
+  ListAdminAppsUseCase: token<ListAdminAppsUseCase>('ListAdminAppsUseCase'),
+  ListOidcClientsUseCase: token<ListOidcClientsUseCase>('ListOidcClientsUseCase'),
+  ListAdminTokensUseCase: token<ListAdminTokensUseCase>('ListAdminTokensUseCase'),
+  RevokeAdminTokenUseCase: token<RevokeAdminTokenUseCase>('RevokeAdminTokenUseCase'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

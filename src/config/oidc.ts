@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import { readClientSecretHash } from '../domain/client-secret-hash';
 import { isOidcScope, OIDC_SCOPES, type OidcClient } from '../domain/oidc-client';
 import type { EnvReader } from './env';
 import { integer, options, text } from './option-spec';
@@ -82,6 +83,7 @@ export const OIDC_CLIENT_PREFIX = 'OIDC_CLIENTS_';
 export const OIDC_CLIENT_FIELDS = {
   CLIENT_ID: {},
   CLIENT_SECRET: { file: true, secret: true },
+  CLIENT_SECRET_HASH: { file: true, secret: true },
   REDIRECT_URIS: {},
   POST_LOGOUT_REDIRECT_URIS: {},
   NAME: {},
@@ -108,6 +110,14 @@ export const OIDC_CLIENT_DOCS: readonly {
       default: '—',
       meaning:
         'one relying party per `<ID>` (upper-case letters, digits, `_`): its client id, and its secret (at least 32 characters; `portcullis oidc client add <id>` makes one). Client ids must be unique',
+    },
+  },
+  {
+    fields: ['CLIENT_SECRET_HASH'],
+    doc: {
+      default: '—',
+      meaning:
+        'instead of `CLIENT_SECRET`: the secret as a hash, as Authelia keeps it: bcrypt, Argon2 (`$argon2id$`, `$argon2i$`) or PBKDF2 (`$pbkdf2$`, `$pbkdf2-sha256$`, `$pbkdf2-sha512$`, up to 2 000 000 iterations); the app keeps sending the secret itself, with `client_secret_basic` or `client_secret_post` ([hashed secrets](oidc.md#a-hashed-client-secret))',
     },
   },
   {
@@ -267,13 +277,8 @@ export function readOidcConfig(
     if (publicRaw !== undefined && publicRaw !== 'true' && publicRaw !== 'false') problems.push(`${p}PUBLIC must be true or false`);
     const isPublic = publicRaw === 'true';
     const secret = fields.get('CLIENT_SECRET');
-    if (isPublic && secret !== undefined) problems.push(`${p}CLIENT_SECRET is set but ${p}PUBLIC=true: a public client has no secret (it uses PKCE)`);
-    if (!isPublic && secret === undefined)
-      problems.push(`${p}CLIENT_SECRET (or ${p}CLIENT_SECRET_FILE) is required, or set ${p}PUBLIC=true for an app that cannot keep a secret`);
-    if (!isPublic && secret !== undefined && secret.length < MIN_CLIENT_SECRET_LENGTH)
-      problems.push(
-        `${p}CLIENT_SECRET must be at least ${MIN_CLIENT_SECRET_LENGTH} characters long ("portcullis oidc client add ${key.toLowerCase()}" makes one)`,
-      );
+    const secretHash = fields.get('CLIENT_SECRET_HASH');
+    problems.push(...secretProblems(p, key, isPublic, secret, secretHash));
 
     const redirectUris = list(fields.get('REDIRECT_URIS'));
     if (redirectUris.length === 0) problems.push(`${p}REDIRECT_URIS is required: the application's callback URL(s), comma separated, matched exactly`);
@@ -289,7 +294,11 @@ export function readOidcConfig(
 
     const method = fields.get('TOKEN_ENDPOINT_AUTH_METHOD') ?? 'client_secret_basic';
     if (method !== 'client_secret_basic' && method !== 'client_secret_post')
-      problems.push(`${p}TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post`);
+      problems.push(
+        secretHash !== undefined && method === 'client_secret_jwt'
+          ? `${p}TOKEN_ENDPOINT_AUTH_METHOD client_secret_jwt needs the plain secret (it signs with it), which ${p}CLIENT_SECRET_HASH does not hold: use client_secret_basic or client_secret_post`
+          : `${p}TOKEN_ENDPOINT_AUTH_METHOD must be client_secret_basic or client_secret_post`,
+      );
 
     const scopes = fields.has('SCOPES') ? (fields.get('SCOPES') ?? '').split(/[\s,]+/).filter((s) => s !== '') : [...OIDC_SCOPES];
     const unknownScopes = scopes.filter((s) => !isOidcScope(s));
@@ -302,7 +311,8 @@ export function readOidcConfig(
     clients.push({
       clientId,
       name: fields.get('NAME') ?? clientId,
-      secret: isPublic ? null : (secret ?? ''),
+      secret: isPublic || secretHash !== undefined ? null : (secret ?? ''),
+      ...(isPublic || secretHash === undefined ? {} : { secretHash }),
       tokenEndpointAuthMethod: method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
       redirectUris,
       postLogoutRedirectUris: postLogout,
@@ -325,6 +335,32 @@ export function readOidcConfig(
     }
   }
   return { config: { clients, signingKeyPem, warnings }, problems };
+}
+
+/**
+ * What is wrong with a client's secret: a confidential client has exactly one of CLIENT_SECRET (at
+ * least 32 characters) and CLIENT_SECRET_HASH (a hash of a kind the gateway verifies, of bounded
+ * cost); a public client has neither. Never repeats the secret or the hash.
+ */
+function secretProblems(p: string, key: string, isPublic: boolean, secret: string | undefined, secretHash: string | undefined): string[] {
+  if (isPublic) {
+    return [secret === undefined ? null : 'CLIENT_SECRET', secretHash === undefined ? null : 'CLIENT_SECRET_HASH']
+      .filter((f) => f !== null)
+      .map((f) => `${p}${f} is set but ${p}PUBLIC=true: a public client has no secret (it uses PKCE)`);
+  }
+  if (secret !== undefined && secretHash !== undefined)
+    return [`${p}CLIENT_SECRET and ${p}CLIENT_SECRET_HASH are both set: give the client its secret one way, not both`];
+  if (secretHash !== undefined) {
+    const read = readClientSecretHash(secretHash);
+    return read.ok ? [] : [`${p}CLIENT_SECRET_HASH: ${read.problem}`];
+  }
+  if (secret === undefined)
+    return [
+      `${p}CLIENT_SECRET (or ${p}CLIENT_SECRET_FILE) is required, or its hash in ${p}CLIENT_SECRET_HASH, or set ${p}PUBLIC=true for an app that cannot keep a secret`,
+    ];
+  if (secret.length < MIN_CLIENT_SECRET_LENGTH)
+    return [`${p}CLIENT_SECRET must be at least ${MIN_CLIENT_SECRET_LENGTH} characters long ("portcullis oidc client add ${key.toLowerCase()}" makes one)`];
+  return [];
 }
 
 /** A client's back- and front-channel logout URIs, as OidcClient holds them, and what is wrong with them. */

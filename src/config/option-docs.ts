@@ -2,7 +2,7 @@ import { OPTION_NAMES, OPTION_TABLE, optionsIn, type OptionName } from './option
 import { isProviderVariableName, OAUTH_PROVIDER_FIELDS, OAUTH_PROVIDER_PREFIX, type OAuthProviderField, type PatternFieldSpec } from './oauth-providers';
 import { OPTION_GROUPS, type RowDoc } from './option-spec';
 import { nearMiss } from '../domain/near-miss';
-import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_PREFIX } from './oidc';
+import { isOidcClientVariableName, OIDC_CLIENT_DOCS, OIDC_CLIENT_FIELDS, OIDC_CLIENT_PREFIX, type OidcClientField } from './oidc';
 import { isJwtIssuerVariableName, JWT_ISSUER_FIELDS, JWT_ISSUER_PREFIX, type JwtIssuerField } from './jwt-issuers';
 
 export const OPTIONS_BEGIN = '<!-- options:begin -->';
@@ -29,9 +29,10 @@ function patternRows(): Row[] {
 }
 
 /** The rows of the client pattern (`OIDC_CLIENTS_<ID>_…`), documented with the OpenID Connect group. */
+const hasFileForm = (f: OidcClientField): boolean => (OIDC_CLIENT_FIELDS[f] as { file?: true }).file === true;
 const OIDC_CLIENT_ROWS: Row[] = OIDC_CLIENT_DOCS.map(({ fields, doc }) => ({
-  names: fields.map((f) => ({ name: `${OIDC_CLIENT_PREFIX}<ID>_${f}`, file: f === 'CLIENT_SECRET' })),
-  label: fields.map((f) => `\`${OIDC_CLIENT_PREFIX}<ID>_${f}\`${f === 'CLIENT_SECRET' ? ` / \`${OIDC_CLIENT_PREFIX}<ID>_${f}_FILE\`` : ''}`).join(', '),
+  names: fields.map((f) => ({ name: `${OIDC_CLIENT_PREFIX}<ID>_${f}`, file: hasFileForm(f) })),
+  label: fields.map((f) => `\`${OIDC_CLIENT_PREFIX}<ID>_${f}\`${hasFileForm(f) ? ` / \`${OIDC_CLIENT_PREFIX}<ID>_${f}_FILE\`` : ''}`).join(', '),
   doc,
 }));
 

@@ -239,3 +239,33 @@ export function inRanges(set: IpRangeSet, family: IpFamily, addr: Uint32Array): 
   }
   return false;
 }
+
+function prefixOf(masks: ArrayLike<number>): number {
+  let bits = 0;
+  for (let i = 0; i < masks.length; i += 1) {
+    let m = masks[i] >>> 0;
+    while (m !== 0) {
+      bits += m & 1;
+      m >>>= 1;
+    }
+  }
+  return bits;
+}
+
+/**
+ * The ranges of a compiled set as CIDR text (`10.9.0.0/16`, `2001:db8:0:0:0:0:0:0/32`), IPv4 first,
+ * for people to read (the admin console): the networks as compiled, bits below the prefix cleared.
+ */
+export function describeIpRanges(set: IpRangeSet): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < set.v4.length; i += 2) {
+    const n = set.v4[i];
+    out.push(`${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${prefixOf([set.v4[i + 1]])}`);
+  }
+  for (let i = 0; i < set.v6.length; i += 8) {
+    const groups: string[] = [];
+    for (let w = 0; w < 4; w += 1) groups.push(((set.v6[i + w] >>> 16) & 0xffff).toString(16), (set.v6[i + w] & 0xffff).toString(16));
+    out.push(`${groups.join(':')}/${prefixOf(set.v6.subarray(i + 4, i + 8))}`);
+  }
+  return out;
+}

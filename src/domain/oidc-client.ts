@@ -8,8 +8,13 @@ export interface OidcClient {
   readonly clientId: string;
   /** Shown on the logout confirmation page; the client id when none was configured. */
   readonly name: string;
-  /** Null for a public client (no secret; PKCE required). */
+  /** The secret itself; null for a public client (no secret; PKCE required) and for one whose secret is configured as a hash. */
   readonly secret: string | null;
+  /**
+   * The secret as a hash (`OIDC_CLIENTS_<ID>_CLIENT_SECRET_HASH`: bcrypt, Argon2 or PBKDF2, read by
+   * readClientSecretHash), with `secret` null; absent for a client configured with its secret or none.
+   */
+  readonly secretHash?: string;
   /** How a confidential client presents its secret at the token endpoint (ignored for a public client). */
   readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
   /** Compared exactly, character for character. */
@@ -51,7 +56,7 @@ export type OidcScope = (typeof OIDC_SCOPES)[number];
 
 export const isOidcScope = (s: string): s is OidcScope => (OIDC_SCOPES as readonly string[]).includes(s);
 
-export const isPublicClient = (client: OidcClient): boolean => client.secret === null;
+export const isPublicClient = (client: OidcClient): boolean => client.secret === null && client.secretHash === undefined;
 
 /**
  * Whether `identity` may log in to `client`: no list admits everyone the gateway admits; otherwise

@@ -158,6 +158,28 @@ describe('LdapUserStore against a real OpenLDAP', () => {
     expect(text()).toContain('ldap group left out');
   });
 
+  it("lists the directory's people for the admin console, described as at login (issue 36)", async () => {
+    const listed = await store().listAccounts();
+    expect(listed.truncated).toBe(false);
+    expect(listed.accounts.map((a) => a.username).sort()).toEqual(['alice', 'bob']);
+    const a = listed.accounts.find((x) => x.username === 'alice');
+    expect(a).toMatchObject({ name: 'Alice Liddell', email: 'alice@example.test' });
+    expect([...(a?.groups ?? [])].sort()).toEqual(['admins', 'staff']);
+  });
+
+  it('reads the list in pages (several of them) up to its bound, and says when there were more', async () => {
+    const more = Array.from({ length: 7 }, (_, i) => ({ uid: `p${i}`, password: 'x-Pa55word', cn: `Person ${i}` }));
+    await slapd.addPeople(more);
+    const all = await store({ listLimits: { people: 50, pageSize: 2 } }).listAccounts();
+    expect(all).toMatchObject({ truncated: false });
+    expect(all.accounts).toHaveLength(9);
+    const cut = await store({ listLimits: { people: 4, pageSize: 3 } }).listAccounts();
+    expect(cut.truncated).toBe(true);
+    expect(cut.accounts).toHaveLength(4);
+    // A bound of exactly the number of people is not a cut.
+    expect(await store({ listLimits: { people: 9, pageSize: 4 } }).listAccounts()).toMatchObject({ truncated: false });
+  });
+
   it('verifies plain-text and {SSHA} passwords by binding as the entry', async () => {
     const s = store();
     const a = await s.findAccount('alice');

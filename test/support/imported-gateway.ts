@@ -7,7 +7,8 @@ export function envOf(file: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
-    if (m !== null) env[m[1]] = m[2];
+    // A value in single quotes (one holding `$`, a space…) is read as a shell reads it.
+    if (m !== null) env[m[1]] = /^'.*'$/.test(m[2]) ? m[2].slice(1, -1).replace(/'\\''/g, "'") : m[2];
   }
   return env;
 }

@@ -100,7 +100,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
     expect(settings.basicCacheTtlMs).toBe(60_000);
   },
   Logger: hasMethods('debug', 'info', 'warn', 'error'),
-  AccountDirectory: hasMethods('list'),
+  AccountDirectory: hasMethods('list', 'listing'),
   AdminGate: hasMethods('admit'),
   ListAdminUsersUseCase: hasMethods('execute'),
   ListAdminSessionsUseCase: hasMethods('execute'),
@@ -109,6 +109,10 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   EditAdminUserUseCase: hasMethods('execute'),
   // The test gateway keeps its accounts in USERS: no users file, no editor.
   UsersFileEditor: (value) => expect(value).toEqual({ editor: null }),
+  ListAdminAppsUseCase: hasMethods('execute'),
+  ListOidcClientsUseCase: hasMethods('execute'),
+  ListAdminTokensUseCase: hasMethods('execute'),
+  RevokeAdminTokenUseCase: hasMethods('execute'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

@@ -38,11 +38,10 @@ const MAX_ID_LENGTH = 128;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function sessionView(s: IndexedSession, currentId: string): Record<string, unknown> {
+/** What a listed session says on the account page and in the admin console (never its cookie or secrets). */
+export function sessionFacts(s: IndexedSession): Record<string, unknown> {
   const { browser, platform } = describeUserAgent(s.userAgent);
   return {
-    id: s.id,
-    current: s.id === currentId,
     method: s.method,
     browser,
     platform,
@@ -51,6 +50,10 @@ function sessionView(s: IndexedSession, currentId: string): Record<string, unkno
     lastSeenAt: iso(s.lastSeenAt),
     expiresAt: iso(s.expiresAt),
   };
+}
+
+function sessionView(s: IndexedSession, currentId: string): Record<string, unknown> {
+  return { id: s.id, current: s.id === currentId, ...sessionFacts(s) };
 }
 
 /** `GET /api/account`: who you are, how you logged in, your live sessions. */

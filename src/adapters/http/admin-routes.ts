@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AdminRefusal } from '../../application/admin/admin-gate';
+import type { ListAdminTokensUseCase, RevokeAdminTokenUseCase } from '../../application/admin/admin-tokens';
+import type { ListAdminAppsUseCase } from '../../application/admin/list-admin-apps';
+import type { ListOidcClientsUseCase } from '../../application/admin/list-oidc-clients';
 import type { ExplainAccessError, ExplainAccessOutput, ExplainAccessUseCase } from '../../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../../application/admin/list-admin-sessions';
 import type { EditAdminUserUseCase } from '../../application/admin/edit-admin-user';
@@ -11,12 +14,12 @@ import type { Result } from '../../domain/result';
 import { adminPeopleRoutes } from './admin-people-routes';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, STORE_UNAVAILABLE, unmapped } from './answers';
-import { jsonChange } from './account-routes';
+import { jsonChange, sessionFacts } from './account-routes';
 import type { HttpSettings } from './http-settings';
 import { callerOf } from './koa-facts';
 import { renderAnswer } from './koa-renderer';
+import { adminTokenView } from './admin-token-view';
 import { isFromThisSite } from './request-origin';
-import { describeUserAgent } from './user-agent';
 
 export interface AdminUseCases {
   readonly listAdminUsers: ListAdminUsersUseCase;
@@ -24,6 +27,11 @@ export interface AdminUseCases {
   readonly revokeAdminSessions: RevokeAdminSessionsUseCase;
   readonly explainAccess: ExplainAccessUseCase;
   readonly editAdminUser: EditAdminUserUseCase;
+  /** Applications, OIDC clients and tokens (routes in admin-apps-routes.ts). */
+  readonly listAdminApps: ListAdminAppsUseCase;
+  readonly listOidcClients: ListOidcClientsUseCase;
+  readonly listAdminTokens: ListAdminTokensUseCase;
+  readonly revokeAdminToken: RevokeAdminTokenUseCase;
 }
 
 /** The admin routes and their methods (issue 36): they exist only with ADMIN_GROUPS set. */
@@ -36,6 +44,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   ['/api/admin/sessions', ['GET', 'HEAD']],
   ['/api/admin/sessions/revoke', ['POST']],
   ['/api/admin/explain', ['POST']],
+  ['/api/admin/apps', ['GET', 'HEAD']],
+  ['/api/admin/oidc-clients', ['GET', 'HEAD']],
+  ['/api/admin/tokens/revoke', ['POST']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');
@@ -43,8 +54,6 @@ const LIVE_SESSION_NOT_FOUND = fixed(404, 'live_session_not_found');
 const INVALID_URL = fixed(400, 'invalid_url');
 const MAX_NAME = 256;
 const MAX_ID_LENGTH = 128;
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * The refusals every admin route shares. A missing step-up is a 401 whose `location` is the login
@@ -90,18 +99,7 @@ function userView(u: AdminUserView): Record<string, unknown> {
 }
 
 function sessionView(s: IndexedSession): Record<string, unknown> {
-  const { browser, platform } = describeUserAgent(s.userAgent);
-  return {
-    id: s.id,
-    username: s.username,
-    method: s.method,
-    browser,
-    platform,
-    address: s.address,
-    startedAt: iso(s.startedAt),
-    lastSeenAt: iso(s.lastSeenAt),
-    expiresAt: iso(s.expiresAt),
-  };
+  return { id: s.id, username: s.username, ...sessionFacts(s) };
 }
 
 function revokeAnswer(result: Result<{ readonly revoked: number }, RevokeAdminSessionsError>, loginUrl: string): Answer {
@@ -174,7 +172,9 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     renderAnswer(
       ctx,
       result.ok
-        ? answer(200, 'users', [], { fields: { users: result.value.users.map(userView), version: result.value.version } })
+        ? answer(200, 'users', [], {
+            fields: { users: result.value.users.map(userView), truncated: [...result.value.truncated], version: result.value.version },
+          })
         : adminRefused(result.error, loginUrl, 'admin users'),
     );
   });
@@ -186,9 +186,13 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     if (Array.isArray(raw) || (typeof raw === 'string' && raw.length > MAX_NAME)) return renderAnswer(ctx, invalidFields(['username']));
     const username = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
     const result = await useCases.listAdminSessions.execute({ ...caller(ctx), username });
+    if (!result.ok) return renderAnswer(ctx, adminRefused(result.error, loginUrl, 'admin sessions'));
+    const tokens = await useCases.listAdminTokens.execute({ ...caller(ctx), username });
     renderAnswer(
       ctx,
-      result.ok ? answer(200, 'sessions', [], { fields: { sessions: result.value.map(sessionView) } }) : adminRefused(result.error, loginUrl, 'admin sessions'),
+      tokens.ok
+        ? answer(200, 'sessions', [], { fields: { sessions: result.value.map(sessionView), tokens: tokens.value.map(adminTokenView) } })
+        : adminRefused(tokens.error, loginUrl, 'admin tokens'),
     );
   });
 

@@ -40,6 +40,8 @@ export const MESSAGES = {
   unsupported_format: (field: string) => `The users file's form cannot hold ${field} (the line form has only usernames and passwords)`,
   users_file_unwritable: () => 'The users file could not be written',
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
+  apps: () => 'Applications',
+  oidc_clients: () => 'OpenID Connect clients',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
@@ -243,6 +245,10 @@ export type AdminCode =
   | 'unsupported_format'
   | 'users_file_unwritable'
   | 'invalid_url'
+  | 'apps'
+  | 'oidc_clients'
+  | 'token_revoked'
+  | 'token_not_found'
   | 'invalid_fields'
   | 'cross_site_request'
   | 'store_unavailable'

@@ -22,6 +22,7 @@ import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
 import { isFromThisSite } from './request-origin';
 import { adminRoutes, type AdminUseCases } from './admin-routes';
+import { adminAppsRoutes } from './admin-apps-routes';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
 
@@ -136,7 +137,10 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
   if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
   if (useCases.stepUp !== undefined) stepUpRoutes(router, useCases.stepUp, settings);
-  if (useCases.admin !== undefined) adminRoutes(router, useCases.admin, settings);
+  if (useCases.admin !== undefined) {
+    adminRoutes(router, useCases.admin, settings);
+    adminAppsRoutes(router, useCases.admin, settings);
+  }
 
   return router;
 }

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Clock } from '../../application/ports/clock';
 import { acrValuesOf, type AuthenticationAsk } from '../../domain/authentication-ask';
 import { AUTHENTICATION_CONTEXTS } from '../../domain/login-methods';
+import { addressBlock } from '../../domain/ip-address';
+import { PasswordHasherBusyError } from '../../application/ports/password-hasher';
 import type { OidcArtifacts } from '../../application/oidc/oidc-artifacts';
 import type { AuthorizeOidcLoginError, AuthorizeOidcLoginUseCase } from '../../application/oidc/authorize-oidc-login';
 import type { FindOidcAccountUseCase } from '../../application/oidc/find-oidc-account';
@@ -75,6 +78,19 @@ export interface OidcProviderSettings {
   readonly cookies: CookieSettings;
   readonly clientAddress: ClientAddressResolver;
   readonly logger: Logger;
+  /** What checks a secret against a client's CLIENT_SECRET_HASH; without it a hashed client never authenticates. */
+  readonly hashedSecrets?: ClientSecretHashes;
+  /**
+   * The secret registered with the library for a client configured with a hash: it must be
+   * unguessable, and is never accepted (the hash alone decides). Default: 32 random bytes.
+   */
+  readonly placeholderSecret?: (clientId: string) => string;
+}
+
+/** Checks a presented client secret against a configured hash (HashedClientSecrets). */
+export interface ClientSecretHashes {
+  /** True only when `presented` matches `hash`; rejects only with PasswordHasherBusyError when overloaded. */
+  verify(presented: string, hash: string, requester?: string): Promise<boolean>;
 }
 
 /** The provider as the gateway's Koa app sees it: one middleware in front of the UI. */
@@ -96,11 +112,18 @@ const kindLabel = (kind: string): string => kind.replace(/([a-z])([A-Z])/g, '$1 
 
 const isOidcPath = (path: string): boolean => path === DISCOVERY_PATH || path === OIDC_PREFIX || path.startsWith(`${OIDC_PREFIX}/`);
 
-/** The client's registration as oidc-provider reads it. */
-function clientMetadata(client: OidcClient): Record<string, unknown> {
+const randomPlaceholder = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * The client's registration as oidc-provider reads it. A client configured with a hash is
+ * registered with `placeholder` as its secret (the library requires one): the comparison is
+ * replaced for it (requireRegisteredAuthMethod), so the placeholder is never accepted.
+ */
+function clientMetadata(client: OidcClient, placeholder: (clientId: string) => string): Record<string, unknown> {
+  const secret = client.secretHash !== undefined ? placeholder(client.clientId) : client.secret;
   return {
     client_id: client.clientId,
-    ...(client.secret === null ? {} : { client_secret: client.secret }),
+    ...(secret === null ? {} : { client_secret: secret }),
     client_name: client.name,
     redirect_uris: [...client.redirectUris],
     post_logout_redirect_uris: [...client.postLogoutRedirectUris],
@@ -297,7 +320,7 @@ function providerConfiguration(wiring: OidcWiring, provider: () => OidcProviderI
   const { module, settings, byId } = wiring;
   return {
     adapter: artifactsProviderAdapter(settings.artifacts, settings.clock, (kind) => new module.errors.InvalidGrant(`${kindLabel(kind)} already consumed`)),
-    clients: settings.clients.map(clientMetadata),
+    clients: settings.clients.map((client) => clientMetadata(client, settings.placeholderSecret ?? randomPlaceholder)),
     jwks: { keys: settings.signingKeys.map((k) => ({ ...k })) },
     cookies: {
       keys: [...settings.cookieKeys],
@@ -653,7 +676,7 @@ export function createOidcHttp(module: OidcProviderModule, useCases: OidcUseCase
   );
   // The scheme and host are pinned to APP_URL below; the provider reads them from these headers.
   provider.proxy = true;
-  requireRegisteredAuthMethod(module, provider);
+  requireRegisteredAuthMethod(wiring, provider);
   provider.on('server_error', (_ctx: unknown, e: unknown) => settings.logger.error('oidc provider failed', { error: e instanceof Error ? e.name : 'unknown' }));
   endGatewaySessionOnLogout(wiring, provider);
   backchannelThroughQueue(provider);
@@ -704,13 +727,38 @@ async function readFormBody(req: IncomingMessage, limit: number): Promise<string
  * only one: a secret sent the other way is a wrong secret (invalid_client), checked where the
  * library compares it, before any code is consumed or token issued. The library refuses a request
  * that uses both ways at once, so a Basic header present means the secret came in it.
+ *
+ * A client configured with CLIENT_SECRET_HASH is checked against its hash only (the library's
+ * comparison with the registered placeholder is never made), in the hasher's bounded line, fair
+ * per address block; a full line answers temporarily_unavailable (503), not invalid_client.
  */
-function requireRegisteredAuthMethod(module: OidcProviderModule, provider: OidcProviderInstance): void {
+function requireRegisteredAuthMethod({ module, settings, byId }: OidcWiring, provider: OidcProviderInstance): void {
   const prototype = provider.Client.prototype;
   const compare = prototype.compareClientSecret;
   prototype.compareClientSecret = function compareRegisteredWay(this: ProviderClient, actual: string) {
-    const viaHeader = module.Provider.ctx?.headers.authorization !== undefined;
+    const ctx = module.Provider.ctx;
+    const viaHeader = ctx?.headers.authorization !== undefined;
     if (viaHeader !== (this.clientAuthMethod === 'client_secret_basic')) return false;
-    return compare.call(this, actual);
+    const hash = byId.get(this.clientId)?.secretHash;
+    if (hash === undefined) return compare.call(this, actual);
+    return verifyHashedSecret(module, settings, hash, actual, ctx === undefined ? undefined : addressBlock(ipOf(ctx.req, settings)));
   };
+}
+
+async function verifyHashedSecret(
+  module: OidcProviderModule,
+  settings: OidcProviderSettings,
+  hash: string,
+  actual: string,
+  requester: string | undefined,
+): Promise<boolean> {
+  if (settings.hashedSecrets === undefined || typeof actual !== 'string') return false;
+  try {
+    return await settings.hashedSecrets.verify(actual, hash, requester);
+  } catch (e) {
+    if (!(e instanceof PasswordHasherBusyError)) return false;
+    const busy = new module.errors.TemporarilyUnavailable('too many secrets are being checked right now; try again in a moment');
+    Object.assign(busy, { status: 503, statusCode: 503 });
+    throw busy;
+  }
 }

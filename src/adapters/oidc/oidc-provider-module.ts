@@ -39,6 +39,7 @@ export interface ProviderGrant {
 }
 
 export interface ProviderClient {
+  readonly clientId: string;
   readonly clientAuthMethod: string;
   /** Whether ID tokens carry `sid` (the library: only for clients with a back-channel logout URI requiring it). */
   includeSid(): boolean;
@@ -83,6 +84,7 @@ export interface OidcProviderModule {
   /** The provider's errors, rendered as OAuth error answers (status, `error`, `error_description`). */
   readonly errors: {
     readonly InvalidGrant: new (description: string) => Error;
+    readonly TemporarilyUnavailable: new (description: string) => Error;
   };
   readonly interactionPolicy: {
     readonly Check: {

@@ -17,6 +17,8 @@ export type LdapNestedGroups = LdapSettings['nestedGroups'];
 export interface LdapUserStoreSettings extends LdapSettings {
   /** Bounds of the `recursive` walk; absent: {@link MAX_NESTING_DEPTH} levels, {@link MAX_GROUPS} groups (tests make them small). */
   readonly nestingLimits?: { readonly depth: number; readonly groups: number };
+  /** Bounds of the admin console's list; absent: {@link MAX_LISTED} people in pages of 200 (tests make them small). */
+  readonly listLimits?: { readonly people: number; readonly pageSize: number };
 }
 
 interface Connection {
@@ -37,6 +39,10 @@ const MAX_PASSWORD_BYTES = 1024;
 const MAX_CACHED = 10_000;
 /** Past this many TTLs a cached answer is no longer served while a fresh one is fetched. */
 const STALE_FACTOR = 10;
+/** Most people the admin console's list reads from the directory (issue 36). */
+export const MAX_LISTED = 1000;
+/** Entries asked for per page of that list (the simple paged results control, RFC 2696). */
+const LIST_PAGE_SIZE = 200;
 /** Most groups one group search may return, and most groups one person may get through nesting. */
 export const MAX_GROUPS = 1000;
 /** Levels of groups-in-groups the `recursive` walk follows above a person's own groups. */
@@ -221,11 +227,51 @@ export class LdapUserStore implements UserStore {
   }
 
   /** The one entry `login` names, or null when none (or, ambiguously, several) match. */
-  private async search(login: string): Promise<{ account: Account; dn: string } | null> {
+  /**
+   * The people of the directory for the admin console (issue 36): the login filter with every
+   * `%s` a wildcard, read in pages, at most `limit` of them (`truncated`: there were more). Each
+   * is described as at login (groups included); entries a login would refuse are left out.
+   * Throws UserStoreUnavailableError when the directory cannot be reached.
+   */
+  async listAccounts(): Promise<{ accounts: Account[]; truncated: boolean }> {
+    const s = this.settings;
+    const { people: limit, pageSize } = s.listLimits ?? { people: MAX_LISTED, pageSize: LIST_PAGE_SIZE };
+    const filter = s.searchFilter.replace(/%([sd%])/g, (_m, key: string) => (key === '%' ? '%' : '*'));
+    const entries = await this.withConnection(async (client) => {
+      const found: Entry[] = [];
+      const pages = client.searchPaginated(s.baseDn, {
+        scope: 'sub',
+        filter,
+        attributes: this.personAttributes(),
+        sizeLimit: limit + 1,
+        timeLimit: this.timeLimitSeconds(),
+        paged: { pageSize: Math.min(pageSize, limit + 1) },
+      });
+      for await (const page of pages) {
+        found.push(...page.searchEntries);
+        if (found.length > limit) break;
+      }
+      return found;
+    });
+    const accounts: Account[] = [];
+    for (const entry of entries.slice(0, limit)) {
+      const described = await this.accountFrom(entry);
+      if (described !== null) accounts.push(described.account);
+    }
+    return { accounts, truncated: entries.length > limit };
+  }
+
+  private personAttributes(): string[] {
     const s = this.settings;
     const attributes = [s.usernameAttribute, s.mailAttribute, s.nameAttribute, 'cn', 'entryCSN', 'uSNChanged', 'modifyTimestamp'];
     if (s.groupAttribute !== undefined) attributes.push(s.groupAttribute);
     if (s.totpAttribute !== undefined) attributes.push(s.totpAttribute);
+    return attributes;
+  }
+
+  private async search(login: string): Promise<{ account: Account; dn: string } | null> {
+    const s = this.settings;
+    const attributes = this.personAttributes();
     const { searchEntries } = await this.withConnection((client) =>
       client.search(s.baseDn, { scope: 'sub', filter: fillFilter(s.searchFilter, { s: login }), attributes, sizeLimit: 2, timeLimit: this.timeLimitSeconds() }),
     );
@@ -233,7 +279,12 @@ export class LdapUserStore implements UserStore {
       if (searchEntries.length > 1) this.logger.warn('ldap search matched more than one entry; the login is refused', { filter: s.searchFilter });
       return null;
     }
-    const entry = searchEntries[0];
+    return this.accountFrom(searchEntries[0]);
+  }
+
+  /** A person's entry as an account (groups looked up as configured); null when a login would refuse it. */
+  private async accountFrom(entry: Entry): Promise<{ account: Account; dn: string } | null> {
+    const s = this.settings;
     const username = first(entry, s.usernameAttribute);
     if (username === undefined || username === '') {
       this.logger.warn('ldap entry has no username attribute; the login is refused', { attribute: s.usernameAttribute });

@@ -20,8 +20,10 @@ export interface AdminUserView {
   readonly passkeys: number;
 }
 
-export interface AdminUserList {
+export interface AdminUsersList {
   readonly users: readonly AdminUserView[];
+  /** Sources with more people than the list reads (LDAP: more than 1000); the page says so. */
+  readonly truncated: readonly AccountSource[];
   /** The users file's version (a digest) when there is one: edits send it back to refuse a lost update. */
   readonly version: string | null;
 }
@@ -38,13 +40,13 @@ export class ListAdminUsersUseCase {
     private readonly editor: AccountEditor | null = null,
   ) {}
 
-  async execute(request: AdminRequest): Promise<Result<AdminUserList, AdminRefusal>> {
+  async execute(request: AdminRequest): Promise<Result<AdminUsersList, AdminRefusal>> {
     const admitted = await this.gate.admit(request);
     if (!admitted.ok) return admitted;
     return unavailableAsError(async () => {
       // Read before the list: an edit made from a list older than the file is then refused, never applied blind.
       const version = this.editor === null ? null : await this.editor.version().catch(() => null);
-      const listed = await this.directory.list();
+      const { accounts: listed, truncated } = await this.directory.listing();
       const views = await Promise.all(
         listed.map(async ({ account, source, disabled }): Promise<AdminUserView> => {
           const current = (await this.users.currentAccount(account.username)) ?? account;
@@ -61,7 +63,7 @@ export class ListAdminUsersUseCase {
           };
         }),
       );
-      return ok({ users: views.sort((a, b) => a.username.localeCompare(b.username)), version });
+      return ok({ users: views.sort((a, b) => a.username.localeCompare(b.username)), truncated, version });
     });
   }
 }

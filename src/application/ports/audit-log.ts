@@ -58,7 +58,14 @@ export type AuditEvent = AuditContext &
         readonly by: 'account' | 'cli';
       }
     /** Issue 32: an access token revoked, from the account page or the CLI. */
-    | { readonly event: 'token_revoked'; readonly username: string; readonly id: string; readonly by: 'account' | 'cli' }
+    | {
+        readonly event: 'token_revoked';
+        readonly username: string;
+        readonly id: string;
+        /** `admin`: from the admin console (issue 36), with the acting administrator in `admin`. */
+        readonly by: 'account' | 'cli' | 'admin';
+        readonly admin?: string;
+      }
     /** What an OpenID Connect app held for the person ended from the account page. */
     | { readonly event: 'app_signed_out'; readonly username: string; readonly client: string }
     /** Issue 35: a back-channel logout token an app took (`attempts`: how many it took). */

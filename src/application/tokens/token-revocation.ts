@@ -9,7 +9,9 @@ import type { AccessTokens } from './access-tokens';
 export interface TokenToRevoke {
   readonly username: string;
   readonly id: string;
-  readonly by: 'account' | 'cli';
+  readonly by: 'account' | 'cli' | 'admin';
+  /** The acting administrator, when `by` is admin (issue 36). */
+  readonly admin?: string;
   readonly requestId?: string;
 }
 
@@ -36,7 +38,14 @@ export class TokenRevocation {
     if (record === undefined || !isLiveToken(record, now)) return err({ code: 'token_not_found' });
     await this.revoked.revoke(tokenRevocationId(record.id), record.expiresAt);
     await this.tokens.revoke(target.username, record.id, now);
-    this.audit.record({ event: 'token_revoked', username: target.username, id: record.id, by: target.by, requestId: target.requestId });
+    this.audit.record({
+      event: 'token_revoked',
+      username: target.username,
+      id: record.id,
+      by: target.by,
+      ...(target.admin === undefined ? {} : { admin: target.admin }),
+      requestId: target.requestId,
+    });
     return ok({});
   }
 }

@@ -146,8 +146,17 @@ function envFile(env: readonly (readonly [string, string])[], out: string, withU
   if (!env.some(([k]) => k === 'SECRET' || k === 'SECRET_FILE')) lines.push(`SECRET=${randomBytes(48).toString('base64')}`);
   if (withUsers) lines.push(`USERS_FILE=${resolve(out, 'users.yml')}`);
   lines.push(`ACCESS_CONFIG=${resolve(out, 'access-rules.yml')}`);
-  for (const [k, v] of env) lines.push(`${k}=${v}`);
+  for (const [k, v] of env) lines.push(`${k}=${envValue(v)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A value as the environment file holds it: as it is when no shell, systemd or Compose would read
+ * anything into it; else in single quotes, so that the `$` of a hash (`$pbkdf2-sha512$…`) is not
+ * taken for a variable when the file is sourced (`set -a; . portcullis.env`).
+ */
+function envValue(value: string): string {
+  return /^[A-Za-z0-9_.,:/@%+=-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 async function importAuthelia(flags: ReadonlyMap<string, string>, io: CliIo): Promise<ImportResult> {

@@ -137,6 +137,8 @@ application's settings and in the gateway's environment (or a _FILE), then resta
   --redirect-uri URL   the application's callback URL (repeat for several; exact match)
   --name TEXT          the name the logout confirmation shows
   --public             an application that cannot keep a secret (single-page, mobile): no secret, PKCE required
+  --hashed             keep only a hash of the secret (CLIENT_SECRET_HASH, PBKDF2-SHA512 as Authelia writes it):
+                       the secret itself is printed once, in a comment, for the application
   --backchannel-logout-uri URL
                        where the application takes back-channel logout tokens (told whenever a session it logged in from ends)
 `,
@@ -334,10 +336,12 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
   const redirectUris: string[] = [];
   let name: string | undefined;
   let isPublic = false;
+  let hashed = false;
   let backchannel: string | undefined;
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i];
     if (arg === '--public') isPublic = true;
+    else if (arg === '--hashed') hashed = true;
     else if (arg === '--redirect-uri' || arg === '--name' || arg === '--backchannel-logout-uri') {
       const value = rest[(i += 1)];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
@@ -345,17 +349,20 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
       else if (arg === '--backchannel-logout-uri') backchannel = value;
       else redirectUris.push(value);
     } else if (arg.startsWith('--'))
-      throw new UsageError(`unknown option ${printable(arg)}${didYouMean(arg, ['--public', '--redirect-uri', '--name', '--backchannel-logout-uri'])}`);
+      throw new UsageError(
+        `unknown option ${printable(arg)}${didYouMean(arg, ['--public', '--hashed', '--redirect-uri', '--name', '--backchannel-logout-uri'])}`,
+      );
     else positional.push(arg);
   }
   if (positional.length !== 1) throw new UsageError('give exactly one client id: portcullis oidc client add <id>');
+  if (isPublic && hashed) throw new UsageError('--public and --hashed do not go together: a public client has no secret');
   const id = positional[0];
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(id)) throw new UsageError('the client id may hold letters, digits, "-" and "_" (at most 64)');
   const key = `OIDC_CLIENTS_${id.toUpperCase().replace(/-/g, '_')}_`;
   const lines = [
     `# OpenID Connect client "${id}": add to the gateway's environment, then restart it.`,
     `${key}CLIENT_ID=${id}`,
-    ...(isPublic ? [`${key}PUBLIC=true`] : [`${key}CLIENT_SECRET=${randomBytes(32).toString('base64url')}`]),
+    ...(isPublic ? [`${key}PUBLIC=true`] : clientSecretLines(key, hashed)),
     `${key}REDIRECT_URIS=${redirectUris.length > 0 ? redirectUris.join(',') : 'https://app.example.com/oauth/callback'}`,
     ...(name === undefined ? [] : [`${key}NAME=${name}`]),
     ...(backchannel === undefined ? [] : [`${key}BACKCHANNEL_LOGOUT_URI=${backchannel}`]),
@@ -365,6 +372,21 @@ function oidcCommand(args: readonly string[], io: CliIo): number {
   ];
   io.out(lines.join('\n'));
   return 0;
+}
+
+/**
+ * A new client secret's lines: the secret itself, or (`--hashed`) the secret in a comment for the
+ * application and its PBKDF2-SHA512 hash for the gateway, also in the form docker-compose.yml needs.
+ */
+function clientSecretLines(key: string, hashed: boolean): string[] {
+  const secret = randomBytes(32).toString('base64url');
+  if (!hashed) return [`${key}CLIENT_SECRET=${secret}`];
+  const hash = hashedClientSecrets().pbkdf2Sha512Hash(secret);
+  return [
+    `# the application's client secret (shown only here; the gateway keeps only its hash): ${secret}`,
+    `${key}CLIENT_SECRET_HASH='${hash}'`,
+    `# the same inside docker-compose.yml, where $ must be written $$: ${key}CLIENT_SECRET_HASH=${composeEscaped(hash)}`,
+  ];
 }
 
 /** `--cost`: bcrypt's work factor, 10 unless given. */
@@ -588,6 +610,11 @@ async function configCheck(args: readonly string[], io: CliIo, deps: CliDeps): P
 /** `portcullis oidc keys`, loaded with that command (or its help). */
 function oidcKeysCommand(): typeof import('./oidc-keys-command') {
   return require('./oidc-keys-command') as typeof import('./oidc-keys-command');
+}
+
+/** The client secret hashing, loaded with `oidc client add --hashed`. */
+function hashedClientSecrets(): typeof import('../../adapters/crypto/hashed-client-secrets') {
+  return require('../../adapters/crypto/hashed-client-secrets') as typeof import('../../adapters/crypto/hashed-client-secrets');
 }
 
 /** The QR renderers, loaded with `totp enroll` like the qrcode package they drive. */

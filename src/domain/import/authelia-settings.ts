@@ -1,5 +1,6 @@
 import type { PlaceOf } from './authelia-access';
 import type { ImportedAccount } from './authelia-users';
+import { readClientSecretHash } from '../client-secret-hash';
 
 /**
  * The settings of Authelia's `configuration.yml` that have a Portcullis option, as environment
@@ -163,14 +164,27 @@ function readRegulation(regulation: unknown, out: Out): void {
   if (regulation.find_time !== undefined) out.report.push('not carried over: regulation.find_time (failures count until the lock, without a window)');
 }
 
-function clientSecret(client: Record<string, unknown>, id: string, newSecret: () => string, out: Out): string {
+/**
+ * How a confidential client's secret carries over: one kept in clear (`$plaintext$…`, or no prefix)
+ * of 32 characters or more as CLIENT_SECRET; a hash the gateway verifies (bcrypt, Argon2, PBKDF2)
+ * as CLIENT_SECRET_HASH, so the application keeps its secret; anything else becomes a NEW secret
+ * the report asks to give to the application.
+ */
+function clientSecret(client: Record<string, unknown>, id: string, newSecret: () => string, out: Out): ['CLIENT_SECRET' | 'CLIENT_SECRET_HASH', string] {
   const raw = client.client_secret ?? client.secret;
   const plain = typeof raw === 'string' ? (raw.startsWith('$plaintext$') ? raw.slice('$plaintext$'.length) : raw.startsWith('$') ? null : raw) : null;
-  if (plain !== null && plain.length >= 32) return plain;
-  out.report.push(
-    `OIDC client ${id}: ${plain === null ? 'its secret is stored hashed' : 'its secret is shorter than 32 characters'}; a NEW secret is in the environment file: give it to the application`,
-  );
-  return newSecret();
+  if (plain !== null && plain.length >= 32) return ['CLIENT_SECRET', plain];
+  let why = plain === null ? 'it has no secret' : 'its secret is shorter than 32 characters';
+  if (plain === null && typeof raw === 'string') {
+    const read = readClientSecretHash(raw);
+    if (read.ok) {
+      out.report.push(`OIDC client ${id}: its hashed secret carries over as CLIENT_SECRET_HASH (the application keeps its secret)`);
+      return ['CLIENT_SECRET_HASH', raw];
+    }
+    why = `its secret is stored as a hash the gateway cannot verify (${read.problem.replace(/; it must be .*$/, '')})`;
+  }
+  out.report.push(`OIDC client ${id}: ${why}; a NEW secret is in the environment file: give it to the application`);
+  return ['CLIENT_SECRET', newSecret()];
 }
 
 function readClient(client: Record<string, unknown>, i: number, accounts: readonly ImportedAccount[] | null, newSecret: () => string, out: Out): void {
@@ -199,7 +213,10 @@ function readClient(client: Record<string, unknown>, i: number, accounts: readon
     out.stricter.push(`OIDC client ${id}: authorization_policy ${policy}: only accounts with a TOTP secret (${withTotp.join(', ')}) may use it`);
   }
   if (client.public === true) lines.push([`${key}PUBLIC`, 'true']);
-  else lines.push([`${key}CLIENT_SECRET`, clientSecret(client, id, newSecret, out)]);
+  else {
+    const [field, value] = clientSecret(client, id, newSecret, out);
+    lines.push([`${key}${field}`, value]);
+  }
   const uris = Array.isArray(client.redirect_uris) ? client.redirect_uris.map(String) : typeof client.redirect_uris === 'string' ? [client.redirect_uris] : [];
   lines.push([`${key}REDIRECT_URIS`, uris.join(',')]);
   const name = client.client_name ?? client.description;

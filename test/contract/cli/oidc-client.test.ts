@@ -1,3 +1,4 @@
+import { HashedClientSecrets } from '../../../src/adapters/crypto/hashed-client-secrets';
 import { loadConfig } from '../../../src/composition/config';
 import { TEST_SECRET } from '../../support/credentials';
 import { runCli as cli } from '../../support/process';
@@ -32,6 +33,38 @@ describe('portcullis oidc client add', () => {
     expect(loaded.ok).toBe(true);
     const again = variables((await cli(['oidc', 'client', 'add', 'grafana'])).stdout);
     expect(again.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET).not.toBe(vars.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET);
+  });
+
+  it('--hashed prints the secret once, in a comment, and only its PBKDF2-SHA512 hash as a variable, which the gateway accepts and verifies', async () => {
+    const run = await cli(['oidc', 'client', 'add', 'wiki', '--hashed', '--redirect-uri', 'https://wiki.example.com/cb']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const vars = variables(run.stdout);
+    expect(Object.keys(vars)).toEqual(['OIDC_CLIENTS_WIKI_CLIENT_ID', 'OIDC_CLIENTS_WIKI_CLIENT_SECRET_HASH', 'OIDC_CLIENTS_WIKI_REDIRECT_URIS']);
+    const hash = vars.OIDC_CLIENTS_WIKI_CLIENT_SECRET_HASH.replace(/^'(.*)'$/, '$1');
+    expect(hash).toMatch(/^\$pbkdf2-sha512\$310000\$[A-Za-z0-9./]{22}\$[A-Za-z0-9./]{86}$/);
+    const secret = /the gateway keeps only its hash\): ([A-Za-z0-9_-]{43})$/m.exec(run.stdout)?.[1] as string;
+    expect(secret).toBeDefined();
+    expect(run.stdout).toContain(`OIDC_CLIENTS_WIKI_CLIENT_SECRET_HASH=${hash.replace(/\$/g, '$$$$')}`);
+    const secrets = new HashedClientSecrets({
+      verify: () => Promise.resolve(false),
+      hash: () => Promise.reject(new Error('unused')),
+      verifyDecoy: () => Promise.resolve(false),
+    });
+    await expect(secrets.verify(secret, hash)).resolves.toBe(true);
+    await expect(secrets.verify(`${secret}x`, hash)).resolves.toBe(false);
+    const loaded = loadConfig({
+      env: {
+        APP_URL: 'https://auth.example.com',
+        SECRET: TEST_SECRET,
+        USERS: 'alice:$2b$04$abcdefghijklmnopqrstuuVn1x3QUyb1WR6zBTBkzWz1QpXG8XHMm',
+        ...vars,
+        OIDC_CLIENTS_WIKI_CLIENT_SECRET_HASH: hash,
+      },
+    });
+    expect(loaded.ok && loaded.config.oidc.clients[0]).toMatchObject({ clientId: 'wiki', secret: null, secretHash: hash });
+    const both = await cli(['oidc', 'client', 'add', 'spa', '--hashed', '--public']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--public and --hashed do not go together/);
   });
 
   it('adds the back-channel logout URI the gateway then tells of every logout', async () => {

@@ -59,7 +59,11 @@ async function login(user: string, totp: boolean): Promise<string> {
 /** Each admin route, asked with `headers` (a POST with a body that is valid for it). */
 function ask(path: string, method: string, headers: Record<string, string>, g: RunningGateway = gw): Promise<Response> {
   if (method === 'POST') {
-    const body = path.endsWith('/explain') ? { url: 'https://wiki.example.test/' } : { username: 'nobody' };
+    const body = path.endsWith('/explain')
+      ? { url: 'https://wiki.example.test/' }
+      : path.endsWith('/tokens/revoke')
+        ? { id: 'nothing' }
+        : { username: 'nobody' };
     return postJson(g, path, body, headers);
   }
   return fetch(`${g.url}${path}`, { method, headers, redirect: 'manual' });
@@ -78,6 +82,9 @@ describe('the admin API (issue 36)', () => {
       'GET /api/admin/sessions',
       'POST /api/admin/sessions/revoke',
       'POST /api/admin/explain',
+      'GET /api/admin/apps',
+      'GET /api/admin/oidc-clients',
+      'POST /api/admin/tokens/revoke',
     ]);
   });
 
@@ -100,7 +107,7 @@ describe('the admin API (issue 36)', () => {
         expect(await expectEnvelope(res, 403)).toMatchObject({ code: 'admin_required' });
       }
     }
-  });
+  }, 30_000);
 
   it('answers 401 step_up_required to an administrator without a fresh second factor, with the login page to send the browser to', async () => {
     const pam = await login('pam', false);

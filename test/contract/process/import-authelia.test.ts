@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ jest.setTimeout(90_000);
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'import', 'authelia');
 /** Alice's TOTP secret in the fixture's export (SHA1, 30 s, 6 digits). */
 const ALICE_TOTP = 'KRUGS4ZANFZSAYLMNFRWKJ3TEBZWKY3S';
+/** The secret the fixture's PBKDF2-SHA512 hash of the grafana client was made of. */
+const GRAFANA_SECRET = 'grafana-secret-kept-by-authelia-0123456789abcdef';
 
 /**
  * After `portcullis import authelia`, the gateway starts on the written files, and the imported
@@ -56,7 +59,21 @@ describe('portcullis import authelia, then the gateway on its files', () => {
     const env = envOf(join(out, 'portcullis.env'));
     expect(env).toMatchObject({ APP_URL: 'https://auth.example.com', LOGIN_MAX_RETRIES: '4', OIDC_CLIENTS_GRAFANA_ALLOWED_USERS: 'alice' });
     expect(run.stdout).not.toContain(env.SECRET);
-    expect(run.stdout).not.toContain(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET);
+    // grafana's secret was hashed in Authelia (PBKDF2-SHA512): the hash carries over, no new secret.
+    expect(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET).toBeUndefined();
+    expect(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET_HASH).toMatch(/^\$pbkdf2-sha512\$310000\$/);
+    expect(run.stdout).toContain('OIDC client grafana: its hashed secret carries over as CLIENT_SECRET_HASH');
+    expect(run.stdout).not.toContain(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET_HASH);
+    expect(run.stdout).not.toContain(env.OIDC_CLIENTS_WIKI_APP_CLIENT_SECRET);
+    // The file sourced as docs/cli.md says (`set -a; . portcullis.env`): the hash's `$` and the scopes' space survive.
+    const sourced = execFileSync(
+      'bash',
+      ['-c', 'set -a; . "$1"; printf "%s\\n%s" "$OIDC_CLIENTS_GRAFANA_CLIENT_SECRET_HASH" "$OIDC_CLIENTS_WIKI_APP_SCOPES"', '-', join(out, 'portcullis.env')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(sourced).toBe(`${env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET_HASH}\nopenid email`);
 
     const port = await freePort();
     gateway = startGatewayProcess({ ...env, PORT: String(port), LOG_LEVEL: 'info' });
@@ -80,6 +97,24 @@ describe('portcullis import authelia, then the gateway on its files', () => {
     expect((await forwardAuth(url, 'https://app.example.com/admin', bobCookie)).status).toBe(403);
     expect((await forwardAuth(url, 'https://app.example.com/health')).status).toBe(200);
     expect((await forwardAuth(url, 'https://app.example.com/')).status).toBe(401);
+
+    // grafana authenticates at the token endpoint with the secret Authelia's hash was made of (the
+    // code is bogus: invalid_grant says the client got past authentication); a wrong secret does not.
+    const redeem = (secret: string): Promise<Response> =>
+      fetch(`${url}/oidc/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`grafana:${secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'not-a-code',
+          redirect_uri: 'https://grafana.example.com/login/generic_oauth',
+        }).toString(),
+      });
+    expect(((await (await redeem(GRAFANA_SECRET)).json()) as { error: string }).error).toBe('invalid_grant');
+    expect(((await (await redeem(`${GRAFANA_SECRET}x`)).json()) as { error: string }).error).toBe('invalid_client');
 
     // carol: argon2i. dave: a hash kind the gateway cannot verify, imported disabled; erin was disabled in Authelia.
     expect((await post(url, '/api/login', { email: 'carol', password: 'carol-old-password' })).status).toBe(200);

@@ -64,6 +64,12 @@ export interface SecurityStack {
   stop(): Promise<void>;
 }
 
+/** What a suite adds to the stack: more users-file lines (YAML list items) and gateway variables. */
+export interface StackOptions {
+  readonly users?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 function python(): string {
   return process.env.PYTHON ?? 'python3';
 }
@@ -73,7 +79,7 @@ function python(): string {
  * loopback listener, a Koa and a Flask upstream, and nginx and Caddy configured from
  * `examples/` (filled in as an operator would), all on free loopback ports.
  */
-export async function startSecurityStack(): Promise<SecurityStack> {
+export async function startSecurityStack(extra: StackOptions = {}): Promise<SecurityStack> {
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-security-'));
   const children: Child[] = [];
   const cleanups: (() => Promise<void>)[] = [];
@@ -102,6 +108,7 @@ export async function startSecurityStack(): Promise<SecurityStack> {
         'users:',
         `  - { username: alice, password: "${hashOf(PASSWORDS.alice)}", groups: [admin] }`,
         `  - { username: bob, password: "${hashOf(PASSWORDS.bob)}", groups: [staff] }`,
+        ...(extra.users ?? []),
         '',
       ].join('\n'),
     );
@@ -124,6 +131,7 @@ export async function startSecurityStack(): Promise<SecurityStack> {
         GENERIC_TOKEN_URL: 'http://127.0.0.1:9/token',
         GENERIC_USER_URL: 'http://127.0.0.1:9/me',
         OAUTH_WHITELIST: '*@example.test',
+        ...extra.env,
       },
       { logFile: join(dir, 'gateway.log') },
     );

@@ -132,6 +132,59 @@ describe('OIDC_CLIENTS_<ID>_* configuration', () => {
     expect(loaded.ok && loaded.config.oidc.clients[0].secret).toBe(SECRET32);
   });
 
+  describe('_CLIENT_SECRET_HASH', () => {
+    const PBKDF2 = '$pbkdf2-sha512$310000$ABEiM0RVZneImaq7zN3u/w$.OUuabjCrtny4s8pC5zN8geJy/npgeVsG4i1D4bOb6QRuMP/f6ZycaL26GeQhitfcYsj6.4aCRSJ0MTGQgUjlQ';
+    const hashed = (id: string, extra: Record<string, string> = {}): Record<string, string> => {
+      const env: Record<string, string> = { ...client(id), [`OIDC_CLIENTS_${id}_CLIENT_SECRET_HASH`]: PBKDF2 };
+      delete env[`OIDC_CLIENTS_${id}_CLIENT_SECRET`];
+      return { ...env, ...extra };
+    };
+
+    it('reads a hashed secret, or its _FILE, as a confidential client without a plain secret', () => {
+      const loaded = load(hashed('APP', { OIDC_CLIENTS_APP_TOKEN_ENDPOINT_AUTH_METHOD: 'client_secret_post' }));
+      expect(loaded.ok && loaded.config.oidc.clients[0]).toMatchObject({
+        clientId: 'app',
+        secret: null,
+        secretHash: PBKDF2,
+        tokenEndpointAuthMethod: 'client_secret_post',
+      });
+      const env = hashed('APP');
+      delete env.OIDC_CLIENTS_APP_CLIENT_SECRET_HASH;
+      const fromFile = load({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_HASH_FILE: '/run/secrets/app-hash' }, { '/run/secrets/app-hash': `${PBKDF2}\n` });
+      expect(fromFile.ok && fromFile.config.oidc.clients[0]).toMatchObject({ secret: null, secretHash: PBKDF2 });
+      expect(unknownOptionWarnings({ ...env, OIDC_CLIENTS_APP_CLIENT_SECRET_HASH_FILE: '/x', OIDC_CLIENTS_B_CLIENT_SECRET_HASH: PBKDF2 })).toEqual([]);
+    });
+
+    it('takes bcrypt and Argon2 hashes too', () => {
+      for (const hash of [`$2b$10$${'a'.repeat(53)}`, `$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$${'A'.repeat(43)}`])
+        expect(problemsOf(hashed('APP', { OIDC_CLIENTS_APP_CLIENT_SECRET_HASH: hash }))).toEqual([]);
+    });
+
+    it('refuses both a secret and its hash, a hash on a public client, client_secret_jwt, and a hash it cannot verify, never repeating it', () => {
+      const problems = problemsOf({
+        ...hashed('BOTH', { OIDC_CLIENTS_BOTH_CLIENT_SECRET: SECRET32 }),
+        ...hashed('PUB', { OIDC_CLIENTS_PUB_PUBLIC: 'true' }),
+        ...hashed('JWT', { OIDC_CLIENTS_JWT_TOKEN_ENDPOINT_AUTH_METHOD: 'client_secret_jwt' }),
+        ...hashed('SHA', { OIDC_CLIENTS_SHA_CLIENT_SECRET_HASH: '$6$rounds=5000$saltsalt$secretlookinghash' }),
+        ...hashed('SLOW', { OIDC_CLIENTS_SLOW_CLIENT_SECRET_HASH: PBKDF2.replace('$310000$', '$90000000$') }),
+        ...hashed('PLAIN', { OIDC_CLIENTS_PLAIN_CLIENT_SECRET_HASH: SECRET32 }),
+      });
+      expect(problems).toEqual([
+        'OIDC_CLIENTS_BOTH_CLIENT_SECRET and OIDC_CLIENTS_BOTH_CLIENT_SECRET_HASH are both set: give the client its secret one way, not both',
+        expect.stringMatching(
+          /^OIDC_CLIENTS_JWT_TOKEN_ENDPOINT_AUTH_METHOD client_secret_jwt needs the plain secret .* use client_secret_basic or client_secret_post$/,
+        ),
+        expect.stringMatching(/^OIDC_CLIENTS_PLAIN_CLIENT_SECRET_HASH: it must be a bcrypt .* or PBKDF2/),
+        'OIDC_CLIENTS_PUB_CLIENT_SECRET_HASH is set but OIDC_CLIENTS_PUB_PUBLIC=true: a public client has no secret (it uses PKCE)',
+        expect.stringMatching(/^OIDC_CLIENTS_SHA_CLIENT_SECRET_HASH: a SHA-512 crypt hash cannot be verified/),
+        'OIDC_CLIENTS_SLOW_CLIENT_SECRET_HASH: PBKDF2 iterations 90000000 are outside 1000 to 2000000',
+      ]);
+      expect(problems.join('\n')).not.toContain(SECRET32);
+      expect(problems.join('\n')).not.toContain('secretlookinghash');
+      expect(problems.join('\n')).not.toContain('.OUuab');
+    });
+  });
+
   it('reports every problem at once, never a secret', () => {
     const problems = problemsOf({
       ...client('A'),

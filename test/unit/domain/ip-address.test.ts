@@ -1,4 +1,4 @@
-import { addressBlock, compileIpRanges, inRanges, parseIpInto } from '../../../src/domain/ip-address';
+import { addressBlock, compileIpRanges, describeIpRanges, inRanges, parseIpInto } from '../../../src/domain/ip-address';
 
 function family(text: string): number {
   return parseIpInto(text, new Uint32Array(4));
@@ -96,5 +96,16 @@ describe('addressBlock', () => {
   it('leaves text that is no address as it is', () => {
     expect(addressBlock('unknown')).toBe('unknown');
     expect(addressBlock('')).toBe('');
+  });
+});
+
+describe('describeIpRanges', () => {
+  it('writes each compiled range back as CIDR text, bits below the prefix cleared, IPv4 first', () => {
+    const { set } = compileIpRanges(['2001:db8::1/32', '10.9.1.2/16', '192.0.2.7', 'fe80::/10']);
+    expect(describeIpRanges(set)).toEqual(['10.9.0.0/16', '192.0.2.7/32', '2001:db8:0:0:0:0:0:0/32', 'fe80:0:0:0:0:0:0:0/10']);
+  });
+
+  it('writes nothing for an empty set', () => {
+    expect(describeIpRanges(compileIpRanges([]).set)).toEqual([]);
   });
 });

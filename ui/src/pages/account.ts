@@ -1,12 +1,13 @@
 import { caddyFirstApp, FIRST_APP, nginxFirstApp, PROXIES_DOC } from '../../../src/adapters/http/first-app';
 import { api, UnreachableError } from '../api';
 import { alertArea, busy, h, showAlert } from '../dom';
-import { listOf, locale, t, tx, type MessageKey } from '../i18n';
+import { listOf, t, tx, type MessageKey } from '../i18n';
 import { commonProblem, unreachable } from '../messages';
 import { providerLabel } from '../navigation';
 import { goTo, render, replaceWith, type PageContext } from '../page';
 import { mountPasskeys } from '../passkeys';
 import { provenSection } from '../proven';
+import { sessionFacts, when } from '../session-facts';
 import { mountTokens } from '../tokens';
 import { mountTotpEnrolment } from '../totp-enrolment';
 
@@ -76,12 +77,6 @@ const METHOD_LABELS: Readonly<Record<string, MessageKey>> = { password: 'account
 function methodLabel(method: string, ctx: PageContext): string {
   const key = Object.prototype.hasOwnProperty.call(METHOD_LABELS, method) ? METHOD_LABELS[method] : undefined;
   return key !== undefined ? t(key) : providerLabel(method, ctx.app.genericName, ctx.app.providers);
-}
-
-/** A time as the page's language writes dates; '' for what cannot be read. */
-function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function deviceName(s: SessionView): string {
@@ -228,18 +223,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
           'li',
           { class: s.current ? 'session current' : 'session', 'data-session': s.id },
           h('h3', { id: nameId }, deviceName(s), s.current && ' ', s.current && h('span', { class: 'badge' }, t('account.thisSession'))),
-          h(
-            'dl',
-            { class: 'session-facts' },
-            h('dt', {}, t('account.signedInWith')),
-            h('dd', {}, methodLabel(s.method, ctx)),
-            s.address !== '' && h('dt', {}, t('account.address')),
-            s.address !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, s.address)),
-            h('dt', {}, t('account.started')),
-            h('dd', {}, when(s.startedAt)),
-            h('dt', {}, t('account.lastSeen')),
-            h('dd', {}, when(s.lastSeenAt)),
-          ),
+          sessionFacts(methodLabel(s.method, ctx), s),
           button,
         );
       }),

@@ -1,15 +1,12 @@
 import type { Answer } from '../api';
 import { showAlert } from '../dom';
-import { locale, t } from '../i18n';
+import { t } from '../i18n';
 import { commonProblem } from '../messages';
 import { goTo } from '../page';
 
-// What every section of the admin console (ui/src/pages/admin*.ts) shares.
+export { when } from '../session-facts';
 
-export function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
-}
+// What every section of the admin console (ui/src/pages/admin*.ts) shares.
 
 /**
  * An admin answer that is not the one asked for: a missing step-up sends the browser to the login

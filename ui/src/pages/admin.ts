@@ -3,7 +3,10 @@ import { alertArea, busy, field, h, showAlert } from '../dom';
 import { t } from '../i18n';
 import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
-import { leftFor, when } from './admin-common';
+import { sessionFacts } from '../session-facts';
+import { adminAppsSections } from './admin-apps';
+import { leftFor } from './admin-common';
+import { adminTokenList } from './admin-tokens';
 import { addPersonForm, disabledMark, personControls, type EditablePerson, type PeopleContext } from './admin-people';
 
 interface PersonView extends EditablePerson {
@@ -35,6 +38,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
   const result = h('p', { id: 'explain-result', role: 'status', 'aria-live': 'polite' });
   let version: string | null = null;
   const peopleContext: PeopleContext = { alert, status, refresh: () => refresh(), version: () => version };
+  const truncated = h('p', { id: 'admin-people-truncated', hidden: true }, t('admin.ldapTruncated'));
+  const applications = adminAppsSections(alert);
 
   const revoke = async (button: HTMLButtonElement, label: string, target: { id: string } | { username: string }): Promise<void> => {
     busy(button, true, t('admin.ending'));
@@ -53,6 +58,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     busy(button, false, label);
   };
 
+  const tokens = adminTokenList(alert, status, () => refresh());
+
   const fillPeople = (list: readonly PersonView[]): void => {
     people.replaceChildren(
       ...list.map((p) => {
@@ -70,6 +77,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
             p.email !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, p.email)),
             h('dt', {}, t('account.groups')),
             h('dd', {}, p.groups.join(', ')),
+            p.source === 'ldap' && h('dt', {}, t('admin.source')),
+            p.source === 'ldap' && h('dd', {}, t('admin.ldapReadOnly')),
             h('dt', {}, t('admin.secondFactor')),
             h(
               'dd',
@@ -95,18 +104,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
           'li',
           { class: 'session', 'data-session': s.id, 'data-username': s.username },
           h('h3', { id: nameId }, h('bdi', {}, s.username), ' · ', s.browser !== '' ? s.browser : t('account.unknownBrowser')),
-          h(
-            'dl',
-            { class: 'session-facts' },
-            h('dt', {}, t('account.signedInWith')),
-            h('dd', {}, s.method),
-            s.address !== '' && h('dt', {}, t('account.address')),
-            s.address !== '' && h('dd', {}, h('bdi', { dir: 'ltr' }, s.address)),
-            h('dt', {}, t('account.started')),
-            h('dd', {}, when(s.startedAt)),
-            h('dt', {}, t('account.lastSeen')),
-            h('dd', {}, when(s.lastSeenAt)),
-          ),
+          sessionFacts(s.method, s),
           end,
         );
       }),
@@ -120,7 +118,9 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     if (s.code !== 'sessions') return !leftFor(s, alert) && false;
     version = typeof u.body.version === 'string' ? u.body.version : null;
     fillPeople(u.body.users as readonly PersonView[]);
+    truncated.hidden = !(Array.isArray(u.body.truncated) && u.body.truncated.includes('ldap'));
     fillSessions(s.body.sessions as readonly AdminSessionView[]);
+    tokens.fill((s.body.tokens ?? []) as Parameters<typeof tokens.fill>[0]);
     return true;
   };
 
@@ -163,6 +163,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
       { class: 'account-section', 'aria-labelledby': 'people-heading' },
       h('h2', { id: 'people-heading' }, t('admin.peopleHeading')),
       addPersonForm(peopleContext),
+      truncated,
       people,
     ),
     h(
@@ -170,14 +171,16 @@ export async function adminPage(ctx: PageContext): Promise<void> {
       { class: 'account-section', 'aria-labelledby': 'admin-sessions-heading' },
       h('h2', { id: 'admin-sessions-heading' }, t('admin.sessionsHeading')),
       sessions,
+      tokens.element,
       status,
     ),
+    ...applications.sections,
     h('section', { class: 'account-section', 'aria-labelledby': 'explain-heading' }, h('h2', { id: 'explain-heading' }, t('admin.explainHeading')), form),
     h('p', { class: 'actions' }, h('a', { href: '/account' }, t('admin.backToAccount'))),
   );
   ctx.root.classList.add('wide');
   try {
-    await refresh();
+    if (await refresh()) await applications.load();
   } catch (e) {
     if (!(e instanceof UnreachableError)) throw e;
     showAlert(alert, unreachable());

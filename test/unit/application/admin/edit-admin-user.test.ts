@@ -19,7 +19,7 @@ function setUp(options: { editor?: boolean; actor?: string; listed?: ListedAccou
     { account: account('uma'), source: 'users' },
     { account: account('dora', ['admins']), source: 'file', disabled: true },
   ];
-  const directory: AccountDirectory = { list: async () => listed };
+  const directory: AccountDirectory = { list: async () => listed, listing: async () => ({ accounts: listed, truncated: [] }) };
   const ldap = new Set(options.ldap ?? []);
   const users = { currentAccount: (u: string) => (ldap.has(u.toLowerCase()) ? account(u) : null) } as unknown as UserStore;
   const edits: Array<[AccountChange, string | undefined]> = [];

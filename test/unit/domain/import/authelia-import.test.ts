@@ -10,6 +10,8 @@ import { compareDecisions, parseCheckRequests } from '../../../../src/domain/imp
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'import', 'authelia');
 const place = (path: readonly (string | number)[]): string => path.join('.');
+/** The fixture's grafana client secret as Authelia keeps it: PBKDF2-SHA512 (made with Python's hashlib). */
+const GRAFANA_HASH = '$pbkdf2-sha512$310000$c8p78n7pUMll0jzvd4aK4Q$XjcHtLUZQNhNrDCJE7ntNmrm2swm6Cu8MU0pP0z6yv4ueWrR/.5.phXXgExeLysiwd9vBSotHkLLS4.UuUUxLw';
 
 function accessControl(text: string): AutheliaAccessControl {
   const parsed = parseAutheliaAccessControl((yaml.parse(text) as { access_control: unknown }).access_control, place, () => null);
@@ -275,7 +277,7 @@ describe('Authelia users, TOTP and settings import', () => {
       LOGIN_TIMEOUT: '600',
       LOG_LEVEL: 'debug',
       OIDC_CLIENTS_GRAFANA_CLIENT_ID: 'grafana',
-      OIDC_CLIENTS_GRAFANA_CLIENT_SECRET: 'N'.repeat(43),
+      OIDC_CLIENTS_GRAFANA_CLIENT_SECRET_HASH: GRAFANA_HASH,
       OIDC_CLIENTS_GRAFANA_ALLOWED_USERS: 'alice',
       OIDC_CLIENTS_GRAFANA_REDIRECT_URIS: 'https://grafana.example.com/login/generic_oauth',
       OIDC_CLIENTS_WIKI_APP_CLIENT_SECRET: 'a-plain-client-secret-of-enough-length-0123456789',
@@ -283,7 +285,10 @@ describe('Authelia users, TOTP and settings import', () => {
       OIDC_CLIENTS_WIKI_APP_TOKEN_ENDPOINT_AUTH_METHOD: 'client_secret_post',
     });
     expect(env.OIDC_CLIENTS_WIKI_APP_ALLOWED_USERS).toBeUndefined();
+    expect(env.OIDC_CLIENTS_GRAFANA_CLIENT_SECRET).toBeUndefined();
     const report = settings.report.join('\n');
+    expect(report).toContain('OIDC client grafana: its hashed secret carries over as CLIENT_SECRET_HASH');
+    expect(report).not.toContain('NEW secret');
     for (const notCarried of ['session inactivity', 'totp.issuer', 'regulation.find_time', 'storage', 'notifier', 'scopes not carried over: phone'])
       expect(report).toContain(notCarried);
     expect(settings.stricter.join('\n')).toContain('OIDC client grafana: authorization_policy two_factor');
@@ -291,6 +296,40 @@ describe('Authelia users, TOTP and settings import', () => {
     expect(readAutheliaSettings({ acess_control: {} }, place, null, () => 'x').problems).toEqual([
       'acess_control: unknown key "acess_control" (not an Authelia setting)',
     ]);
+  });
+
+  it('carries each kind of client secret: Argon2 and bcrypt hashes as CLIENT_SECRET_HASH, other kinds and short secrets as a new secret, said in the report', () => {
+    const argon2id = `$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$${'A'.repeat(43)}`;
+    const bcrypt = `$2b$10$${'a'.repeat(53)}`;
+    const clients = [
+      { client_id: 'argon', client_secret: argon2id },
+      { client_id: 'bee', client_secret: bcrypt },
+      { client_id: 'crypt', client_secret: '$6$rounds=5000$saltsalt$secretlookinghash' },
+      { client_id: 'heavy', client_secret: GRAFANA_HASH.replace('$310000$', '$9000000$') },
+      { client_id: 'short', client_secret: '$plaintext$too-short' },
+      { client_id: 'bare', client_secret: 'a-bare-plain-secret-of-enough-length-0123456789' },
+    ].map((c) => ({ ...c, authorization_policy: 'one_factor', redirect_uris: [`https://${c.client_id}.example.com/cb`] }));
+    const settings = readAutheliaSettings({ identity_providers: { oidc: { clients } } }, place, null, () => 'N'.repeat(43));
+    const env = Object.fromEntries(settings.env);
+    expect(env).toMatchObject({
+      OIDC_CLIENTS_ARGON_CLIENT_SECRET_HASH: argon2id,
+      OIDC_CLIENTS_BEE_CLIENT_SECRET_HASH: bcrypt,
+      OIDC_CLIENTS_CRYPT_CLIENT_SECRET: 'N'.repeat(43),
+      OIDC_CLIENTS_HEAVY_CLIENT_SECRET: 'N'.repeat(43),
+      OIDC_CLIENTS_SHORT_CLIENT_SECRET: 'N'.repeat(43),
+      OIDC_CLIENTS_BARE_CLIENT_SECRET: 'a-bare-plain-secret-of-enough-length-0123456789',
+    });
+    expect(Object.keys(env).filter((k) => k.endsWith('_CLIENT_SECRET_HASH'))).toEqual([
+      'OIDC_CLIENTS_ARGON_CLIENT_SECRET_HASH',
+      'OIDC_CLIENTS_BEE_CLIENT_SECRET_HASH',
+    ]);
+    const report = settings.report.join('\n');
+    expect(report).toMatch(
+      /OIDC client crypt: its secret is stored as a hash the gateway cannot verify \(a SHA-512 crypt hash cannot be verified\); a NEW secret/,
+    );
+    expect(report).toMatch(/OIDC client heavy: .*PBKDF2 iterations 9000000 are outside 1000 to 2000000.*a NEW secret/);
+    expect(report).toMatch(/OIDC client short: its secret is shorter than 32 characters; a NEW secret/);
+    expect(report).not.toContain('secretlookinghash');
   });
 
   it('reads Authelia durations', () => {
