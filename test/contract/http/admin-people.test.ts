@@ -211,6 +211,17 @@ describe('the People API (issue 36)', () => {
     expect(await personOf(root, 'root')).toMatchObject({ disabled: false, groups: ['admins'] });
   });
 
+  it('answers 503 users_file_unwritable, naming the line, while a hand edit leaves the file broken', async () => {
+    const good = readFileSync(gw.usersFile, 'utf8');
+    const broken = `${good}  - username: bad\n    password: not-a-hash\n`;
+    writeFileSync(gw.usersFile, broken);
+    const res = await expectEnvelope(await postJson(gw, '/api/admin/users/update', { username: 'tom', name: 'T' }, { cookie: root }), 503);
+    expect(res).toMatchObject({ code: 'users_file_unwritable', reason: expect.stringMatching(/^the edited file would not load \(line \d+ \(bad\): /) });
+    expect(String(res.reason)).not.toContain('not-a-hash');
+    expect(readFileSync(gw.usersFile, 'utf8')).toBe(broken);
+    writeFileSync(gw.usersFile, good);
+  });
+
   it('refuses a cross-site change and a form post, writing nothing', async () => {
     const file = readFileSync(gw.usersFile, 'utf8');
     const crossSite = await postJson(gw, '/api/admin/users', { username: 'eve' }, { cookie: root, 'sec-fetch-site': 'cross-site' });
