@@ -139,7 +139,9 @@ import type { AuditTrail } from '../application/ports/audit-trail';
 import type { TrailAuditLog } from '../adapters/system/trail-audit-log';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
+import type { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
+import type { UsersFileEditor } from '../adapters/users/users-file-editor';
 
 export const TOKENS = {
   AccountDirectory: token<AccountDirectory>('AccountDirectory'),
@@ -148,6 +150,9 @@ export const TOKENS = {
   ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
   RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
+  EditAdminUserUseCase: token<EditAdminUserUseCase>('EditAdminUserUseCase'),
+  /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
+  UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
   ListAdminAppsUseCase: token<ListAdminAppsUseCase>('ListAdminAppsUseCase'),
   ListOidcClientsUseCase: token<ListOidcClientsUseCase>('ListOidcClientsUseCase'),
   ListAdminTokensUseCase: token<ListAdminTokensUseCase>('ListAdminTokensUseCase'),

@@ -10,6 +10,7 @@ import { StaticUserStore } from './static-user-store';
  * The accounts of the configured user stores (USERS, the users file, the LDAP directory), for the
  * admin console (issue 36). A name held by an earlier store shadows it in a later one, as at
  * login. The directory is read with a paged search of at most MAX_LISTED people (LdapUserStore).
+ * The users file's disabled accounts are listed too, marked disabled.
  */
 export class StoreAccountDirectory implements AccountDirectory {
   constructor(private readonly store: UserStore) {}
@@ -32,6 +33,13 @@ export class StoreAccountDirectory implements AccountDirectory {
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ account, source: read.source });
+      }
+      if (!(store instanceof FileUserStore)) continue;
+      for (const account of store.disabledAccounts()) {
+        const key = account.username.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ account, source: 'file', disabled: true });
       }
     }
     return { accounts: out, truncated };

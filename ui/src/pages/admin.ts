@@ -8,13 +8,9 @@ import { adminAppsSections } from './admin-apps';
 import { auditSection } from './admin-audit';
 import { leftFor } from './admin-common';
 import { adminTokenList } from './admin-tokens';
+import { addPersonForm, disabledMark, personControls, type EditablePerson, type PeopleContext } from './admin-people';
 
-interface PersonView {
-  readonly username: string;
-  readonly name: string;
-  readonly email: string;
-  readonly groups: readonly string[];
-  readonly source: string;
+interface PersonView extends EditablePerson {
   readonly totp: boolean;
   readonly passkeys: number;
 }
@@ -41,6 +37,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
   const people = h('ul', { class: 'sessions', id: 'admin-people', 'aria-labelledby': 'people-heading' });
   const sessions = h('ul', { class: 'sessions', id: 'admin-sessions', 'aria-labelledby': 'admin-sessions-heading' });
   const result = h('p', { id: 'explain-result', role: 'status', 'aria-live': 'polite' });
+  let version: string | null = null;
+  const peopleContext: PeopleContext = { alert, status, refresh: () => refresh(), version: () => version };
   const truncated = h('p', { id: 'admin-people-truncated', hidden: true }, t('admin.ldapTruncated'));
   const applications = adminAppsSections(alert);
 
@@ -72,7 +70,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
         return h(
           'li',
           { class: 'session', 'data-person': p.username },
-          h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username)),
+          h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username), ' ', disabledMark(p)),
           h(
             'dl',
             { class: 'session-facts' },
@@ -91,6 +89,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
             ),
           ),
           endAll,
+          personControls(p, peopleContext, nameId),
         );
       }),
     );
@@ -118,6 +117,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     const [u, s] = [await call<string>('GET', '/api/admin/users'), await call<string>('GET', '/api/admin/sessions')];
     if (u.code !== 'users') return !leftFor(u, alert) && false;
     if (s.code !== 'sessions') return !leftFor(s, alert) && false;
+    version = typeof u.body.version === 'string' ? u.body.version : null;
     fillPeople(u.body.users as readonly PersonView[]);
     truncated.hidden = !(Array.isArray(u.body.truncated) && u.body.truncated.includes('ldap'));
     fillSessions(s.body.sessions as readonly AdminSessionView[]);
@@ -164,6 +164,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
       'section',
       { class: 'account-section', 'aria-labelledby': 'people-heading' },
       h('h2', { id: 'people-heading' }, t('admin.peopleHeading')),
+      addPersonForm(peopleContext),
       truncated,
       people,
     ),
