@@ -133,6 +133,7 @@ import type { ExplainAccessUseCase } from '../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
+import type { UsersFileEditor } from '../adapters/users/users-file-editor';
 
 export const TOKENS = {
   AccountDirectory: token<AccountDirectory>('AccountDirectory'),
@@ -141,6 +142,8 @@ export const TOKENS = {
   ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
   RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
+  /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
+  UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

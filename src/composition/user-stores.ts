@@ -1,5 +1,6 @@
 import { CompositeUserStore } from '../adapters/users/composite-user-store';
 import { FileUserStore } from '../adapters/users/file-user-store';
+import { UsersFileEditor } from '../adapters/users/users-file-editor';
 import { optionalModules } from './optional-modules';
 import { StaticUserStore } from '../adapters/users/static-user-store';
 import { accountFromEntry } from '../domain/users-list';
@@ -18,7 +19,15 @@ import { EndRemovedAccountsUseCase } from '../application/sessions/end-removed-a
 export function buildUserStore(
   config: Pick<Config, 'users' | 'usersFile' | 'ldap'>,
   domain: string,
-  deps: { hasher: PasswordHasher; clock: Clock; logger: Logger; resources: Resources; removed?: (usernames: readonly string[]) => void },
+  deps: {
+    hasher: PasswordHasher;
+    clock: Clock;
+    logger: Logger;
+    resources: Resources;
+    removed?: (usernames: readonly string[]) => void;
+    /** Told the users file's store once it is built (the users-file writer reloads it after each write). */
+    fileStore?: (store: FileUserStore) => void;
+  },
 ): UserStore {
   const stores: UserStore[] = [];
   if (config.users.length > 0 || (config.usersFile === null && config.ldap === null)) {
@@ -36,6 +45,7 @@ export function buildUserStore(
         if (outcome.kind === 'reloaded' && outcome.removed.length > 0) deps.removed?.(outcome.removed);
       },
     });
+    deps.fileStore?.(file);
     deps.resources.onStart(() => file.start());
     deps.resources.add(() => file.close());
     stores.push(file);
@@ -53,6 +63,7 @@ export function buildUserStore(
 /** The configured user stores (the TOTP binder lays the self-enrolled secrets over them as TOKENS.UserStore). */
 export function bindUsers(c: TypedContainer, config: Pick<Config, 'appUrl' | 'users' | 'usersFile' | 'ldap'>): void {
   const domain = protectedDomainOfAppUrl(config.appUrl).domain;
+  let fileStore: FileUserStore | null = null;
   c.bind(
     TOKENS.StoreUsers,
     (hasher: PasswordHasher, clock: Clock, logger: Logger, resources: Resources): UserStore =>
@@ -62,8 +73,22 @@ export function bindUsers(c: TypedContainer, config: Pick<Config, 'appUrl' | 'us
         logger,
         resources,
         removed: (usernames) => void c.get(TOKENS.EndRemovedAccountsUseCase).execute(usernames),
+        fileStore: (store) => {
+          fileStore = store;
+        },
       }),
     [TOKENS.PasswordHasher, TOKENS.Clock, TOKENS.Logger, TOKENS.Resources],
+  );
+  // Issue 36: the admin console writes USERS_FILE; each write is loaded at once (a disabled or deleted
+  // person's sessions end before the answer), not when the watcher notices. Without the file, no editor.
+  const usersFile = config.usersFile;
+  c.bind(
+    TOKENS.UsersFileEditor,
+    (): { editor: UsersFileEditor | null } => ({
+      editor: usersFile === null ? null : new UsersFileEditor(usersFile.path, optionalModules.yaml, { afterWrite: async () => fileStore?.reload() }),
+    }),
+    // The store first: the editor reloads the very store logins read.
+    [TOKENS.StoreUsers],
   );
   c.bindClass(TOKENS.EndRemovedAccountsUseCase, EndRemovedAccountsUseCase, [TOKENS.SessionIndex, TOKENS.RevokedSessions, TOKENS.AuditLog]);
 }
