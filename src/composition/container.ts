@@ -1,4 +1,5 @@
 import { bindAccount } from './account';
+import { bindPasswordChange } from './password-change';
 import { bindAdmin } from './admin';
 import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -40,6 +41,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindOAuth(c, config);
   bindForwardAuth(c, config);
   bindAccount(c);
+  bindPasswordChange(c, config);
   bindAdmin(c, config);
   bindAccessTokens(c, config);
   bindOidc(c, config);
