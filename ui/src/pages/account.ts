@@ -9,6 +9,7 @@ import { mountPasskeys } from '../passkeys';
 import { provenSection } from '../proven';
 import { mountTokens } from '../tokens';
 import { mountTotpEnrolment } from '../totp-enrolment';
+import { mountPasswordChange } from '../password-change';
 
 /**
  * The demo's next step under the account: a ready nginx and caddy snippet protecting a local app
@@ -303,6 +304,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     fill(view.sessions);
     fillApps(view.apps ?? []);
   }
+  // Issue 36: "Change password" goes in before the passkeys, when the password can be changed here.
+  mountPasswordChange(passkeys, ctx, () => void refresh());
   mountPasskeys(passkeys, ctx);
   mountTotpEnrolment(passkeys, ctx, () => void refresh());
   mountTokens(tokens, ctx);
