@@ -133,6 +133,7 @@ import type { AdminGate } from '../application/admin/admin-gate';
 import type { ExplainAccessUseCase } from '../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
+import type { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
 import type { UsersFileEditor } from '../adapters/users/users-file-editor';
 
@@ -143,6 +144,7 @@ export const TOKENS = {
   ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
   RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
+  EditAdminUserUseCase: token<EditAdminUserUseCase>('EditAdminUserUseCase'),
   /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
   UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
   Config: token<Config>('Config'),

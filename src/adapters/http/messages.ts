@@ -39,6 +39,18 @@ export const MESSAGES = {
   admin_required: () => 'Only an administrator may do this',
   admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
   live_session_not_found: () => 'No live session has that id',
+  user_created: () => 'Person added',
+  user_updated: () => 'Person changed',
+  user_disabled: () => 'Person disabled; their sessions have ended',
+  user_enabled: () => 'Person enabled',
+  user_deleted: () => 'Person deleted; their sessions have ended',
+  user_exists: () => 'A person with that username exists already',
+  user_not_found: () => 'No person has that username',
+  users_file_changed: () => 'The users file changed since this page read it; reload the list and try again',
+  read_only_source: () => 'This account comes from USERS or the directory (LDAP) and cannot be changed here',
+  last_admin: () => 'This would take your own administrator access (or leave no administrator)',
+  unsupported_format: (field: string) => `The users file's form cannot hold ${field} (the line form has only usernames and passwords)`,
+  users_file_unwritable: () => 'The users file could not be written',
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
@@ -102,8 +114,6 @@ export const MESSAGES = {
   password_change: () => 'Password change',
   password_changed: () => 'Password changed; your other sessions were signed out',
   weak_password: (reason: WeakPasswordReason) => WEAK_PASSWORD_REASONS[reason],
-  read_only_source: () => 'This account is kept where the gateway cannot change it; ask your administrator',
-  users_file_changed: () => 'The users file changed meanwhile; nothing was written, try again',
   // A TOTP code set up on the account page (issue 16)
   totp_enrolment: () => 'TOTP code',
   totp_setup: () => 'Scan the QR code, then confirm with the first code your app shows',
@@ -251,6 +261,18 @@ export type AdminCode =
   | 'admin_required'
   | 'step_up_required'
   | 'live_session_not_found'
+  | 'user_created'
+  | 'user_updated'
+  | 'user_disabled'
+  | 'user_enabled'
+  | 'user_deleted'
+  | 'user_exists'
+  | 'user_not_found'
+  | 'users_file_changed'
+  | 'read_only_source'
+  | 'last_admin'
+  | 'unsupported_format'
+  | 'users_file_unwritable'
   | 'invalid_url'
   | 'invalid_fields'
   | 'cross_site_request'

@@ -40,6 +40,13 @@ export type AuditEvent = AuditContext &
       }
     /** Issue 36: a request to the admin console refused (`admin_required` or `step_up_required`); `username` empty when anonymous. */
     | { readonly event: 'admin_refused'; readonly username: string; readonly ip: string; readonly reason: string }
+    /** Issue 36: a person of the users file changed from the admin console (`fields`: which ones a create or an update gave). */
+    | {
+        readonly event: 'user_created' | 'user_updated' | 'user_disabled' | 'user_enabled' | 'user_deleted';
+        readonly username: string;
+        readonly admin: string;
+        readonly fields?: readonly string[];
+      }
     /** Issue 36: an administrator asked the console to explain a decision (the URL and person asked about). */
     | { readonly event: 'admin_explained'; readonly admin: string; readonly url: string; readonly username: string }
     /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */
