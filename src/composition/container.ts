@@ -1,5 +1,6 @@
 import { bindAuditTrail } from './audit-trail';
 import { bindAccount } from './account';
+import { bindPasswordChange } from './password-change';
 import { bindAdmin } from './admin';
 import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
@@ -41,6 +42,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindOAuth(c, config);
   bindForwardAuth(c, config);
   bindAccount(c);
+  bindPasswordChange(c, config);
   bindAdmin(c, config);
   bindAuditTrail(c, config);
   bindAccessTokens(c, config);

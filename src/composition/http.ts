@@ -91,5 +91,6 @@ export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'oidc'
     listAccountSessions: w.get(TOKENS.ListAccountSessionsUseCase),
     revokeAccountSessions: w.get(TOKENS.RevokeAccountSessionsUseCase),
     signOutOfApp: w.get(TOKENS.SignOutOfAppUseCase),
+    passwordChange: { getPasswordChange: w.get(TOKENS.GetPasswordChangeUseCase), changePassword: w.get(TOKENS.ChangePasswordUseCase) },
   };
 }

@@ -74,6 +74,7 @@ import type { GetTotpEnrolmentUseCase } from '../application/totp/get-totp-enrol
 import type { StartTotpEnrolmentUseCase } from '../application/totp/start-totp-enrolment';
 import type { ConfirmTotpEnrolmentUseCase, TotpEnrolmentProofs } from '../application/totp/confirm-totp-enrolment';
 import type { RemoveTotpEnrolmentUseCase } from '../application/totp/remove-totp-enrolment';
+import type { ChangePasswordUseCase, GetPasswordChangeUseCase, PasswordWriters } from '../application/account/change-password';
 import type { PasskeyCeremonies } from '../application/passkeys/passkey-ceremonies';
 import type { PasskeyChallengeSealer } from '../application/passkeys/passkey-challenge-sealer';
 import type { StepUpPrompt } from '../application/forward-auth/authorize-proxy-request';
@@ -267,6 +268,10 @@ export const TOKENS = {
   ConfirmTotpEnrolmentUseCase: token<ConfirmTotpEnrolmentUseCase>('ConfirmTotpEnrolmentUseCase'),
   RemoveTotpEnrolmentUseCase: token<RemoveTotpEnrolmentUseCase>('RemoveTotpEnrolmentUseCase'),
   PendingSecondFactors: token<PendingSecondFactors>('PendingSecondFactors'),
+  // Issue 36: changing one's own password on the account page (bound in password-change.ts).
+  PasswordWriters: token<PasswordWriters>('PasswordWriters'),
+  GetPasswordChangeUseCase: token<GetPasswordChangeUseCase>('GetPasswordChangeUseCase'),
+  ChangePasswordUseCase: token<ChangePasswordUseCase>('ChangePasswordUseCase'),
   // The passkey ceremonies and use cases (bound in passkeys.ts; resolved only with PASSKEYS on).
   PasskeyCeremonies: token<PasskeyCeremonies>('PasskeyCeremonies'),
   PasskeyChallengeSealer: token<PasskeyChallengeSealer>('PasskeyChallengeSealer'),

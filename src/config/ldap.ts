@@ -115,6 +115,16 @@ export const LDAP_OPTIONS = options({
     fallback: 5,
     doc: { default: '`5`', meaning: 'seconds, 1–60: bound on connecting and on every operation' },
   },
+  LDAP_PASSWORD_CHANGE: {
+    group: 'ldap',
+    parse: boolean,
+    fallback: false,
+    doc: {
+      default: '`false`',
+      meaning:
+        "let directory accounts change their own password on the account page, through the password modify extended operation (RFC 3062) bound as the person with the current password: the directory's access rules must let a person write their own `userPassword`, and its password policy applies ([changing your own password](user-stores.md#changing-your-own-password))",
+    },
+  },
   LDAP_CACHE_TTL: {
     group: 'ldap',
     parse: integer(0, 3600),
@@ -174,6 +184,8 @@ export interface LdapSettings {
   readonly cacheTtlMs: number;
   /** How often the accounts with live sessions or tokens are looked for in the directory, milliseconds; 0: never (issue 35). */
   readonly accountCheckIntervalMs: number;
+  /** People may change their own password on the account page (LDAP_PASSWORD_CHANGE, issue 36); absent: false. */
+  readonly passwordChange?: boolean;
 }
 
 export interface LdapConfig {
@@ -245,6 +257,7 @@ export function readLdap(r: EnvReader, libraries: Pick<ConfigLibraries, 'parseLd
     timeoutMs: r.option(LDAP_OPTIONS, 'LDAP_TIMEOUT') * 1000,
     cacheTtlMs: r.option(LDAP_OPTIONS, 'LDAP_CACHE_TTL') * 1000,
     accountCheckIntervalMs: r.option(LDAP_OPTIONS, 'LDAP_ACCOUNT_CHECK_INTERVAL') * 1000,
+    passwordChange: r.option(LDAP_OPTIONS, 'LDAP_PASSWORD_CHANGE'),
   };
   if (r.problems.length !== before) return { ldap: null };
   if (settings.bindPassword !== undefined) r.placeholder('LDAP_BIND_PASSWORD', settings.bindPassword, "use the bind account's real password");

@@ -14,6 +14,18 @@ const FORWARDED_PROBLEMS: Readonly<Record<ForwardedProblem, string>> = {
   repeated: 'Repeated forwarded header',
 };
 
+/** Why a new password was refused (the use case's WeakPasswordCause, repeated here: this file imports nothing). */
+export type WeakPasswordReason = 'too_short' | 'too_long' | 'same_as_username' | 'same_as_current' | 'common' | 'directory_policy';
+
+const WEAK_PASSWORD_REASONS: Readonly<Record<WeakPasswordReason, string>> = {
+  too_short: 'The new password is too short: use at least 12 characters',
+  too_long: 'The new password is too long: use at most 1024 characters',
+  same_as_username: 'The new password must not be your username',
+  same_as_current: 'The new password must differ from the current one',
+  common: 'The new password is one of the most common passwords: choose another',
+  directory_policy: "The directory's password policy refused the new password",
+};
+
 /** The passkey and TOTP set-up routes refuse a cross-site request in the same words (each under its own code). */
 const CROSS_SITE_JSON_ONLY = 'Refused: cross-site request (Sec-Fetch-Site or Origin names another site). Send it from this site as JSON';
 
@@ -36,7 +48,7 @@ export const MESSAGES = {
   user_exists: () => 'A person with that username exists already',
   user_not_found: () => 'No person has that username',
   users_file_changed: () => 'The users file changed since this page read it; reload the list and try again',
-  read_only_source: () => 'This person comes from USERS or the directory (LDAP) and cannot be changed here',
+  read_only_source: () => 'This account comes from USERS or the directory (LDAP) and cannot be changed here',
   last_admin: () => 'This would take your own administrator access (or leave no administrator)',
   unsupported_format: (field: string) => `The users file's form cannot hold ${field} (the line form has only usernames and passwords)`,
   users_file_unwritable: () => 'The users file could not be written',
@@ -101,6 +113,10 @@ export const MESSAGES = {
   token_not_found: () => 'No such live token of your account',
   too_many_tokens: () => 'This account holds the most live tokens it may; revoke one first',
   local_account_required: () => 'Access tokens belong to accounts of this gateway; an account of an OAuth provider cannot hold one',
+  // Changing one's own password on the account page (issue 36)
+  password_change: () => 'Password change',
+  password_changed: () => 'Password changed; your other sessions were signed out',
+  weak_password: (reason: WeakPasswordReason) => WEAK_PASSWORD_REASONS[reason],
   // A TOTP code set up on the account page (issue 16)
   totp_enrolment: () => 'TOTP code',
   totp_setup: () => 'Scan the QR code, then confirm with the first code your app shows',
@@ -157,6 +173,21 @@ export const MESSAGES = {
   store_unavailable: () => 'Service unavailable, try again later',
   internal_error: () => 'Internal server error',
 } as const;
+
+/** The codes of `GET /api/account/password` and `POST /api/account/password` (issue 36). */
+export type PasswordChangeCode =
+  | 'password_change'
+  | 'password_changed'
+  | 'invalid_fields'
+  | 'weak_password'
+  | 'invalid_credentials'
+  | 'session_required'
+  | 'cross_site_request'
+  | 'read_only_source'
+  | 'users_file_changed'
+  | 'account_locked'
+  | 'unsupported_media_type'
+  | 'store_unavailable';
 
 /** Every `code` an API answer can carry. */
 export type AnswerCode = keyof typeof MESSAGES;

@@ -17,6 +17,7 @@ import { passkeyRoutes, type PasskeyUseCases } from './passkey-routes';
 import { handoffRoutes, type HandoffUseCases } from './handoff-routes';
 import { gatewayHostsOf, gatewayIndexOf } from './gateway-hosts';
 import { ACCOUNT_API_METHODS, accountRoutes, type AccountUseCases } from './account-routes';
+import { PASSWORD_CHANGE_API_METHODS, passwordChangeRoutes, type PasswordChangeUseCases } from './password-change-routes';
 import { TOTP_ENROLMENT_API_METHODS, totpEnrolmentRoutes, type TotpEnrolmentUseCases } from './totp-enrolment-routes';
 import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
@@ -47,6 +48,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly takeFrontchannelLogouts?: TakeFrontchannelLogoutsUseCase;
   /** Setting up a TOTP code on the account page (issue 16); absent in hosts built without it. */
   readonly totpEnrolment?: TotpEnrolmentUseCases;
+  /** Changing one's own password on the account page (issue 36); absent in hosts built without it. */
+  readonly passwordChange?: PasswordChangeUseCases;
   /** The admin console's API (issue 36); absent without ADMIN_GROUPS: every admin route answers 404 then. */
   readonly admin?: AdminUseCases;
 }
@@ -65,6 +68,7 @@ export const API_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   ['/api/handoff/issue', ['GET', 'HEAD']],
   ['/api/handoff/redeem', ['GET', 'HEAD']],
   ...ACCOUNT_API_METHODS,
+  ...PASSWORD_CHANGE_API_METHODS,
   ...TOTP_ENROLMENT_API_METHODS,
   ...STEP_UP_API_METHODS,
 ]);
@@ -136,6 +140,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     handoffRoutes(router, { issueHandoffCode: useCases.issueHandoffCode, redeemHandoffCode: useCases.redeemHandoffCode }, settings);
   accountRoutes(router, useCases, settings);
   if (useCases.totpEnrolment !== undefined) totpEnrolmentRoutes(router, useCases.totpEnrolment, settings);
+  if (useCases.passwordChange !== undefined) passwordChangeRoutes(router, useCases.passwordChange, settings);
   if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
   if (useCases.stepUp !== undefined) stepUpRoutes(router, useCases.stepUp, settings);
   if (useCases.admin !== undefined) {

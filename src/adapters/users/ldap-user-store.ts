@@ -70,6 +70,23 @@ class StartTlsFailed extends Error {
   }
 }
 
+/** The password modify extended operation (RFC 3062). */
+export const PASSWORD_MODIFY_OID = '1.3.6.1.4.1.4203.1.11.1';
+
+/**
+ * The request value of RFC 3062: `SEQUENCE { userIdentity [0] OCTET STRING, oldPasswd [1] OCTET
+ * STRING, newPasswd [2] OCTET STRING }`, each field context-specific and primitive (0x80-0x82).
+ */
+export function passwordModifyRequest(ldapts: Pick<typeof import('ldapts'), 'BerWriter'>, dn: string, oldPassword: string, newPassword: string): Buffer {
+  const writer = new ldapts.BerWriter();
+  writer.startSequence(0x30);
+  writer.writeString(dn, 0x80);
+  writer.writeString(oldPassword, 0x81);
+  writer.writeString(newPassword, 0x82);
+  writer.endSequence();
+  return writer.buffer;
+}
+
 /**
  * Accounts in an LDAP directory, through `ldapts`.
  *
@@ -235,6 +252,45 @@ export class LdapUserStore implements UserStore, DirectoryAccounts {
     } finally {
       client.unbind().catch(() => undefined);
     }
+  }
+
+  /**
+   * Changes the person's password with the password modify extended operation (RFC 3062), on a
+   * short connection bound as the person with `current`: the directory applies its own access
+   * rules and password policy to the person, never the service account's rights. The request names
+   * the entry (userIdentity), the old and the new password; the server hashes and stores it. After
+   * a change the entry is read again, so session checks compare against the new change stamp at
+   * once (the cache would otherwise keep the old one for up to LDAP_CACHE_TTL).
+   */
+  async changePassword(account: Account, current: string, next: string): Promise<'changed' | 'invalid_credentials' | 'refused'> {
+    if (current === '' || Buffer.byteLength(current) > MAX_PASSWORD_BYTES || Buffer.byteLength(next) > MAX_PASSWORD_BYTES) return 'invalid_credentials';
+    const dn = this.dns.get(account) ?? (await this.search(account.username))?.dn;
+    if (dn === undefined) return 'invalid_credentials';
+    const client = this.newClient();
+    try {
+      await this.secure(client);
+      try {
+        await client.bind(dn, current);
+      } catch (e) {
+        if (e instanceof this.ldapts.ResultCodeError) return 'invalid_credentials';
+        throw e;
+      }
+      try {
+        await client.exop(PASSWORD_MODIFY_OID, passwordModifyRequest(this.ldapts, dn, current, next));
+      } catch (e) {
+        // Constraint violation (a password policy), insufficient access, unwilling to perform: refused.
+        if (e instanceof this.ldapts.ResultCodeError) return 'refused';
+        throw e;
+      }
+      this.markReachable();
+    } catch (e) {
+      throw this.unavailable(e);
+    } finally {
+      client.unbind().catch(() => undefined);
+    }
+    const found = await this.search(account.username);
+    this.remember(account.username, found?.account ?? null);
+    return 'changed';
   }
 
   /** One directory lookup per username at a time; concurrent checks share it. */

@@ -23,6 +23,8 @@ export type AuditEvent = AuditContext &
     /** A logged-in person proved again who they are (password, or a passkey-only account's passkey) before a passkey change. */
     | { readonly event: 'reauthenticated'; readonly username: string; readonly method: 'password' | 'passkey'; readonly ip: string }
     | { readonly event: 'totp_enrolled' | 'totp_removed'; readonly username: string; readonly ip: string }
+    /** Issue 36: a person changed their own password on the account page (`source`: the users file or the directory). */
+    | { readonly event: 'password_changed'; readonly username: string; readonly source: 'file' | 'ldap'; readonly ip: string }
     /** A session proved again what a per-path requirement asked (issue 33): same session, newer proofs. */
     | { readonly event: 'stepped_up'; readonly username: string; readonly methods: readonly string[]; readonly ip: string }
     /** Sessions ended from the account page or the CLI: `scope` one, others or all; `count` how many were ended. */

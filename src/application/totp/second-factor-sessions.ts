@@ -1,5 +1,6 @@
 import type { Account } from '../../domain/account';
 import type { Session } from '../../domain/session';
+import type { SessionMethod } from '../../domain/login-methods';
 import type { CredentialFingerprints } from '../ports/credential-fingerprints';
 import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
@@ -32,10 +33,19 @@ export class SecondFactorSessions {
 
   /**
    * Ends every session of `current`'s account and issues the replacement for `account` (as it
-   * is now), marked second-factor verified when `totp`. Rejects with StateStoreUnavailableError
-   * when the index or a revocation cannot be read or written.
+   * is now), marked second-factor verified when `totp`, recording what the change proved now
+   * (`proves`: a TOTP code for a second-factor change, the password for a password change, issue
+   * 36). Rejects with StateStoreUnavailableError when the index or a revocation cannot be read or
+   * written.
    */
-  async reissue(current: Session, account: Account, totp: boolean, method: string, device: IssueRequest): Promise<ReissuedSession> {
+  async reissue(
+    current: Session,
+    account: Account,
+    totp: boolean,
+    method: string,
+    device: IssueRequest,
+    proves: readonly SessionMethod[] = ['totp'],
+  ): Promise<ReissuedSession> {
     const sessions = await this.index.list(current.username.toLowerCase());
     const ending = sessions.some((s) => s.id === current.id) ? sessions : [...sessions, { id: current.id, expiresAt: current.expiresAt }];
     // The caller's own session last: if a write fails midway, it still holds a page to retry from.
@@ -44,8 +54,8 @@ export class SecondFactorSessions {
     // Not a login: the caller changed a second factor (audited as that change by the use case).
     const issued = await this.sessions.full(
       { ...current, name: account.name, email: account.email, groups: account.groups, totp, credential: this.fingerprints.of(account) },
-      // Both changes are made with a TOTP code just checked: the new session records it.
-      { method, audited: null, proves: ['totp'] },
+      // What the change was made with (a TOTP code, or the password) was just checked: the new session records it.
+      { method, audited: null, proves },
       device,
     );
     return { ...issued, ended: ending.length };

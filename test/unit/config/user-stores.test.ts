@@ -76,7 +76,15 @@ describe('configuration of user stores', () => {
       timeoutMs: 5000,
       cacheTtlMs: 60000,
       accountCheckIntervalMs: 1000,
+      passwordChange: false,
     });
+  });
+
+  it('turns on password changes for directory accounts with LDAP_PASSWORD_CHANGE=true', () => {
+    const result = load({ LDAP_ADDRESS: 'ldap://h', LDAP_BASE_DN: 'dc=x', LDAP_PASSWORD_CHANGE: 'true' });
+    expect(result.ok && result.config.ldap?.passwordChange).toBe(true);
+    const stray = load({ LDAP_PASSWORD_CHANGE: 'true' });
+    expect(!stray.ok && stray.problems).toContain('LDAP_PASSWORD_CHANGE set but LDAP_ADDRESS is not');
   });
 
   it('reads the LDAP bind password from a file without its final newline', () => {

@@ -10,6 +10,7 @@ import { provenSection } from '../proven';
 import { sessionFacts, when } from '../session-facts';
 import { mountTokens } from '../tokens';
 import { mountTotpEnrolment } from '../totp-enrolment';
+import { mountPasswordChange } from '../password-change';
 
 /**
  * The demo's next step under the account: a ready nginx and caddy snippet protecting a local app
@@ -287,6 +288,8 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     fill(view.sessions);
     fillApps(view.apps ?? []);
   }
+  // Issue 36: "Change password" goes in before the passkeys, when the password can be changed here.
+  mountPasswordChange(passkeys, ctx, () => void refresh());
   mountPasskeys(passkeys, ctx);
   mountTotpEnrolment(passkeys, ctx, () => void refresh());
   mountTokens(tokens, ctx);
