@@ -1,5 +1,6 @@
 import { bindAccount } from './account';
 import { bindAdmin } from './admin';
+import { bindAdminInvitations } from './admin-invitations';
 import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { Config } from '../config/load';
@@ -41,6 +42,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindForwardAuth(c, config);
   bindAccount(c);
   bindAdmin(c, config);
+  bindAdminInvitations(c, config);
   bindAccessTokens(c, config);
   bindOidc(c, config);
   bindHandoff(c, config);

@@ -134,6 +134,12 @@ import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-s
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
 import type { UsersFileEditor } from '../adapters/users/users-file-editor';
+import type { IssueInvitationUseCase } from '../application/admin/issue-invitation';
+import type { RemovePersonTotpUseCase } from '../application/admin/remove-person-totp';
+import type { RemovePersonPasskeysUseCase } from '../application/admin/remove-person-passkeys';
+import type { PasswordLinks } from '../application/invitations/password-links';
+import type { PasswordWrite, SetPasswordWithLinkUseCase } from '../application/invitations/set-password-with-link';
+import type { PersonSessions } from '../application/admin/remove-person-factors';
 
 export const TOKENS = {
   AccountDirectory: token<AccountDirectory>('AccountDirectory'),
@@ -144,6 +150,14 @@ export const TOKENS = {
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
   /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
   UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
+  PasswordLinks: token<PasswordLinks>('PasswordLinks'),
+  IssueInvitationUseCase: token<IssueInvitationUseCase>('IssueInvitationUseCase'),
+  RemovePersonTotpUseCase: token<RemovePersonTotpUseCase>('RemovePersonTotpUseCase'),
+  RemovePersonPasskeysUseCase: token<RemovePersonPasskeysUseCase>('RemovePersonPasskeysUseCase'),
+  SetPasswordWithLinkUseCase: token<SetPasswordWithLinkUseCase>('SetPasswordWithLinkUseCase'),
+  PersonSessions: token<PersonSessions>('PersonSessions'),
+  PasswordWrite: token<PasswordWrite>('PasswordWrite'),
+  PasskeyEnrolmentLinksIfOn: token<PasskeyEnrolmentLinks | null>('PasskeyEnrolmentLinksIfOn'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

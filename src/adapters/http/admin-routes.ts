@@ -29,6 +29,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   ['/api/admin/sessions', ['GET', 'HEAD']],
   ['/api/admin/sessions/revoke', ['POST']],
   ['/api/admin/explain', ['POST']],
+  ['/api/admin/invitations', ['POST']],
+  ['/api/admin/users/totp/remove', ['POST']],
+  ['/api/admin/users/passkeys/remove', ['POST']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');

@@ -28,6 +28,17 @@ export const MESSAGES = {
   admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
   live_session_not_found: () => 'No live session has that id',
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
+  // Issue 36: invitations, password resets, and a person's second factors removed from the console.
+  invitation: () => 'Invitation made: give the person this link',
+  user_not_found: () => 'No such person',
+  read_only_source: () => 'This person is not kept in the users file: change them where they are kept',
+  not_passkey_only: () => 'This person has a password: a password reset, or they add passkeys on their account page',
+  passkeys_off: () => 'Passkeys are off (PASSKEYS)',
+  last_admin: () => 'Refused: this would remove your own last way into the admin console',
+  passkeys_removed: (count: number) => (count === 1 ? 'Removed 1 passkey' : `Removed ${count} passkeys`),
+  password_set: () => 'Password set: log in with it',
+  weak_password: () => 'Choose a password of at least 12 characters (at most 72 bytes)',
+  invitation_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
@@ -223,6 +234,25 @@ export type AdminCode =
   | 'cross_site_request'
   | 'store_unavailable'
   | 'unsupported_media_type';
+
+/** The codes of the admin console's invitation and second-factor routes (issue 36). */
+export type AdminInvitationCode =
+  | AdminCode
+  | 'invitation'
+  | 'user_not_found'
+  | 'read_only_source'
+  | 'not_passkey_only'
+  | 'passkeys_off'
+  | 'last_admin'
+  | 'totp_removed'
+  | 'totp_set_by_administrator'
+  | 'totp_not_enrolled'
+  | 'passkeys_removed'
+  | 'passkey_not_found';
+
+/** The codes of `POST /api/invitations/password` (issue 36). */
+export type SetPasswordCode =
+  'password_set' | 'weak_password' | 'invitation_invalid' | 'invalid_fields' | 'cross_site_request' | 'store_unavailable' | 'unsupported_media_type';
 
 /** The codes of `GET /api/account`. */
 export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';

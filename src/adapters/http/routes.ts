@@ -22,6 +22,7 @@ import { tokenRoutes, type TokenUseCases } from './token-routes';
 import { STEP_UP_API_METHODS, stepUpRoutes, type StepUpUseCases } from './step-up-routes';
 import { isFromThisSite } from './request-origin';
 import { adminRoutes, type AdminUseCases } from './admin-routes';
+import { adminInvitationRoutes, type AdminInvitationUseCases } from './admin-invitation-routes';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
 
@@ -47,6 +48,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly totpEnrolment?: TotpEnrolmentUseCases;
   /** The admin console's API (issue 36); absent without ADMIN_GROUPS: every admin route answers 404 then. */
   readonly admin?: AdminUseCases;
+  /** Invitations, password resets and a person's second factors (issue 36); used only with `admin`. */
+  readonly adminInvitations?: AdminInvitationUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -137,6 +140,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
   if (useCases.tokens !== undefined) tokenRoutes(router, useCases.tokens, settings);
   if (useCases.stepUp !== undefined) stepUpRoutes(router, useCases.stepUp, settings);
   if (useCases.admin !== undefined) adminRoutes(router, useCases.admin, settings);
+  if (useCases.admin !== undefined && useCases.adminInvitations !== undefined) adminInvitationRoutes(router, useCases.adminInvitations, settings);
 
   return router;
 }

@@ -73,6 +73,9 @@ describe('the admin API (issue 36)', () => {
       'GET /api/admin/sessions',
       'POST /api/admin/sessions/revoke',
       'POST /api/admin/explain',
+      'POST /api/admin/invitations',
+      'POST /api/admin/users/totp/remove',
+      'POST /api/admin/users/passkeys/remove',
     ]);
   });
 
