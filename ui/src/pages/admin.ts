@@ -4,6 +4,7 @@ import { t } from '../i18n';
 import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
 import { leftFor, when } from './admin-common';
+import { invitationActions } from './admin-invite';
 
 interface PersonView {
   readonly username: string;
@@ -81,6 +82,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
             ),
           ),
           endAll,
+          invitationActions(p, alert, refresh),
         );
       }),
     );
