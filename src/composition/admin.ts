@@ -1,10 +1,14 @@
 import { AdminGate } from '../application/admin/admin-gate';
+import { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
 import { ExplainAccessUseCase } from '../application/admin/explain-access';
 import { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
 import { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
 import type { AccountDirectory } from '../application/admin/account-directory';
 import type { UserStore } from '../application/ports/user-store';
+import type { AuditLog } from '../application/ports/audit-log';
+import type { PasskeyCredentials } from '../application/passkeys/passkey-credentials';
+import type { UsersFileEditor } from '../adapters/users/users-file-editor';
 import { StoreAccountDirectory } from '../adapters/users/store-account-directory';
 import type { AdminUseCases } from '../adapters/http/admin-routes';
 import type { Config } from '../config/load';
@@ -25,12 +29,18 @@ export function bindAdmin(c: TypedContainer, config: Pick<Config, 'adminGroups' 
       new AdminGate(...deps, settings),
     [TOKENS.RequestAuthenticator, TOKENS.StepUpReferences, TOKENS.Clock, TOKENS.AuditLog],
   );
-  c.bindClass(TOKENS.ListAdminUsersUseCase, ListAdminUsersUseCase, [
-    TOKENS.AdminGate,
-    TOKENS.AccountDirectory,
-    TOKENS.UserStore,
-    TOKENS.PasskeyCredentialsIfOn,
-  ]);
+  c.bind(
+    TOKENS.ListAdminUsersUseCase,
+    (gate: AdminGate, directory: AccountDirectory, users: UserStore, passkeys: PasskeyCredentials | null, file: { editor: UsersFileEditor | null }) =>
+      new ListAdminUsersUseCase(gate, directory, users, passkeys, file.editor),
+    [TOKENS.AdminGate, TOKENS.AccountDirectory, TOKENS.UserStore, TOKENS.PasskeyCredentialsIfOn, TOKENS.UsersFileEditor],
+  );
+  c.bind(
+    TOKENS.EditAdminUserUseCase,
+    (gate: AdminGate, directory: AccountDirectory, users: UserStore, file: { editor: UsersFileEditor | null }, audit: AuditLog) =>
+      new EditAdminUserUseCase(gate, directory, users, file.editor, audit, config.adminGroups),
+    [TOKENS.AdminGate, TOKENS.AccountDirectory, TOKENS.UserStore, TOKENS.UsersFileEditor, TOKENS.AuditLog],
+  );
   c.bindClass(TOKENS.ListAdminSessionsUseCase, ListAdminSessionsUseCase, [
     TOKENS.AdminGate,
     TOKENS.AccountDirectory,
@@ -55,5 +65,6 @@ export function adminUseCases(config: Pick<Config, 'adminGroups'>, w: { get: Typ
     listAdminSessions: w.get(TOKENS.ListAdminSessionsUseCase),
     revokeAdminSessions: w.get(TOKENS.RevokeAdminSessionsUseCase),
     explainAccess: w.get(TOKENS.ExplainAccessUseCase),
+    editAdminUser: w.get(TOKENS.EditAdminUserUseCase),
   };
 }

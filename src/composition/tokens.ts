@@ -132,6 +132,7 @@ import type { AdminGate } from '../application/admin/admin-gate';
 import type { ExplainAccessUseCase } from '../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../application/admin/list-admin-sessions';
 import type { ListAdminUsersUseCase } from '../application/admin/list-admin-users';
+import type { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
 import type { UsersFileEditor } from '../adapters/users/users-file-editor';
 import type { IssueInvitationUseCase } from '../application/admin/issue-invitation';
@@ -148,6 +149,7 @@ export const TOKENS = {
   ListAdminSessionsUseCase: token<ListAdminSessionsUseCase>('ListAdminSessionsUseCase'),
   RevokeAdminSessionsUseCase: token<RevokeAdminSessionsUseCase>('RevokeAdminSessionsUseCase'),
   ExplainAccessUseCase: token<ExplainAccessUseCase>('ExplainAccessUseCase'),
+  EditAdminUserUseCase: token<EditAdminUserUseCase>('EditAdminUserUseCase'),
   /** The users-file writer (an AccountEditor) with USERS_FILE set, else null (issue 36). */
   UsersFileEditor: token<{ readonly editor: UsersFileEditor | null }>('UsersFileEditor'),
   PasswordLinks: token<PasswordLinks>('PasswordLinks'),

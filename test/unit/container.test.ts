@@ -107,6 +107,7 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   ListAdminSessionsUseCase: hasMethods('execute'),
   RevokeAdminSessionsUseCase: hasMethods('execute'),
   ExplainAccessUseCase: hasMethods('execute'),
+  EditAdminUserUseCase: hasMethods('execute'),
   // The test gateway keeps its accounts in USERS: no users file, no editor.
   UsersFileEditor: (value) => expect(value).toEqual({ editor: null }),
   PasswordLinks: isA(HmacPasswordLinks),

@@ -3,10 +3,12 @@ import type { Context } from 'koa';
 import type { AdminRefusal } from '../../application/admin/admin-gate';
 import type { ExplainAccessError, ExplainAccessOutput, ExplainAccessUseCase } from '../../application/admin/explain-access';
 import type { ListAdminSessionsUseCase } from '../../application/admin/list-admin-sessions';
+import type { EditAdminUserUseCase } from '../../application/admin/edit-admin-user';
 import type { AdminUserView, ListAdminUsersUseCase } from '../../application/admin/list-admin-users';
 import type { AdminSessionsToRevoke, RevokeAdminSessionsError, RevokeAdminSessionsUseCase } from '../../application/admin/revoke-admin-sessions';
 import type { IndexedSession } from '../../application/ports/session-index';
 import type { Result } from '../../domain/result';
+import { adminPeopleRoutes } from './admin-people-routes';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, invalidFields, STORE_UNAVAILABLE, unmapped } from './answers';
 import { jsonChange } from './account-routes';
@@ -21,11 +23,16 @@ export interface AdminUseCases {
   readonly listAdminSessions: ListAdminSessionsUseCase;
   readonly revokeAdminSessions: RevokeAdminSessionsUseCase;
   readonly explainAccess: ExplainAccessUseCase;
+  readonly editAdminUser: EditAdminUserUseCase;
 }
 
 /** The admin routes and their methods (issue 36): they exist only with ADMIN_GROUPS set. */
 export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['/api/admin/users', ['GET', 'HEAD']],
+  ['/api/admin/users', ['GET', 'HEAD', 'POST']],
+  ['/api/admin/users/update', ['POST']],
+  ['/api/admin/users/disable', ['POST']],
+  ['/api/admin/users/enable', ['POST']],
+  ['/api/admin/users/delete', ['POST']],
   ['/api/admin/sessions', ['GET', 'HEAD']],
   ['/api/admin/sessions/revoke', ['POST']],
   ['/api/admin/explain', ['POST']],
@@ -169,9 +176,13 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
     const result = await useCases.listAdminUsers.execute(caller(ctx));
     renderAnswer(
       ctx,
-      result.ok ? answer(200, 'users', [], { fields: { users: result.value.map(userView) } }) : adminRefused(result.error, loginUrl, 'admin users'),
+      result.ok
+        ? answer(200, 'users', [], { fields: { users: result.value.users.map(userView), version: result.value.version } })
+        : adminRefused(result.error, loginUrl, 'admin users'),
     );
   });
+
+  adminPeopleRoutes(router, useCases.editAdminUser, { appOrigin, loginUrl, jsonOnly, caller, refused: adminRefused });
 
   router.get('/admin/sessions', async (ctx) => {
     const raw = ctx.query.username;

@@ -27,14 +27,23 @@ export const MESSAGES = {
   admin_required: () => 'Only an administrator may do this',
   admin_step_up_required: () => 'Confirm who you are again with your second factor to use the admin console',
   live_session_not_found: () => 'No live session has that id',
+  user_created: () => 'Person added',
+  user_updated: () => 'Person changed',
+  user_disabled: () => 'Person disabled; their sessions have ended',
+  user_enabled: () => 'Person enabled',
+  user_deleted: () => 'Person deleted; their sessions have ended',
+  user_exists: () => 'A person with that username exists already',
+  user_not_found: () => 'No person has that username',
+  users_file_changed: () => 'The users file changed since this page read it; reload the list and try again',
+  read_only_source: () => 'This person comes from USERS or the directory (LDAP) and cannot be changed here',
+  last_admin: () => 'This would take your own administrator access (or leave no administrator)',
+  unsupported_format: (field: string) => `The users file's form cannot hold ${field} (the line form has only usernames and passwords)`,
+  users_file_unwritable: () => 'The users file could not be written',
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
   // Issue 36: invitations, password resets, and a person's second factors removed from the console.
   invitation: () => 'Invitation made: give the person this link',
-  user_not_found: () => 'No such person',
-  read_only_source: () => 'This person is not kept in the users file: change them where they are kept',
   not_passkey_only: () => 'This person has a password: a password reset, or they add passkeys on their account page',
   passkeys_off: () => 'Passkeys are off (PASSKEYS)',
-  last_admin: () => 'Refused: this would remove your own last way into the admin console',
   passkeys_removed: (count: number) => (count === 1 ? 'Removed 1 passkey' : `Removed ${count} passkeys`),
   password_set: () => 'Password set: log in with it',
   weak_password: () => 'Choose a password of at least 12 characters (at most 72 bytes)',
@@ -229,6 +238,18 @@ export type AdminCode =
   | 'admin_required'
   | 'step_up_required'
   | 'live_session_not_found'
+  | 'user_created'
+  | 'user_updated'
+  | 'user_disabled'
+  | 'user_enabled'
+  | 'user_deleted'
+  | 'user_exists'
+  | 'user_not_found'
+  | 'users_file_changed'
+  | 'read_only_source'
+  | 'last_admin'
+  | 'unsupported_format'
+  | 'users_file_unwritable'
   | 'invalid_url'
   | 'invalid_fields'
   | 'cross_site_request'

@@ -43,6 +43,8 @@ export class FileUserStore implements UserStore {
   private file: WatchedFile | null = null;
   /** The usernames (lower-cased) that can log in now. */
   private usernames = new Set<string>();
+  /** The file's disabled accounts as last loaded: they cannot log in, but the admin console lists them. */
+  private disabled: Account[] = [];
 
   constructor(
     private readonly path: string,
@@ -82,6 +84,11 @@ export class FileUserStore implements UserStore {
   /** Every account of the file as last loaded (the admin console's list, issue 36). */
   accounts(): Account[] {
     return this.active.accounts();
+  }
+
+  /** The disabled accounts of the file as last loaded (the admin console lists them as disabled). */
+  disabledAccounts(): Account[] {
+    return [...this.disabled];
   }
 
   findAccount(login: string): Account | null {
@@ -171,6 +178,7 @@ export class FileUserStore implements UserStore {
 
   private storeOf(entries: readonly UsersFileEntry[]): StaticUserStore {
     const accounts = entries.filter((e) => e.disabled !== true).map((e) => accountFromFileEntry(e, this.domain));
+    this.disabled = entries.filter((e) => e.disabled === true).map((e) => accountFromFileEntry(e, this.domain));
     this.usernames = new Set(accounts.map((a) => a.username.toLowerCase()));
     return new StaticUserStore(accounts, this.hasher);
   }

@@ -7,7 +7,8 @@ import { StaticUserStore } from './static-user-store';
 /**
  * The accounts of the configured user stores (USERS, the users file), for the admin console
  * (issue 36). A name held by an earlier store shadows it in a later one, as at login. The LDAP
- * directory is not enumerated yet: its people do not appear in the list.
+ * directory is not enumerated yet: its people do not appear in the list. The users file's disabled
+ * accounts are listed too, marked disabled.
  */
 export class StoreAccountDirectory implements AccountDirectory {
   constructor(private readonly store: UserStore) {}
@@ -24,6 +25,13 @@ export class StoreAccountDirectory implements AccountDirectory {
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ account, source });
+      }
+      if (!(store instanceof FileUserStore)) continue;
+      for (const account of store.disabledAccounts()) {
+        const key = account.username.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ account, source, disabled: true });
       }
     }
     return Promise.resolve(out);

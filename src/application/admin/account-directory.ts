@@ -6,6 +6,8 @@ export type AccountSource = 'users' | 'file' | 'ldap';
 export interface ListedAccount {
   readonly account: Account;
   readonly source: AccountSource;
+  /** A disabled users-file account: it cannot log in, and the console lists it to enable it again. */
+  readonly disabled?: boolean;
 }
 
 /**

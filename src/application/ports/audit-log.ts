@@ -59,6 +59,13 @@ export type AuditEvent = AuditContext &
         readonly ended: number;
         readonly ip: string;
       }
+    /** Issue 36: a person of the users file changed from the admin console (`fields`: which ones a create or an update gave). */
+    | {
+        readonly event: 'user_created' | 'user_updated' | 'user_disabled' | 'user_enabled' | 'user_deleted';
+        readonly username: string;
+        readonly admin: string;
+        readonly fields?: readonly string[];
+      }
     /** Issue 36: an administrator asked the console to explain a decision (the URL and person asked about). */
     | { readonly event: 'admin_explained'; readonly admin: string; readonly url: string; readonly username: string }
     /** Issue 32: an access token made (never the token: its public id, name, scope and expiry as ISO time), from the account page or the CLI. */

@@ -70,6 +70,11 @@ describe('the admin API (issue 36)', () => {
   it('lists the routes this suite covers: every one the gateway registers under /api/admin', () => {
     expect(ROUTES.map(([p, m]) => `${m} ${p}`)).toEqual([
       'GET /api/admin/users',
+      'POST /api/admin/users',
+      'POST /api/admin/users/update',
+      'POST /api/admin/users/disable',
+      'POST /api/admin/users/enable',
+      'POST /api/admin/users/delete',
       'GET /api/admin/sessions',
       'POST /api/admin/sessions/revoke',
       'POST /api/admin/explain',
@@ -133,6 +138,7 @@ describe('the admin API (issue 36)', () => {
     const root = await login('root', true);
     const body = await expectEnvelope(await fetch(`${gw.url}/api/admin/users`, { headers: { cookie: root } }), 200);
     expect(body.code).toBe('users');
+    expect(body.version).toMatch(/^[0-9a-f]{64}$/);
     expect(body.users).toEqual([
       { username: 'ann', name: 'ann', email: expect.any(String), groups: [], disabled: false, source: 'file', totp: false, passkeys: 0 },
       { username: 'pam', name: 'pam', email: expect.any(String), groups: ['admins'], disabled: false, source: 'file', totp: false, passkeys: 0 },

@@ -5,13 +5,9 @@ import { unreachable } from '../messages';
 import { render, replaceWith, type PageContext } from '../page';
 import { leftFor, when } from './admin-common';
 import { invitationActions } from './admin-invite';
+import { addPersonForm, disabledMark, personControls, type EditablePerson, type PeopleContext } from './admin-people';
 
-interface PersonView {
-  readonly username: string;
-  readonly name: string;
-  readonly email: string;
-  readonly groups: readonly string[];
-  readonly source: string;
+interface PersonView extends EditablePerson {
   readonly totp: boolean;
   readonly passkeys: number;
 }
@@ -38,6 +34,8 @@ export async function adminPage(ctx: PageContext): Promise<void> {
   const people = h('ul', { class: 'sessions', id: 'admin-people', 'aria-labelledby': 'people-heading' });
   const sessions = h('ul', { class: 'sessions', id: 'admin-sessions', 'aria-labelledby': 'admin-sessions-heading' });
   const result = h('p', { id: 'explain-result', role: 'status', 'aria-live': 'polite' });
+  let version: string | null = null;
+  const peopleContext: PeopleContext = { alert, status, refresh: () => refresh(), version: () => version };
 
   const revoke = async (button: HTMLButtonElement, label: string, target: { id: string } | { username: string }): Promise<void> => {
     busy(button, true, t('admin.ending'));
@@ -65,7 +63,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
         return h(
           'li',
           { class: 'session', 'data-person': p.username },
-          h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username)),
+          h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username), ' ', disabledMark(p)),
           h(
             'dl',
             { class: 'session-facts' },
@@ -83,6 +81,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
           ),
           endAll,
           invitationActions(p, alert, refresh),
+          personControls(p, peopleContext, nameId),
         );
       }),
     );
@@ -121,6 +120,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     const [u, s] = [await call<string>('GET', '/api/admin/users'), await call<string>('GET', '/api/admin/sessions')];
     if (u.code !== 'users') return !leftFor(u, alert) && false;
     if (s.code !== 'sessions') return !leftFor(s, alert) && false;
+    version = typeof u.body.version === 'string' ? u.body.version : null;
     fillPeople(u.body.users as readonly PersonView[]);
     fillSessions(s.body.sessions as readonly AdminSessionView[]);
     return true;
@@ -160,7 +160,13 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     ctx,
     t('admin.heading'),
     alert,
-    h('section', { class: 'account-section', 'aria-labelledby': 'people-heading' }, h('h2', { id: 'people-heading' }, t('admin.peopleHeading')), people),
+    h(
+      'section',
+      { class: 'account-section', 'aria-labelledby': 'people-heading' },
+      h('h2', { id: 'people-heading' }, t('admin.peopleHeading')),
+      addPersonForm(peopleContext),
+      people,
+    ),
     h(
       'section',
       { class: 'account-section', 'aria-labelledby': 'admin-sessions-heading' },
