@@ -16,7 +16,7 @@ export interface InvitablePerson {
 function refusalText(code: string): string | null {
   switch (code) {
     case 'last_admin':
-      return t('admin.lastAdmin');
+      return t('admin.lastFactor');
     case 'not_passkey_only':
       return t('admin.notPasskeyOnly');
     case 'read_only_source':
