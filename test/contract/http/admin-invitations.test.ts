@@ -19,6 +19,8 @@ const USERS_YAML = `users:
   - username: carol
     passkey_only: true
     groups: [staff]
+  - username: dan
+    passkey_only: true
 `;
 
 let now = Date.now();
@@ -79,6 +81,19 @@ describe('POST /api/admin/invitations and POST /api/invitations/password (issue 
     expect(set.status).toBe(200);
     const login = await loginAs('carol', 'carol chose this one');
     expect(await expectEnvelope(login, 200)).toMatchObject({ code: 'logged_in' });
+  });
+
+  it('makes a passkey link for a passkey-only person: the first-passkey page redeems it once, a password link never', async () => {
+    const root = await rootSession();
+    const made = await expectEnvelope(await postJson(gw, '/api/admin/invitations', { username: 'dan', kind: 'passkey' }, { cookie: root }), 200);
+    expect(String(made.link)).toMatch(/^https:\/\/auth\.example\.test\/enrol#[A-Za-z0-9_-]{40,}$/);
+    const code = codeOf(String(made.link));
+    const asPassword = await postJson(gw, '/api/invitations/password', { code, password: 'not for this kind of link' });
+    expect(await expectEnvelope(asPassword, 400)).toMatchObject({ code: 'invitation_invalid' });
+    const started = await postJson(gw, '/api/passkeys/enrolment/options', { code });
+    expect(await expectEnvelope(started, 200)).toMatchObject({ code: 'passkey_options', username: 'dan' });
+    const again = await postJson(gw, '/api/passkeys/enrolment/options', { code });
+    expect(again.status).toBe(400);
   });
 
   it('refuses an expired link, and one of two concurrent redemptions', async () => {
