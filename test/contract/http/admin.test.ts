@@ -235,6 +235,9 @@ describe('without ADMIN_GROUPS', () => {
     try {
       for (const [path, method] of ROUTES) expect([path, (await ask(path, method, {}, off)).status]).toEqual([path, 404]);
       expect((await fetch(`${off.url}/admin`)).status).toBe(404);
+      // Nor the set-password page and its endpoint: no invitation can exist without the console.
+      expect((await fetch(`${off.url}/invite`)).status).toBe(404);
+      expect((await postJson(off, '/api/invitations/password', { code: 'A'.repeat(48), password: 'long enough to pass' })).status).toBe(404);
     } finally {
       await off.close();
     }
