@@ -2,6 +2,7 @@ import { bindAuditTrail } from './audit-trail';
 import { bindAccount } from './account';
 import { bindPasswordChange } from './password-change';
 import { bindAdmin } from './admin';
+import { bindAdminInvitations } from './admin-invitations';
 import { bindAccessTokens } from './access-tokens';
 import { TypedContainer, type Overrides, type Wiring } from './binding';
 import type { Config } from '../config/load';
@@ -45,6 +46,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Wirin
   bindPasswordChange(c, config);
   bindAdmin(c, config);
   bindAuditTrail(c, config);
+  bindAdminInvitations(c, config);
   bindAccessTokens(c, config);
   bindOidc(c, config);
   bindHandoff(c, config);

@@ -1,5 +1,6 @@
 import type { HttpUseCases } from '../adapters/http/app';
 import { adminUseCases } from './admin';
+import { adminInvitationUseCases } from './admin-invitations';
 import { ClientAddressResolver } from '../adapters/http/client-address';
 import type { HttpSettings } from '../adapters/http/http-settings';
 import type { Logger } from '../adapters/system/logger';
@@ -65,6 +66,7 @@ export function bindHttp(c: TypedContainer, config: Config): void {
 export function httpUseCases(config: Pick<Config, 'passkeys' | 'tokens' | 'oidc' | 'adminGroups'>, w: Wiring): HttpUseCases {
   return {
     admin: adminUseCases(config, w),
+    adminInvitations: adminInvitationUseCases(config, w),
     login: w.get(TOKENS.LoginUseCase),
     verifyTotp: w.get(TOKENS.VerifyTotpUseCase),
     logout: w.get(TOKENS.LogoutUseCase),

@@ -143,6 +143,12 @@ import type { ListAdminUsersUseCase } from '../application/admin/list-admin-user
 import type { EditAdminUserUseCase } from '../application/admin/edit-admin-user';
 import type { RevokeAdminSessionsUseCase } from '../application/admin/revoke-admin-sessions';
 import type { UsersFileEditor } from '../adapters/users/users-file-editor';
+import type { IssueInvitationUseCase } from '../application/admin/issue-invitation';
+import type { RemovePersonTotpUseCase } from '../application/admin/remove-person-totp';
+import type { RemovePersonPasskeysUseCase } from '../application/admin/remove-person-passkeys';
+import type { PasswordLinks } from '../application/invitations/password-links';
+import type { PasswordWrite, SetPasswordWithLinkUseCase } from '../application/invitations/set-password-with-link';
+import type { PersonSessions } from '../application/admin/remove-person-factors';
 
 export const TOKENS = {
   AccountDirectory: token<AccountDirectory>('AccountDirectory'),
@@ -163,6 +169,14 @@ export const TOKENS = {
   AuditTrailRecorder: token<{ readonly recorder: TrailAuditLog | null }>('AuditTrailRecorder'),
   QueryAuditTrailUseCase: token<QueryAuditTrailUseCase>('QueryAuditTrailUseCase'),
   ExportAuditTrailUseCase: token<ExportAuditTrailUseCase>('ExportAuditTrailUseCase'),
+  PasswordLinks: token<PasswordLinks>('PasswordLinks'),
+  IssueInvitationUseCase: token<IssueInvitationUseCase>('IssueInvitationUseCase'),
+  RemovePersonTotpUseCase: token<RemovePersonTotpUseCase>('RemovePersonTotpUseCase'),
+  RemovePersonPasskeysUseCase: token<RemovePersonPasskeysUseCase>('RemovePersonPasskeysUseCase'),
+  SetPasswordWithLinkUseCase: token<SetPasswordWithLinkUseCase>('SetPasswordWithLinkUseCase'),
+  PersonSessions: token<PersonSessions>('PersonSessions'),
+  PasswordWrite: token<PasswordWrite>('PasswordWrite'),
+  PasskeyEnrolmentLinksIfOn: token<PasskeyEnrolmentLinks | null>('PasskeyEnrolmentLinksIfOn'),
   Config: token<Config>('Config'),
   Settings: token<GatewaySettings>('GatewaySettings'),
   Logger: token<Logger>('Logger'),

@@ -8,8 +8,8 @@
 /** Fewest characters (code points, not bytes) a new password may have. */
 export const MIN_PASSWORD_LENGTH = 12;
 
-/** Most characters a new password may have: bcrypt reads 72 bytes, and the request bodies are small. */
-export const MAX_PASSWORD_LENGTH = 1024;
+/** Most bytes (UTF-8) a new password may have: bcrypt reads only the first 72, a longer one would be cut without a word. */
+export const MAX_PASSWORD_BYTES = 72;
 
 /** Why a new password is refused. */
 export type WeakPasswordReason = 'too_short' | 'too_long' | 'same_as_username' | 'same_as_current' | 'common';
@@ -58,17 +58,16 @@ const lengthOf = (s: string): number => [...s].length;
 
 /**
  * Why `password` may not replace the account's password, or null when it may: at least
- * {@link MIN_PASSWORD_LENGTH} characters, at most {@link MAX_PASSWORD_LENGTH}, not the username
- * (in any case), not the current password, not one of a few common passwords, and not one
+ * {@link MIN_PASSWORD_LENGTH} characters, at most {@link MAX_PASSWORD_BYTES} bytes, not the username
+ * (in any case), not the current password (each when given: an invitation knows neither), not one of a few common passwords, and not one
  * character repeated.
  */
-export function weakPasswordReason(password: string, context: { readonly username: string; readonly current: string }): WeakPasswordReason | null {
-  const length = lengthOf(password);
-  if (length < MIN_PASSWORD_LENGTH) return 'too_short';
-  if (length > MAX_PASSWORD_LENGTH) return 'too_long';
+export function weakPasswordReason(password: string, context: { readonly username?: string; readonly current?: string } = {}): WeakPasswordReason | null {
+  if (lengthOf(password) < MIN_PASSWORD_LENGTH) return 'too_short';
+  if (new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) return 'too_long';
   const folded = password.toLowerCase();
-  if (folded === context.username.toLowerCase()) return 'same_as_username';
-  if (password === context.current) return 'same_as_current';
+  if (context.username !== undefined && folded === context.username.toLowerCase()) return 'same_as_username';
+  if (context.current !== undefined && password === context.current) return 'same_as_current';
   if (COMMON_PASSWORDS.has(folded) || new Set(folded).size === 1) return 'common';
   return null;
 }

@@ -58,6 +58,7 @@ import { PostgresRevokedSessions } from '../../src/adapters/state/postgres/postg
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres/postgres-used-oauth-flows';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres/postgres-used-totp-steps';
 import { AesGcmStepUpReferences } from '../../src/adapters/crypto/aes-gcm-step-up-references';
+import { HmacPasswordLinks } from '../../src/adapters/crypto/hmac-password-links';
 import { aUser } from '../support/builders';
 import { FakeUserStore, FixedClock } from '../support/fakes';
 
@@ -118,6 +119,15 @@ const EXPECTED: Record<keyof typeof TOKENS, (value: unknown, config: Config) => 
   AuditTrailRecorder: (value) => expect(value).toEqual({ recorder: null }),
   QueryAuditTrailUseCase: hasMethods('execute'),
   ExportAuditTrailUseCase: hasMethods('execute'),
+  PasswordLinks: isA(HmacPasswordLinks),
+  IssueInvitationUseCase: hasMethods('execute'),
+  RemovePersonTotpUseCase: hasMethods('execute'),
+  RemovePersonPasskeysUseCase: hasMethods('execute'),
+  SetPasswordWithLinkUseCase: hasMethods('execute'),
+  PersonSessions: (value) => expect(Object.keys(value as object).sort()).toEqual(['index', 'revoked']),
+  PasswordWrite: (value) => expect(Object.keys(value as object).sort()).toEqual(['editor', 'hasher', 'index', 'revoked']),
+  // PASSKEYS is on by default: an invitation may be a passkey link.
+  PasskeyEnrolmentLinksIfOn: hasMethods('put', 'take'),
   AuditLog: hasMethods('record'),
   Clock: (value) => expect(typeof (value as FixedClock).now()).toBe('number'),
   IdGenerator: (value) => {

@@ -9,6 +9,7 @@ import { accountPage } from './pages/account';
 import { adminPage } from './pages/admin';
 import { continuePage } from './pages/continue';
 import { enrolPage } from './pages/enrol';
+import { invitePage } from './pages/invite';
 import { errorPage, forgotPasswordPage, notFoundPage, unauthorizedPage } from './pages/info';
 import { loginPage } from './pages/login';
 import { totpPage } from './pages/totp';
@@ -24,6 +25,7 @@ const PAGES: Record<string, (ctx: PageContext) => void | Promise<void>> = {
   '/error': errorPage,
   '/forgot-password': forgotPasswordPage,
   '/enrol': enrolPage,
+  '/invite': invitePage,
 };
 
 /** BACKGROUND_IMAGE behind the card, through the CSSOM (the CSP allows no inline style). */

@@ -55,6 +55,9 @@ export const ADMIN_API_METHODS: ReadonlyArray<readonly [string, readonly string[
   // The audit trail's routes (admin-audit-routes.ts).
   ['/api/admin/audit', ['GET', 'HEAD']],
   ['/api/admin/audit/export', ['GET', 'HEAD']],
+  ['/api/admin/invitations', ['POST']],
+  ['/api/admin/users/totp/remove', ['POST']],
+  ['/api/admin/users/passkeys/remove', ['POST']],
 ];
 
 const ADMIN_REQUIRED = fixed(403, 'admin_required');

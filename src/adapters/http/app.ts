@@ -20,6 +20,7 @@ import { renderAnswer } from './koa-renderer';
 import { REQUEST_ID_HEADER } from './request-id';
 import { PASSKEY_API_METHODS } from './passkey-routes';
 import { ADMIN_API_METHODS } from './admin-routes';
+import { INVITATION_API_METHODS } from './admin-invitation-routes';
 import { TOKEN_API_METHODS } from './token-routes';
 import { API_METHODS, apiRoutes, type GatewayUseCases } from './routes';
 import { uiRoutes } from './ui';
@@ -101,6 +102,7 @@ export function createHttpApp(useCases: GatewayUseCases, settings: HttpSettings,
     ...(useCases.passkeys === undefined ? [] : PASSKEY_API_METHODS),
     ...(useCases.tokens === undefined ? [] : TOKEN_API_METHODS),
     ...(useCases.admin === undefined ? [] : ADMIN_API_METHODS),
+    ...(useCases.admin === undefined || useCases.adminInvitations === undefined ? [] : INVITATION_API_METHODS),
   ]);
   const ui = uiRoutes(settings);
 

@@ -19,7 +19,7 @@ export type WeakPasswordReason = 'too_short' | 'too_long' | 'same_as_username' |
 
 const WEAK_PASSWORD_REASONS: Readonly<Record<WeakPasswordReason, string>> = {
   too_short: 'The new password is too short: use at least 12 characters',
-  too_long: 'The new password is too long: use at most 1024 characters',
+  too_long: 'The new password is too long: use at most 72 bytes (72 plain letters, fewer with accents or other scripts)',
   same_as_username: 'The new password must not be your username',
   same_as_current: 'The new password must differ from the current one',
   common: 'The new password is one of the most common passwords: choose another',
@@ -55,6 +55,13 @@ export const MESSAGES = {
   invalid_url: () => 'An http(s) URL the gateway would accept from a proxy is needed',
   apps: () => 'Applications',
   oidc_clients: () => 'OpenID Connect clients',
+  // Issue 36: invitations, password resets, and a person's second factors removed from the console.
+  invitation: () => 'Invitation made: give the person this link',
+  not_passkey_only: () => 'This person has a password: a password reset, or they add passkeys on their account page',
+  passkeys_off: () => 'Passkeys are off (PASSKEYS)',
+  passkeys_removed: (count: number) => (count === 1 ? 'Removed 1 passkey' : `Removed ${count} passkeys`),
+  password_set: () => 'Password set: log in with it',
+  invitation_invalid: () => 'This link is not valid: it was used already, has expired or is mistyped. Ask your administrator for a new one',
   ready: (degraded: readonly string[] = []) => (degraded.length === 0 ? 'Ready' : `Ready for forward auth; degraded: ${degraded.join(', ')} unavailable`),
   healthy: () => 'Healthy',
   authenticated: () => 'Authenticated',
@@ -286,6 +293,25 @@ export type AdminCode =
   | 'cross_site_request'
   | 'store_unavailable'
   | 'unsupported_media_type';
+
+/** The codes of the admin console's invitation and second-factor routes (issue 36). */
+export type AdminInvitationCode =
+  | AdminCode
+  | 'invitation'
+  | 'user_not_found'
+  | 'read_only_source'
+  | 'not_passkey_only'
+  | 'passkeys_off'
+  | 'last_admin'
+  | 'totp_removed'
+  | 'totp_set_by_administrator'
+  | 'totp_not_enrolled'
+  | 'passkeys_removed'
+  | 'passkey_not_found';
+
+/** The codes of `POST /api/invitations/password` (issue 36). */
+export type SetPasswordCode =
+  'password_set' | 'weak_password' | 'invitation_invalid' | 'invalid_fields' | 'cross_site_request' | 'store_unavailable' | 'unsupported_media_type';
 
 /** The codes of `GET /api/account`. */
 export type AccountCode = 'ok' | 'session_required' | 'store_unavailable';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ChangePasswordError, ChangePasswordUseCase, GetPasswordChangeUseCase } from '../../application/account/change-password';
 import type { ReissuedSession } from '../../application/totp/second-factor-sessions';
-import { MAX_PASSWORD_LENGTH } from '../../domain/password-strength';
+import { MAX_PASSWORD_BYTES } from '../../domain/password-strength';
 import type { Result } from '../../domain/result';
 import { answer, fixed, type Answer } from './answer';
 import { CROSS_SITE_REQUEST, INVALID_CREDENTIALS, invalidFields, locked, SESSION_REQUIRED, sessionCookie, STORE_UNAVAILABLE, unmapped } from './answers';
@@ -68,7 +68,7 @@ export function changePasswordAnswer(result: Result<ReissuedSession, ChangePassw
 
 /** The fields of `{current, password}` that are missing or not strings of a sane size. */
 export function badPasswordFields(body: Record<string, unknown>): string[] {
-  const fit = (v: unknown): boolean => typeof v === 'string' && v.length > 0 && v.length <= 4 * MAX_PASSWORD_LENGTH;
+  const fit = (v: unknown): boolean => typeof v === 'string' && v.length > 0 && v.length <= 16 * MAX_PASSWORD_BYTES;
   return [...(fit(body.current) ? [] : ['current']), ...(fit(body.password) ? [] : ['password'])];
 }
 

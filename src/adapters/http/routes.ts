@@ -25,6 +25,7 @@ import { isFromThisSite } from './request-origin';
 import { adminAuditRoutes } from './admin-audit-routes';
 import { adminRoutes, type AdminUseCases } from './admin-routes';
 import { adminAppsRoutes } from './admin-apps-routes';
+import { adminInvitationRoutes, type AdminInvitationUseCases } from './admin-invitation-routes';
 import { lazyModule } from '../system/lazy-module';
 import type { HttpSettings } from './http-settings';
 
@@ -52,6 +53,8 @@ export interface GatewayUseCases extends OAuthUseCases, AccountUseCases, Partial
   readonly passwordChange?: PasswordChangeUseCases;
   /** The admin console's API (issue 36); absent without ADMIN_GROUPS: every admin route answers 404 then. */
   readonly admin?: AdminUseCases;
+  /** Invitations, password resets and a person's second factors (issue 36); used only with `admin`. */
+  readonly adminInvitations?: AdminInvitationUseCases;
 }
 
 /** The API routes and the methods each accepts; the 404/405 fallback reads this table too. */
@@ -147,6 +150,7 @@ export function apiRoutes(useCases: GatewayUseCases, settings: HttpSettings): Ro
     adminRoutes(router, useCases.admin, settings);
     adminAppsRoutes(router, useCases.admin, settings);
     adminAuditRoutes(router, useCases.admin, settings);
+    if (useCases.adminInvitations !== undefined) adminInvitationRoutes(router, useCases.adminInvitations, settings);
   }
 
   return router;

@@ -80,7 +80,7 @@ export function uiRoutes(settings: HttpSettings): Middleware {
       ctx.body = asset.body;
       return;
     }
-    ctx.status = UI_PAGES.has(ctx.path) || (ctx.path === '/admin' && adminConsole) ? 200 : 404;
+    ctx.status = UI_PAGES.has(ctx.path) || ((ctx.path === '/admin' || ctx.path === '/invite') && adminConsole) ? 200 : 404;
     ctx.set({ ...headers, 'cache-control': 'no-cache', etag });
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = index;

@@ -43,6 +43,27 @@ export type AuditEvent = AuditContext &
       }
     /** Issue 36: a request to the admin console refused (`admin_required` or `step_up_required`); `username` empty when anonymous. */
     | { readonly event: 'admin_refused'; readonly username: string; readonly ip: string; readonly reason: string }
+    /** Issue 36: an administrator made an invitation or password-reset link (`expiresAt`: ISO time; never the link). */
+    | {
+        readonly event: 'invitation_issued';
+        readonly username: string;
+        readonly kind: 'password' | 'passkey';
+        readonly admin: string;
+        readonly expiresAt: string;
+      }
+    /** Issue 36: a set-password link redeemed (`ended`: the account's sessions that ended), or refused: malformed, unknown, used, expired, account gone. */
+    | { readonly event: 'invitation_redeemed'; readonly username: string; readonly kind: 'password'; readonly ended: number; readonly ip: string }
+    | { readonly event: 'invitation_refused'; readonly kind: 'password'; readonly reason: string; readonly ip: string }
+    /** Issue 36: an administrator removed a person's self-enrolled TOTP or passkeys (`ended`: the person's sessions that ended). */
+    | { readonly event: 'totp_removed'; readonly username: string; readonly admin: string; readonly ended: number; readonly ip: string }
+    | {
+        readonly event: 'passkeys_removed';
+        readonly username: string;
+        readonly admin: string;
+        readonly count: number;
+        readonly ended: number;
+        readonly ip: string;
+      }
     /** Issue 36: a person of the users file changed from the admin console (`fields`: which ones a create or an update gave). */
     | {
         readonly event: 'user_created' | 'user_updated' | 'user_disabled' | 'user_enabled' | 'user_deleted';

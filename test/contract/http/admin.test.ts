@@ -87,6 +87,9 @@ describe('the admin API (issue 36)', () => {
       'POST /api/admin/tokens/revoke',
       'GET /api/admin/audit',
       'GET /api/admin/audit/export',
+      'POST /api/admin/invitations',
+      'POST /api/admin/users/totp/remove',
+      'POST /api/admin/users/passkeys/remove',
     ]);
   });
 
@@ -241,6 +244,9 @@ describe('without ADMIN_GROUPS', () => {
     try {
       for (const [path, method] of ROUTES) expect([path, (await ask(path, method, {}, off)).status]).toEqual([path, 404]);
       expect((await fetch(`${off.url}/admin`)).status).toBe(404);
+      // Nor the set-password page and its endpoint: no invitation can exist without the console.
+      expect((await fetch(`${off.url}/invite`)).status).toBe(404);
+      expect((await postJson(off, '/api/invitations/password', { code: 'A'.repeat(48), password: 'long enough to pass' })).status).toBe(404);
     } finally {
       await off.close();
     }

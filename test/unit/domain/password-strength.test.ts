@@ -20,7 +20,15 @@ describe('weakPasswordReason', () => {
     expect(weakPasswordReason('9'.repeat(20), context)).toBe('common');
   });
 
-  it('refuses more than 1024 characters', () => {
-    expect(weakPasswordReason('ab'.repeat(513), context)).toBe('too_long');
+  it('refuses more than 72 bytes (what bcrypt reads), counted in UTF-8', () => {
+    expect(weakPasswordReason('ab'.repeat(36), context)).toBeNull();
+    expect(weakPasswordReason('ab'.repeat(36) + 'c', context)).toBe('too_long');
+    expect(weakPasswordReason('éa'.repeat(24), context)).toBeNull();
+    expect(weakPasswordReason('éa'.repeat(24) + 'b', context)).toBe('too_long');
+  });
+
+  it('checks the username and current password only when they are known (an invitation knows neither)', () => {
+    expect(weakPasswordReason('correct horse battery')).toBeNull();
+    expect(weakPasswordReason('aaaaaaaaaaaaaaaa')).toBe('common');
   });
 });

@@ -25,10 +25,10 @@ function adminRoutesOf(useCases: Partial<GatewayUseCases>): string[] {
 describe('the admin routes the API registers', () => {
   it('are exactly the list the security suite walks', () => {
     const listed = ADMIN_API_METHODS.flatMap(([path, methods]) => methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${path}`)).sort();
-    expect(adminRoutesOf({ admin: stub as GatewayUseCases['admin'] })).toEqual(listed);
+    expect(adminRoutesOf({ admin: stub as GatewayUseCases['admin'], adminInvitations: stub as GatewayUseCases['adminInvitations'] })).toEqual(listed);
   });
 
   it('are none without the admin use cases (no ADMIN_GROUPS)', () => {
-    expect(adminRoutesOf({ admin: undefined })).toEqual([]);
+    expect(adminRoutesOf({ admin: undefined, adminInvitations: stub as GatewayUseCases['adminInvitations'] })).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { sessionFacts } from '../session-facts';
 import { adminAppsSections } from './admin-apps';
 import { auditSection } from './admin-audit';
 import { leftFor } from './admin-common';
+import { invitationActions } from './admin-invite';
 import { adminTokenList } from './admin-tokens';
 import { addPersonForm, disabledMark, personControls, type EditablePerson, type PeopleContext } from './admin-people';
 
@@ -89,6 +90,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
             ),
           ),
           endAll,
+          invitationActions(p, alert, refresh),
           personControls(p, peopleContext, nameId),
         );
       }),
