@@ -179,7 +179,9 @@ export function adminRoutes(router: Router, useCases: AdminUseCases, settings: H
   const jsonOnly = jsonChange(appOrigin);
 
   router.get('/admin/users', async (ctx) => {
-    const result = await useCases.listAdminUsers.execute(caller(ctx));
+    const raw = ctx.query.q;
+    if (Array.isArray(raw) || (typeof raw === 'string' && raw.length > MAX_NAME)) return renderAnswer(ctx, invalidFields(['q']));
+    const result = await useCases.listAdminUsers.execute({ ...caller(ctx), search: raw ?? '' });
     renderAnswer(
       ctx,
       result.ok

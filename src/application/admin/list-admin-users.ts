@@ -1,4 +1,4 @@
-import { hasTotp } from '../../domain/account';
+import { hasTotp, type Account } from '../../domain/account';
 import { ok, type Result } from '../../domain/result';
 import type { PasskeyCredentials } from '../passkeys/passkey-credentials';
 import type { AccountEditor } from '../ports/account-editor';
@@ -28,7 +28,7 @@ export interface AdminUsersList {
   readonly version: string | null;
 }
 
-/** `GET /api/admin/users` (issue 36): every person of the configured stores, sorted by username. */
+/** `GET /api/admin/users` (issue 36): every person of the configured stores (or those a search finds), sorted by username. */
 export class ListAdminUsersUseCase {
   constructor(
     private readonly gate: AdminGate,
@@ -40,13 +40,15 @@ export class ListAdminUsersUseCase {
     private readonly editor: AccountEditor | null = null,
   ) {}
 
-  async execute(request: AdminRequest): Promise<Result<AdminUsersList, AdminRefusal>> {
+  async execute(request: AdminRequest & { readonly search?: string }): Promise<Result<AdminUsersList, AdminRefusal>> {
     const admitted = await this.gate.admit(request);
     if (!admitted.ok) return admitted;
     return unavailableAsError(async () => {
       // Read before the list: an edit made from a list older than the file is then refused, never applied blind.
       const version = this.editor === null ? null : await this.editor.version().catch(() => null);
-      const { accounts: listed, truncated } = await this.directory.listing();
+      const { accounts, truncated } = await this.directory.listing();
+      const wanted = (request.search ?? '').trim().toLowerCase();
+      const listed = wanted === '' ? accounts : accounts.filter(({ account }) => matchesSearch(account, wanted));
       const views = await Promise.all(
         listed.map(async ({ account, source, disabled }): Promise<AdminUserView> => {
           const current = (await this.users.currentAccount(account.username)) ?? account;
@@ -66,4 +68,9 @@ export class ListAdminUsersUseCase {
       return ok({ users: views.sort((a, b) => a.username.localeCompare(b.username)), truncated, version });
     });
   }
+}
+
+/** A person matches a search (lower-cased) when it is part of their username, name, e-mail or one of their groups. */
+function matchesSearch(account: Account, search: string): boolean {
+  return [account.username, account.name, account.email, ...account.groups].some((text) => text.toLowerCase().includes(search));
 }

@@ -156,6 +156,22 @@ describe('the admin API (issue 36)', () => {
     ]);
   });
 
+  it('GET /api/admin/users?q= finds people by part of their username, name, e-mail or a group', async () => {
+    const root = await login('root', true);
+    const found = async (q: string): Promise<string[]> => {
+      const body = await expectEnvelope(await fetch(`${gw.url}/api/admin/users?q=${encodeURIComponent(q)}`, { headers: { cookie: root } }), 200);
+      return (body.users as Array<{ username: string }>).map((u) => u.username);
+    };
+    expect(await found('ADMIN')).toEqual(['pam', 'root']);
+    expect(await found('root@example')).toEqual(['root']);
+    expect(await found('sta')).toEqual(['tom']);
+    expect(await found('nobody-at-all')).toEqual([]);
+    expect(await found('')).toEqual(['ann', 'pam', 'root', 'tom']);
+    const twice = await fetch(`${gw.url}/api/admin/users?q=a&q=b`, { headers: { cookie: root } });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { code: string }).code).toBe('invalid_fields');
+  });
+
   it('lists sessions, ends one by id and all of a person; an ended session stops passing forward auth', async () => {
     const root = await login('root', true);
     const tom1 = await login('tom', true);

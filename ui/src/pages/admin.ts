@@ -70,7 +70,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
         endAll.addEventListener('click', () => void revoke(endAll, t('admin.endAll'), { username: p.username }));
         return h(
           'li',
-          { class: 'session', 'data-person': p.username },
+          { class: 'session', 'data-person': p.username, 'data-search': [p.username, p.name, p.email, ...p.groups].join('\n').toLowerCase() },
           h('h3', { id: nameId }, h('bdi', {}, p.name !== '' && p.name !== p.username ? `${p.name} (${p.username})` : p.username), ' ', disabledMark(p)),
           h(
             'dl',
@@ -121,6 +121,7 @@ export async function adminPage(ctx: PageContext): Promise<void> {
     if (s.code !== 'sessions') return !leftFor(s, alert) && false;
     version = typeof u.body.version === 'string' ? u.body.version : null;
     fillPeople(u.body.users as readonly PersonView[]);
+    applySearch();
     truncated.hidden = !(Array.isArray(u.body.truncated) && u.body.truncated.includes('ldap'));
     fillSessions(s.body.sessions as readonly AdminSessionView[]);
     tokens.fill((s.body.tokens ?? []) as Parameters<typeof tokens.fill>[0]);
@@ -158,6 +159,19 @@ export async function adminPage(ctx: PageContext): Promise<void> {
   });
 
   const audit = auditSection(alert);
+  // Finds people in the list as it stands (LDAP's are bounded); `GET /api/admin/users?q=` does the same for API clients.
+  const search = field('people-search', t('admin.searchPeople'), { type: 'search', autocomplete: 'off' });
+  const noMatch = h('p', { id: 'people-no-match', role: 'status', hidden: true }, t('admin.noMatch'));
+  const applySearch = (): void => {
+    const wanted = search.input.value.trim().toLowerCase();
+    let shown = 0;
+    for (const item of people.querySelectorAll<HTMLElement>('li[data-person]')) {
+      item.hidden = wanted !== '' && !(item.dataset.search ?? '').includes(wanted);
+      if (!item.hidden) shown += 1;
+    }
+    noMatch.hidden = shown > 0 || wanted === '';
+  };
+  search.input.addEventListener('input', applySearch);
   render(
     ctx,
     t('admin.heading'),
@@ -168,7 +182,9 @@ export async function adminPage(ctx: PageContext): Promise<void> {
       h('h2', { id: 'people-heading' }, t('admin.peopleHeading')),
       addPersonForm(peopleContext),
       truncated,
+      search.wrapper,
       people,
+      noMatch,
     ),
     h(
       'section',
