@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashOf, TOTP_SECRET } from '../support/credentials';
 import { submitPassword, totpCode } from './support/flows';
-import { siteBehind } from './support/screenshots';
+import { screenshotDir, siteBehind } from './support/screenshots';
 import { startStack, type Account, type ProxyName, type Stack } from './support/stack';
 
 /**
  * Invitations (issue 36) in Chromium through real nginx: an administrator steps up, adds a person
  * and makes a password link for them; the person opens it in a browser of their own, chooses a
  * password and logs in, and the protected app serves them; the administrator disables them and
- * their very next request through the proxy is sent to log in.
+ * their very next request through the proxy is sent to log in; the console's audit trail shows
+ * each step.
  */
 const PROXY: ProxyName = 'nginx';
 const MAX_AGE_S = 30;
@@ -103,6 +104,30 @@ test('an administrator invites a person, who sets a password and logs in; disabl
   await them.page.goto(`${site.url}/`);
   await them.page.waitForURL(new RegExp(`^${gateway}/login`));
   expect(Date.now() - disabledAt).toBeLessThan(1000);
+
+  // The console's audit trail tells each step, newest first (it is written in batches: ask until the last is there).
+  await admin.page.getByLabel('Person (username)').fill('newcomer');
+  const revoked = admin.page.locator('#audit-events > li[data-audit-event="sessions_revoked"]');
+  for (let i = 0; i < 20 && (await revoked.count()) === 0; i += 1) {
+    await admin.page.getByRole('button', { name: 'Show' }).click();
+    await admin.page.waitForTimeout(250);
+  }
+  const trail = await admin.page.locator('#audit-events > li').evaluateAll((items) => items.map((li) => li.getAttribute('data-audit-event')));
+  const steps = ['user_created', 'invitation_issued', 'invitation_redeemed', 'login_succeeded', 'user_disabled', 'sessions_revoked'];
+  const at = steps.map((step) => trail.indexOf(step));
+  expect(at.every((i) => i >= 0)).toBe(true);
+  // Newest first: each step sits above the one before it.
+  expect([...at].sort((a, b) => b - a)).toEqual(at);
+
+  // docs/admin.md's pictures (`npm run screenshots`): the people and the audit trail as they now stand.
+  const shots = screenshotDir(stack);
+  await admin.page.mouse.move(0, 0);
+  for (const [heading, name] of [
+    ['people-heading', 'admin-people'],
+    ['audit-heading', 'admin-audit'],
+  ] as const) {
+    await admin.page.locator(`section[aria-labelledby="${heading}"]`).screenshot({ path: join(shots, `${name}.png`), animations: 'disabled', caret: 'hide' });
+  }
 
   expect(admin.problems).toEqual([]);
   expect(them.problems).toEqual([]);
