@@ -1,4 +1,4 @@
-import { HmacPasswordLinks } from '../adapters/crypto/hmac-password-links';
+import { HmacPasswordLinks } from '../adapters/crypto/hmac-one-time-links';
 import type { AdminInvitationUseCases } from '../adapters/http/admin-invitation-routes';
 import { IssueInvitationUseCase } from '../application/admin/issue-invitation';
 import { RemovePersonPasskeysUseCase } from '../application/admin/remove-person-passkeys';

@@ -1,6 +1,6 @@
 import type { PasskeyUseCases } from '../adapters/http/passkey-routes';
 import { AesGcmPasskeyChallengeSealer } from '../adapters/crypto/aes-gcm-passkey-challenge-sealer';
-import { HmacPasskeyEnrolmentLinks } from '../adapters/crypto/hmac-passkey-enrolment-links';
+import { HmacPasskeyEnrolmentLinks } from '../adapters/crypto/hmac-one-time-links';
 import { lazyModule } from '../adapters/system/lazy-module';
 import { SimpleWebAuthnPasskeyCeremonies } from '../adapters/webauthn/simplewebauthn-passkey-ceremonies';
 import type { PasskeyCeremonies } from '../application/passkeys/passkey-ceremonies';

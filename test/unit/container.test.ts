@@ -46,7 +46,7 @@ import { PostgresHandoffCodes } from '../../src/adapters/state/postgres/postgres
 import { InMemoryHandoffCodes } from '../../src/adapters/state/memory/in-memory-handoff-codes';
 import { RedisHandoffCodes } from '../../src/adapters/state/redis/redis-handoff-codes';
 import { SqliteHandoffCodes } from '../../src/adapters/state/sqlite/sqlite-handoff-codes';
-import { HmacPasskeyEnrolmentLinks } from '../../src/adapters/crypto/hmac-passkey-enrolment-links';
+import { HmacPasskeyEnrolmentLinks } from '../../src/adapters/crypto/hmac-one-time-links';
 import { InMemoryPasskeySecondFactorChoices } from '../../src/adapters/state/memory/in-memory-passkey-second-factor-choices';
 import { RedisPasskeySecondFactorChoices } from '../../src/adapters/state/redis/redis-passkey-second-factor-choices';
 import { SqlitePasskeySecondFactorChoices } from '../../src/adapters/state/sqlite/sqlite-passkey-second-factor-choices';
@@ -58,7 +58,7 @@ import { PostgresRevokedSessions } from '../../src/adapters/state/postgres/postg
 import { PostgresUsedOAuthFlows } from '../../src/adapters/state/postgres/postgres-used-oauth-flows';
 import { PostgresUsedTotpSteps } from '../../src/adapters/state/postgres/postgres-used-totp-steps';
 import { AesGcmStepUpReferences } from '../../src/adapters/crypto/aes-gcm-step-up-references';
-import { HmacPasswordLinks } from '../../src/adapters/crypto/hmac-password-links';
+import { HmacPasswordLinks } from '../../src/adapters/crypto/hmac-one-time-links';
 import { aUser } from '../support/builders';
 import { FakeUserStore, FixedClock } from '../support/fakes';
 

@@ -86,3 +86,19 @@ export class AdminGate {
     return err({ code: 'step_up_required', reference, methods, maxAge: this.settings.stepUpMaxAge });
   }
 }
+
+/**
+ * The gate of a state-changing admin request: refused (and audited) on evidence of another site
+ * before anything else, then {@link AdminGate.admit}. Every admin POST use case starts here.
+ */
+export async function admitChange(
+  gate: AdminGate,
+  audit: AuditLog,
+  request: AdminRequest & { readonly fromThisSite: boolean },
+): Promise<Result<Administrator, AdminRefusal | { readonly code: 'cross_site_request' }>> {
+  if (!request.fromThisSite) {
+    audit.record({ event: 'admin_refused', username: '', ip: request.ip, reason: 'cross_site', requestId: request.requestId });
+    return err({ code: 'cross_site_request' });
+  }
+  return gate.admit(request);
+}

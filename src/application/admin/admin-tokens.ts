@@ -6,7 +6,7 @@ import type { AccessTokens } from '../tokens/access-tokens';
 import type { TokenRevocation } from '../tokens/token-revocation';
 import { unavailableAsError } from '../store-unavailable';
 import type { AccountDirectory } from './account-directory';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 
 /** A live access token as the console shows it: never its secret nor its hash. */
 export interface AdminTokenView {
@@ -86,11 +86,7 @@ export class RevokeAdminTokenUseCase {
   ) {}
 
   async execute(input: RevokeAdminTokenInput): Promise<Result<{ readonly username: string }, RevokeAdminTokenError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const admin = admitted.value.identity.username;
     return unavailableAsError(async () => {

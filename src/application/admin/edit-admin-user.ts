@@ -4,7 +4,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { UserStore } from '../ports/user-store';
 import { unavailableAsError } from '../store-unavailable';
 import type { AccountDirectory, ListedAccount } from './account-directory';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 
 /** What the console may change about a person (a password comes with an invitation, not from here). */
 export type AdminUserChange = Extract<AccountChange, { kind: 'create' | 'update' | 'disable' | 'enable' | 'delete' }>;
@@ -56,11 +56,7 @@ export class EditAdminUserUseCase {
   }
 
   async execute(input: EditAdminUserInput): Promise<Result<{ readonly version: string }, EditAdminUserError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const admin = admitted.value.identity.username;
     const change = input.change;

@@ -5,7 +5,7 @@ import type { Identity } from '../../domain/session';
 import type { AccessPolicy } from '../forward-auth/access-policy';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 
 export interface ExplainAccessInput extends AdminRequest {
   readonly fromThisSite: boolean;
@@ -39,11 +39,7 @@ export class ExplainAccessUseCase {
   ) {}
 
   async execute(input: ExplainAccessInput): Promise<Result<ExplainAccessOutput, ExplainAccessError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const m = /^(https?):\/\/([^/?#]+)(.*)$/i.exec(input.url);
     const original =

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import { unavailableAsError } from '../store-unavailable';
 import type { AccountDirectory } from './account-directory';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 
 /** `password`: choose a password (a new person, or a reset); `passkey`: register a passkey (a passkey-only person). */
 export type InvitationKind = 'password' | 'passkey';
@@ -87,11 +87,7 @@ export class IssueInvitationUseCase {
   ) {}
 
   async execute(input: IssueInvitationInput): Promise<Result<IssueInvitationOutput, IssueInvitationError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const admin = admitted.value.identity.username;
     const request = readInvitationRequest(input);

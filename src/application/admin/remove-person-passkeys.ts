@@ -4,7 +4,7 @@ import type { PasskeyCredentials } from '../passkeys/passkey-credentials';
 import type { AuditLog } from '../ports/audit-log';
 import type { UserStore } from '../ports/user-store';
 import { unavailableAsError } from '../store-unavailable';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 import { endSessionsOf, type PersonSessions } from './remove-person-factors';
 
 export interface RemovePersonPasskeysInput extends AdminRequest {
@@ -42,11 +42,7 @@ export class RemovePersonPasskeysUseCase {
   ) {}
 
   async execute(input: RemovePersonPasskeysInput): Promise<Result<{ readonly removed: number; readonly ended: number }, RemovePersonPasskeysError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const { identity, session } = admitted.value;
     const passkeys = this.passkeys;

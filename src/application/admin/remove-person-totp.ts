@@ -5,7 +5,7 @@ import type { AuditLog } from '../ports/audit-log';
 import type { UserStore } from '../ports/user-store';
 import { unavailableAsError } from '../store-unavailable';
 import type { EnrolledTotpSecrets } from '../totp/enrolled-totp-secrets';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 import { endSessionsOf, type PersonSessions } from './remove-person-factors';
 
 export interface RemovePersonTotpInput extends AdminRequest {
@@ -43,11 +43,7 @@ export class RemovePersonTotpUseCase {
   ) {}
 
   async execute(input: RemovePersonTotpInput): Promise<Result<{ readonly ended: number }, RemovePersonTotpError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const { identity, session } = admitted.value;
     return unavailableAsError(async () => {

@@ -4,7 +4,7 @@ import type { RevokedSessions } from '../ports/revoked-sessions';
 import type { SessionIndex } from '../ports/session-index';
 import { unavailableAsError } from '../store-unavailable';
 import type { AccountDirectory } from './account-directory';
-import type { AdminGate, AdminRefusal, AdminRequest } from './admin-gate';
+import { type AdminGate, type AdminRefusal, type AdminRequest, admitChange } from './admin-gate';
 import { liveSessionsOfPeople } from './list-admin-sessions';
 
 /** One session by id, or every session of one person. */
@@ -33,11 +33,7 @@ export class RevokeAdminSessionsUseCase {
   ) {}
 
   async execute(input: RevokeAdminSessionsInput): Promise<Result<{ readonly revoked: number }, RevokeAdminSessionsError>> {
-    if (!input.fromThisSite) {
-      this.audit.record({ event: 'admin_refused', username: '', ip: input.ip, reason: 'cross_site', requestId: input.requestId });
-      return err({ code: 'cross_site_request' });
-    }
-    const admitted = await this.gate.admit(input);
+    const admitted = await admitChange(this.gate, this.audit, input);
     if (!admitted.ok) return admitted;
     const admin = admitted.value.identity.username;
     const target = input.target;

@@ -5,7 +5,7 @@
  * any replica, hours later).
  *
  * Adapters store only what they are given: composition wraps them so that what reaches the store
- * is a keyed hash of the code, never the code (see HmacPasskeyEnrolmentLinks).
+ * is a keyed hash of the code, never the code (see HmacOneTimeLinks).
  */
 export interface PasskeyEnrolmentLinks {
   /** Stores a link for `username` under `code` until `untilMs`; after that it must read as unknown. */

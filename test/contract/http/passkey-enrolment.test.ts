@@ -1,4 +1,4 @@
-import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
+import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-one-time-links';
 import { InMemoryPasskeyEnrolmentLinks } from '../../../src/adapters/state/memory/in-memory-passkey-enrolment-links';
 import { SystemClock } from '../../../src/adapters/system/system-clock';
 import { TOKENS } from '../../../src/composition/tokens';

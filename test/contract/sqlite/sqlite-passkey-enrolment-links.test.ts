@@ -1,4 +1,4 @@
-import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-passkey-enrolment-links';
+import { HmacPasskeyEnrolmentLinks } from '../../../src/adapters/crypto/hmac-one-time-links';
 import type { SqliteDatabase } from '../../../src/adapters/state/sqlite/sqlite-database';
 import { SqlitePasskeyEnrolmentLinks } from '../../../src/adapters/state/sqlite/sqlite-passkey-enrolment-links';
 import { SqlitePasskeySecondFactorChoices } from '../../../src/adapters/state/sqlite/sqlite-passkey-second-factor-choices';

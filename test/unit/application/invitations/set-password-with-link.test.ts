@@ -1,5 +1,5 @@
-import { HmacPasswordLinks } from '../../../../src/adapters/crypto/hmac-password-links';
-import { HmacPasskeyEnrolmentLinks } from '../../../../src/adapters/crypto/hmac-passkey-enrolment-links';
+import { HmacPasswordLinks } from '../../../../src/adapters/crypto/hmac-one-time-links';
+import { HmacPasskeyEnrolmentLinks } from '../../../../src/adapters/crypto/hmac-one-time-links';
 import { InMemoryPasskeyEnrolmentLinks } from '../../../../src/adapters/state/memory/in-memory-passkey-enrolment-links';
 import { InMemoryRevokedSessions } from '../../../../src/adapters/state/memory/in-memory-revoked-sessions';
 import { InMemorySessionIndex } from '../../../../src/adapters/state/memory/in-memory-session-index';
