@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { hashOf, TOTP_SECRET } from '../support/credentials';
-import { submitPassword, totpCode } from './support/flows';
+import { submitPassword } from './support/flows';
 import { siteBehind } from './support/screenshots';
-import { startStack, type Account, type ProxyName, type Stack } from './support/stack';
+import { bossLoggedIn, bossUsersFile } from './support/admin';
+import { startStack, type ProxyName, type Stack } from './support/stack';
 
 /**
  * The admin console's applications and tokens (issue 36) in Chromium through real Caddy: a
@@ -13,7 +13,6 @@ import { startStack, type Account, type ProxyName, type Stack } from './support/
  * access token in the sessions section and revokes it; the token stops passing forward auth.
  */
 const PROXY: ProxyName = 'caddy';
-const boss: Account = { username: 'boss', password: 'boss-password', totpSecret: TOTP_SECRET };
 const CLIENT_SECRET = 'e2e-admin-apps-client-secret-0123456789';
 
 /** The status of a GET of `url` sent to 127.0.0.1 (every *.example.test host is this machine) with `headers`. */
@@ -34,8 +33,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portcullis-admin-apps-e2e-'));
-  const usersFile = join(dir, 'users.yaml');
-  writeFileSync(usersFile, `users:\n  - username: boss\n    password: "${hashOf(boss.password)}"\n    groups: [admins]\n    totp_secret: ${TOTP_SECRET}\n`);
+  const usersFile = bossUsersFile(dir);
   stack = await startStack({
     proxies: [PROXY],
     accounts: [{ username: 'worker' }],
@@ -77,13 +75,7 @@ test('an administrator reads the applications and OIDC clients and revokes anoth
   expect(await withToken()).toBe(200);
 
   // The administrator: a full login with TOTP is a fresh second factor, so /admin opens at once.
-  const admin = await stack.newPage();
-  await admin.page.goto(`${stack.gatewayUrl}/login`);
-  await submitPassword(admin.page, boss.username, boss.password);
-  await admin.page.waitForURL(`${stack.gatewayUrl}/totp**`);
-  await admin.page.getByLabel('One-time code').fill(await totpCode(boss));
-  await admin.page.getByRole('button', { name: 'Verify' }).click();
-  await admin.page.waitForURL(`${stack.gatewayUrl}/account`);
+  const admin = await bossLoggedIn(stack);
   await admin.page.goto(`${stack.gatewayUrl}/admin`);
 
   await admin.page.locator('#admin-apps li').first().waitFor();

@@ -1,24 +1,22 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashOf, TOTP_SECRET } from '../support/credentials';
-import { submitPassword, totpCode } from './support/flows';
-import { startStack, type Account, type Stack } from './support/stack';
+import { submitPassword } from './support/flows';
+import { bossLoggedIn, bossUsersFile } from './support/admin';
+import { startStack, type Stack } from './support/stack';
 
 /**
  * The admin console's audit trail (issue 36) in Chromium: a person logs in and fails once, an
  * administrator with a fresh code opens /admin, filters the trail by that person, sees both
  * events (the password never in them), and the download link carries the same filters.
  */
-const boss: Account = { username: 'boss', password: 'boss-password', totpSecret: TOTP_SECRET };
 
 let stack: Stack;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portcullis-admin-audit-e2e-'));
-  const usersFile = join(dir, 'users.yaml');
-  writeFileSync(usersFile, `users:\n  - username: boss\n    password: "${hashOf(boss.password)}"\n    groups: [admins]\n    totp_secret: ${TOTP_SECRET}\n`);
+  const usersFile = bossUsersFile(dir);
   stack = await startStack({
     proxies: ['nginx'],
     accounts: [{ username: 'victim' }],
@@ -41,13 +39,7 @@ test('an administrator finds a person’s login and failed login in the audit tr
   await submitPassword(them.page, victim.username, victim.password);
   await them.page.waitForURL(`${stack.gatewayUrl}/account`);
 
-  const admin = await stack.newPage();
-  await admin.page.goto(`${stack.gatewayUrl}/login`);
-  await submitPassword(admin.page, boss.username, boss.password);
-  await admin.page.waitForURL(`${stack.gatewayUrl}/totp**`);
-  await admin.page.getByLabel('One-time code').fill(await totpCode(boss));
-  await admin.page.getByRole('button', { name: 'Verify' }).click();
-  await admin.page.waitForURL(`${stack.gatewayUrl}/account`);
+  const admin = await bossLoggedIn(stack);
   await admin.page.goto(`${stack.gatewayUrl}/admin`);
   await admin.page.locator('#audit-heading').waitFor();
 

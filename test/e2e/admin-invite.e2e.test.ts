@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashOf, TOTP_SECRET } from '../support/credentials';
 import { submitPassword, totpCode } from './support/flows';
 import { screenshotDir, siteBehind } from './support/screenshots';
-import { startStack, type Account, type ProxyName, type Stack } from './support/stack';
+import { BOSS, bossLoggedIn, bossUsersFile } from './support/admin';
+import { startStack, type ProxyName, type Stack } from './support/stack';
 
 /**
  * Invitations (issue 36) in Chromium through real nginx: an administrator steps up, adds a person
@@ -15,7 +15,7 @@ import { startStack, type Account, type ProxyName, type Stack } from './support/
  */
 const PROXY: ProxyName = 'nginx';
 const MAX_AGE_S = 30;
-const boss: Account = { username: 'boss', password: 'boss-password', totpSecret: TOTP_SECRET };
+const boss = BOSS;
 const NEW_PASSWORD = 'a password chosen by the newcomer';
 
 let stack: Stack;
@@ -23,8 +23,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portcullis-invite-e2e-'));
-  const usersFile = join(dir, 'users.yaml');
-  writeFileSync(usersFile, `users:\n  - username: boss\n    password: "${hashOf(boss.password)}"\n    groups: [admins]\n    totp_secret: ${TOTP_SECRET}\n`);
+  const usersFile = bossUsersFile(dir);
   stack = await startStack({
     proxies: [PROXY],
     accounts: [],
@@ -43,13 +42,7 @@ test('an administrator invites a person, who sets a password and logs in; disabl
   const gateway = stack.gatewayUrl.replace(/[.]/g, '\\.');
 
   // The administrator: a full login, a second factor grown too old for the console, and the step-up back into it.
-  const admin = await stack.newPage();
-  await admin.page.goto(`${stack.gatewayUrl}/login`);
-  await submitPassword(admin.page, boss.username, boss.password);
-  await admin.page.waitForURL(`${stack.gatewayUrl}/totp**`);
-  await admin.page.getByLabel('One-time code').fill(await totpCode(boss));
-  await admin.page.getByRole('button', { name: 'Verify' }).click();
-  await admin.page.waitForURL(`${stack.gatewayUrl}/account`);
+  const admin = await bossLoggedIn(stack);
   await admin.page.waitForTimeout(MAX_AGE_S * 1000 + 1000);
   await admin.page.goto(`${stack.gatewayUrl}/admin`);
   await admin.page.waitForURL(new RegExp(`^${gateway}/login\\?step_up=`));

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashOf, TOTP_SECRET } from '../support/credentials';
-import { submitPassword, totpCode } from './support/flows';
+import { hashOf } from '../support/credentials';
+import { submitPassword } from './support/flows';
 import { siteBehind } from './support/screenshots';
+import { bossEntry, bossLoggedIn } from './support/admin';
 import { startStack, type Account, type ProxyName, type Stack } from './support/stack';
 
 /**
@@ -13,7 +14,6 @@ import { startStack, type Account, type ProxyName, type Stack } from './support/
  * list instead of losing it; a delete asks for confirmation. The file keeps its comments.
  */
 const PROXY: ProxyName = 'nginx';
-const boss: Account = { username: 'boss', password: 'boss-password', totpSecret: TOTP_SECRET };
 const walt: Account = { username: 'walt', password: 'walt-password' };
 
 let stack: Stack;
@@ -28,10 +28,7 @@ beforeAll(async () => {
     [
       '# Edited by hand and by the console.',
       'users:',
-      '  - username: boss',
-      `    password: "${hashOf(boss.password)}"`,
-      '    groups: [admins]',
-      `    totp_secret: ${TOTP_SECRET}`,
+      ...bossEntry(),
       '  - username: walt   # the tenant',
       `    password: "${hashOf(walt.password)}"`,
       '    groups: [staff]',
@@ -60,13 +57,7 @@ test('an administrator adds, edits, disables and deletes people of the users fil
   await them.page.waitForURL(`${stack.gatewayUrl}/account`);
   expect((await them.page.goto(`${site.url}/`))?.status()).toBe(200);
 
-  const admin = await stack.newPage();
-  await admin.page.goto(`${stack.gatewayUrl}/login`);
-  await submitPassword(admin.page, boss.username, boss.password);
-  await admin.page.waitForURL(`${stack.gatewayUrl}/totp**`);
-  await admin.page.getByLabel('One-time code').fill(await totpCode(boss));
-  await admin.page.getByRole('button', { name: 'Verify' }).click();
-  await admin.page.waitForURL(`${stack.gatewayUrl}/account`);
+  const admin = await bossLoggedIn(stack);
   await admin.page.goto(`${stack.gatewayUrl}/admin`);
   const page = admin.page;
 
